@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/store"
+)
+
+// open opens the database of --db, bringing its schema up to date, and the
+// service over it.
+func (e *env) open(log *slog.Logger) (*store.DB, *service.Service, error) {
+	db, err := store.Open(e.ctx, e.cli.DB, store.Options{Logger: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, service.New(db, log), nil
+}
+
+// print writes a record as one JSON object with --json, or as text.
+func (e *env) print(asJSON bool, record any, text string, args ...any) error {
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(record)
+	}
+	_, err := fmt.Fprintf(e.stdout, text+"\n", args...)
+	return err
+}
+
+// UserCreateCmd creates a user.
+type UserCreateCmd struct {
+	Email string `required:"" help:"The user's email; unique, without regard to case."`
+	Name  string `required:"" help:"The user's name."`
+	JSON  bool   `name:"json" help:"Print the new user as one JSON object."`
+}
+
+// Run creates the user.
+func (c *UserCreateCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, err := svc.CreateUser(e.ctx, c.Email, c.Name)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, map[string]any{"id": u.ID, "email": u.Email, "name": u.Name, "created_at": u.CreatedAt},
+		"Created user %s <%s> with id %s", u.Name, u.Email, u.ID)
+}
+
+// TenantCreateCmd creates a tenant with its first owner.
+type TenantCreateCmd struct {
+	Name  string `required:"" help:"The company's name."`
+	Owner string `required:"" placeholder:"EMAIL" help:"Email of the existing user who becomes its first owner."`
+	Slug  string `help:"Short unique name (lowercase letters, digits, hyphens); derived from the name if omitted."`
+	JSON  bool   `name:"json" help:"Print the new company as one JSON object."`
+}
+
+// Run creates the tenant.
+func (c *TenantCreateCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := svc.CreateTenant(e.ctx, c.Name, c.Slug, c.Owner)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "owner": c.Owner, "created_at": t.CreatedAt},
+		"Created company %q (slug %s) with id %s; owner %s", t.Name, t.Slug, t.ID, c.Owner)
+}
+
+// MemberAddCmd adds a membership.
+type MemberAddCmd struct {
+	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	Email  string `required:"" help:"Email of the existing user to add."`
+	Role   string `required:"" help:"owner, admin, member or viewer."`
+	Status string `default:"active" enum:"active,inactive" help:"active or inactive."`
+	JSON   bool   `name:"json" help:"Print the new membership as one JSON object."`
+}
+
+// Run adds the membership.
+func (c *MemberAddCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	m, err := svc.AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, map[string]any{"id": m.ID, "tenant_id": m.TenantID, "user_id": m.UserID, "role": m.Role,
+		"status": m.Status, "created_at": m.CreatedAt},
+		"Added %s to %s as %s (%s)", c.Email, c.Tenant, m.Role, m.Status)
+}
+
+// TokenCreateCmd creates a personal access token.
+type TokenCreateCmd struct {
+	Email    string        `required:"" help:"Email of the token's user."`
+	Name     string        `required:"" help:"A name to tell the token apart, such as \"laptop\"."`
+	ReadOnly bool          `name:"read-only" help:"The token sees and calls only tools that change nothing."`
+	Expires  time.Duration `placeholder:"DURATION" help:"Lifetime, such as 720h; never expires if omitted."`
+	JSON     bool          `name:"json" help:"Print the new token as one JSON object."`
+}
+
+// Run creates the token and prints its secret.
+func (c *TokenCreateCmd) Run(e *env) error {
+	in := service.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly}
+	if c.Expires < 0 {
+		return &usageError{"--expires must be a positive duration, such as 720h"}
+	}
+	if c.Expires > 0 {
+		at := time.Now().Add(c.Expires)
+		in.ExpiresAt = &at
+	}
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, secret, err := svc.CreateToken(e.ctx, in)
+	if err != nil {
+		return err
+	}
+	expiry := "never expires"
+	if t.ExpiresAt != nil {
+		expiry = "expires " + t.ExpiresAt.Format(time.RFC3339)
+	}
+	return e.print(c.JSON, map[string]any{"id": t.ID, "user_id": t.UserID, "name": t.Name, "prefix": t.Prefix,
+		"read_only": t.ReadOnly, "expires_at": t.ExpiresAt, "created_at": t.CreatedAt, "token": secret},
+		"%s\n\nToken %q for %s (%s). Store it now: it is not shown again.", secret, t.Name, c.Email, expiry)
+}
+
+// MigrateCmd brings the schema up to date.
+type MigrateCmd struct{}
+
+// Run applies the pending migrations and reports them.
+func (MigrateCmd) Run(e *env) error {
+	db, err := store.Open(e.ctx, e.cli.DB, store.Options{NoMigrate: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	applied, err := db.Migrate(e.ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		_, err = fmt.Fprintf(e.stdout, "The %s schema is up to date.\n", db.Dialect())
+		return err
+	}
+	for _, m := range applied {
+		fmt.Fprintf(e.stdout, "applied %s\n", m.Name)
+	}
+	_, err = fmt.Fprintf(e.stdout, "Applied %d migration(s); the %s schema is up to date.\n", len(applied), db.Dialect())
+	return err
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"runtime/debug"
+
+	"github.com/alecthomas/kong"
+)
+
+// CLI is the command line. Every flag has a VITRINE_* environment twin.
+type CLI struct {
+	DB string `name:"db" env:"VITRINE_DB" default:"vitrine.db" placeholder:"URL" help:"Database: a SQLite file path (or sqlite:PATH), or a postgres:// URL."`
+
+	Serve   ServeCmd   `cmd:"" help:"Serve MCP over Streamable HTTP (default http://127.0.0.1:8080/mcp)."`
+	Stdio   StdioCmd   `cmd:"" help:"Serve MCP over stdio, as the user of the token in VITRINE_TOKEN."`
+	Migrate MigrateCmd `cmd:"" help:"Bring the database schema up to date (serve also does, at start)."`
+	Demo    DemoCmd    `cmd:"" help:"Fill the database with demo companies, users and products, and print their tokens."`
+	User    UserCmd    `cmd:"" help:"Manage users."`
+	Tenant  TenantCmd  `cmd:"" help:"Manage companies (tenants)."`
+	Member  MemberCmd  `cmd:"" help:"Manage memberships."`
+	Token   TokenCmd   `cmd:"" help:"Manage personal access tokens."`
+	Version VersionCmd `cmd:"" help:"Print the version, the commit and the Go version."`
+}
+
+// UserCmd groups the user commands.
+type UserCmd struct {
+	Create UserCreateCmd `cmd:"" help:"Create a user."`
+}
+
+// TenantCmd groups the tenant commands.
+type TenantCmd struct {
+	Create TenantCreateCmd `cmd:"" help:"Create a company with its first owner."`
+}
+
+// MemberCmd groups the membership commands.
+type MemberCmd struct {
+	Add MemberAddCmd `cmd:"" help:"Add a user to a company with a role."`
+}
+
+// TokenCmd groups the token commands.
+type TokenCmd struct {
+	Create TokenCreateCmd `cmd:"" help:"Create a personal access token; it is printed once."`
+}
+
+// VersionCmd prints build information.
+type VersionCmd struct{}
+
+// Run prints the version.
+func (VersionCmd) Run(e *env, k *kong.Context) error {
+	_, err := e.stdout.Write([]byte(k.Model.Vars()["version"] + "\n"))
+	return err
+}
+
+// Version is set at build time with -ldflags "-X main.Version=v1.2.3".
+var Version = "dev"
+
+func version() string {
+	v := "vitrine " + Version
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	commit, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			commit = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if commit != "" {
+		if len(commit) > 12 {
+			commit = commit[:12]
+		}
+		v += " commit " + commit
+		if dirty {
+			v += "-dirty"
+		}
+	}
+	return v + " " + info.GoVersion
+}

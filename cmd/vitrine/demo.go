@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/vitrine/vitrine/demo"
+)
+
+// DemoCmd fills the database with demo data.
+type DemoCmd struct {
+	URL  string `default:"http://127.0.0.1:8080/mcp" help:"Endpoint to write into the HTTP client configurations."`
+	JSON bool   `name:"json" help:"Print the demo world (companies, users, tokens) as one JSON object."`
+}
+
+// Run seeds the demo world and prints it.
+func (c *DemoCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	w, err := demo.Seed(e.ctx, svc)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return e.print(true, w, "")
+	}
+	printDemo(e, w, c.URL)
+	return nil
+}
+
+// printDemo prints each demo user's token with ready-to-paste MCP client
+// configurations for stdio and HTTP.
+func printDemo(e *env, w *demo.World, url string) {
+	out := e.stdout
+	fmt.Fprintln(out, "Vitrine demo data")
+	fmt.Fprintln(out)
+	for _, t := range w.Tenants {
+		fmt.Fprintf(out, "  company %-30s slug %-14s id %s\n", t.Name, t.Slug, t.ID)
+	}
+	exe, dbPath, note := clientPaths(e.cli.DB)
+	for _, u := range w.Users {
+		fmt.Fprintf(out, "\n%s <%s>: %s\n", u.Name, u.Email, u.Roles)
+		fmt.Fprintf(out, "  token: %s\n", u.Token)
+		fmt.Fprintf(out, "  stdio: %s\n", configJSON(map[string]any{"command": exe, "args": []string{"stdio", "--db", dbPath},
+			"env": map[string]string{"VITRINE_TOKEN": u.Token}}))
+		fmt.Fprintf(out, "  http:  %s\n", configJSON(map[string]any{"type": "http", "url": url,
+			"headers": map[string]string{"Authorization": "Bearer " + u.Token}}))
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, `Each configuration goes under "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) in your client's MCP settings.`)
+	if note != "" {
+		fmt.Fprintln(out, note)
+	}
+	fmt.Fprintln(out, "The tokens are shown once; run \"vitrine demo\" again for new ones.")
+}
+
+// configJSON is one client entry named "vitrine".
+func configJSON(entry map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"vitrine": entry})
+	return string(b)
+}
+
+// clientPaths returns the absolute paths a client configuration needs.
+func clientPaths(db string) (exe, dbPath, note string) {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "vitrine"
+	}
+	if strings.Contains(exe, "go-build") {
+		note = "This binary was built by \"go run\" in a temporary folder; build one that stays (make build) before pasting the stdio configuration."
+	}
+	dbPath = db
+	if !strings.Contains(db, "://") {
+		if abs, err := filepath.Abs(strings.TrimPrefix(db, "sqlite:")); err == nil {
+			dbPath = abs
+		}
+	}
+	return exe, dbPath, note
+}
+

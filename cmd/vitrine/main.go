@@ -1,0 +1,96 @@
+// Command vitrine runs the Vitrine MCP server and the operator's commands.
+//
+//	vitrine serve --demo        # HTTP on 127.0.0.1:8080/mcp, with demo data
+//	VITRINE_TOKEN=... vitrine stdio
+//
+// Run "vitrine --help" for every command and flag.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+	"github.com/vitrine/vitrine"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what every command runs with.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	cli    *CLI
+}
+
+// exit carries kong's exit code (after --help, say) out of Parse.
+type exit int
+
+// run parses args and runs the command, returning the process exit code:
+// 0 on success, 1 when the command failed, 2 for a command line that does
+// not parse.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("vitrine"),
+		kong.Description("Vitrine: a multi-tenant product catalog served to AI agents over MCP."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exit(code)) }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": version()},
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "vitrine: %v\n", err)
+		return 1
+	}
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case exit:
+			code = int(r)
+		default:
+			panic(r)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "vitrine: %v\n", err)
+		return 2
+	}
+	if err := kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cli: &cli}); err != nil {
+		fmt.Fprintf(stderr, "vitrine: %s\n", message(err))
+		return 1
+	}
+	return 0
+}
+
+// message words an error for the operator: a business error by its own
+// message, anything else as it is.
+func message(err error) string {
+	if e := vitrine.AsError(err); e != nil {
+		return e.Message
+	}
+	var ee *usageError
+	if errors.As(err, &ee) {
+		return ee.msg
+	}
+	return err.Error()
+}
+
+// usageError is a command line that parses but makes no sense.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }

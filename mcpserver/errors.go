@@ -1,0 +1,56 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+)
+
+// errorBody is the JSON of a tool error. Its first three keys, in this
+// order, are the contract of docs/errors.md; the keys after them appear
+// only where they help the agent act.
+type errorBody struct {
+	Error     bool   `json:"error"`
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Field     string `json:"field,omitempty"`
+	RequestID string `json:"request_id,omitempty"`
+}
+
+// internalMessage is what an agent learns of an unexpected failure: that it
+// happened, and the id that finds it in the log.
+const internalMessage = "Internal error: the request could not be completed. Report request id %s to the operator if it persists"
+
+// errorResult maps any error to the seed's tool error: the one place where
+// that happens. A business error shows its own type and message; anything
+// else shows only a generic message with the request id (the caller logs
+// the detail).
+func errorResult(err error, requestID string) *mcp.CallToolResult {
+	body := errorBody{Error: true}
+	if e := vitrine.AsError(err); e != nil {
+		body.Type, body.Message, body.Field = string(e.Type), e.Message, e.Field
+	} else {
+		body.Type = string(vitrine.GenericError)
+		body.Message = fmt.Sprintf(internalMessage, requestID)
+		body.RequestID = requestID
+	}
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: compactJSON(body)}},
+	}
+}
+
+// compactJSON encodes v without HTML escaping, so that messages read as
+// written.
+func compactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only plain structs are encoded here
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}

@@ -1,0 +1,99 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// HTTPPath is where the Streamable HTTP endpoint is served.
+const HTTPPath = "/mcp"
+
+// HTTPHandler serves MCP over Streamable HTTP at /mcp. Every request must
+// carry "Authorization: Bearer <token>"; without a valid one it is answered
+// 401 with a WWW-Authenticate header, and never reaches a tool.
+func (s *Server) HTTPHandler() http.Handler {
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Logger: s.log,
+	})
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, s.requireToken(exposeCaller(mcpHandler)))
+	return mux
+}
+
+type callerContextKey struct{}
+
+// requireToken authenticates the bearer token of every request.
+func (s *Server) requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secret, ok := bearer(r)
+		if !ok {
+			unauthorized(w, "", "send the header Authorization: Bearer <token>")
+			return
+		}
+		c, err := s.svc.Authenticate(r.Context(), secret)
+		var ae *service.AuthError
+		if errors.As(err, &ae) {
+			unauthorized(w, "invalid_token", ae.Reason)
+			return
+		}
+		if err != nil {
+			id := vitrine.NewID()
+			s.log.Error("authenticate", "request_id", id, "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{
+				"error": "temporarily_unavailable", "error_description": fmt.Sprintf(internalMessage, id)})
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerContextKey{}, c)))
+	})
+}
+
+// exposeCaller hands the authenticated caller to the SDK, which passes it to
+// tool handlers as the request's TokenInfo. The SDK reads TokenInfo only
+// through its own middleware, so this wraps it with a verifier that accepts
+// what requireToken has already checked.
+func exposeCaller(next http.Handler) http.Handler {
+	return auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		c, ok := ctx.Value(callerContextKey{}).(*vitrine.Caller)
+		if !ok {
+			return nil, auth.ErrInvalidToken
+		}
+		info := &auth.TokenInfo{UserID: c.User.ID, Extra: map[string]any{callerKey: c}}
+		if c.Token.ExpiresAt != nil {
+			info.Expiration = *c.Token.ExpiresAt
+		}
+		return info, nil
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+}
+
+func bearer(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
+}
+
+// unauthorized answers 401 as RFC 6750 describes.
+func unauthorized(w http.ResponseWriter, code, description string) {
+	challenge := `Bearer realm="vitrine"`
+	body := map[string]string{"error": "unauthorized", "error_description": description}
+	if code != "" {
+		challenge += fmt.Sprintf(`, error=%q, error_description=%q`, code, description)
+		body["error"] = code
+	}
+	w.Header().Set("WWW-Authenticate", challenge)
+	writeJSON(w, http.StatusUnauthorized, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}

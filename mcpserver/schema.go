@@ -1,0 +1,54 @@
+package mcpserver
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// The structs of the tools' arguments and results are the single source of
+// their JSON schemas: jsonschema.For derives each schema from its struct,
+// and the named types below carry their constraints (enums, bounds) into
+// every schema that uses them.
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[productStatus](): {Type: "string", Enum: []any{"active", "archived"}},
+	reflect.TypeFor[productSort](): {Type: "string", Enum: []any{
+		"name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
+	reflect.TypeFor[pageLimit](): {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
+	reflect.TypeFor[stockLevel](): {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// schemaFor derives the schema of T. Optional fields (omitempty) are
+// pointers in Go so that "absent" differs from "zero"; in the schema they
+// keep their plain type, since an agent omits them rather than send null.
+func schemaFor[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	if err != nil {
+		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
+	}
+	simplify(s)
+	return s
+}
+
+// simplify replaces ["null", T] unions with T, all the way down.
+func simplify(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		for _, t := range s.Types {
+			if t != "null" {
+				s.Type = t
+			}
+		}
+		s.Types = nil
+	}
+	for _, p := range s.Properties {
+		simplify(p)
+	}
+	simplify(s.Items)
+}

@@ -1,0 +1,232 @@
+// Package mcpserver serves Vitrine's tools over the Model Context Protocol,
+// on stdio or Streamable HTTP, with the official Go SDK. It turns MCP
+// requests into calls of the domain service and its answers into results
+// or the error JSON of docs/errors.md.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// Toolsets lists the toolsets in the order their tools are listed.
+var Toolsets = []string{"tenants", "products"}
+
+// Options configure a Server.
+type Options struct {
+	// Toolsets narrows the tools to these toolsets; empty means all.
+	Toolsets []string
+	// ReadOnly exposes only the tools that change nothing.
+	ReadOnly bool
+	// Token authenticates every call of a single-user transport (stdio).
+	// HTTP callers present their own token with each request instead.
+	Token string
+	// Logger receives one line per tool call, and internal errors in full.
+	Logger *slog.Logger
+	// Version is reported to clients in the initialize handshake.
+	Version string
+}
+
+// Server is Vitrine's MCP server.
+type Server struct {
+	svc    *service.Service
+	opts   Options
+	log    *slog.Logger
+	tools  []*Tool // after the server's filters, in listing order
+	byName map[string]*Tool
+	mcp    *mcp.Server
+}
+
+// New builds the server and its tools.
+func New(svc *service.Service, opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	for _, ts := range opts.Toolsets {
+		if !slices.Contains(Toolsets, ts) {
+			return nil, fmt.Errorf("unknown toolset %q; the toolsets are %s", ts, strings.Join(Toolsets, ", "))
+		}
+	}
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}}
+	for _, t := range AllTools(svc) {
+		if s.serves(t) {
+			s.tools = append(s.tools, t)
+			s.byName[t.Name] = t
+		}
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vitrine", Title: "Vitrine", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       opts.Logger,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
+	})
+	for _, t := range s.tools {
+		s.mcp.AddTool(t.definition(), s.handler(t))
+	}
+	s.mcp.AddReceivingMiddleware(s.visibility)
+	return s, nil
+}
+
+// instructions tell a model how to use the server as a whole.
+const instructions = `Vitrine is a product catalog shared by several companies (tenants). ` +
+	`Call whoami or list_tenants first: they give the ids of the companies you can act in and what you may do in each. ` +
+	`Every other tool takes a tenant_id. Errors come back as JSON with a type: PermissionError (tell the user to ask ` +
+	`an administrator), NotFoundError (check the id), ConflictError (check the data), ValidationError (fix the ` +
+	`arguments and retry), Error (report it; for "Membership not found or inactive", call list_tenants).`
+
+// AllTools returns every tool, in listing order, before any filter.
+func AllTools(svc *service.Service) []*Tool {
+	return slices.Concat(tenantTools(svc), productTools(svc))
+}
+
+// Tools returns the tools this server serves, in listing order.
+func (s *Server) Tools() []*Tool { return s.tools }
+
+// MCP returns the underlying SDK server.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one session on t until the client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
+
+// The filters that decide which tools a caller sees, in their one order:
+//  1. the server's toolsets (Options.Toolsets);
+//  2. the server's read-only mode (Options.ReadOnly);
+//  3. the caller's token: a read-only token sees only read-only tools;
+//  4. the caller's permissions, checked per call in the tenant named: a tool
+//     stays listed, and answers PermissionError where it is not allowed.
+//
+// A tool hidden by 1 to 3 does not exist for that caller: calling it is the
+// protocol error "Unknown tool".
+
+// serves applies filters 1 and 2.
+func (s *Server) serves(t *Tool) bool {
+	if len(s.opts.Toolsets) > 0 && !slices.Contains(s.opts.Toolsets, t.Toolset) {
+		return false
+	}
+	return !s.opts.ReadOnly || t.ReadOnly
+}
+
+// visible applies filter 3.
+func visible(t *Tool, c *vitrine.Caller) bool {
+	return t.ReadOnly || c == nil || !c.ReadOnly()
+}
+
+// visibility is the SDK middleware that applies filter 3 to tools/list and
+// tools/call, and answers unknown tools with the contract's exact message
+// (the SDK's own reads `unknown tool "x"`).
+func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch r := req.(type) {
+		case *mcp.CallToolRequest:
+			t, ok := s.byName[r.Params.Name]
+			if ok && !t.ReadOnly {
+				c, _ := s.caller(ctx, req)
+				ok = visible(t, c)
+			}
+			if !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Unknown tool: " + r.Params.Name}
+			}
+		case *mcp.ListToolsRequest:
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			c, _ := s.caller(ctx, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && c != nil && c.ReadOnly() {
+				lr.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return !visible(s.byName[t.Name], c) })
+			}
+			return res, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// callerKey holds the authenticated caller in auth.TokenInfo.Extra.
+const callerKey = "vitrine.caller"
+
+// caller returns who makes the request: the caller that the HTTP layer
+// authenticated for this very request, or else the holder of the server's
+// own token (stdio), checked again so that a revocation applies at once.
+func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, error) {
+	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+		if c, ok := extra.TokenInfo.Extra[callerKey].(*vitrine.Caller); ok {
+			return c, nil
+		}
+	}
+	if s.opts.Token != "" {
+		return s.svc.Authenticate(ctx, s.opts.Token)
+	}
+	return nil, service.ErrUnauthenticated
+}
+
+// handler runs a tool call through the pipeline and logs it.
+func (s *Server) handler(t *Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		requestID := vitrine.NewID()
+		res, c, err := s.call(ctx, t, req)
+		attrs := []slog.Attr{
+			slog.String("request_id", requestID),
+			slog.String("tool", t.Name),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("outcome", outcome(err)),
+		}
+		if c.caller != nil {
+			attrs = append(attrs, slog.String("user_id", c.caller.User.ID))
+		}
+		if tenantID, ok := c.args["tenant_id"].(string); ok {
+			attrs = append(attrs, slog.String("tenant_id", tenantID))
+		}
+		level := slog.LevelInfo
+		if err != nil && vitrine.AsError(err) == nil {
+			level = slog.LevelError
+			attrs = append(attrs, slog.String("err", err.Error()))
+		}
+		s.log.LogAttrs(ctx, level, "tool call", attrs...)
+		if err != nil {
+			return errorResult(err, requestID), nil
+		}
+		return res, nil
+	}
+}
+
+func outcome(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return string(vitrine.TypeOf(err))
+}
+
+// call authenticates, parses and runs; a panic becomes an internal error.
+func (s *Server) call(ctx context.Context, t *Tool, req *mcp.CallToolRequest) (res *mcp.CallToolResult, c call, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if c.caller, err = s.caller(ctx, req); err != nil {
+		var ae *service.AuthError
+		if errors.As(err, &ae) {
+			err = &vitrine.Error{Type: vitrine.GenericError, Message: "Not signed in: " + ae.Reason + ". Ask the user for a valid Vitrine token"}
+		}
+		return nil, c, err
+	}
+	if c.args, err = parseArgs(req.Params.Arguments); err != nil {
+		return nil, c, err
+	}
+	out, err := t.run(ctx, &c)
+	if err != nil {
+		return nil, c, err
+	}
+	return successResult(out), c, nil
+}

@@ -1,0 +1,114 @@
+package mcpserver
+
+import (
+	"context"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// tenantOut is a company as one caller sees it.
+type tenantOut struct {
+	ID          string    `json:"id" jsonschema:"The company's id: pass it as tenant_id to the other tools."`
+	Name        string    `json:"name"`
+	Slug        string    `json:"slug" jsonschema:"Short unique name of the company."`
+	Role        string    `json:"role" jsonschema:"Your role in the company."`
+	Permissions []string  `json:"permissions" jsonschema:"What you may do in the company: your role's permissions and those granted to you."`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+func tenantView(t service.TenantAccess) tenantOut {
+	return tenantOut{
+		ID: t.Tenant.ID, Name: t.Tenant.Name, Slug: t.Tenant.Slug, Role: t.Role,
+		Permissions: t.Permissions.Strings(), CreatedAt: t.Tenant.CreatedAt, UpdatedAt: t.Tenant.UpdatedAt,
+	}
+}
+
+type noArgs struct{}
+
+type userOut struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+type tokenOut struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Prefix    string     `json:"prefix" jsonschema:"The start of the token, to tell it apart from the user's other tokens."`
+	ReadOnly  bool       `json:"read_only" jsonschema:"A read-only token sees and calls only tools that change nothing."`
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+}
+
+type whoamiOut struct {
+	User    userOut     `json:"user" jsonschema:"The signed-in user the agent acts for."`
+	Token   tokenOut    `json:"token" jsonschema:"The token this session authenticated with."`
+	Tenants []tenantOut `json:"tenants" jsonschema:"The companies the user can act in, with role and permissions in each."`
+}
+
+type listTenantsOut struct {
+	Tenants    []tenantOut `json:"tenants"`
+	NextCursor string      `json:"next_cursor" jsonschema:"Always empty: every company is on this page."`
+}
+
+type getTenantIn struct {
+	TenantArg
+}
+
+func tenantTools(svc *service.Service) []*Tool {
+	tenants := func(ctx context.Context, c *vitrine.Caller) ([]tenantOut, error) {
+		ts, err := svc.Tenants(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]tenantOut, 0, len(ts))
+		for _, t := range ts {
+			out = append(out, tenantView(t))
+		}
+		return out, nil
+	}
+	return []*Tool{
+		callerTool(Tool{
+			Name:  "whoami",
+			Title: "Who am I",
+			Description: "Tell who the agent acts for: the signed-in user, the token in use, and the companies the user " +
+				"can act in with the role and permissions held in each. Call it first to know what you may do.",
+			Toolset: "tenants", ReadOnly: true, Idempotent: true,
+		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (whoamiOut, error) {
+			ts, err := tenants(ctx, c)
+			if err != nil {
+				return whoamiOut{}, err
+			}
+			return whoamiOut{
+				User:    userOut{ID: c.User.ID, Email: c.User.Email, Name: c.User.Name},
+				Token:   tokenOut{ID: c.Token.ID, Name: c.Token.Name, Prefix: c.Token.Prefix, ReadOnly: c.Token.ReadOnly, ExpiresAt: c.Token.ExpiresAt},
+				Tenants: ts,
+			}, nil
+		}),
+		callerTool(Tool{
+			Name:  "list_tenants",
+			Title: "List my companies",
+			Description: "List the companies (tenants) you can act in: those where you hold an active membership, with your " +
+				"role and permissions in each. Use an id from here as tenant_id. When a tool answers " +
+				"\"Membership not found or inactive\", call this to see which companies are available.",
+			Toolset: "tenants", ReadOnly: true, Idempotent: true,
+		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (listTenantsOut, error) {
+			ts, err := tenants(ctx, c)
+			return listTenantsOut{Tenants: ts}, err
+		}),
+		tenantTool(svc, Tool{
+			Name:        "get_tenant",
+			Title:       "Get a company",
+			Description: "Get one company you belong to: its name and slug, with your role and permissions there.",
+			Toolset:     "tenants", Permission: vitrine.TenantsRead, ReadOnly: true, Idempotent: true,
+		}, func(ctx context.Context, a *service.Access, _ getTenantIn) (tenantOut, error) {
+			t, err := svc.Tenant(ctx, a)
+			if err != nil {
+				return tenantOut{}, err
+			}
+			return tenantView(*t), nil
+		}),
+	}
+}

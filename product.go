@@ -1,0 +1,208 @@
+package vitrine
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Product is an item of a tenant's catalog.
+type Product struct {
+	ID          string
+	TenantID    string
+	SKU         string
+	Name        string
+	Description string
+	// Price is in minor units of Currency (cents for BRL): never a float.
+	Price    int64
+	Currency string
+	Stock    int64
+	Status   ProductStatus
+	// Version grows by one with every change, for optimistic concurrency.
+	Version   int64
+	CreatedAt time.Time
+	CreatedBy string
+	UpdatedAt time.Time
+	UpdatedBy string
+}
+
+// PriceString returns the price as a decimal string in its currency: "4599.90".
+func (p *Product) PriceString() string { return FormatPrice(p.Price, CurrencyScale(p.Currency)) }
+
+// ProductStatus says whether a product is on sale.
+type ProductStatus string
+
+const (
+	ProductActive   ProductStatus = "active"
+	ProductArchived ProductStatus = "archived"
+)
+
+// ProductStatuses lists the valid statuses.
+var ProductStatuses = []ProductStatus{ProductActive, ProductArchived}
+
+// ParseProductStatus validates a status.
+func ParseProductStatus(field, s string) (ProductStatus, error) {
+	for _, st := range ProductStatuses {
+		if string(st) == s {
+			return st, nil
+		}
+	}
+	return "", Invalid(field, "%s must be \"active\" or \"archived\", not %q", field, s)
+}
+
+// Limits on product fields.
+const (
+	MaxSKULength         = 64
+	MaxProductNameLength = 200
+	MaxDescriptionLength = 5000
+	MaxStock             = 1_000_000_000_000
+)
+
+var skuRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._/-]*[A-Za-z0-9])?$`)
+
+// ValidateSKU checks a stock-keeping unit: letters, digits and ". _ / -"
+// inside, at most 64 characters. SKUs are unique per tenant without regard
+// to case; the returned key is what that uniqueness compares.
+func ValidateSKU(field, sku string) (string, string, error) {
+	sku = strings.TrimSpace(sku)
+	if sku == "" {
+		return "", "", Invalid(field, "%s must not be empty", field)
+	}
+	if len(sku) > MaxSKULength {
+		return "", "", Invalid(field, "%s is %d characters long; the limit is %d", field, len(sku), MaxSKULength)
+	}
+	if !skuRE.MatchString(sku) {
+		return "", "", Invalid(field, "%s may hold only letters, digits and . _ / - (not at the ends), such as \"NB-DELL-5440\"; got %q", field, sku)
+	}
+	return sku, strings.ToLower(sku), nil
+}
+
+// SKUKey returns the key a valid SKU is unique by.
+func SKUKey(sku string) string { return strings.ToLower(sku) }
+
+// ValidateDescription checks a product description.
+func ValidateDescription(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		return "", Invalid(field, "%s must be valid UTF-8", field)
+	}
+	if n := utf8.RuneCountInString(s); n > MaxDescriptionLength {
+		return "", Invalid(field, "%s is %d characters long; the limit is %d", field, n, MaxDescriptionLength)
+	}
+	if strings.ContainsRune(s, 0) {
+		return "", Invalid(field, "%s must not contain NUL characters", field)
+	}
+	return s, nil
+}
+
+// ValidateStock checks a stock level.
+func ValidateStock(field string, n int64) error {
+	if n < 0 {
+		return Invalid(field, "%s must not be negative; got %d", field, n)
+	}
+	if n > MaxStock {
+		return Invalid(field, "%s must be at most %d", field, int64(MaxStock))
+	}
+	return nil
+}
+
+// ProductSort is an order of a product list.
+type ProductSort string
+
+// The sort orders list_products offers; "-" before a key reverses it.
+const (
+	SortName         ProductSort = "name"
+	SortNameDesc     ProductSort = "-name"
+	SortPrice        ProductSort = "price"
+	SortPriceDesc    ProductSort = "-price"
+	SortUpdated      ProductSort = "updated_at"
+	SortUpdatedDesc  ProductSort = "-updated_at"
+	SortCreated      ProductSort = "created_at"
+	SortCreatedDesc  ProductSort = "-created_at"
+	DefaultSort                  = SortName
+	DefaultPageLimit             = 20
+	MaxPageLimit                 = 100
+)
+
+// ProductSorts lists the valid sort orders.
+var ProductSorts = []ProductSort{SortName, SortNameDesc, SortPrice, SortPriceDesc, SortUpdated, SortUpdatedDesc, SortCreated, SortCreatedDesc}
+
+// Key returns the sort's column key without direction.
+func (s ProductSort) Key() string { return strings.TrimPrefix(string(s), "-") }
+
+// Desc reports whether the sort is descending.
+func (s ProductSort) Desc() bool { return strings.HasPrefix(string(s), "-") }
+
+// ProductFilter selects and orders a page of products.
+type ProductFilter struct {
+	// Query matches products whose name or SKU contains it, ignoring case
+	// and accents.
+	Query  string
+	Status ProductStatus // empty for any
+	Sort   ProductSort
+	Limit  int
+	// After is the position the page starts after; nil for the first page.
+	After *ProductKey
+}
+
+// ProductKey is a product's position in a sort order: the sort column's
+// value and the id that breaks ties.
+type ProductKey struct {
+	Name    string    `json:"n,omitempty"` // folded name, for SortName
+	Price   int64     `json:"p,omitempty"`
+	Updated time.Time `json:"u,omitzero"`
+	ID      string    `json:"i"`
+}
+
+// KeyOf returns p's position in the sort order s.
+func KeyOf(p *Product, s ProductSort) ProductKey {
+	k := ProductKey{ID: p.ID}
+	switch s.Key() {
+	case "name":
+		k.Name = Fold(p.Name)
+	case "price":
+		k.Price = p.Price
+	case "updated_at":
+		k.Updated = p.UpdatedAt
+	}
+	return k
+}
+
+// ProductPatch holds the fields of a partial update; nil leaves a field as
+// it is. The store applies it only when the product's version still equals
+// Version, so concurrent writers never lose an update.
+type ProductPatch struct {
+	SKU         *string
+	Name        *string
+	Description *string
+	Price       *int64
+	Currency    *string
+	Stock       *int64
+	Status      *ProductStatus
+}
+
+// Apply writes the patch over p.
+func (patch *ProductPatch) Apply(p *Product) {
+	if patch.SKU != nil {
+		p.SKU = *patch.SKU
+	}
+	if patch.Name != nil {
+		p.Name = *patch.Name
+	}
+	if patch.Description != nil {
+		p.Description = *patch.Description
+	}
+	if patch.Price != nil {
+		p.Price = *patch.Price
+	}
+	if patch.Currency != nil {
+		p.Currency = *patch.Currency
+	}
+	if patch.Stock != nil {
+		p.Stock = *patch.Stock
+	}
+	if patch.Status != nil {
+		p.Status = *patch.Status
+	}
+}

@@ -1,0 +1,59 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/vitrine/vitrine"
+)
+
+// AuthError says why a presented token was refused. It is not a tool error:
+// HTTP answers it with 401, stdio stops at start.
+type AuthError struct{ Reason string }
+
+func (e *AuthError) Error() string { return "unauthenticated: " + e.Reason }
+
+// ErrUnauthenticated is the refusal of a missing or unknown token.
+var ErrUnauthenticated = &AuthError{Reason: "the token is missing or unknown"}
+
+// Authenticate resolves a presented token to its caller. It refuses, with
+// an *AuthError, a token that is unknown, revoked or expired, or whose user
+// is disabled; it checks every time, so a revocation takes effect at once.
+func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
+	prefix, ok := vitrine.TokenLookupPrefix(secret)
+	if !ok {
+		return nil, ErrUnauthenticated
+	}
+	t, u, err := s.store.TokenByPrefix(ctx, prefix)
+	if vitrine.TypeOf(err) == vitrine.NotFoundError {
+		return nil, ErrUnauthenticated
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	switch {
+	case !t.Matches(secret):
+		return nil, ErrUnauthenticated
+	case t.RevokedAt != nil:
+		return nil, &AuthError{Reason: "the token was revoked"}
+	case !t.Usable(now):
+		return nil, &AuthError{Reason: "the token expired"}
+	case u.Disabled:
+		return nil, &AuthError{Reason: "the user is disabled"}
+	}
+	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= time.Minute {
+		// Bookkeeping only: a failure must not refuse a valid token.
+		if err := s.store.TouchToken(ctx, t.ID, now); err != nil {
+			s.log.Warn("record token use", "token_id", t.ID, "err", err)
+		}
+	}
+	return &vitrine.Caller{User: *u, Token: *t}, nil
+}
+
+// IsAuthError reports whether err is a refused authentication.
+func IsAuthError(err error) bool {
+	var ae *AuthError
+	return errors.As(err, &ae)
+}

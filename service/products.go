@@ -1,0 +1,347 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/vitrine/vitrine"
+)
+
+// NewProduct holds create_product's arguments as the agent sent them.
+type NewProduct struct {
+	SKU         string
+	Name        string
+	Description string
+	Price       string
+	Currency    string // default vitrine.DefaultCurrency
+	Stock       int64
+	Status      string // default active
+}
+
+// ProductChanges holds update_product's arguments; nil leaves a field alone.
+type ProductChanges struct {
+	SKU         *string
+	Name        *string
+	Description *string
+	Price       *string
+	Currency    *string
+	Stock       *int64
+	Status      *string
+	// ExpectedVersion, when set, makes the update fail with a ConflictError
+	// if the product changed since the agent read that version.
+	ExpectedVersion *int64
+}
+
+// ProductQuery holds list_products' arguments.
+type ProductQuery struct {
+	Query  string
+	Status string
+	Sort   string
+	Limit  int
+	Cursor string
+}
+
+// ProductPage is a page of products and the cursor of the next one, empty
+// at the end.
+type ProductPage struct {
+	Products   []*vitrine.Product
+	NextCursor string
+}
+
+// maxQueryLength bounds a text query.
+const maxQueryLength = 200
+
+// ListProducts returns a page of the tenant's products.
+func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (*ProductPage, error) {
+	if err := a.Require(vitrine.ProductsRead); err != nil {
+		return nil, err
+	}
+	f := vitrine.ProductFilter{Query: q.Query, Sort: vitrine.DefaultSort, Limit: vitrine.DefaultPageLimit}
+	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
+		return nil, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
+	}
+	if q.Status != "" {
+		st, err := vitrine.ParseProductStatus("status", q.Status)
+		if err != nil {
+			return nil, err
+		}
+		f.Status = st
+	}
+	if q.Sort != "" {
+		f.Sort = ""
+		for _, s := range vitrine.ProductSorts {
+			if string(s) == q.Sort {
+				f.Sort = s
+			}
+		}
+		if f.Sort == "" {
+			return nil, vitrine.Invalid("sort", "sort must be one of %s; got %q", sortList(), q.Sort)
+		}
+	}
+	if q.Limit != 0 {
+		if q.Limit < 1 || q.Limit > vitrine.MaxPageLimit {
+			return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, q.Limit)
+		}
+		f.Limit = q.Limit
+	}
+	// The cursor belongs to this tenant, query, status and order.
+	scope := a.TenantID + "\x00" + q.Query + "\x00" + string(f.Status) + "\x00" + string(f.Sort)
+	if q.Cursor != "" {
+		var after vitrine.ProductKey
+		if err := vitrine.DecodeCursor("cursor", q.Cursor, scope, &after); err != nil {
+			return nil, err
+		}
+		f.After = &after
+	}
+	limit := f.Limit
+	f.Limit++ // one more tells whether a next page exists
+	ps, err := s.store.ListProducts(ctx, a.TenantID, f)
+	if err != nil {
+		return nil, err
+	}
+	page := &ProductPage{Products: ps}
+	if len(ps) > limit {
+		page.Products = ps[:limit]
+		page.NextCursor = vitrine.EncodeCursor(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
+	}
+	return page, nil
+}
+
+func sortList() string {
+	out := ""
+	for i, s := range vitrine.ProductSorts {
+		if i > 0 {
+			out += ", "
+		}
+		out += strconv.Quote(string(s))
+	}
+	return out
+}
+
+// GetProduct returns a product by id or by SKU: exactly one of them.
+func (s *Service) GetProduct(ctx context.Context, a *Access, id, sku string) (*vitrine.Product, error) {
+	if err := a.Require(vitrine.ProductsRead); err != nil {
+		return nil, err
+	}
+	switch {
+	case id != "" && sku != "":
+		return nil, vitrine.Invalid("id", "give either id or sku, not both")
+	case id != "":
+		if !vitrine.ValidID(id) {
+			return nil, vitrine.NotFound("Product")
+		}
+		return s.store.ProductByID(ctx, a.TenantID, id)
+	case sku != "":
+		return s.store.ProductBySKU(ctx, a.TenantID, sku)
+	}
+	return nil, vitrine.Invalid("id", "give the product's id, or its sku")
+}
+
+// CreateProduct adds a product to the tenant's catalog.
+func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct) (*vitrine.Product, error) {
+	if err := a.Require(vitrine.ProductsCreate); err != nil {
+		return nil, err
+	}
+	p, err := in.validate()
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	p.ID = vitrine.NewID()
+	p.TenantID = a.TenantID
+	p.Version = 1
+	p.CreatedAt, p.UpdatedAt = now, now
+	p.CreatedBy, p.UpdatedBy = a.Caller.User.ID, a.Caller.User.ID
+	if err := s.store.CreateProduct(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// validate checks the fields in the order the tool lists them and returns
+// the product they describe.
+func (in NewProduct) validate() (*vitrine.Product, error) {
+	var (
+		p   vitrine.Product
+		err error
+	)
+	if p.SKU, _, err = vitrine.ValidateSKU("sku", in.SKU); err != nil {
+		return nil, err
+	}
+	if p.Name, err = vitrine.ValidateName("name", in.Name, vitrine.MaxProductNameLength); err != nil {
+		return nil, err
+	}
+	if p.Description, err = vitrine.ValidateDescription("description", in.Description); err != nil {
+		return nil, err
+	}
+	currency := in.Currency
+	if currency == "" {
+		currency = vitrine.DefaultCurrency
+	}
+	code, scale, err := vitrine.NormalizeCurrency("currency", currency)
+	if err != nil {
+		return nil, err
+	}
+	p.Currency = code
+	if p.Price, err = vitrine.ParsePrice("price", in.Price, scale); err != nil {
+		return nil, err
+	}
+	if err = vitrine.ValidateStock("stock", in.Stock); err != nil {
+		return nil, err
+	}
+	p.Stock = in.Stock
+	p.Status = vitrine.ProductActive
+	if in.Status != "" {
+		if p.Status, err = vitrine.ParseProductStatus("status", in.Status); err != nil {
+			return nil, err
+		}
+	}
+	return &p, nil
+}
+
+// maxUpdateAttempts bounds the retries of an update without
+// expected_version that keeps meeting concurrent writers.
+const maxUpdateAttempts = 8
+
+// UpdateProduct changes some fields of a product. Without ExpectedVersion it
+// applies the changes to the latest version, retrying when another writer
+// got there first; with it, it fails rather than overwrite a newer version.
+func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch ProductChanges) (*vitrine.Product, error) {
+	if err := a.Require(vitrine.ProductsUpdate); err != nil {
+		return nil, err
+	}
+	patch, err := ch.validate()
+	if err != nil {
+		return nil, err
+	}
+	if !vitrine.ValidID(id) {
+		return nil, vitrine.NotFound("Product")
+	}
+	for attempt := 1; ; attempt++ {
+		p, err := s.store.ProductByID(ctx, a.TenantID, id)
+		if err != nil {
+			return nil, err
+		}
+		if ch.ExpectedVersion != nil && *ch.ExpectedVersion != p.Version {
+			return nil, staleVersion(*ch.ExpectedVersion, p.Version)
+		}
+		if err := patch.applyTo(p, ch.Price); err != nil {
+			return nil, err
+		}
+		p.UpdatedAt, p.UpdatedBy = s.now(), a.Caller.User.ID
+		err = s.store.UpdateProduct(ctx, p)
+		if errors.Is(err, vitrine.ErrStaleVersion) && ch.ExpectedVersion == nil && attempt < maxUpdateAttempts {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+}
+
+func staleVersion(expected, current int64) error {
+	return vitrine.Conflict("expected_version",
+		"The product is at version %d, not %d: someone changed it since you read it. Fetch it again with get_product, check the changes, and retry with expected_version %d",
+		current, expected, current)
+}
+
+// validate checks every field given, except the price, whose decimals
+// depend on the currency the product ends up with.
+func (ch ProductChanges) validate() (*patch, error) {
+	var (
+		pt  patch
+		err error
+	)
+	if ch.SKU != nil {
+		sku, _, err := vitrine.ValidateSKU("sku", *ch.SKU)
+		if err != nil {
+			return nil, err
+		}
+		pt.SKU = &sku
+	}
+	if ch.Name != nil {
+		name, err := vitrine.ValidateName("name", *ch.Name, vitrine.MaxProductNameLength)
+		if err != nil {
+			return nil, err
+		}
+		pt.Name = &name
+	}
+	if ch.Description != nil {
+		d, err := vitrine.ValidateDescription("description", *ch.Description)
+		if err != nil {
+			return nil, err
+		}
+		pt.Description = &d
+	}
+	if ch.Currency != nil {
+		code, _, err := vitrine.NormalizeCurrency("currency", *ch.Currency)
+		if err != nil {
+			return nil, err
+		}
+		pt.Currency = &code
+	}
+	if ch.Price != nil {
+		// Syntax now, decimals once the currency is known.
+		if err = vitrine.CheckPrice("price", *ch.Price); err != nil {
+			return nil, err
+		}
+	}
+	if ch.Stock != nil {
+		if err = vitrine.ValidateStock("stock", *ch.Stock); err != nil {
+			return nil, err
+		}
+		pt.Stock = ch.Stock
+	}
+	if ch.Status != nil {
+		st, err := vitrine.ParseProductStatus("status", *ch.Status)
+		if err != nil {
+			return nil, err
+		}
+		pt.Status = &st
+	}
+	if pt == (patch{}) && ch.Price == nil {
+		return nil, vitrine.Invalid("id", "nothing to change: give at least one of sku, name, description, price, currency, stock or status")
+	}
+	return &pt, nil
+}
+
+// patch is a validated ProductChanges without the price.
+type patch struct{ vitrine.ProductPatch }
+
+// applyTo writes the patch over p, then the price in p's resulting currency.
+// A currency change without a price keeps the amount if the new currency
+// can express it exactly (10.50 BRL becomes 10.50 USD).
+func (pt *patch) applyTo(p *vitrine.Product, price *string) error {
+	fromScale := vitrine.CurrencyScale(p.Currency)
+	pt.Apply(p)
+	scale := vitrine.CurrencyScale(p.Currency)
+	if price != nil {
+		minor, err := vitrine.ParsePrice("price", *price, scale)
+		if err != nil {
+			return err
+		}
+		p.Price = minor
+		return nil
+	}
+	minor, ok := vitrine.Rescale(p.Price, fromScale, scale)
+	if !ok {
+		return vitrine.Invalid("price", "the current price %s has no exact form in %s; give the price in the new currency too",
+			vitrine.FormatPrice(p.Price, fromScale), p.Currency)
+	}
+	p.Price = minor
+	return nil
+}
+
+// DeleteProduct removes a product for good.
+func (s *Service) DeleteProduct(ctx context.Context, a *Access, id string) error {
+	if err := a.Require(vitrine.ProductsDelete); err != nil {
+		return err
+	}
+	if !vitrine.ValidID(id) {
+		return vitrine.NotFound("Product")
+	}
+	return s.store.DeleteProduct(ctx, a.TenantID, id)
+}

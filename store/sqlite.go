@@ -1,0 +1,255 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
+	"github.com/pressly/goose/v3"
+)
+
+//go:embed migrations/sqlite/*.sql
+var sqliteMigrations embed.FS
+
+// sqliteTimeFormat stores times as fixed-width UTC text with microseconds:
+// it sorts as the times do (the driver's RFC 3339 with trimmed fractions
+// does not) and holds exactly what PostgreSQL holds. The driver decodes it,
+// like any SQLite time format, into time.Time.
+const sqliteTimeFormat = "2006-01-02T15:04:05.000000Z"
+
+// sqliteDB keeps two pools on one file: a single writer connection, so that
+// writers queue in Go instead of spinning on SQLITE_BUSY, and a few readers
+// that WAL lets run beside it.
+type sqliteDB struct {
+	path    string
+	writer  *sql.DB
+	readers *sql.DB
+}
+
+func sqliteDSN(path string, readOnly bool) string {
+	q := url.Values{}
+	// busy_timeout first: adding any pragma resets the driver's default.
+	pragmas := []string{"busy_timeout(10000)", "foreign_keys(on)", "journal_mode(wal)", "synchronous(full)"}
+	if readOnly {
+		pragmas = append(pragmas, "query_only(on)")
+	}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: no file given")
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("sqlite: folder of %s: %w", path, err)
+		}
+	}
+	writer, err := sql.Open("sqlite3", sqliteDSN(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	writer.SetConnMaxLifetime(0)
+	writer.SetConnMaxIdleTime(0)
+	// The writer creates the file and switches it to WAL before any reader
+	// opens it.
+	if err := writer.PingContext(ctx); err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	readers, err := sql.Open("sqlite3", sqliteDSN(path, true))
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	n := max(2, runtime.GOMAXPROCS(0))
+	readers.SetMaxOpenConns(n)
+	readers.SetMaxIdleConns(n)
+	readers.SetConnMaxIdleTime(0)
+	return &sqliteDB{path: path, writer: writer, readers: readers}, nil
+}
+
+func (d *sqliteDB) name() string { return "sqlite" }
+
+func (d *sqliteDB) close() error {
+	return errors.Join(d.readers.Close(), d.writer.Close())
+}
+
+func (d *sqliteDB) read(ctx context.Context, _ scope, fn func(conn) error) error {
+	tx, err := d.readers.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("sqlite: begin read: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(sqlConn{tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (d *sqliteDB) write(ctx context.Context, _ scope, fn func(conn) error) error {
+	tx, err := d.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin write: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(sqlConn{tx}); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+// sqliteUniqueColumns maps SQLite's description of a unique index, which
+// names columns rather than the index, to the constraint's name.
+var sqliteUniqueColumns = map[string]string{
+	"users.email_key":                            "users_email_key",
+	"tenants.slug":                               "tenants_slug_key",
+	"products.tenant_id, products.sku_key":       "products_sku_key",
+	"memberships.tenant_id, memberships.user_id": "memberships_pkey",
+	"api_tokens.prefix":                          "api_tokens_prefix_key",
+}
+
+func (d *sqliteDB) constraint(err error) (string, bool) {
+	var se *sqlite3.Error
+	if !errors.As(err, &se) || se.Code() != sqlite3.CONSTRAINT {
+		return "", false
+	}
+	msg := se.Error()
+	for _, prefix := range []string{"UNIQUE constraint failed: ", "CHECK constraint failed: "} {
+		if i := strings.Index(msg, prefix); i >= 0 {
+			what := msg[i+len(prefix):]
+			if name, ok := sqliteUniqueColumns[what]; ok {
+				return name, true
+			}
+			return what, true
+		}
+	}
+	return "", false
+}
+
+func (d *sqliteDB) migrate(ctx context.Context) ([]Migration, error) {
+	fsys, err := fs.Sub(sqliteMigrations, "migrations/sqlite")
+	if err != nil {
+		return nil, err
+	}
+	return runGoose(ctx, goose.DialectSQLite3, d.writer, fsys)
+}
+
+// runGoose applies the pending migrations of fsys.
+func runGoose(ctx context.Context, dialect goose.Dialect, db *sql.DB, fsys fs.FS, opts ...goose.ProviderOption) ([]Migration, error) {
+	opts = append(opts, goose.WithDisableGlobalRegistry(true))
+	p, err := goose.NewProvider(dialect, db, fsys, opts...)
+	if err != nil {
+		return nil, err
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Migration, 0, len(results))
+	for _, r := range results {
+		out = append(out, Migration{Version: r.Source.Version, Name: filepath.Base(r.Source.Path)})
+	}
+	return out, nil
+}
+
+// sqlConn runs SQL through database/sql, turning $N placeholders into ?N,
+// which SQLite binds by number ($N it binds by order of appearance).
+type sqlConn struct {
+	q interface {
+		ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+		QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	}
+}
+
+func (c sqlConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := c.q.ExecContext(ctx, numbered(query), sqliteArgs(args)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (c sqlConn) Query(ctx context.Context, query string, args ...any) (rows, error) {
+	rs, err := c.q.QueryContext(ctx, numbered(query), sqliteArgs(args)...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rs}, nil
+}
+
+func (c sqlConn) QueryRow(ctx context.Context, query string, args ...any) row {
+	return sqlRow{c.q.QueryRowContext(ctx, numbered(query), sqliteArgs(args)...)}
+}
+
+// sqliteArgs writes times in sqliteTimeFormat.
+func sqliteArgs(args []any) []any {
+	for i, a := range args {
+		switch v := a.(type) {
+		case time.Time:
+			args[i] = v.UTC().Format(sqliteTimeFormat)
+		case sql.NullTime:
+			if v.Valid {
+				args[i] = v.Time.UTC().Format(sqliteTimeFormat)
+			} else {
+				args[i] = nil
+			}
+		}
+	}
+	return args
+}
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+type sqlRow struct{ r *sql.Row }
+
+func (r sqlRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}
+
+var numberedCache sync.Map // query text -> rewritten text
+
+// numbered rewrites $N placeholders as ?N. Queries are constants, so the
+// cache stays as small as the program's SQL.
+func numbered(query string) string {
+	if v, ok := numberedCache.Load(query); ok {
+		return v.(string)
+	}
+	b := []byte(query)
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == '$' && b[i+1] >= '0' && b[i+1] <= '9' {
+			b[i] = '?'
+		}
+	}
+	out := string(b)
+	numberedCache.Store(query, out)
+	return out
+}

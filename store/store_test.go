@@ -1,0 +1,351 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/store"
+)
+
+var ctx = context.Background()
+
+// fixture builds rows straight through the store.
+type fixture struct {
+	t  *testing.T
+	db *store.DB
+}
+
+func newFixture(t *testing.T, url string) *fixture {
+	return &fixture{t: t, db: dbtest.Open(t, url)}
+}
+
+func (f *fixture) user(email string) *vitrine.User {
+	f.t.Helper()
+	now := vitrine.Now()
+	u := &vitrine.User{ID: vitrine.NewID(), Email: email, Name: "User " + email, CreatedAt: now, UpdatedAt: now}
+	if err := f.db.CreateUser(ctx, u); err != nil {
+		f.t.Fatal(err)
+	}
+	return u
+}
+
+func (f *fixture) tenant(slug string, owner *vitrine.User) *vitrine.Tenant {
+	f.t.Helper()
+	now := vitrine.Now()
+	tn := &vitrine.Tenant{ID: vitrine.NewID(), Name: "Tenant " + slug, Slug: slug, CreatedAt: now, UpdatedAt: now}
+	m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: owner.ID, Role: vitrine.RoleOwner, Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
+	if err := f.db.CreateTenant(ctx, tn, m); err != nil {
+		f.t.Fatal(err)
+	}
+	return tn
+}
+
+func (f *fixture) product(tenantID, sku, name string, price int64, status vitrine.ProductStatus) *vitrine.Product {
+	f.t.Helper()
+	p := newProduct(tenantID, sku, name, price, status)
+	if err := f.db.CreateProduct(ctx, p); err != nil {
+		f.t.Fatal(err)
+	}
+	return p
+}
+
+func newProduct(tenantID, sku, name string, price int64, status vitrine.ProductStatus) *vitrine.Product {
+	now := vitrine.Now()
+	return &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, SKU: sku, Name: name, Price: price, Currency: "BRL",
+		Stock: 1, Status: status, Version: 1, CreatedAt: now, CreatedBy: "u", UpdatedAt: now, UpdatedBy: "u"}
+}
+
+func wantType(t *testing.T, err error, typ vitrine.ErrorType) {
+	t.Helper()
+	if vitrine.TypeOf(err) != typ || (typ == vitrine.GenericError && err == nil) {
+		t.Fatalf("got %v, want a %s", err, typ)
+	}
+}
+
+func TestUsers(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		u := f.user("Ana@Example.com")
+		got, err := f.db.UserByEmail(ctx, "ana@EXAMPLE.com")
+		if err != nil || got.ID != u.ID || got.Email != "Ana@Example.com" || !got.CreatedAt.Equal(u.CreatedAt) {
+			t.Fatalf("UserByEmail = %+v, %v", got, err)
+		}
+		if got, err := f.db.UserByID(ctx, u.ID); err != nil || got.Email != u.Email {
+			t.Fatalf("UserByID = %+v, %v", got, err)
+		}
+		dup := &vitrine.User{ID: vitrine.NewID(), Email: "ANA@example.COM", Name: "x", CreatedAt: vitrine.Now(), UpdatedAt: vitrine.Now()}
+		wantType(t, f.db.CreateUser(ctx, dup), vitrine.ConflictError)
+		_, err = f.db.UserByEmail(ctx, "nobody@example.com")
+		wantType(t, err, vitrine.NotFoundError)
+	})
+}
+
+func TestTenantsAndMemberships(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
+		zeta := f.tenant("zeta", ana)
+		alfa := f.tenant("alfa", bia)
+		now := vitrine.Now()
+		err := f.db.CreateMembership(ctx, &vitrine.Membership{ID: vitrine.NewID(), TenantID: alfa.ID, UserID: ana.ID, Role: vitrine.RoleViewer,
+			Status: vitrine.MembershipActive, Grants: vitrine.NewPermissionSet(vitrine.ProductsCreate), CreatedAt: now, UpdatedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := f.db.MembershipsOfUser(ctx, ana.ID)
+		if err != nil || len(ms) != 2 || ms[0].Tenant.Slug != "alfa" || ms[1].Tenant.Slug != "zeta" {
+			t.Fatalf("MembershipsOfUser = %+v, %v", ms, err)
+		}
+		viewer := ms[0].Membership
+		if viewer.Role != vitrine.RoleViewer || !viewer.Permissions().Has(vitrine.ProductsCreate) || viewer.Permissions().Has(vitrine.ProductsDelete) {
+			t.Fatalf("viewer with a grant holds %v", viewer.Permissions().List())
+		}
+		// The same slug again, or the same member again, is a conflict.
+		tn := &vitrine.Tenant{ID: vitrine.NewID(), Name: "x", Slug: "zeta", CreatedAt: now, UpdatedAt: now}
+		wantType(t, f.db.CreateTenant(ctx, tn, &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: ana.ID, Role: "owner", Status: "active", CreatedAt: now, UpdatedAt: now}), vitrine.ConflictError)
+		wantType(t, f.db.CreateMembership(ctx, &vitrine.Membership{ID: vitrine.NewID(), TenantID: zeta.ID, UserID: ana.ID, Role: "viewer", Status: "active", CreatedAt: now, UpdatedAt: now}), vitrine.ConflictError)
+		if _, err := f.db.TenantBySlug(ctx, "zeta"); err != nil {
+			t.Fatal(err)
+		}
+		// An inactive membership is returned by Membership, but not listed.
+		err = f.db.CreateMembership(ctx, &vitrine.Membership{ID: vitrine.NewID(), TenantID: zeta.ID, UserID: bia.ID, Role: "member", Status: vitrine.MembershipInactive, CreatedAt: now, UpdatedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := f.db.Membership(ctx, zeta.ID, bia.ID)
+		if err != nil || m.Status != vitrine.MembershipInactive {
+			t.Fatalf("Membership = %+v, %v", m, err)
+		}
+		if ms, _ := f.db.MembershipsOfUser(ctx, bia.ID); len(ms) != 1 || ms[0].Tenant.ID != alfa.ID {
+			t.Fatalf("bia's active memberships: %+v", ms)
+		}
+		_, err = f.db.Membership(ctx, vitrine.NewID(), bia.ID)
+		wantType(t, err, vitrine.NotFoundError)
+		zeta.Name, zeta.Slug, zeta.UpdatedAt = "Zeta Renamed", "alfa", vitrine.Now()
+		wantType(t, f.db.UpdateTenant(ctx, zeta), vitrine.ConflictError)
+	})
+}
+
+func TestProducts(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a, b := f.tenant("a", ana), f.tenant("b", ana)
+		p := f.product(a.ID, "NB-DELL-5440", "Notebook Dell", 459990, vitrine.ProductActive)
+
+		got, err := f.db.ProductByID(ctx, a.ID, p.ID)
+		if err != nil || got.Price != 459990 || got.SKU != "NB-DELL-5440" || got.Version != 1 || !got.UpdatedAt.Equal(p.UpdatedAt) {
+			t.Fatalf("ProductByID = %+v, %v", got, err)
+		}
+		if got, err := f.db.ProductBySKU(ctx, a.ID, "nb-dell-5440"); err != nil || got.ID != p.ID {
+			t.Fatalf("ProductBySKU in another case = %+v, %v", got, err)
+		}
+		// SKUs are unique per tenant without regard to case, and free in another tenant.
+		wantType(t, f.db.CreateProduct(ctx, newProduct(a.ID, "nb-dell-5440", "Dup", 1, vitrine.ProductActive)), vitrine.ConflictError)
+		other := f.product(b.ID, "nb-dell-5440", "Same SKU elsewhere", 1, vitrine.ProductActive)
+
+		// Another tenant's product is not found through this tenant.
+		_, err = f.db.ProductByID(ctx, a.ID, other.ID)
+		wantType(t, err, vitrine.NotFoundError)
+		stolen := *other
+		stolen.TenantID = a.ID
+		wantType(t, f.db.UpdateProduct(ctx, &stolen), vitrine.NotFoundError)
+		wantType(t, f.db.DeleteProduct(ctx, a.ID, other.ID), vitrine.NotFoundError)
+
+		// Updates apply to the version read; a stale one is refused.
+		v1 := *got
+		got.Name, got.UpdatedAt = "Notebook Dell Inspiron", vitrine.Now()
+		if err := f.db.UpdateProduct(ctx, got); err != nil || got.Version != 2 {
+			t.Fatalf("UpdateProduct = %v, version %d", err, got.Version)
+		}
+		v1.Stock = 99
+		if err := f.db.UpdateProduct(ctx, &v1); !errors.Is(err, vitrine.ErrStaleVersion) {
+			t.Fatalf("stale update = %v", err)
+		}
+		// A SKU change onto a taken SKU is a conflict.
+		got.SKU = "nb-dell-5440"
+		if err := f.db.UpdateProduct(ctx, got); err != nil {
+			t.Fatalf("case change of own SKU: %v", err)
+		}
+		q := f.product(a.ID, "MS-1", "Mouse", 100, vitrine.ProductActive)
+		q.SKU = "NB-DELL-5440"
+		wantType(t, f.db.UpdateProduct(ctx, q), vitrine.ConflictError)
+
+		if err := f.db.DeleteProduct(ctx, a.ID, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		wantType(t, f.db.DeleteProduct(ctx, a.ID, p.ID), vitrine.NotFoundError)
+		if _, err := f.db.ProductByID(ctx, b.ID, other.ID); err != nil {
+			t.Fatalf("the other tenant's product: %v", err)
+		}
+	})
+}
+
+func TestListProducts(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a, b := f.tenant("a", ana), f.tenant("b", ana)
+		names := []string{"Maçã Fuji", "maca verde", "Banana", "banana prata", "Café", "Abacaxi", "Zimbro", "Ábaco", "Uva", "uva passa"}
+		var all []*vitrine.Product
+		for i := range 23 {
+			status := vitrine.ProductActive
+			if i%4 == 0 {
+				status = vitrine.ProductArchived
+			}
+			// Prices and update times repeat, so that ties are broken by id.
+			p := newProduct(a.ID, fmt.Sprintf("SKU-%02d", i), names[i%len(names)], int64(100*(i%5)), status)
+			p.UpdatedAt = p.UpdatedAt.Add(time.Duration(i*7%11) * time.Millisecond)
+			if err := f.db.CreateProduct(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, p)
+		}
+		f.product(b.ID, "SKU-B", "Maçã de outra empresa", 1, vitrine.ProductActive)
+
+		for _, s := range vitrine.ProductSorts {
+			for _, status := range []vitrine.ProductStatus{"", vitrine.ProductArchived} {
+				t.Run(fmt.Sprintf("%s/%s", s, status), func(t *testing.T) {
+					want := expected(all, s, status, "")
+					got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: s, Status: status, Limit: 7})
+					if !slices.Equal(ids(got), ids(want)) {
+						t.Fatalf("order\n got %v\nwant %v", names2(got), names2(want))
+					}
+				})
+			}
+		}
+		// The text query ignores case and accents, matches SKUs, and stays in the tenant.
+		for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "nada": 0, "%": 0, "_": 0} {
+			got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Query: query, Limit: 3})
+			if len(got) != n || !slices.Equal(ids(got), ids(expected(all, vitrine.SortName, "", query))) {
+				t.Errorf("query %q: %v", query, names2(got))
+			}
+		}
+	})
+}
+
+// pages reads every page of a list, as an agent following cursors would.
+func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter) []*vitrine.Product {
+	t.Helper()
+	var out []*vitrine.Product
+	for range 100 {
+		page, err := db.ListProducts(ctx, tenantID, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, page...)
+		if len(page) < f.Limit {
+			return out
+		}
+		k := vitrine.KeyOf(page[len(page)-1], f.Sort)
+		f.After = &k
+	}
+	t.Fatal("paging does not end")
+	return nil
+}
+
+func expected(all []*vitrine.Product, s vitrine.ProductSort, status vitrine.ProductStatus, query string) []*vitrine.Product {
+	var out []*vitrine.Product
+	for _, p := range all {
+		if (status == "" || p.Status == status) && strings.Contains(vitrine.Fold(p.Name+" "+p.SKU), vitrine.Fold(query)) {
+			out = append(out, p)
+		}
+	}
+	less := func(x, y *vitrine.Product) int {
+		var c int
+		switch s.Key() {
+		case "name":
+			c = strings.Compare(vitrine.Fold(x.Name), vitrine.Fold(y.Name))
+		case "price":
+			c = int(x.Price - y.Price)
+		case "updated_at":
+			c = x.UpdatedAt.Compare(y.UpdatedAt)
+		}
+		if c == 0 {
+			c = strings.Compare(x.ID, y.ID)
+		}
+		if s.Desc() {
+			c = -c
+		}
+		return c
+	}
+	sort.SliceStable(out, func(i, j int) bool { return less(out[i], out[j]) < 0 })
+	return out
+}
+
+func ids(ps []*vitrine.Product) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.ID
+	}
+	return out
+}
+
+func names2(ps []*vitrine.Product) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name + "/" + p.SKU
+	}
+	return out
+}
+
+func TestTokens(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		secret := vitrine.NewTokenSecret()
+		prefix, _ := vitrine.TokenLookupPrefix(secret)
+		exp := vitrine.Now().Add(time.Hour)
+		tok := &vitrine.Token{ID: vitrine.NewID(), UserID: ana.ID, Name: "laptop", Prefix: prefix, Hash: vitrine.HashToken(secret),
+			ReadOnly: true, ExpiresAt: &exp, CreatedAt: vitrine.Now()}
+		if err := f.db.CreateToken(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+		got, u, err := f.db.TokenByPrefix(ctx, prefix)
+		if err != nil || u.ID != ana.ID || !got.Matches(secret) || !got.ReadOnly || got.ExpiresAt == nil || !got.ExpiresAt.Equal(exp) || got.LastUsedAt != nil {
+			t.Fatalf("TokenByPrefix = %+v, %+v, %v", got, u, err)
+		}
+		used := vitrine.Now()
+		if err := f.db.TouchToken(ctx, tok.ID, used); err != nil {
+			t.Fatal(err)
+		}
+		got, _, _ = f.db.TokenByPrefix(ctx, prefix)
+		if got.LastUsedAt == nil || !got.LastUsedAt.Equal(used) {
+			t.Fatalf("last used %v, want %v", got.LastUsedAt, used)
+		}
+		_, _, err = f.db.TokenByPrefix(ctx, "vtr_nothere")
+		wantType(t, err, vitrine.NotFoundError)
+	})
+}
+
+func TestMigrateAndReopen(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		db, err := store.Open(ctx, url, store.Options{NoMigrate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		applied, err := db.Migrate(ctx)
+		if err != nil || len(applied) == 0 {
+			t.Fatalf("first migrate applied %v, %v", applied, err)
+		}
+		again, err := db.Migrate(ctx)
+		if err != nil || len(again) != 0 {
+			t.Fatalf("second migrate applied %v, %v", again, err)
+		}
+		f := &fixture{t: t, db: db}
+		u := f.user("ana@example.com")
+		db.Close()
+		db = dbtest.Open(t, url)
+		if got, err := db.UserByID(ctx, u.ID); err != nil || got.Email != u.Email {
+			t.Fatalf("after reopening: %+v, %v", got, err)
+		}
+	})
+}

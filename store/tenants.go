@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vitrine/vitrine"
+)
+
+const tenantColumns = `id, name, slug, created_at, updated_at`
+
+func scanTenant(r row) (*vitrine.Tenant, error) {
+	var t vitrine.Tenant
+	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.CreatedAt, &t.UpdatedAt); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// CreateTenant stores a tenant and its first owner's membership in one
+// transaction. A taken slug is a ConflictError.
+func (db *DB) CreateTenant(ctx context.Context, t *vitrine.Tenant, owner *vitrine.Membership) error {
+	err := db.d.write(ctx, tenant(t.ID), func(c conn) error {
+		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)`,
+			t.ID, t.Name, t.Slug, t.CreatedAt, t.UpdatedAt); err != nil {
+			return err
+		}
+		return insertMembership(ctx, c, owner)
+	})
+	if name, ok := db.d.constraint(err); ok && name == "tenants_slug_key" {
+		return vitrine.Conflict("slug", "A company with slug %q already exists; choose another slug", t.Slug)
+	}
+	if err != nil {
+		return fmt.Errorf("create tenant: %w", err)
+	}
+	return nil
+}
+
+// TenantByID returns a tenant, or NotFoundError.
+func (db *DB) TenantByID(ctx context.Context, id string) (*vitrine.Tenant, error) {
+	return db.tenant(ctx, tenant(id), `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, id)
+}
+
+// TenantBySlug returns the tenant with that slug, or NotFoundError.
+func (db *DB) TenantBySlug(ctx context.Context, slug string) (*vitrine.Tenant, error) {
+	return db.tenant(ctx, scope{}, `SELECT `+tenantColumns+` FROM tenants WHERE slug = $1`, slug)
+}
+
+func (db *DB) tenant(ctx context.Context, s scope, query, arg string) (*vitrine.Tenant, error) {
+	var t *vitrine.Tenant
+	err := db.d.read(ctx, s, func(c conn) (err error) {
+		t, err = scanTenant(c.QueryRow(ctx, query, arg))
+		return err
+	})
+	if errors.Is(err, errNoRows) {
+		return nil, vitrine.NotFound("Tenant")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get tenant: %w", err)
+	}
+	return t, nil
+}
+
+// UpdateTenant writes a tenant's name and slug.
+func (db *DB) UpdateTenant(ctx context.Context, t *vitrine.Tenant) error {
+	var n int64
+	err := db.d.write(ctx, tenant(t.ID), func(c conn) (err error) {
+		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, updated_at = $3 WHERE id = $4`,
+			t.Name, t.Slug, t.UpdatedAt, t.ID)
+		return err
+	})
+	if name, ok := db.d.constraint(err); ok && name == "tenants_slug_key" {
+		return vitrine.Conflict("slug", "A company with slug %q already exists; choose another slug", t.Slug)
+	}
+	if err != nil {
+		return fmt.Errorf("update tenant: %w", err)
+	}
+	if n == 0 {
+		return vitrine.NotFound("Tenant")
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vitrine/vitrine"
+)
+
+const userColumns = `id, email, name, disabled, created_at, updated_at`
+
+func scanUser(r row) (*vitrine.User, error) {
+	var u vitrine.User
+	if err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Disabled, &u.CreatedAt, &u.UpdatedAt); err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// CreateUser stores a new user; a taken email is a ConflictError.
+func (db *DB) CreateUser(ctx context.Context, u *vitrine.User) error {
+	err := db.d.write(ctx, scope{}, func(c conn) error {
+		_, err := c.Exec(ctx, `INSERT INTO users (id, email, email_key, name, disabled, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			u.ID, u.Email, emailKey(u.Email), u.Name, u.Disabled, u.CreatedAt, u.UpdatedAt)
+		return err
+	})
+	if name, ok := db.d.constraint(err); ok && name == "users_email_key" {
+		return vitrine.Conflict("email", "A user with email %q already exists", u.Email)
+	}
+	if err != nil {
+		return fmt.Errorf("create user: %w", err)
+	}
+	return nil
+}
+
+// UserByID returns a user, or NotFoundError.
+func (db *DB) UserByID(ctx context.Context, id string) (*vitrine.User, error) {
+	return db.user(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
+}
+
+// UserByEmail returns the user with that email, compared without case.
+func (db *DB) UserByEmail(ctx context.Context, email string) (*vitrine.User, error) {
+	return db.user(ctx, `SELECT `+userColumns+` FROM users WHERE email_key = $1`, emailKey(email))
+}
+
+func (db *DB) user(ctx context.Context, query string, arg string) (*vitrine.User, error) {
+	var u *vitrine.User
+	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+		u, err = scanUser(c.QueryRow(ctx, query, arg))
+		return err
+	})
+	if errors.Is(err, errNoRows) {
+		return nil, vitrine.NotFound("User")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get user: %w", err)
+	}
+	return u, nil
+}
+
+func emailKey(email string) string {
+	_, key, err := vitrine.NormalizeEmail("email", email)
+	if err != nil {
+		return email
+	}
+	return key
+}

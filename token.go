@@ -1,0 +1,91 @@
+package vitrine
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"strings"
+	"time"
+)
+
+// TokenPrefix starts every personal access token, so that secret scanners can
+// recognise a leaked one.
+const TokenPrefix = "vtr_"
+
+// tokenLookupLen is the number of characters after TokenPrefix that are
+// stored in clear as the token's lookup key and display prefix.
+const tokenLookupLen = 8
+
+// Token is a user's personal access token. Only a hash of the secret is
+// stored; the secret itself is shown once, at creation.
+type Token struct {
+	ID     string
+	UserID string
+	Name   string
+	// Prefix is the start of the secret ("vtr_AbCd1234"): it finds the token
+	// and lets people tell their tokens apart.
+	Prefix     string
+	Hash       []byte
+	ReadOnly   bool
+	ExpiresAt  *time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+	CreatedAt  time.Time
+}
+
+// Usable reports whether the token may authenticate at time now.
+func (t *Token) Usable(now time.Time) bool {
+	return t.RevokedAt == nil && (t.ExpiresAt == nil || now.Before(*t.ExpiresAt))
+}
+
+// NewTokenSecret returns a new random secret: the prefix and 40 base62
+// characters (238 bits).
+func NewTokenSecret() string {
+	return TokenPrefix + base62(40)
+}
+
+func base62(n int) string {
+	const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	b := make([]byte, n)
+	buf := make([]byte, 1)
+	for i := 0; i < n; {
+		rand.Read(buf)
+		// 248 = 4*62: reject the rest so every character is equally likely.
+		if buf[0] < 248 {
+			b[i] = alphabet[buf[0]%62]
+			i++
+		}
+	}
+	return string(b)
+}
+
+// HashToken returns the digest a token is stored by. The secret has 238 bits
+// of entropy, so a fast hash is enough: there is nothing to brute-force.
+func HashToken(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
+}
+
+// TokenLookupPrefix returns the stored prefix of a presented secret, or false
+// when the secret does not have a token's shape.
+func TokenLookupPrefix(secret string) (string, bool) {
+	if !strings.HasPrefix(secret, TokenPrefix) || len(secret) != len(TokenPrefix)+40 {
+		return "", false
+	}
+	return secret[:len(TokenPrefix)+tokenLookupLen], true
+}
+
+// Matches compares a presented secret with the stored hash in constant time.
+func (t *Token) Matches(secret string) bool {
+	return subtle.ConstantTimeCompare(t.Hash, HashToken(secret)) == 1
+}
+
+// Caller is the authenticated user on whose behalf a request runs, and the
+// token it presented.
+type Caller struct {
+	User  User
+	Token Token
+}
+
+// ReadOnly reports whether the caller may only read.
+func (c *Caller) ReadOnly() bool { return c.Token.ReadOnly }
