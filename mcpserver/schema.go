@@ -16,7 +16,7 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[productStatus](): {Type: "string", Enum: []any{"active", "archived"}},
 	reflect.TypeFor[productSort](): {Type: "string", Enum: []any{
 		"name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
-	reflect.TypeFor[pageLimit](): {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
+	reflect.TypeFor[pageLimit]():  {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
 	reflect.TypeFor[stockLevel](): {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
 }
 

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
@@ -103,23 +107,16 @@ func (c *MemberAddCmd) Run(e *env) error {
 
 // TokenCreateCmd creates a personal access token.
 type TokenCreateCmd struct {
-	Email    string        `required:"" help:"Email of the token's user."`
-	Name     string        `required:"" help:"A name to tell the token apart, such as \"laptop\"."`
-	ReadOnly bool          `name:"read-only" help:"The token sees and calls only tools that change nothing."`
-	Expires  time.Duration `placeholder:"DURATION" help:"Lifetime, such as 720h; never expires if omitted."`
-	JSON     bool          `name:"json" help:"Print the new token as one JSON object."`
+	Email    string `required:"" help:"Email of the token's user."`
+	Name     string `required:"" help:"A name to tell the token apart, such as \"laptop\"."`
+	ReadOnly bool   `name:"read-only" help:"The token sees and calls only tools that change nothing."`
+	Expires  expiry `placeholder:"WHEN" help:"When the token stops working: a lifetime (90d, 12h) or a date (2027-01-31, or RFC 3339). Never, if omitted."`
+	JSON     bool   `name:"json" help:"Print the new token as one JSON object."`
 }
 
 // Run creates the token and prints its secret.
 func (c *TokenCreateCmd) Run(e *env) error {
-	in := service.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly}
-	if c.Expires < 0 {
-		return &usageError{"--expires must be a positive duration, such as 720h"}
-	}
-	if c.Expires > 0 {
-		at := time.Now().Add(c.Expires)
-		in.ExpiresAt = &at
-	}
+	in := service.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly, ExpiresAt: c.Expires.at}
 	db, svc, err := e.open(nil)
 	if err != nil {
 		return err
@@ -161,4 +158,42 @@ func (MigrateCmd) Run(e *env) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "Applied %d migration(s); the %s schema is up to date.\n", len(applied), db.Dialect())
 	return err
+}
+
+// expiry is when a token stops working, as the operator writes it: a
+// lifetime from now ("90d", "12h") or a moment ("2027-01-31", RFC 3339).
+type expiry struct{ at *time.Time }
+
+// Decode implements kong.MapperValue.
+func (e *expiry) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("expires", &s); err != nil {
+		return err
+	}
+	at, err := parseExpiry(s, time.Now())
+	if err != nil {
+		return err
+	}
+	e.at = &at
+	return nil
+}
+
+func parseExpiry(s string, now time.Time) (time.Time, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n > 0 {
+			return now.AddDate(0, 0, n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d <= 0 {
+			return time.Time{}, fmt.Errorf("--expires must be a positive lifetime such as 90d or 12h, or a date; got %q", s)
+		}
+		return now.Add(d), nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--expires must be a lifetime such as 90d or 12h, or a date such as 2027-01-31; got %q", s)
 }

@@ -83,4 +83,3 @@ func clientPaths(db string) (exe, dbPath, note string) {
 	}
 	return exe, dbPath, note
 }
-

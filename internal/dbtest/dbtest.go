@@ -4,7 +4,9 @@ package dbtest
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vitrine/vitrine/store"
@@ -43,4 +45,18 @@ func Open(t testing.TB, url string) *store.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// Exec runs SQL on the database behind url, outside the store: for tests
+// that break or inspect it on purpose.
+func Exec(t testing.TB, url, query string, args ...any) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", strings.TrimPrefix(url, "sqlite:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
 }

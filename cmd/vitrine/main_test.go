@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var ctx = context.Background()
+
+// runCLI runs the command line in process and returns what it printed.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(ctx, args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// must runs a command that must succeed.
+func must(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("vitrine %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	return out
+}
+
+// mustJSON runs a --json command and decodes its one object.
+func mustJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out := must(t, append(args, "--json")...)
+	var v map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		t.Fatalf("vitrine %s --json printed %q", strings.Join(args, " "), out)
+	}
+	return v
+}
+
+// fails runs a command that must fail with a message containing want.
+func fails(t *testing.T, want string, args ...string) {
+	t.Helper()
+	out, errs, code := runCLI(t, args...)
+	if code == 0 || !strings.Contains(errs, want) || out != "" {
+		t.Errorf("vitrine %s: exit %d, stdout %q, stderr %q; want failure mentioning %q", strings.Join(args, " "), code, out, errs, want)
+	}
+}
+
+func TestOperatorCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ops.db")
+	d := "--db=" + db
+
+	u := mustJSON(t, "user", "create", d, "--email", "Ana@Acme.example", "--name", "Ana Souza")
+	if id, _ := u["id"].(string); len(id) != 36 || u["email"] != "Ana@Acme.example" || u["name"] != "Ana Souza" {
+		t.Fatalf("user create: %v", u)
+	}
+	mustJSON(t, "user", "create", d, "--email", "bia@acme.example", "--name", "Bia")
+	fails(t, `A user with email "ana@acme.example" already exists`, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
+	fails(t, "email is not a valid email address", "user", "create", d, "--email", "not-an-email", "--name", "X")
+	fails(t, "name must not be empty", "user", "create", d, "--email", "x@acme.example", "--name", " ")
+	fails(t, "missing flags: --email=STRING", "user", "create", d, "--name", "X")
+
+	tn := mustJSON(t, "tenant", "create", d, "--name", "Acme Comércio", "--owner", "ana@acme.example")
+	if tn["slug"] != "acme-comercio" || len(tn["id"].(string)) != 36 {
+		t.Fatalf("tenant create: %v", tn)
+	}
+	// The derived slug gets a suffix when taken; a chosen one is a conflict.
+	if again := mustJSON(t, "tenant", "create", d, "--name", "Acme Comércio", "--owner", "ana@acme.example"); again["slug"] != "acme-comercio-2" {
+		t.Errorf("second tenant slug: %v", again["slug"])
+	}
+	fails(t, `A company with slug "acme-comercio" already exists`, "tenant", "create", d, "--name", "X", "--slug", "acme-comercio", "--owner", "ana@acme.example")
+	fails(t, `no user has the email "nobody@acme.example"`, "tenant", "create", d, "--name", "X", "--owner", "nobody@acme.example")
+	fails(t, "slug must be 1 to 63 lowercase letters", "tenant", "create", d, "--name", "X", "--slug", "Bad Slug", "--owner", "ana@acme.example")
+
+	m := mustJSON(t, "member", "add", d, "--tenant", "acme-comercio", "--email", "bia@acme.example", "--role", "viewer", "--status", "inactive")
+	if m["status"] != "inactive" || m["role"] != "viewer" || m["tenant_id"] != tn["id"] || m["user_id"] == u["id"] || len(m["id"].(string)) != 36 {
+		t.Fatalf("member add: %v", m)
+	}
+	fails(t, "This user is already a member", "member", "add", d, "--tenant", tn["id"].(string), "--email", "bia@acme.example", "--role", "admin")
+	fails(t, `role must be one of owner, admin, member or viewer; got "boss"`, "member", "add", d, "--tenant", "acme-comercio", "--email", "ana@acme.example", "--role", "boss")
+	fails(t, `no company has the id or slug "nope"`, "member", "add", d, "--tenant", "nope", "--email", "bia@acme.example", "--role", "viewer")
+	fails(t, "--status must be one of \"active\",\"inactive\"", "member", "add", d, "--tenant", "acme-comercio", "--email", "bia@acme.example", "--role", "viewer", "--status", "gone")
+
+	tok := mustJSON(t, "token", "create", d, "--email", "ana@acme.example", "--name", "laptop", "--read-only", "--expires", "720h")
+	secret, _ := tok["token"].(string)
+	if !strings.HasPrefix(secret, "vtr_") || tok["read_only"] != true || tok["expires_at"] == nil || !strings.HasPrefix(secret, tok["prefix"].(string)) {
+		t.Fatalf("token create: %v", tok)
+	}
+	text := must(t, "token", "create", d, "--email", "ana@acme.example", "--name", "ci")
+	if !strings.HasPrefix(text, "vtr_") || !strings.Contains(text, "it is not shown again") {
+		t.Errorf("token create prints %q", text)
+	}
+	fails(t, "--expires must be a positive lifetime", "token", "create", d, "--email", "ana@acme.example", "--name", "x", "--expires=-1h")
+	fails(t, "--expires must be a lifetime such as 90d", "token", "create", d, "--email", "ana@acme.example", "--name", "x", "--expires", "soon")
+	fails(t, "the expiry must be in the future", "token", "create", d, "--email", "ana@acme.example", "--name", "x", "--expires", "2020-01-01")
+	if tok := mustJSON(t, "token", "create", d, "--email", "ana@acme.example", "--name", "90 days", "--expires", "90d"); tok["expires_at"] == nil {
+		t.Errorf("90d: %v", tok)
+	}
+	fails(t, `no user has the email "ghost@acme.example"`, "token", "create", d, "--email", "ghost@acme.example", "--name", "x")
+}
+
+func TestDatabaseSelection(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	// Without --db or VITRINE_DB, the database is vitrine.db in the working folder.
+	t.Setenv("VITRINE_DB", "")
+	os.Unsetenv("VITRINE_DB")
+	mustJSON(t, "user", "create", "--email", "a@x.example", "--name", "A")
+	if _, err := os.Stat(filepath.Join(dir, "vitrine.db")); err != nil {
+		t.Fatalf("default database: %v", err)
+	}
+	t.Setenv("VITRINE_DB", "sqlite:"+filepath.Join(dir, "env.db"))
+	mustJSON(t, "user", "create", "--email", "a@x.example", "--name", "A") // a new database: no conflict
+	if _, err := os.Stat(filepath.Join(dir, "env.db")); err != nil {
+		t.Fatalf("VITRINE_DB: %v", err)
+	}
+	// --db wins over VITRINE_DB.
+	mustJSON(t, "user", "create", "--db", filepath.Join(dir, "flag.db"), "--email", "a@x.example", "--name", "A")
+	fails(t, "folder of", "migrate", "--db", filepath.Join(dir, "missing", "x.db"))
+}
+
+func TestMigrateAndDemo(t *testing.T) {
+	d := "--db=" + filepath.Join(t.TempDir(), "demo.db")
+	if out := must(t, "migrate", d); !strings.Contains(out, "applied 00001_init.sql") {
+		t.Errorf("first migrate: %q", out)
+	}
+	if out := must(t, "migrate", d); !strings.Contains(out, "up to date") || strings.Contains(out, "applied") {
+		t.Errorf("second migrate: %q", out)
+	}
+	var w struct {
+		Tenants []struct{ ID, Slug string }
+		Users   []struct{ Email, Token, Roles string }
+	}
+	out := must(t, "demo", d, "--json")
+	if err := json.Unmarshal([]byte(out), &w); err != nil || len(w.Tenants) != 2 || len(w.Users) != 6 {
+		t.Fatalf("demo --json: %s", out)
+	}
+	// Again: the same world, new tokens.
+	var again struct{ Users []struct{ Token string } }
+	json.Unmarshal([]byte(must(t, "demo", d, "--json")), &again)
+	if len(again.Users) != 6 || again.Users[0].Token == w.Users[0].Token {
+		t.Errorf("second demo run: %+v", again)
+	}
+	text := must(t, "demo", d)
+	for _, want := range []string{"Carla Mendes <carla@technova.example>: member of technova, viewer of mercado-verde", "(inactive)", `"VITRINE_TOKEN":"vtr_`, `"Authorization":"Bearer vtr_`, `"url":"http://127.0.0.1:8080/mcp"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	if v := must(t, "version"); !strings.HasPrefix(v, "vitrine ") || !strings.Contains(v, "go1.") {
+		t.Errorf("version: %q", v)
+	}
+	if _, _, code := runCLI(t, "frobnicate"); code != 2 {
+		t.Errorf("unknown command exits %d", code)
+	}
+	if out, _, code := runCLI(t, "--help"); code != 0 || !strings.Contains(out, "token") {
+		t.Errorf("--help: %d %q", code, out)
+	}
+}
+
+// The stdio transport, through the real binary and the SDK's client.
+func TestStdio(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "vitrine")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	db := filepath.Join(t.TempDir(), "stdio.db")
+	var w struct {
+		Tenants []struct{ ID, Slug string }
+		Users   []struct{ Email, Token string }
+	}
+	json.Unmarshal([]byte(must(t, "demo", "--db", db, "--json")), &w)
+
+	cmd := exec.Command(bin, "stdio", "--db", db)
+	cmd.Env = append(os.Environ(), "VITRINE_TOKEN="+w.Users[2].Token) // carla, a member
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_products", Arguments: map[string]any{"tenant_id": "tenant-sem-acesso"}})
+	if err != nil || !res.IsError || res.Content[0].(*mcp.TextContent).Text != `{"error":true,"type":"Error","message":"Membership not found or inactive"}` {
+		t.Fatalf("list_products on no tenant: %v %+v", err, res)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "carla@technova.example") {
+		t.Fatalf("whoami: %v %+v", err, res)
+	}
+
+	for name, token := range map[string]string{"missing": "", "unknown": "vtr_" + strings.Repeat("a", 40)} {
+		cmd := exec.Command(bin, "stdio", "--db", db)
+		cmd.Env = append(os.Environ(), "VITRINE_TOKEN="+token)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if err == nil || cmd.ProcessState.ExitCode() == 0 || !strings.Contains(stderr.String(), "VITRINE_TOKEN") {
+			t.Errorf("%s token: %v, stderr %q", name, err, stderr.String())
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package mcpserver_test
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/service"
+)
+
+// HTTP without a valid token is a 401 with a challenge, never a tool result.
+func TestHTTPRequiresAToken(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	expired := vitrine.Now().Add(-time.Hour)
+	_, old, err := w.svc.CreateToken(ctx, service.NewToken{Email: owner, Name: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Expire it behind the service's back: creation refuses a past expiry.
+	dbtest.Exec(t, w.dbURL, `UPDATE api_tokens SET expires_at = $1 WHERE name = 'old'`, expired.Format("2006-01-02T15:04:05.000000Z"))
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_tenants","arguments":{}}}`
+	for name, c := range map[string]struct {
+		header, errCode string
+	}{
+		"no header":     {"", ""},
+		"not bearer":    {"Basic YWxhZGRpbjpvcGVuc2VzYW1l", ""},
+		"empty bearer":  {"Bearer ", ""},
+		"unknown token": {"Bearer " + vitrine.NewTokenSecret(), "invalid_token"},
+		"malformed":     {"Bearer ghp_1234", "invalid_token"},
+		"wrong secret":  {"Bearer " + w.tokens[owner][:12] + strings.Repeat("x", 32), "invalid_token"},
+		"expired token": {"Bearer " + old, "invalid_token"},
+	} {
+		req, _ := http.NewRequest("POST", w.http.URL+mcpserver.HTTPPath, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.header != "" {
+			req.Header.Set("Authorization", c.header)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		challenge := res.Header.Get("WWW-Authenticate")
+		if res.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(challenge, `Bearer realm="vitrine"`) {
+			t.Errorf("%s: %d %q %s", name, res.StatusCode, challenge, data)
+		}
+		if c.errCode != "" && !strings.Contains(challenge, `error="`+c.errCode+`"`) {
+			t.Errorf("%s: challenge %q lacks error=%q", name, challenge, c.errCode)
+		}
+		var e map[string]string
+		if json.Unmarshal(data, &e) != nil || e["error_description"] == "" || strings.Contains(string(data), "isError") {
+			t.Errorf("%s: body %s", name, data)
+		}
+	}
+}
+
+// A read-only token lists and reaches only read-only tools.
+func TestReadOnlyToken(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	_, secret, err := w.svc.CreateToken(ctx, service.NewToken{Email: owner, Name: "reader", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range transports {
+		cs := w.sessionWithToken(tr, secret)
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+			if !tool.Annotations.ReadOnlyHint {
+				t.Errorf("%s: a read-only token lists %s", tr, tool.Name)
+			}
+		}
+		if !slices.Contains(names, "list_products") || slices.Contains(names, "create_product") {
+			t.Errorf("%s: read-only token lists %v", tr, names)
+		}
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}})
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) || werr.Code != -32602 || werr.Message != "Unknown tool: delete_product" {
+			t.Errorf("%s: read-only token calling delete_product: %v", tr, err)
+		}
+		who := ok[struct {
+			Token struct {
+				ReadOnly bool `json:"read_only"`
+			}
+			Tenants []struct{ Permissions []string }
+		}](t, cs, "whoami", nil)
+		if !who.Token.ReadOnly || len(who.Tenants) != 1 || slices.Contains(who.Tenants[0].Permissions, "products:delete") {
+			t.Errorf("%s: whoami for a read-only token: %+v", tr, who)
+		}
+	}
+	// A full token of the same user lists everything.
+	res, _ := w.session("http", owner).ListTools(ctx, nil)
+	if len(res.Tools) != len(mcpserver.AllTools(w.svc)) {
+		t.Errorf("owner lists %d tools", len(res.Tools))
+	}
+}
+
+func TestWhoami(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	who := ok[struct {
+		User  struct{ Email, Name string }
+		Token struct {
+			Name     string
+			ReadOnly bool `json:"read_only"`
+		}
+		Tenants []struct {
+			ID, Slug, Role string
+			Permissions    []string
+		}
+	}](t, w.session("memory", member), "whoami", nil)
+	if who.User.Email != member || who.Token.Name != "demo" || who.Token.ReadOnly || len(who.Tenants) != 2 {
+		t.Fatalf("whoami: %+v", who)
+	}
+	want := map[string][]string{
+		"technova":      {"tenants:read", "products:read", "products:create", "products:update", "members:read", "roles:read"},
+		"mercado-verde": {"tenants:read", "products:read"},
+	}
+	for _, tn := range who.Tenants {
+		if !slices.Equal(tn.Permissions, want[tn.Slug]) {
+			t.Errorf("%s: permissions %v, want %v", tn.Slug, tn.Permissions, want[tn.Slug])
+		}
+	}
+	tenant := ok[struct{ Name, Role string }](t, w.session("memory", member), "get_tenant", map[string]any{"tenant_id": w.tenants["mercado-verde"]})
+	if tenant.Name != "Mercado Verde" || tenant.Role != "viewer" {
+		t.Errorf("get_tenant: %+v", tenant)
+	}
+}
+
+// Every tool carries what a model and a client need: a title, a
+// description, described parameters, an output schema and honest
+// annotations.
+func TestToolDefinitions(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	res, err := w.session("memory", owner).ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Title == "" || len(tool.Description) < 40 || tool.Annotations == nil || tool.Annotations.Title != tool.Title {
+			t.Errorf("%s: title %q, description %q", tool.Name, tool.Title, tool.Description)
+		}
+		a := tool.Annotations
+		if a.OpenWorldHint == nil || *a.OpenWorldHint || a.DestructiveHint == nil {
+			t.Errorf("%s: annotations %+v", tool.Name, a)
+		}
+		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami"
+		if a.ReadOnlyHint != readOnly || (*a.DestructiveHint != strings.HasPrefix(tool.Name, "delete_")) {
+			t.Errorf("%s: readOnly %v destructive %v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint)
+		}
+		in, _ := tool.InputSchema.(map[string]any)
+		props, _ := in["properties"].(map[string]any)
+		for name, p := range props {
+			if d, _ := p.(map[string]any)["description"].(string); d == "" {
+				t.Errorf("%s: parameter %s has no description", tool.Name, name)
+			}
+		}
+		if in["type"] != "object" || in["additionalProperties"] == nil {
+			t.Errorf("%s: input schema %v", tool.Name, in)
+		}
+		if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" {
+			t.Errorf("%s: output schema %v", tool.Name, tool.OutputSchema)
+		}
+	}
+}

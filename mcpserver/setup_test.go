@@ -1,0 +1,226 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/demo"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/store"
+)
+
+var ctx = context.Background()
+
+// world is a demo database with a server over it, and what tests need to
+// reach into it.
+type world struct {
+	t       *testing.T
+	dbURL   string
+	db      *store.DB
+	svc     *service.Service
+	log     *syncBuffer
+	tokens  map[string]string // email -> token
+	tenants map[string]string // slug -> id
+	http    *httptest.Server
+}
+
+// transports are the ways a test session reaches the server.
+var transports = []string{"memory", "http"}
+
+func newWorld(t *testing.T, url string) *world {
+	t.Helper()
+	db := dbtest.Open(t, url)
+	log := &syncBuffer{}
+	svc := service.New(db, slog.New(slog.NewTextHandler(log, nil)))
+	dw, err := demo.Seed(ctx, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, dbURL: url, db: db, svc: svc, log: log, tokens: map[string]string{}, tenants: map[string]string{}}
+	for _, u := range dw.Users {
+		w.tokens[u.Email] = u.Token
+	}
+	for _, tn := range dw.Tenants {
+		w.tenants[tn.Slug] = tn.ID
+	}
+	srv := w.server(mcpserver.Options{})
+	w.http = httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(w.http.Close)
+	return w
+}
+
+func (w *world) server(opts mcpserver.Options) *mcpserver.Server {
+	w.t.Helper()
+	opts.Logger = slog.New(slog.NewTextHandler(w.log, nil))
+	srv, err := mcpserver.New(w.svc, opts)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return srv
+}
+
+// session connects a real SDK client as the user with that email.
+func (w *world) session(transport, email string) *mcp.ClientSession {
+	w.t.Helper()
+	return w.sessionWithToken(transport, w.tokens[email])
+}
+
+func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
+	w.t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	var t mcp.Transport
+	switch transport {
+	case "memory":
+		srv := w.server(mcpserver.Options{Token: token})
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := srv.MCP().Connect(ctx, st, nil)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		w.t.Cleanup(func() { ss.Close() })
+		t = ct
+	case "http":
+		t = &mcp.StreamableClientTransport{Endpoint: w.http.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}
+	}
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		w.t.Fatalf("connect over %s: %v", transport, err)
+	}
+	w.t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func (w *world) productID(slug, sku string) string {
+	w.t.Helper()
+	p, err := w.db.ProductBySKU(ctx, w.tenants[slug], sku)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return p.ID
+}
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func bearerClient(token string) *http.Client { return &http.Client{Transport: bearerTransport{token}} }
+
+// call calls a tool and returns its one text content, checking the shape
+// of the result: an error carries no structured content, and a success
+// carries the same JSON as structured content and as text.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, isError bool) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s: content is %T", name, res.Content[0])
+	}
+	if res.IsError {
+		if res.StructuredContent != nil {
+			t.Errorf("%s: error result carries structured content %v", name, res.StructuredContent)
+		}
+		return tc.Text, true
+	}
+	sc, _ := json.Marshal(res.StructuredContent)
+	if !jsonEqual(sc, []byte(tc.Text)) {
+		t.Errorf("%s: structured content %s differs from text %s", name, sc, tc.Text)
+	}
+	return tc.Text, false
+}
+
+// ok calls a tool that must succeed and decodes its result.
+func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) T {
+	t.Helper()
+	text, isErr := call(t, cs, name, args)
+	if isErr {
+		t.Fatalf("%s(%v) failed: %s", name, args, text)
+	}
+	var out T
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		t.Fatalf("%s: %v in %s", name, err, text)
+	}
+	return out
+}
+
+// fails calls a tool that must fail with exactly the error JSON want.
+func fails(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, want string) {
+	t.Helper()
+	text, isErr := call(t, cs, name, args)
+	if !isErr || text != want {
+		t.Errorf("%s(%v)\n got %s (isError %v)\nwant %s", name, args, text, isErr, want)
+	}
+}
+
+// errorOf calls a tool that must fail and returns its decoded error.
+func errorOf(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) map[string]any {
+	t.Helper()
+	text, isErr := call(t, cs, name, args)
+	if !isErr {
+		t.Fatalf("%s(%v) succeeded: %s", name, args, text)
+	}
+	var e map[string]any
+	if err := json.Unmarshal([]byte(text), &e); err != nil {
+		t.Fatalf("error text is not JSON: %s", text)
+	}
+	if !bytes.HasPrefix([]byte(text), []byte(`{"error":true,"type":"`)) {
+		t.Errorf("error JSON does not start with error, type: %s", text)
+	}
+	return e
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
+	return bytes.Equal(ja, jb)
+}
+
+// syncBuffer is a log destination that tests read while servers write.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Demo users, by role.
+const (
+	owner    = "ana@technova.example"
+	admin    = "bruno@technova.example"
+	member   = "carla@technova.example" // also viewer of mercado-verde
+	viewer   = "diego@technova.example"
+	inactive = "elisa@technova.example"
+	verde    = "marina@mercadoverde.example" // owner of mercado-verde only
+)
