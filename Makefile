@@ -11,8 +11,11 @@ build:
 demo: build
 	bin/vitrine serve --demo
 
+# PostgreSQL tests run on the server at VITRINE_TEST_POSTGRES (default
+# postgres://postgres@127.0.0.1:5432/postgres), each in a database it creates
+# and drops; here a missing server is a failure, not a skip.
 test: lint
-	$(GO) test -race -count=1 ./...
+	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
 
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

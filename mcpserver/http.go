@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,12 +22,60 @@ const HTTPPath = "/mcp"
 // carry "Authorization: Bearer <token>"; without a valid one it is answered
 // 401 with a WWW-Authenticate header, and never reaches a tool.
 func (s *Server) HTTPHandler() http.Handler {
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Logger: s.log,
-	})
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, s.requireToken(exposeCaller(mcpHandler)))
+	mux.Handle(HTTPPath, s.requireToken(exposeCaller(s.sessions())))
 	return mux
+}
+
+// sessionIdleTimeout closes the sessions of clients that went away.
+const sessionIdleTimeout = 30 * time.Minute
+
+// sessions serves the Streamable HTTP protocol so that any instance behind
+// a load balancer can answer any request, without sticky sessions.
+//
+// A session lives in the memory of the instance that answered its
+// initialize. A request of that session which reaches this instance is
+// served in it. A request of a session this instance does not know (made
+// by another instance, or ended by the idle timeout) is served statelessly:
+// nothing a tool does depends on session state, since every request
+// carries its own token and every tool call its own tenant_id. Standalone
+// server-to-client streams (GET) exist only on the session's instance;
+// elsewhere GET answers 405, which clients read as "no such stream".
+// Requests of the sessionless protocol revision (2026-07-28 and later) are
+// always served statelessly.
+func (s *Server) sessions() http.Handler {
+	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: sessionIdleTimeout})
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("Mcp-Session-Id")
+		switch {
+		case r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol:
+			stateless.ServeHTTP(w, r)
+		case id == "" || s.hasSession(id):
+			stateful.ServeHTTP(w, r)
+		case r.Method == http.MethodPost:
+			stateless.ServeHTTP(w, r)
+		case r.Method == http.MethodDelete:
+			w.WriteHeader(http.StatusNoContent) // nothing of it lives here
+		default:
+			w.Header().Set("Allow", "POST")
+			http.Error(w, "no server-to-client stream for this session on this instance", http.StatusMethodNotAllowed)
+		}
+	})
+}
+
+// sessionlessProtocol is the first protocol revision without sessions.
+const sessionlessProtocol = "2026-07-28"
+
+// hasSession reports whether this instance holds the session.
+func (s *Server) hasSession(id string) bool {
+	for ss := range s.mcp.Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 type callerContextKey struct{}

@@ -33,8 +33,10 @@ type world struct {
 	http    *httptest.Server
 }
 
-// transports are the ways a test session reaches the server.
-var transports = []string{"memory", "http"}
+// transports are the ways a test session reaches the server: in memory, and
+// Streamable HTTP in both protocol revisions, sessionless (2026-07-28) and
+// with sessions (2025-11-25).
+var transports = []string{"memory", "http", "http-sessions"}
 
 func newWorld(t *testing.T, url string) *world {
 	t.Helper()
@@ -77,7 +79,10 @@ func (w *world) session(transport, email string) *mcp.ClientSession {
 func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
 	w.t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	var t mcp.Transport
+	var (
+		t    mcp.Transport
+		opts *mcp.ClientSessionOptions
+	)
 	switch transport {
 	case "memory":
 		srv := w.server(mcpserver.Options{Token: token})
@@ -88,10 +93,13 @@ func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
 		}
 		w.t.Cleanup(func() { ss.Close() })
 		t = ct
-	case "http":
+	case "http", "http-sessions":
 		t = &mcp.StreamableClientTransport{Endpoint: w.http.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}
+		if transport == "http-sessions" {
+			opts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+		}
 	}
-	cs, err := client.Connect(ctx, t, nil)
+	cs, err := client.Connect(ctx, t, opts)
 	if err != nil {
 		w.t.Fatalf("connect over %s: %v", transport, err)
 	}
@@ -224,3 +232,5 @@ const (
 	inactive = "elisa@technova.example"
 	verde    = "marina@mercadoverde.example" // owner of mercado-verde only
 )
+
+func jsonUnmarshal(text string, v any) error { return json.Unmarshal([]byte(text), v) }

@@ -57,8 +57,11 @@ func scanMembership(r row, extra ...any) (*vitrine.Membership, error) {
 // Membership returns a user's membership in a tenant, whatever its status,
 // or NotFoundError.
 func (db *DB) Membership(ctx context.Context, tenantID, userID string) (*vitrine.Membership, error) {
+	if !validIDs(tenantID, userID) {
+		return nil, vitrine.NotFound("Member")
+	}
 	var m *vitrine.Membership
-	err := db.d.read(ctx, scope{tenantID: tenantID, userID: userID}, func(c conn) (err error) {
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
 		m, err = scanMembership(c.QueryRow(ctx, `SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.user_id = $2`, tenantID, userID))
 		return err
 	})

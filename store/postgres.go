@@ -2,9 +2,170 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"embed"
 	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 )
 
-func openPostgres(ctx context.Context, url string) (dialect, error) {
-	return nil, errors.New("postgres: not supported yet")
+//go:embed migrations/postgres/*.sql
+var postgresMigrations embed.FS
+
+// appRole is the role the application's connections act as. It owns no
+// table, so the row-level security policies apply to every query it runs
+// (docs/storage.md).
+const appRole = "vitrine_app"
+
+// pgDB is PostgreSQL through a pgx pool. Migrations run on a connection of
+// their own, as the user of the URL; the pool's connections then switch to
+// appRole, under row-level security.
+type pgDB struct {
+	cfg  *pgx.ConnConfig
+	pool *pgxpool.Pool
+}
+
+func openPostgres(ctx context.Context, url string) (*pgDB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	cfg.ConnConfig.RuntimeParams["application_name"] = "vitrine"
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		if _, err := c.Exec(ctx, "SET ROLE "+appRole); err != nil {
+			return fmt.Errorf("switch to role %s (run \"vitrine migrate\" first): %w", appRole, err)
+		}
+		return nil
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	return &pgDB{cfg: cfg.ConnConfig.Copy(), pool: pool}, nil
+}
+
+func (d *pgDB) name() string { return "postgres" }
+
+func (d *pgDB) close() error { d.pool.Close(); return nil }
+
+func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {
+	return d.tx(ctx, s, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
+}
+
+func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
+	return d.tx(ctx, s, pgx.TxOptions{}, fn)
+}
+
+// tx runs fn in a transaction whose row-level security context is s. The
+// settings are transaction-local: a session-level one would leak to the
+// next borrower of the pooled connection.
+func (d *pgDB) tx(ctx context.Context, s scope, opts pgx.TxOptions, fn func(conn) error) error {
+	tx, err := d.pool.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("postgres: begin: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	all := ""
+	if s.allTenants {
+		all = "on"
+	}
+	if _, err := tx.Exec(ctx, `SELECT set_config('app.tenant_id', $1, true), set_config('app.user_id', $2, true), set_config('app.all_tenants', $3, true)`,
+		s.tenantID, s.userID, all); err != nil {
+		return fmt.Errorf("postgres: set tenant: %w", err)
+	}
+	if err := fn(pgConn{tx}); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: commit: %w", err)
+	}
+	return nil
+}
+
+func (d *pgDB) constraint(err error) (string, bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23514") {
+		return pe.ConstraintName, true
+	}
+	return "", false
+}
+
+func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
+	db := stdlib.OpenDB(*d.cfg.Copy())
+	defer db.Close()
+	fsys, err := fs.Sub(postgresMigrations, "migrations/postgres")
+	if err != nil {
+		return nil, err
+	}
+	// Instances starting together take turns: one migrates, the others
+	// then find nothing to do.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))
+	if err != nil {
+		return nil, err
+	}
+	return runGoose(ctx, goose.DialectPostgres, db, fsys, goose.WithSessionLocker(locker))
+}
+
+// pgConn runs SQL in a pgx transaction.
+type pgConn struct{ tx pgx.Tx }
+
+func (c pgConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := c.tx.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
+}
+
+func (c pgConn) Query(ctx context.Context, query string, args ...any) (rows, error) {
+	rs, err := c.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgRows{rs}, nil
+}
+
+func (c pgConn) QueryRow(ctx context.Context, query string, args ...any) row {
+	return pgRow{c.tx.QueryRow(ctx, query, args...)}
+}
+
+type pgRows struct{ pgx.Rows }
+
+func (r pgRows) Scan(dest ...any) error {
+	if err := r.Rows.Scan(dest...); err != nil {
+		return err
+	}
+	utc(dest)
+	return nil
+}
+
+type pgRow struct{ r pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNoRows
+	}
+	if err == nil {
+		utc(dest)
+	}
+	return err
+}
+
+// utc gives scanned times the location SQLite's give them.
+func utc(dest []any) {
+	for _, d := range dest {
+		switch t := d.(type) {
+		case *time.Time:
+			*t = t.UTC()
+		case *sql.NullTime:
+			t.Time = t.Time.UTC()
+		}
+	}
 }

@@ -59,12 +59,18 @@ func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product) error {
 
 // ProductByID returns a product of the tenant, or NotFoundError.
 func (db *DB) ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Product, error) {
+	if !validIDs(tenantID, id) {
+		return nil, vitrine.NotFound("Product")
+	}
 	return db.product(ctx, tenantID, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`, id)
 }
 
 // ProductBySKU returns the tenant's product with that SKU, compared without
 // case, or NotFoundError.
 func (db *DB) ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error) {
+	if !validIDs(tenantID) {
+		return nil, vitrine.NotFound("Product")
+	}
 	return db.product(ctx, tenantID, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND sku_key = $2`, vitrine.SKUKey(sku))
 }
 
@@ -143,6 +149,9 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 
 // UpdateProduct writes p if the stored version is still p.Version.
 func (db *DB) UpdateProduct(ctx context.Context, p *vitrine.Product) error {
+	if !validIDs(p.TenantID, p.ID) {
+		return vitrine.NotFound("Product")
+	}
 	var n int64
 	err := db.d.write(ctx, tenant(p.TenantID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, search = $6,
@@ -176,6 +185,9 @@ func (db *DB) UpdateProduct(ctx context.Context, p *vitrine.Product) error {
 
 // DeleteProduct removes a product of the tenant, or answers NotFoundError.
 func (db *DB) DeleteProduct(ctx context.Context, tenantID, id string) error {
+	if !validIDs(tenantID, id) {
+		return vitrine.NotFound("Product")
+	}
 	var n int64
 	err := db.d.write(ctx, tenant(tenantID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)

@@ -80,9 +80,15 @@ func (db *DB) Ping(ctx context.Context) error {
 type scope struct {
 	tenantID string
 	userID   string
+	// allTenants opens every tenant: for the operator's commands only.
+	allTenants bool
 }
 
 func tenant(id string) scope { return scope{tenantID: id} }
+
+// operator is the scope of the operator's commands, which work across
+// tenants (the CLI's lookups by slug, say).
+var operator = scope{allTenants: true}
 
 // dialect is one database's way of running units of work.
 type dialect interface {
@@ -132,6 +138,18 @@ func (db *DB) Migrate(ctx context.Context) ([]Migration, error) {
 		return nil, fmt.Errorf("migrate %s schema: %w", db.d.name(), err)
 	}
 	return ms, nil
+}
+
+// validIDs reports whether every id has an id's shape. Methods answer
+// NotFound for a malformed id before asking the database, which on
+// PostgreSQL would refuse it as a uuid.
+func validIDs(ids ...string) bool {
+	for _, id := range ids {
+		if !vitrine.ValidID(id) {
+			return false
+		}
+	}
+	return true
 }
 
 // collect runs a query and scans every row with scan.

@@ -57,10 +57,13 @@ func (f *fixture) product(tenantID, sku, name string, price int64, status vitrin
 	return p
 }
 
+// author stands for the user who writes the fixture's products.
+var author = vitrine.NewID()
+
 func newProduct(tenantID, sku, name string, price int64, status vitrine.ProductStatus) *vitrine.Product {
 	now := vitrine.Now()
 	return &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, SKU: sku, Name: name, Price: price, Currency: "BRL",
-		Stock: 1, Status: status, Version: 1, CreatedAt: now, CreatedBy: "u", UpdatedAt: now, UpdatedBy: "u"}
+		Stock: 1, Status: status, Version: 1, CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author}
 }
 
 func wantType(t *testing.T, err error, typ vitrine.ErrorType) {

@@ -39,12 +39,15 @@ func (db *DB) CreateTenant(ctx context.Context, t *vitrine.Tenant, owner *vitrin
 
 // TenantByID returns a tenant, or NotFoundError.
 func (db *DB) TenantByID(ctx context.Context, id string) (*vitrine.Tenant, error) {
+	if !validIDs(id) {
+		return nil, vitrine.NotFound("Tenant")
+	}
 	return db.tenant(ctx, tenant(id), `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, id)
 }
 
 // TenantBySlug returns the tenant with that slug, or NotFoundError.
 func (db *DB) TenantBySlug(ctx context.Context, slug string) (*vitrine.Tenant, error) {
-	return db.tenant(ctx, scope{}, `SELECT `+tenantColumns+` FROM tenants WHERE slug = $1`, slug)
+	return db.tenant(ctx, operator, `SELECT `+tenantColumns+` FROM tenants WHERE slug = $1`, slug)
 }
 
 func (db *DB) tenant(ctx context.Context, s scope, query, arg string) (*vitrine.Tenant, error) {
@@ -64,6 +67,9 @@ func (db *DB) tenant(ctx context.Context, s scope, query, arg string) (*vitrine.
 
 // UpdateTenant writes a tenant's name and slug.
 func (db *DB) UpdateTenant(ctx context.Context, t *vitrine.Tenant) error {
+	if !validIDs(t.ID) {
+		return vitrine.NotFound("Tenant")
+	}
 	var n int64
 	err := db.d.write(ctx, tenant(t.ID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, updated_at = $3 WHERE id = $4`,

@@ -37,6 +37,9 @@ func (db *DB) CreateUser(ctx context.Context, u *vitrine.User) error {
 
 // UserByID returns a user, or NotFoundError.
 func (db *DB) UserByID(ctx context.Context, id string) (*vitrine.User, error) {
+	if !validIDs(id) {
+		return nil, vitrine.NotFound("User")
+	}
 	return db.user(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
 var ctx = context.Background()
@@ -55,8 +56,10 @@ func fails(t *testing.T, want string, args ...string) {
 }
 
 func TestOperatorCommands(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "ops.db")
-	d := "--db=" + db
+	dbtest.Each(t, func(t *testing.T, url string) { operatorCommands(t, "--db="+url) })
+}
+
+func operatorCommands(t *testing.T, d string) {
 
 	u := mustJSON(t, "user", "create", d, "--email", "Ana@Acme.example", "--name", "Ana Souza")
 	if id, _ := u["id"].(string); len(id) != 36 || u["email"] != "Ana@Acme.example" || u["name"] != "Ana Souza" {
@@ -128,7 +131,10 @@ func TestDatabaseSelection(t *testing.T) {
 }
 
 func TestMigrateAndDemo(t *testing.T) {
-	d := "--db=" + filepath.Join(t.TempDir(), "demo.db")
+	dbtest.Each(t, func(t *testing.T, url string) { migrateAndDemo(t, "--db="+url) })
+}
+
+func migrateAndDemo(t *testing.T, d string) {
 	if out := must(t, "migrate", d); !strings.Contains(out, "applied 00001_init.sql") {
 		t.Errorf("first migrate: %q", out)
 	}

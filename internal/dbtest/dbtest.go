@@ -1,14 +1,25 @@
 // Package dbtest gives tests a fresh database of every kind Vitrine runs on,
 // so that one test asserts the same behaviour on each.
+//
+// PostgreSQL tests run on the server at VITRINE_TEST_POSTGRES (default
+// postgres://postgres@127.0.0.1:5432/postgres), each in a database of its
+// own that it creates and drops. When the server cannot be reached they are
+// skipped, unless VITRINE_TEST_POSTGRES_REQUIRED is set (make test and CI
+// set it): then they fail.
 package dbtest
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	_ "github.com/ncruces/go-sqlite3/driver" // for Exec on SQLite
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -21,12 +32,7 @@ type Dialect struct {
 
 // Dialects returns the databases the tests run on.
 func Dialects() []Dialect {
-	return []Dialect{{Name: "sqlite", URL: SQLiteURL}}
-}
-
-// SQLiteURL returns the URL of a new SQLite database in t's temporary folder.
-func SQLiteURL(t testing.TB) string {
-	return "sqlite:" + filepath.Join(t.TempDir(), "vitrine.db")
+	return []Dialect{{Name: "sqlite", URL: SQLiteURL}, {Name: "postgres", URL: PostgresURL}}
 }
 
 // Each runs fn as a subtest on every dialect.
@@ -34,6 +40,56 @@ func Each(t *testing.T, fn func(t *testing.T, url string)) {
 	for _, d := range Dialects() {
 		t.Run(d.Name, func(t *testing.T) { fn(t, d.URL(t)) })
 	}
+}
+
+// SQLiteURL returns the URL of a new SQLite database in t's temporary folder.
+func SQLiteURL(t testing.TB) string {
+	return "sqlite:" + filepath.Join(t.TempDir(), "vitrine.db")
+}
+
+// PostgresAdminURL is the server and the user that create test databases.
+func PostgresAdminURL() string {
+	if u := os.Getenv("VITRINE_TEST_POSTGRES"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+// PostgresURL creates a database for t on the test server, dropping it when
+// t ends, and returns its URL.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	admin := PostgresAdminURL()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		if os.Getenv("VITRINE_TEST_POSTGRES_REQUIRED") != "" {
+			t.Fatalf("PostgreSQL is required for this test run and cannot be reached at %s: %v", admin, err)
+		}
+		t.Skipf("PostgreSQL not reachable at %s (set VITRINE_TEST_POSTGRES): %v", admin, err)
+	}
+	defer conn.Close(ctx)
+	name := "vitrine_test_" + strings.ToLower(rand.Text()[:12])
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, admin)
+		if err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
 }
 
 // Open opens url, closing it when t ends.
@@ -47,10 +103,23 @@ func Open(t testing.TB, url string) *store.DB {
 	return db
 }
 
-// Exec runs SQL on the database behind url, outside the store: for tests
-// that break or inspect it on purpose.
+// Exec runs SQL on the database behind url as its administrator, outside
+// the store and its row-level security: for tests that break or inspect it
+// on purpose. Placeholders are $1, $2...
 func Exec(t testing.TB, url, query string, args ...any) {
 	t.Helper()
+	ctx := context.Background()
+	if IsPostgres(url) {
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		return
+	}
 	db, err := sql.Open("sqlite3", strings.TrimPrefix(url, "sqlite:"))
 	if err != nil {
 		t.Fatal(err)
@@ -59,4 +128,9 @@ func Exec(t testing.TB, url, query string, args ...any) {
 	if _, err := db.Exec(query, args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+}
+
+// IsPostgres reports whether url names a PostgreSQL database.
+func IsPostgres(url string) bool {
+	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
 }

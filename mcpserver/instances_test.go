@@ -1,0 +1,179 @@
+package mcpserver_test
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/service"
+)
+
+// Two server instances on one database, behind a load balancer that sends
+// each request to the next instance in turn: no sticky sessions. One client
+// flow creates a product through one instance and reads, updates and
+// deletes it through the other.
+func TestTwoInstancesWithoutStickySessions(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url) // instance A is w.http
+		dbB := dbtest.Open(t, url)
+		srvB, err := mcpserver.New(service.New(dbB, nil), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := httptest.NewServer(srvB.HTTPHandler())
+		defer b.Close()
+
+		// Both protocol revisions: sessions (2025-11-25) and sessionless (2026-07-28).
+		for _, version := range []string{"2025-11-25", "2026-07-28"} {
+			t.Run(version, func(t *testing.T) { balancedFlow(t, w, version, b.URL) })
+		}
+	})
+}
+
+func balancedFlow(t *testing.T, w *world, version, instanceB string) {
+	var served [2]atomic.Int64
+	lb := roundRobin(t, &served, w.http.URL, instanceB)
+	defer lb.Close()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: lb.URL + mcpserver.HTTPPath,
+		HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	technova := w.tenants["technova"]
+	var ids []string
+	for i := range 3 {
+		p := ok[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": fmt.Sprintf("LB-%s-%d", version, i), "name": "Balanced", "price": "1.00"})
+		got := ok[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": p.ID})
+		upd := ok[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": got.ID, "stock": 7, "expected_version": got.Version})
+		if upd.Stock != 7 || upd.Version != 2 {
+			t.Fatalf("update across instances: %+v", upd)
+		}
+		ids = append(ids, p.ID)
+	}
+	for _, id := range ids {
+		ok[map[string]any](t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": id})
+		fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
+	}
+	if served[0].Load() < 5 || served[1].Load() < 5 {
+		t.Errorf("requests served: A %d, B %d", served[0].Load(), served[1].Load())
+	}
+}
+
+// roundRobin is a load balancer that sends each request to the next backend.
+func roundRobin(t *testing.T, served *[2]atomic.Int64, backends ...string) *httptest.Server {
+	var next atomic.Int64
+	proxies := make([]*httputil.ReverseProxy, len(backends))
+	for i, b := range backends {
+		u, err := url.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxies[i] = httputil.NewSingleHostReverseProxy(u)
+		proxies[i].FlushInterval = -1
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(next.Add(1)-1) % len(proxies)
+		served[i].Add(1)
+		proxies[i].ServeHTTP(w, r)
+	}))
+}
+
+// Concurrent writers to one product never lose an update: every
+// acknowledged change is in the final state, and the version counts them.
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		technova := w.tenants["technova"]
+		id := w.productID("technova", "MS-LOGI-MX3S")
+		start := ok[product](t, w.session("http", admin), "get_product", map[string]any{"tenant_id": technova, "id": id})
+
+		const workers, rounds = 6, 8
+		var (
+			increments, renames atomic.Int64
+			wg                  sync.WaitGroup
+			failures            = make(chan error, workers*rounds)
+		)
+		for i := range workers {
+			cs := w.session("http", admin)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for r := range rounds {
+					if i%2 == 0 {
+						// Read, add one, write back at the version read; retry on conflict.
+						for {
+							p, err := callJSON[product](cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
+							if err != nil {
+								failures <- err
+								return
+							}
+							_, err = callJSON[product](cs, "update_product", map[string]any{"tenant_id": technova, "id": id, "stock": p.Stock + 1, "expected_version": p.Version})
+							if err == nil {
+								increments.Add(1)
+								break
+							}
+							if !strings.Contains(err.Error(), `"type":"ConflictError"`) {
+								failures <- err
+								return
+							}
+						}
+					} else {
+						// Blind writes of another field: the server applies them to the latest version.
+						if _, err := callJSON[product](cs, "update_product", map[string]any{"tenant_id": technova, "id": id, "description": fmt.Sprintf("worker %d round %d", i, r)}); err != nil {
+							failures <- err
+							return
+						}
+						renames.Add(1)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(failures)
+		for err := range failures {
+			t.Error(err)
+		}
+		end := ok[product](t, w.session("http", admin), "get_product", map[string]any{"tenant_id": technova, "id": id})
+		if end.Stock != start.Stock+increments.Load() {
+			t.Errorf("stock %d, want %d + %d acknowledged increments", end.Stock, start.Stock, increments.Load())
+		}
+		if end.Version != start.Version+increments.Load()+renames.Load() {
+			t.Errorf("version %d, want %d + %d + %d acknowledged updates", end.Version, start.Version, increments.Load(), renames.Load())
+		}
+		if !strings.HasPrefix(end.Description, "worker ") {
+			t.Errorf("description %q", end.Description)
+		}
+	})
+}
+
+// callJSON calls a tool from any goroutine: a tool error is returned as an
+// error holding its JSON.
+func callJSON[T any](cs *mcp.ClientSession, name string, args map[string]any) (T, error) {
+	var out T
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return out, err
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		return out, errors.New(text)
+	}
+	return out, jsonUnmarshal(text, &out)
+}

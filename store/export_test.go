@@ -1,0 +1,32 @@
+package store
+
+import "context"
+
+// The hooks below let tests run raw SQL inside the store's units of work,
+// with their row-level security context but without the application's own
+// tenant filters.
+
+// QueryAs runs query in a read scoped to tenantID ("" for none) and returns
+// the first column of every row, as text.
+func (db *DB) QueryAs(ctx context.Context, tenantID, query string, args ...any) ([]string, error) {
+	var out []string
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (string, error) {
+			var s string
+			return s, r.Scan(&s)
+		}, query, args...)
+		return err
+	})
+	return out, err
+}
+
+// ExecAs runs a statement in a write scoped to tenantID and returns the
+// number of rows it touched.
+func (db *DB) ExecAs(ctx context.Context, tenantID, query string, args ...any) (int64, error) {
+	var n int64
+	err := db.d.write(ctx, tenant(tenantID), func(c conn) (err error) {
+		n, err = c.Exec(ctx, query, args...)
+		return err
+	})
+	return n, err
+}

@@ -1,0 +1,74 @@
+package store_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+)
+
+// Row-level security alone, with the application's own tenant filters left
+// out of the SQL, keeps every tenant's rows from every other tenant.
+func TestRowLevelSecurity(t *testing.T) {
+	url := dbtest.PostgresURL(t)
+	f := newFixture(t, url)
+	ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
+	a, b := f.tenant("a", ana), f.tenant("b", bia)
+	f.product(a.ID, "A-1", "Apple", 100, vitrine.ProductActive)
+	f.product(a.ID, "A-2", "Avocado", 100, vitrine.ProductActive)
+	bp := f.product(b.ID, "B-1", "Banana", 100, vitrine.ProductActive)
+
+	// The application's connections are neither superuser nor table owner.
+	if who, err := f.db.QueryAs(ctx, "", `SELECT current_user || ' ' || (SELECT rolsuper::text FROM pg_roles WHERE rolname = current_user)`); err != nil || who[0] != "vitrine_app false" {
+		t.Fatalf("connections run as %v, %v", who, err)
+	}
+	for _, tc := range []struct {
+		tenant string
+		want   []string
+	}{
+		{a.ID, []string{a.ID, a.ID}},
+		{b.ID, []string{b.ID}},
+		{"", nil}, // no tenant set: nothing
+	} {
+		got, err := f.db.QueryAs(ctx, tc.tenant, `SELECT tenant_id::text FROM products`)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("products seen in %q: %v, %v; want %v", tc.tenant, got, err, tc.want)
+		}
+		got, err = f.db.QueryAs(ctx, tc.tenant, `SELECT tenant_id::text FROM memberships`)
+		if err != nil || len(got) != len(slices.Compact(slices.Clone(tc.want))) {
+			t.Errorf("memberships seen in %q: %v, %v", tc.tenant, got, err)
+		}
+		got, err = f.db.QueryAs(ctx, tc.tenant, `SELECT id::text FROM tenants`)
+		if err != nil || (tc.tenant != "" && !slices.Equal(got, []string{tc.tenant})) || (tc.tenant == "" && len(got) != 0) {
+			t.Errorf("tenants seen in %q: %v, %v", tc.tenant, got, err)
+		}
+	}
+	// Another tenant's id, named outright, finds nothing.
+	if got, err := f.db.QueryAs(ctx, a.ID, `SELECT name FROM products WHERE id = $1`, bp.ID); err != nil || len(got) != 0 {
+		t.Errorf("B's product through A: %v, %v", got, err)
+	}
+	// Writes without a tenant filter touch only the tenant's own rows.
+	n, err := f.db.ExecAs(ctx, a.ID, `UPDATE products SET stock = 0`)
+	if err != nil || n != 2 {
+		t.Errorf("update in A touched %d rows, %v", n, err)
+	}
+	if n, err := f.db.ExecAs(ctx, a.ID, `DELETE FROM products`); err != nil || n != 2 {
+		t.Errorf("delete in A removed %d rows, %v", n, err)
+	}
+	if p, err := f.db.ProductByID(ctx, b.ID, bp.ID); err != nil || p.Stock != 1 {
+		t.Errorf("B's product after A's writes: %+v, %v", p, err)
+	}
+	// A row written into another tenant is refused.
+	_, err = f.db.ExecAs(ctx, a.ID, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
+		VALUES ($1, $2, 'X', 'x', 'X', 'x', 1, 'BRL', 1, 'active', 1, now(), $2, now(), $2)`, b.ID, vitrine.NewID())
+	if err == nil {
+		t.Error("A wrote a row into B")
+	}
+	// The tenant setting does not outlive its transaction on a pooled connection.
+	for range 10 {
+		if got, err := f.db.QueryAs(ctx, "", `SELECT tenant_id::text FROM products`); err != nil || len(got) != 0 {
+			t.Fatalf("a later transaction without a tenant sees %v, %v", got, err)
+		}
+	}
+}
