@@ -1,7 +1,7 @@
 # The few targets people type. `make test` is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: build demo test lint
+.PHONY: build demo test lint docs
 
 build:
 	$(GO) build -o bin/vitrine ./cmd/vitrine
@@ -20,3 +20,8 @@ test: lint
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# Regenerate what is generated from the code (docs/permissions.md, ...);
+# tests fail when a checked-in copy drifts.
+docs:
+	$(GO) test ./mcpserver -run 'Doc|Snapshot' -count=1 -update

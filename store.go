@@ -16,8 +16,10 @@ type Store interface {
 	UserStore
 	TenantStore
 	MembershipStore
+	RoleStore
 	TokenStore
 	ProductStore
+	AuditStore
 	Close() error
 }
 
@@ -26,6 +28,8 @@ type UserStore interface {
 	CreateUser(ctx context.Context, u *User) error
 	UserByID(ctx context.Context, id string) (*User, error)
 	UserByEmail(ctx context.Context, email string) (*User, error)
+	// ListUsers returns up to limit users after the email key after.
+	ListUsers(ctx context.Context, after string, limit int) ([]*User, error)
 }
 
 // TenantStore keeps tenants.
@@ -35,6 +39,8 @@ type TenantStore interface {
 	TenantByID(ctx context.Context, id string) (*Tenant, error)
 	TenantBySlug(ctx context.Context, slug string) (*Tenant, error)
 	UpdateTenant(ctx context.Context, t *Tenant) error
+	// ListTenants returns up to limit tenants after the slug after.
+	ListTenants(ctx context.Context, after string, limit int) ([]*Tenant, error)
 }
 
 // MembershipStore keeps memberships.
@@ -46,6 +52,28 @@ type MembershipStore interface {
 	// MembershipsOfUser returns the user's active memberships with their
 	// tenants, ordered by tenant name.
 	MembershipsOfUser(ctx context.Context, userID string) ([]TenantMembership, error)
+	// ListMembers returns up to limit members of a tenant, by email, after
+	// the position after.
+	ListMembers(ctx context.Context, tenantID string, after *MemberKey, limit int) ([]*Member, error)
+	// UpdateMembership writes a membership's role, status and grants, and
+	// DeleteMembership removes one. Both refuse, with a ConflictError, to
+	// leave the tenant without an active owner, checking it in the same
+	// transaction as the change.
+	UpdateMembership(ctx context.Context, m *Membership) error
+	DeleteMembership(ctx context.Context, tenantID, userID string) error
+}
+
+// RoleStore keeps custom roles; built-in roles live in the code.
+type RoleStore interface {
+	CreateRole(ctx context.Context, r *Role) error
+	// Role returns a custom role of the tenant, or NotFoundError.
+	Role(ctx context.Context, tenantID, name string) (*Role, error)
+	// Roles returns the tenant's custom roles by name.
+	Roles(ctx context.Context, tenantID string) ([]*Role, error)
+	UpdateRole(ctx context.Context, r *Role) error
+	// DeleteRole removes a custom role no member holds; one still held is
+	// a ConflictError.
+	DeleteRole(ctx context.Context, tenantID, name string) error
 }
 
 // TokenStore keeps personal access tokens.
@@ -56,6 +84,21 @@ type TokenStore interface {
 	TokenByPrefix(ctx context.Context, prefix string) (*Token, *User, error)
 	// TouchToken records that a token was used, at most once a minute.
 	TouchToken(ctx context.Context, id string, at time.Time) error
+	// TokensOfUser returns a user's tokens, newest first.
+	TokensOfUser(ctx context.Context, userID string) ([]*Token, error)
+	// RevokeToken marks a token revoked; revoking it again changes nothing.
+	RevokeToken(ctx context.Context, id string, at time.Time) (*Token, error)
+}
+
+// AuditStore keeps the audit log. It is append-only: nothing updates or
+// deletes an event, through any interface.
+type AuditStore interface {
+	// AppendAudit stores events of any tenants in one transaction, marking
+	// each recorded.
+	AppendAudit(ctx context.Context, events []*AuditEvent) error
+	// ListAudit returns a page of a tenant's events, newest first. The
+	// tenant may be NoTenant.
+	ListAudit(ctx context.Context, tenantID string, f AuditFilter) ([]*AuditEvent, error)
 }
 
 // ProductStore keeps products.
@@ -65,13 +108,10 @@ type ProductStore interface {
 	ProductBySKU(ctx context.Context, tenantID, sku string) (*Product, error)
 	// ListProducts returns up to f.Limit products after f.After in f.Sort order.
 	ListProducts(ctx context.Context, tenantID string, f ProductFilter) ([]*Product, error)
-	// UpdateProduct writes p over the stored product if the stored version
-	// still equals p.Version, then sets p.Version to the new version. A
-	// product changed meanwhile is a ConflictError wrapping ErrStaleVersion.
-	UpdateProduct(ctx context.Context, p *Product) error
+	// UpdateProduct changes a product atomically: it reads the product
+	// under a lock that holds off every other writer, lets change modify
+	// it (or refuse, with an error that aborts the update), and writes it
+	// back with the next version. Concurrent updates queue; none is lost.
+	UpdateProduct(ctx context.Context, tenantID, id string, change func(*Product) error) (*Product, error)
 	DeleteProduct(ctx context.Context, tenantID, id string) error
 }
-
-// ErrStaleVersion marks the conflict of a write based on an outdated version.
-var ErrStaleVersion = &Error{Type: ConflictError, Field: "expected_version",
-	Message: "The product was changed by someone else since you read it; fetch it again with get_product and retry with its current version"}

@@ -82,13 +82,14 @@ var members = []member{
 // it, and makes a fresh token for every demo user.
 func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 	w := &World{}
+	op := svc.Operator()
 	for _, m := range members {
-		if _, err := svc.CreateUser(ctx, m.email, m.name); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
+		if _, err := op.CreateUser(ctx, m.email, m.name); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
 			return nil, fmt.Errorf("demo user %s: %w", m.email, err)
 		}
 	}
 	for _, t := range tenants {
-		tenant, created, err := svc.EnsureTenant(ctx, t.name, t.slug, t.owner)
+		tenant, created, err := op.EnsureTenant(ctx, t.name, t.slug, t.owner)
 		if err != nil {
 			return nil, fmt.Errorf("demo tenant %s: %w", t.slug, err)
 		}
@@ -102,7 +103,7 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 	for _, m := range members {
 		var roles string
 		for _, ms := range m.roles {
-			if _, err := svc.AddMember(ctx, ms.tenant, m.email, ms.role, ms.status); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
+			if _, err := op.AddMember(ctx, ms.tenant, m.email, ms.role, ms.status); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
 				return nil, fmt.Errorf("demo membership %s in %s: %w", m.email, ms.tenant, err)
 			}
 			if roles != "" {
@@ -113,7 +114,7 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 				roles += " (inactive)"
 			}
 		}
-		_, secret, err := svc.CreateToken(ctx, service.NewToken{Email: m.email, Name: "demo"})
+		_, secret, err := op.CreateToken(ctx, service.NewToken{Email: m.email, Name: "demo"})
 		if err != nil {
 			return nil, fmt.Errorf("demo token for %s: %w", m.email, err)
 		}
@@ -123,7 +124,7 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 }
 
 func addProducts(ctx context.Context, svc *service.Service, tenantID, ownerEmail string, ps []product) error {
-	caller, err := svc.ActAs(ctx, ownerEmail)
+	caller, err := svc.Operator().ActAs(ctx, ownerEmail)
 	if err != nil {
 		return err
 	}

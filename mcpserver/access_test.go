@@ -22,7 +22,7 @@ import (
 func TestHTTPRequiresAToken(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	expired := vitrine.Now().Add(-time.Hour)
-	_, old, err := w.svc.CreateToken(ctx, service.NewToken{Email: owner, Name: "old"})
+	_, old, err := w.svc.Operator().CreateToken(ctx, service.NewToken{Email: owner, Name: "old"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestHTTPRequiresAToken(t *testing.T) {
 // A read-only token lists and reaches only read-only tools.
 func TestReadOnlyToken(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	_, secret, err := w.svc.CreateToken(ctx, service.NewToken{Email: owner, Name: "reader", ReadOnly: true})
+	_, secret, err := w.svc.Operator().CreateToken(ctx, service.NewToken{Email: owner, Name: "reader", ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,8 @@ func TestToolDefinitions(t *testing.T) {
 			t.Errorf("%s: annotations %+v", tool.Name, a)
 		}
 		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami"
-		if a.ReadOnlyHint != readOnly || (*a.DestructiveHint != strings.HasPrefix(tool.Name, "delete_")) {
+		destructive := strings.HasPrefix(tool.Name, "delete_") || strings.HasPrefix(tool.Name, "remove_") || strings.HasPrefix(tool.Name, "revoke_")
+		if a.ReadOnlyHint != readOnly || *a.DestructiveHint != destructive {
 			t.Errorf("%s: readOnly %v destructive %v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint)
 		}
 		in, _ := tool.InputSchema.(map[string]any)

@@ -123,7 +123,7 @@ func productTools(svc *service.Service) []*Tool {
 			Title: "Get a product",
 			Description: "Get one product of a company by its id or by its SKU (give exactly one). " +
 				"A product that does not exist in that company is a NotFoundError.",
-			Toolset: "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true,
+			Toolset: "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in getProductIn) (productOut, error) {
 			p, err := svc.GetProduct(ctx, a, in.ID, in.SKU)
 			if err != nil {
@@ -153,7 +153,7 @@ func productTools(svc *service.Service) []*Tool {
 			Description: "Change some fields of a product; fields you leave out stay as they are. Pass expected_version " +
 				"(the version you read) to make sure you do not overwrite someone else's change. Archive a product with " +
 				"status \"archived\". Returns the product as it now is.",
-			Toolset: "products", Permission: vitrine.ProductsUpdate,
+			Toolset: "products", Permission: vitrine.ProductsUpdate, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
 			p, err := svc.UpdateProduct(ctx, a, in.ID, service.ProductChanges{
 				SKU: in.SKU, Name: in.Name, Description: in.Description, Price: in.Price, Currency: in.Currency,
@@ -169,7 +169,7 @@ func productTools(svc *service.Service) []*Tool {
 			Title: "Delete a product",
 			Description: "Delete a product for good; this cannot be undone. To take a product off sale but keep it, " +
 				"use update_product with status \"archived\" instead. Needs the products:delete permission.",
-			Toolset: "products", Permission: vitrine.ProductsDelete, Destructive: true, Idempotent: true,
+			Toolset: "products", Permission: vitrine.ProductsDelete, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
 			if err := svc.DeleteProduct(ctx, a, in.ID); err != nil {
 				return deleteProductOut{}, err

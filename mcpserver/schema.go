@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/vitrine/vitrine"
 )
 
 // The structs of the tools' arguments and results are the single source of
@@ -16,8 +17,11 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[productStatus](): {Type: "string", Enum: []any{"active", "archived"}},
 	reflect.TypeFor[productSort](): {Type: "string", Enum: []any{
 		"name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
-	reflect.TypeFor[pageLimit]():  {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
-	reflect.TypeFor[stockLevel](): {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
+	reflect.TypeFor[pageLimit]():      {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
+	reflect.TypeFor[stockLevel]():     {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
+	reflect.TypeFor[memberStatus]():   {Type: "string", Enum: []any{"active", "inactive"}},
+	reflect.TypeFor[auditOutcome]():   {Type: "string", Enum: []any{"ok", "PermissionError", "NotFoundError", "ConflictError", "ValidationError", "Error"}},
+	reflect.TypeFor[permissionName](): {Type: "string", Enum: permissionEnum()},
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -51,4 +55,12 @@ func simplify(s *jsonschema.Schema) {
 		simplify(p)
 	}
 	simplify(s.Items)
+}
+
+func permissionEnum() []any {
+	out := make([]any, len(vitrine.Permissions))
+	for i, p := range vitrine.Permissions {
+		out[i] = string(p.Name)
+	}
+	return out
 }

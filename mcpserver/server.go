@@ -6,6 +6,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,7 +22,7 @@ import (
 )
 
 // Toolsets lists the toolsets in the order their tools are listed.
-var Toolsets = []string{"tenants", "products"}
+var Toolsets = []string{"tenants", "products", "members", "roles", "audit"}
 
 // Options configure a Server.
 type Options struct {
@@ -86,7 +87,7 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service) []*Tool {
-	return slices.Concat(tenantTools(svc), productTools(svc))
+	return slices.Concat(tenantTools(svc), productTools(svc), memberTools(svc), roleTools(svc), auditTools(svc))
 }
 
 // Tools returns the tools this server serves, in listing order.
@@ -169,14 +170,24 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 	return nil, service.ErrUnauthenticated
 }
 
-// handler runs a tool call through the pipeline and logs it.
+// handler runs a tool call through the pipeline, records it in the audit
+// log and logs it.
 func (s *Server) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		requestID := vitrine.NewID()
+		e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: t.Name}
+		e.RequestID = e.ID
+		ctx = vitrine.WithAuditEvent(ctx, e)
 		res, c, err := s.call(ctx, t, req)
+		if c.caller != nil {
+			e.Outcome = outcome(err)
+			if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
+				// An answer whose trace is lost must not go out as a success.
+				err, res = fmt.Errorf("record audit event: %w", aerr), nil
+			}
+		}
 		attrs := []slog.Attr{
-			slog.String("request_id", requestID),
+			slog.String("request_id", e.RequestID),
 			slog.String("tool", t.Name),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("outcome", outcome(err)),
@@ -194,7 +205,7 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 		}
 		s.log.LogAttrs(ctx, level, "tool call", attrs...)
 		if err != nil {
-			return errorResult(err, requestID), nil
+			return errorResult(err, e.RequestID), nil
 		}
 		return res, nil
 	}
@@ -221,12 +232,35 @@ func (s *Server) call(ctx context.Context, t *Tool, req *mcp.CallToolRequest) (r
 		}
 		return nil, c, err
 	}
+	if e := vitrine.AuditEventFrom(ctx); e != nil {
+		e.UserID, e.TokenID = c.caller.User.ID, c.caller.Token.ID
+	}
 	if c.args, err = parseArgs(req.Params.Arguments); err != nil {
 		return nil, c, err
 	}
+	e := vitrine.AuditEventFrom(ctx)
+	if e != nil && t.TargetArg != "" {
+		e.TargetID, _ = c.args[t.TargetArg].(string)
+	}
 	out, err := t.run(ctx, &c)
 	if err != nil {
+		if e != nil && t.TargetArg == "" && !e.Recorded() && e.TenantID != vitrine.NoTenant {
+			e.TargetID = "" // what the call would have created does not exist
+		}
 		return nil, c, err
 	}
-	return successResult(out), c, nil
+	res = successResult(out)
+	if e != nil && e.TargetID == "" {
+		e.TargetID = outputID(res)
+	}
+	return res, c, nil
+}
+
+// outputID returns the "id" of a result that is one record.
+func outputID(res *mcp.CallToolResult) string {
+	var v struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal(res.StructuredContent.(json.RawMessage), &v)
+	return v.ID
 }

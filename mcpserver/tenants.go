@@ -57,6 +57,24 @@ type getTenantIn struct {
 	TenantArg
 }
 
+type createTenantIn struct {
+	Name string `json:"name" jsonschema:"The company's name."`
+	Slug string `json:"slug,omitempty" jsonschema:"Short unique name: lowercase letters, digits and inner hyphens. Derived from the name if omitted."`
+}
+
+type updateTenantIn struct {
+	TenantArg
+	Name *string `json:"name,omitempty" jsonschema:"The new name."`
+	Slug *string `json:"slug,omitempty" jsonschema:"The new slug, unique across Vitrine."`
+}
+
+func tenant(t *service.TenantAccess, err error) (tenantOut, error) {
+	if err != nil {
+		return tenantOut{}, err
+	}
+	return tenantView(*t), nil
+}
+
 func tenantTools(svc *service.Service) []*Tool {
 	tenants := func(ctx context.Context, c *vitrine.Caller) ([]tenantOut, error) {
 		ts, err := svc.Tenants(ctx, c)
@@ -102,13 +120,26 @@ func tenantTools(svc *service.Service) []*Tool {
 			Name:        "get_tenant",
 			Title:       "Get a company",
 			Description: "Get one company you belong to: its name and slug, with your role and permissions there.",
-			Toolset:     "tenants", Permission: vitrine.TenantsRead, ReadOnly: true, Idempotent: true,
+			Toolset:     "tenants", Permission: vitrine.TenantsRead, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, a *service.Access, _ getTenantIn) (tenantOut, error) {
-			t, err := svc.Tenant(ctx, a)
-			if err != nil {
-				return tenantOut{}, err
-			}
-			return tenantView(*t), nil
+			return tenant(svc.Tenant(ctx, a))
+		}),
+		callerTool(Tool{
+			Name:  "create_tenant",
+			Title: "Create a company",
+			Description: "Create a new company (tenant); you become its owner, with every permission in it. Returns the " +
+				"company with its id, to pass as tenant_id.",
+			Toolset: "tenants",
+		}, func(ctx context.Context, c *vitrine.Caller, in createTenantIn) (tenantOut, error) {
+			return tenant(svc.CreateTenant(ctx, c, in.Name, in.Slug))
+		}),
+		tenantTool(svc, Tool{
+			Name:        "update_tenant",
+			Title:       "Update a company",
+			Description: "Rename a company, or change its slug (unique across Vitrine; a ConflictError says when it is taken). Returns the company as it now is.",
+			Toolset:     "tenants", Permission: vitrine.TenantsUpdate, Idempotent: true, TargetArg: "tenant_id",
+		}, func(ctx context.Context, a *service.Access, in updateTenantIn) (tenantOut, error) {
+			return tenant(svc.UpdateTenant(ctx, a, in.Name, in.Slug))
 		}),
 	}
 }

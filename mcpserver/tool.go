@@ -26,6 +26,9 @@ type Tool struct {
 	ReadOnly    bool
 	Destructive bool
 	Idempotent  bool
+	// TargetArg names the argument that holds the id of the resource the
+	// call is about, for the audit log. Without one, a result's "id" is.
+	TargetArg string
 
 	InputSchema  *jsonschema.Schema
 	OutputSchema *jsonschema.Schema
@@ -54,8 +57,16 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 			return nil, err
 		}
 		a, err := svc.Access(ctx, c.caller, tenantID)
+		e := vitrine.AuditEventFrom(ctx)
 		if err != nil {
+			if e != nil && e.TargetID == "" {
+				// Refused outside any tenant: the operator sees which one was tried.
+				e.TargetID = tenantID
+			}
 			return nil, err
+		}
+		if e != nil {
+			e.TenantID = tenantID
 		}
 		if err := a.Require(t.Permission); err != nil {
 			return nil, err

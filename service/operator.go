@@ -8,11 +8,17 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// The operator's operations: what the vitrine CLI does with direct access
-// to the database, outside any tenant's permissions.
+// Operator does what the vitrine CLI does with direct access to the
+// database: outside any tenant's permissions, but within the rules that
+// keep the data whole (a tenant keeps an owner, emails and slugs stay
+// unique).
+type Operator struct{ s *Service }
+
+// Operator returns the operator's side of the service.
+func (s *Service) Operator() *Operator { return &Operator{s} }
 
 // CreateUser adds a user.
-func (s *Service) CreateUser(ctx context.Context, email, name string) (*vitrine.User, error) {
+func (o *Operator) CreateUser(ctx context.Context, email, name string) (*vitrine.User, error) {
 	addr, _, err := vitrine.NormalizeEmail("email", email)
 	if err != nil {
 		return nil, err
@@ -20,21 +26,21 @@ func (s *Service) CreateUser(ctx context.Context, email, name string) (*vitrine.
 	if name, err = vitrine.ValidateName("name", name, 200); err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := o.s.now()
 	u := &vitrine.User{ID: vitrine.NewID(), Email: addr, Name: name, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateUser(ctx, u); err != nil {
+	if err := o.s.store.CreateUser(ctx, u); err != nil {
 		return nil, err
 	}
 	return u, nil
 }
 
-// userByEmail finds a user, naming field in the NotFoundError.
-func (s *Service) userByEmail(ctx context.Context, field, email string) (*vitrine.User, error) {
+// User finds a user by email, naming field in the NotFoundError.
+func (o *Operator) User(ctx context.Context, field, email string) (*vitrine.User, error) {
 	addr, _, err := vitrine.NormalizeEmail(field, email)
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.store.UserByEmail(ctx, addr)
+	u, err := o.s.store.UserByEmail(ctx, addr)
 	if vitrine.TypeOf(err) == vitrine.NotFoundError {
 		return nil, &vitrine.Error{Type: vitrine.NotFoundError, Field: field, Message: fmt.Sprintf("User not found: no user has the email %q", addr)}
 	}
@@ -43,16 +49,176 @@ func (s *Service) userByEmail(ctx context.Context, field, email string) (*vitrin
 
 // CreateTenant creates a tenant whose first owner is the user with the
 // given email. Without a slug, one is derived from the name.
-func (s *Service) CreateTenant(ctx context.Context, name, slug, ownerEmail string) (*vitrine.Tenant, error) {
+func (o *Operator) CreateTenant(ctx context.Context, name, slug, ownerEmail string) (*vitrine.Tenant, error) {
 	name, err := vitrine.ValidateName("name", name, 200)
 	if err != nil {
 		return nil, err
 	}
-	owner, err := s.userByEmail(ctx, "owner", ownerEmail)
+	owner, err := o.User(ctx, "owner", ownerEmail)
 	if err != nil {
 		return nil, err
 	}
-	return s.createTenant(ctx, name, slug, owner.ID)
+	return o.s.createTenant(ctx, name, slug, owner.ID)
+}
+
+// EnsureTenant returns the tenant with that slug, creating it with its
+// owner when there is none; created says which.
+func (o *Operator) EnsureTenant(ctx context.Context, name, slug, ownerEmail string) (t *vitrine.Tenant, created bool, err error) {
+	t, err = o.s.store.TenantBySlug(ctx, slug)
+	if vitrine.TypeOf(err) != vitrine.NotFoundError {
+		return t, false, err
+	}
+	t, err = o.CreateTenant(ctx, name, slug, ownerEmail)
+	return t, err == nil, err
+}
+
+// Tenant finds a tenant by id or by slug.
+func (o *Operator) Tenant(ctx context.Context, ref string) (*vitrine.Tenant, error) {
+	if vitrine.ValidID(ref) {
+		if t, err := o.s.store.TenantByID(ctx, ref); vitrine.TypeOf(err) != vitrine.NotFoundError {
+			return t, err
+		}
+	}
+	t, err := o.s.store.TenantBySlug(ctx, ref)
+	if vitrine.TypeOf(err) == vitrine.NotFoundError {
+		return nil, &vitrine.Error{Type: vitrine.NotFoundError, Field: "tenant", Message: fmt.Sprintf("Tenant not found: no company has the id or slug %q", ref)}
+	}
+	return t, err
+}
+
+// AddMember gives the user with that email a membership in the tenant
+// (named by id or slug), with a role and a status.
+func (o *Operator) AddMember(ctx context.Context, tenantRef, email, role, status string) (*vitrine.Member, error) {
+	t, err := o.Tenant(ctx, tenantRef)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := o.User(ctx, "email", email); err != nil {
+		return nil, err
+	}
+	st, err := parseMembershipStatus(status)
+	if err != nil {
+		return nil, err
+	}
+	return o.s.addMember(ctx, nil, t.ID, email, role, st)
+}
+
+// UpdateMember changes the role or status of a member, named by email.
+func (o *Operator) UpdateMember(ctx context.Context, tenantRef, email string, ch MemberChanges) (*vitrine.Member, error) {
+	t, u, err := o.tenantAndUser(ctx, tenantRef, email)
+	if err != nil {
+		return nil, err
+	}
+	return o.s.updateMember(ctx, nil, t.ID, u.ID, ch)
+}
+
+// RemoveMember takes the user with that email out of the tenant.
+func (o *Operator) RemoveMember(ctx context.Context, tenantRef, email string) error {
+	t, u, err := o.tenantAndUser(ctx, tenantRef, email)
+	if err != nil {
+		return err
+	}
+	return o.s.removeMember(ctx, nil, t.ID, u.ID)
+}
+
+func (o *Operator) tenantAndUser(ctx context.Context, tenantRef, email string) (*vitrine.Tenant, *vitrine.User, error) {
+	t, err := o.Tenant(ctx, tenantRef)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := o.User(ctx, "email", email)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, u, nil
+}
+
+// ListTenants returns up to limit tenants after the slug after.
+func (o *Operator) ListTenants(ctx context.Context, after string, limit int) ([]*vitrine.Tenant, error) {
+	return o.s.store.ListTenants(ctx, after, limit)
+}
+
+// ListUsers returns up to limit users after the email after.
+func (o *Operator) ListUsers(ctx context.Context, after string, limit int) ([]*vitrine.User, error) {
+	return o.s.store.ListUsers(ctx, emailKey(after), limit)
+}
+
+// ListAudit returns a page of a tenant's audit log; a nil tenant lists the
+// events outside any tenant.
+func (o *Operator) ListAudit(ctx context.Context, t *vitrine.Tenant, q AuditQuery) (*AuditPage, error) {
+	id := vitrine.NoTenant
+	if t != nil {
+		id = t.ID
+	}
+	return o.s.listAudit(ctx, id, q)
+}
+
+// NewToken describes a token to create.
+type NewToken struct {
+	Email    string
+	Name     string
+	ReadOnly bool
+	// ExpiresAt, when set, must be in the future.
+	ExpiresAt *time.Time
+}
+
+// CreateToken creates a personal access token and returns it with its
+// secret, which is shown this once and never stored.
+func (o *Operator) CreateToken(ctx context.Context, in NewToken) (*vitrine.Token, string, error) {
+	u, err := o.User(ctx, "email", in.Email)
+	if err != nil {
+		return nil, "", err
+	}
+	name, err := vitrine.ValidateName("name", in.Name, 100)
+	if err != nil {
+		return nil, "", err
+	}
+	now := o.s.now()
+	if in.ExpiresAt != nil {
+		exp := vitrine.Timestamp(*in.ExpiresAt)
+		if !exp.After(now) {
+			return nil, "", vitrine.Invalid("expires", "the expiry must be in the future")
+		}
+		in.ExpiresAt = &exp
+	}
+	secret := vitrine.NewTokenSecret()
+	prefix, _ := vitrine.TokenLookupPrefix(secret)
+	t := &vitrine.Token{ID: vitrine.NewID(), UserID: u.ID, Name: name, Prefix: prefix, Hash: vitrine.HashToken(secret),
+		ReadOnly: in.ReadOnly, ExpiresAt: in.ExpiresAt, CreatedAt: now}
+	if err := o.s.store.CreateToken(ctx, t); err != nil {
+		return nil, "", err
+	}
+	return t, secret, nil
+}
+
+// ListTokens returns the tokens of the user with that email, newest first.
+func (o *Operator) ListTokens(ctx context.Context, email string) ([]*vitrine.Token, error) {
+	u, err := o.User(ctx, "email", email)
+	if err != nil {
+		return nil, err
+	}
+	return o.s.store.TokensOfUser(ctx, u.ID)
+}
+
+// RevokeToken revokes a token by id. It is refused from the very next
+// request on, by every instance: tokens are checked on every request.
+func (o *Operator) RevokeToken(ctx context.Context, id string) (*vitrine.Token, error) {
+	t, err := o.s.store.RevokeToken(ctx, id, o.s.now())
+	if vitrine.TypeOf(err) == vitrine.NotFoundError {
+		return nil, &vitrine.Error{Type: vitrine.NotFoundError, Field: "id", Message: fmt.Sprintf("Token not found: no token has the id %q (vitrine token list shows them)", id)}
+	}
+	return t, err
+}
+
+// ActAs returns the user with that email as a caller without a token: the
+// operator acting in their name, as the CLI's catalog commands do. Their
+// memberships and permissions still apply.
+func (o *Operator) ActAs(ctx context.Context, email string) (*vitrine.Caller, error) {
+	u, err := o.User(ctx, "as", email)
+	if err != nil {
+		return nil, err
+	}
+	return &vitrine.Caller{User: *u}, nil
 }
 
 // createTenant stores a tenant with its owner. A derived slug that is taken
@@ -71,6 +237,9 @@ func (s *Service) createTenant(ctx context.Context, name, slug, ownerID string) 
 	for n := 2; ; n++ {
 		now := s.now()
 		t := &vitrine.Tenant{ID: vitrine.NewID(), Name: name, Slug: slug, CreatedAt: now, UpdatedAt: now}
+		if e := vitrine.AuditEventFrom(ctx); e != nil {
+			e.TargetID = t.ID
+		}
 		m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: t.ID, UserID: ownerID, Role: vitrine.RoleOwner,
 			Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
 		err := s.store.CreateTenant(ctx, t, m)
@@ -86,47 +255,6 @@ func (s *Service) createTenant(ctx context.Context, name, slug, ownerID string) 
 	}
 }
 
-// tenantByRef finds a tenant by id or by slug.
-func (s *Service) tenantByRef(ctx context.Context, ref string) (*vitrine.Tenant, error) {
-	if vitrine.ValidID(ref) {
-		if t, err := s.store.TenantByID(ctx, ref); vitrine.TypeOf(err) != vitrine.NotFoundError {
-			return t, err
-		}
-	}
-	t, err := s.store.TenantBySlug(ctx, ref)
-	if vitrine.TypeOf(err) == vitrine.NotFoundError {
-		return nil, &vitrine.Error{Type: vitrine.NotFoundError, Field: "tenant", Message: fmt.Sprintf("Tenant not found: no company has the id or slug %q", ref)}
-	}
-	return t, err
-}
-
-// AddMember gives the user with that email a membership in the tenant
-// (named by id or slug), with a role and a status.
-func (s *Service) AddMember(ctx context.Context, tenantRef, email, role, status string) (*vitrine.Membership, error) {
-	t, err := s.tenantByRef(ctx, tenantRef)
-	if err != nil {
-		return nil, err
-	}
-	u, err := s.userByEmail(ctx, "email", email)
-	if err != nil {
-		return nil, err
-	}
-	r, ok := vitrine.BuiltinRole(role)
-	if !ok {
-		return nil, vitrine.Invalid("role", "role must be one of owner, admin, member or viewer; got %q", role)
-	}
-	st, err := parseMembershipStatus(status)
-	if err != nil {
-		return nil, err
-	}
-	now := s.now()
-	m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: t.ID, UserID: u.ID, Role: r.Name, Status: st, RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateMembership(ctx, m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 func parseMembershipStatus(s string) (vitrine.MembershipStatus, error) {
 	switch vitrine.MembershipStatus(s) {
 	case "", vitrine.MembershipActive:
@@ -135,64 +263,4 @@ func parseMembershipStatus(s string) (vitrine.MembershipStatus, error) {
 		return vitrine.MembershipInactive, nil
 	}
 	return "", vitrine.Invalid("status", "status must be \"active\" or \"inactive\"; got %q", s)
-}
-
-// NewToken describes a token to create.
-type NewToken struct {
-	Email    string
-	Name     string
-	ReadOnly bool
-	// ExpiresAt, when set, must be in the future.
-	ExpiresAt *time.Time
-}
-
-// CreateToken creates a personal access token and returns it with its
-// secret, which is shown this once and never stored.
-func (s *Service) CreateToken(ctx context.Context, in NewToken) (*vitrine.Token, string, error) {
-	u, err := s.userByEmail(ctx, "email", in.Email)
-	if err != nil {
-		return nil, "", err
-	}
-	name, err := vitrine.ValidateName("name", in.Name, 100)
-	if err != nil {
-		return nil, "", err
-	}
-	now := s.now()
-	if in.ExpiresAt != nil {
-		exp := vitrine.Timestamp(*in.ExpiresAt)
-		if !exp.After(now) {
-			return nil, "", vitrine.Invalid("expires", "the expiry must be in the future")
-		}
-		in.ExpiresAt = &exp
-	}
-	secret := vitrine.NewTokenSecret()
-	prefix, _ := vitrine.TokenLookupPrefix(secret)
-	t := &vitrine.Token{ID: vitrine.NewID(), UserID: u.ID, Name: name, Prefix: prefix, Hash: vitrine.HashToken(secret),
-		ReadOnly: in.ReadOnly, ExpiresAt: in.ExpiresAt, CreatedAt: now}
-	if err := s.store.CreateToken(ctx, t); err != nil {
-		return nil, "", err
-	}
-	return t, secret, nil
-}
-
-// EnsureTenant returns the tenant with that slug, creating it with its
-// owner when there is none; created says which.
-func (s *Service) EnsureTenant(ctx context.Context, name, slug, ownerEmail string) (t *vitrine.Tenant, created bool, err error) {
-	t, err = s.store.TenantBySlug(ctx, slug)
-	if vitrine.TypeOf(err) != vitrine.NotFoundError {
-		return t, false, err
-	}
-	t, err = s.CreateTenant(ctx, name, slug, ownerEmail)
-	return t, err == nil, err
-}
-
-// ActAs returns the user with that email as a caller without a token: the
-// operator acting in their name, as the CLI's catalog commands do. Their
-// memberships and permissions still apply.
-func (s *Service) ActAs(ctx context.Context, email string) (*vitrine.Caller, error) {
-	u, err := s.userByEmail(ctx, "as", email)
-	if err != nil {
-		return nil, err
-	}
-	return &vitrine.Caller{User: *u}, nil
 }

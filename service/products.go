@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"unicode/utf8"
 
@@ -154,6 +153,7 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct) (
 	p.Version = 1
 	p.CreatedAt, p.UpdatedAt = now, now
 	p.CreatedBy, p.UpdatedBy = a.Caller.User.ID, a.Caller.User.ID
+	vitrine.SetAuditTarget(ctx, p.ID)
 	if err := s.store.CreateProduct(ctx, p); err != nil {
 		return nil, err
 	}
@@ -201,13 +201,9 @@ func (in NewProduct) validate() (*vitrine.Product, error) {
 	return &p, nil
 }
 
-// maxUpdateAttempts bounds the retries of an update without
-// expected_version that keeps meeting concurrent writers.
-const maxUpdateAttempts = 8
-
-// UpdateProduct changes some fields of a product. Without ExpectedVersion it
-// applies the changes to the latest version, retrying when another writer
-// got there first; with it, it fails rather than overwrite a newer version.
+// UpdateProduct changes some fields of a product. The change applies to
+// the latest version, under a lock that queues concurrent writers; with
+// ExpectedVersion it fails instead if that is not the version it finds.
 func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch ProductChanges) (*vitrine.Product, error) {
 	if err := a.Require(vitrine.ProductsUpdate); err != nil {
 		return nil, err
@@ -219,27 +215,16 @@ func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch Pr
 	if !vitrine.ValidID(id) {
 		return nil, vitrine.NotFound("Product")
 	}
-	for attempt := 1; ; attempt++ {
-		p, err := s.store.ProductByID(ctx, a.TenantID, id)
-		if err != nil {
-			return nil, err
-		}
+	return s.store.UpdateProduct(ctx, a.TenantID, id, func(p *vitrine.Product) error {
 		if ch.ExpectedVersion != nil && *ch.ExpectedVersion != p.Version {
-			return nil, staleVersion(*ch.ExpectedVersion, p.Version)
+			return staleVersion(*ch.ExpectedVersion, p.Version)
 		}
 		if err := patch.applyTo(p, ch.Price); err != nil {
-			return nil, err
+			return err
 		}
 		p.UpdatedAt, p.UpdatedBy = s.now(), a.Caller.User.ID
-		err = s.store.UpdateProduct(ctx, p)
-		if errors.Is(err, vitrine.ErrStaleVersion) && ch.ExpectedVersion == nil && attempt < maxUpdateAttempts {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
-	}
+		return nil
+	})
 }
 
 func staleVersion(expected, current int64) error {

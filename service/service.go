@@ -17,6 +17,7 @@ type Service struct {
 	store vitrine.Store
 	log   *slog.Logger
 	now   func() time.Time
+	audit *auditLog
 }
 
 // New returns a service over store. A nil logger discards.
@@ -24,7 +25,7 @@ func New(store vitrine.Store, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, log: log, now: vitrine.Now}
+	return &Service{store: store, log: log, now: vitrine.Now, audit: &auditLog{store: store, log: log}}
 }
 
 // Access is the proof that a caller holds an active membership in a tenant.

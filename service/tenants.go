@@ -39,3 +39,56 @@ func (s *Service) Tenant(ctx context.Context, a *Access) (*TenantAccess, error) 
 	}
 	return &TenantAccess{Tenant: *t, Role: a.Membership.Role, Permissions: a.Permissions()}, nil
 }
+
+// CreateTenant creates a company whose first owner is the caller.
+func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name, slug string) (*TenantAccess, error) {
+	if caller.ReadOnly() {
+		return nil, vitrine.ErrPermissionDenied
+	}
+	name, err := vitrine.ValidateName("name", name, 200)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.createTenant(ctx, name, slug, caller.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	owner, _ := vitrine.BuiltinRole(vitrine.RoleOwner)
+	return &TenantAccess{Tenant: *t, Role: owner.Name, Permissions: owner.Permissions}, nil
+}
+
+// UpdateTenant renames a company, or changes its slug.
+func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug *string) (*TenantAccess, error) {
+	if err := a.Require(vitrine.TenantsUpdate); err != nil {
+		return nil, err
+	}
+	if name == nil && slug == nil {
+		return nil, vitrine.Invalid("name", "nothing to change: give name, slug or both")
+	}
+	var err error
+	if name != nil {
+		if *name, err = vitrine.ValidateName("name", *name, 200); err != nil {
+			return nil, err
+		}
+	}
+	if slug != nil {
+		if *slug, err = vitrine.ValidateSlug("slug", *slug); err != nil {
+			return nil, err
+		}
+	}
+	t, err := s.store.TenantByID(ctx, a.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	if name != nil {
+		t.Name = *name
+	}
+	if slug != nil {
+		t.Slug = *slug
+	}
+	t.UpdatedAt = s.now()
+	if err := s.store.UpdateTenant(ctx, t); err != nil {
+		return nil, err
+	}
+	return &TenantAccess{Tenant: *t, Role: a.Membership.Role, Permissions: a.Permissions()}, nil
+}

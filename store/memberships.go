@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vitrine/vitrine"
 )
@@ -18,7 +19,7 @@ func insertMembership(ctx context.Context, c conn, m *vitrine.Membership) error 
 // CreateMembership adds a user to a tenant. An existing membership is a
 // ConflictError.
 func (db *DB) CreateMembership(ctx context.Context, m *vitrine.Membership) error {
-	err := db.d.write(ctx, tenant(m.TenantID), func(c conn) error { return insertMembership(ctx, c, m) })
+	err := db.write(ctx, tenant(m.TenantID), func(c conn) error { return insertMembership(ctx, c, m) })
 	if name, ok := db.d.constraint(err); ok && name == "memberships_pkey" {
 		return vitrine.Conflict("email", "This user is already a member of the company")
 	}
@@ -95,4 +96,104 @@ func (db *DB) MembershipsOfUser(ctx context.Context, userID string) ([]vitrine.T
 		return nil, fmt.Errorf("list memberships: %w", err)
 	}
 	return out, nil
+}
+
+// ListMembers returns a page of a tenant's members, ordered by email.
+func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.MemberKey, limit int) ([]*vitrine.Member, error) {
+	if !validIDs(tenantID) {
+		return nil, nil
+	}
+	var q queryBuilder
+	q.add(`m.tenant_id = `, tenantID)
+	if after != nil {
+		q.where = append(q.where, fmt.Sprintf(`(u.email_key, u.id) > (%s, %s)`, q.arg(after.Email), q.arg(after.UserID)))
+	}
+	query := `SELECT ` + membershipColumns + `, u.email, u.name` + membershipFrom + ` JOIN users u ON u.id = m.user_id WHERE ` +
+		strings.Join(q.where, ` AND `) + ` ORDER BY u.email_key, u.id LIMIT ` + q.arg(limit)
+	var out []*vitrine.Member
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (*vitrine.Member, error) {
+			var mb vitrine.Member
+			m, err := scanMembership(r, &mb.Email, &mb.Name)
+			if err != nil {
+				return nil, err
+			}
+			mb.Membership = *m
+			return &mb, nil
+		}, query, q.args...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list members: %w", err)
+	}
+	return out, nil
+}
+
+// lockTenant serialises the changes to a tenant's team: concurrent
+// demotions of two owners must not both pass the last-owner check.
+func lockTenant(ctx context.Context, c conn, tenantID string) error {
+	_, err := c.Exec(ctx, `UPDATE tenants SET updated_at = updated_at WHERE id = $1`, tenantID)
+	return err
+}
+
+// keepsAnOwner fails the transaction if the change left the tenant without
+// an active owner.
+func keepsAnOwner(ctx context.Context, c conn, tenantID string) error {
+	var n int
+	if err := c.QueryRow(ctx, `SELECT count(*) FROM memberships WHERE tenant_id = $1 AND role = 'owner' AND status = 'active'`, tenantID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return vitrine.Conflict("user_id", "A company always keeps at least one active owner: make another member owner first")
+	}
+	return nil
+}
+
+// UpdateMembership writes a membership's role, status and grants.
+func (db *DB) UpdateMembership(ctx context.Context, m *vitrine.Membership) error {
+	if !validIDs(m.TenantID, m.UserID) {
+		return vitrine.NotFound("Member")
+	}
+	err := db.write(ctx, tenant(m.TenantID), func(c conn) error {
+		if err := lockTenant(ctx, c, m.TenantID); err != nil {
+			return err
+		}
+		n, err := c.Exec(ctx, `UPDATE memberships SET role = $1, status = $2, permissions = $3, updated_at = $4 WHERE tenant_id = $5 AND user_id = $6`,
+			m.Role, string(m.Status), m.Grants.String(), m.UpdatedAt, m.TenantID, m.UserID)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return vitrine.NotFound("Member")
+		}
+		return keepsAnOwner(ctx, c, m.TenantID)
+	})
+	if err != nil && vitrine.AsError(err) == nil {
+		return fmt.Errorf("update membership: %w", err)
+	}
+	return err
+}
+
+// DeleteMembership removes a user from a tenant.
+func (db *DB) DeleteMembership(ctx context.Context, tenantID, userID string) error {
+	if !validIDs(tenantID, userID) {
+		return vitrine.NotFound("Member")
+	}
+	err := db.write(ctx, tenant(tenantID), func(c conn) error {
+		if err := lockTenant(ctx, c, tenantID); err != nil {
+			return err
+		}
+		n, err := c.Exec(ctx, `DELETE FROM memberships WHERE tenant_id = $1 AND user_id = $2`, tenantID, userID)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return vitrine.NotFound("Member")
+		}
+		return keepsAnOwner(ctx, c, tenantID)
+	})
+	if err != nil && vitrine.AsError(err) == nil {
+		return fmt.Errorf("delete membership: %w", err)
+	}
+	return err
 }

@@ -55,6 +55,8 @@ func openPostgres(ctx context.Context, url string) (*pgDB, error) {
 
 func (d *pgDB) name() string { return "postgres" }
 
+func (d *pgDB) forUpdate() string { return " FOR UPDATE" }
+
 func (d *pgDB) close() error { d.pool.Close(); return nil }
 
 func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {

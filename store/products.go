@@ -40,7 +40,7 @@ func (db *DB) productConflict(err error, p *vitrine.Product) error {
 // CreateProduct stores a new product. A SKU already taken in the tenant,
 // in any case, is a ConflictError.
 func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product) error {
-	err := db.d.write(ctx, tenant(p.TenantID), func(c conn) error {
+	err := db.write(ctx, tenant(p.TenantID), func(c conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, description, search,
 				price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
@@ -147,40 +147,45 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 	return out, nil
 }
 
-// UpdateProduct writes p if the stored version is still p.Version.
-func (db *DB) UpdateProduct(ctx context.Context, p *vitrine.Product) error {
-	if !validIDs(p.TenantID, p.ID) {
-		return vitrine.NotFound("Product")
+// UpdateProduct reads the product under a row lock (the single writer
+// connection holds it on SQLite; FOR UPDATE on PostgreSQL), applies change
+// and writes the result with the next version, in one transaction.
+func (db *DB) UpdateProduct(ctx context.Context, tenantID, id string, change func(*vitrine.Product) error) (*vitrine.Product, error) {
+	if !validIDs(tenantID, id) {
+		return nil, vitrine.NotFound("Product")
 	}
-	var n int64
-	err := db.d.write(ctx, tenant(p.TenantID), func(c conn) (err error) {
-		n, err = c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, search = $6,
+	var p *vitrine.Product
+	err := db.write(ctx, tenant(tenantID), func(c conn) (err error) {
+		p, err = scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.forUpdate(), tenantID, id))
+		if errors.Is(err, errNoRows) {
+			return vitrine.NotFound("Product")
+		}
+		if err != nil {
+			return err
+		}
+		if err := change(p); err != nil {
+			return err
+		}
+		p.TenantID, p.ID = tenantID, id
+		n, err := c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, search = $6,
 				price = $7, currency = $8, stock = $9, status = $10, version = version + 1, updated_at = $11, updated_by = $12
 			WHERE tenant_id = $13 AND id = $14 AND version = $15`,
 			p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, searchText(p),
 			p.Price, p.Currency, p.Stock, string(p.Status), p.UpdatedAt, p.UpdatedBy,
-			p.TenantID, p.ID, p.Version)
-		if err != nil || n == 1 {
-			return err
+			tenantID, id, p.Version)
+		if err == nil && n != 1 {
+			err = fmt.Errorf("product %s changed under its lock", id)
 		}
-		var one int
-		err = c.QueryRow(ctx, `SELECT 1 FROM products WHERE tenant_id = $1 AND id = $2`, p.TenantID, p.ID).Scan(&one)
-		if errors.Is(err, errNoRows) {
-			return vitrine.NotFound("Product")
-		}
-		if err == nil {
-			return vitrine.ErrStaleVersion
-		}
+		p.Version++
 		return err
 	})
 	if err != nil {
 		if err := db.productConflict(err, p); vitrine.AsError(err) != nil {
-			return err
+			return nil, err
 		}
-		return fmt.Errorf("update product: %w", err)
+		return nil, fmt.Errorf("update product: %w", err)
 	}
-	p.Version++
-	return nil
+	return p, nil
 }
 
 // DeleteProduct removes a product of the tenant, or answers NotFoundError.
@@ -189,7 +194,7 @@ func (db *DB) DeleteProduct(ctx context.Context, tenantID, id string) error {
 		return vitrine.NotFound("Product")
 	}
 	var n int64
-	err := db.d.write(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(tenantID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)
 		return err
 	})

@@ -89,6 +89,10 @@ func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
 
 func (d *sqliteDB) name() string { return "sqlite" }
 
+// forUpdate is empty: a write transaction holds the database's write lock
+// (BEGIN IMMEDIATE on the single writer connection) from its start.
+func (d *sqliteDB) forUpdate() string { return "" }
+
 func (d *sqliteDB) close() error {
 	return errors.Join(d.readers.Close(), d.writer.Close())
 }

@@ -97,6 +97,10 @@ type dialect interface {
 	read(ctx context.Context, s scope, fn func(conn) error) error
 	// write runs fn in a transaction: all of it commits, or none.
 	write(ctx context.Context, s scope, fn func(conn) error) error
+	// forUpdate is the clause that locks the rows a SELECT reads until the
+	// transaction ends ("" where the write transaction already excludes
+	// every other writer).
+	forUpdate() string
 	// constraint returns the name of the unique or check constraint that
 	// err violates, if it is such an error.
 	constraint(err error) (string, bool)

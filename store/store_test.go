@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -158,29 +157,36 @@ func TestProducts(t *testing.T) {
 		// Another tenant's product is not found through this tenant.
 		_, err = f.db.ProductByID(ctx, a.ID, other.ID)
 		wantType(t, err, vitrine.NotFoundError)
-		stolen := *other
-		stolen.TenantID = a.ID
-		wantType(t, f.db.UpdateProduct(ctx, &stolen), vitrine.NotFoundError)
+		_, err = f.db.UpdateProduct(ctx, a.ID, other.ID, func(*vitrine.Product) error {
+			t.Error("another tenant's product reached the change")
+			return nil
+		})
+		wantType(t, err, vitrine.NotFoundError)
 		wantType(t, f.db.DeleteProduct(ctx, a.ID, other.ID), vitrine.NotFoundError)
 
-		// Updates apply to the version read; a stale one is refused.
-		v1 := *got
-		got.Name, got.UpdatedAt = "Notebook Dell Inspiron", vitrine.Now()
-		if err := f.db.UpdateProduct(ctx, got); err != nil || got.Version != 2 {
-			t.Fatalf("UpdateProduct = %v, version %d", err, got.Version)
+		// An update applies its change to the stored product and bumps the version.
+		got, err = f.db.UpdateProduct(ctx, a.ID, p.ID, func(p *vitrine.Product) error {
+			p.Name, p.UpdatedAt = "Notebook Dell Inspiron", vitrine.Now()
+			return nil
+		})
+		if err != nil || got.Version != 2 || got.Name != "Notebook Dell Inspiron" || got.Stock != 1 {
+			t.Fatalf("UpdateProduct = %+v, %v", got, err)
 		}
-		v1.Stock = 99
-		if err := f.db.UpdateProduct(ctx, &v1); !errors.Is(err, vitrine.ErrStaleVersion) {
-			t.Fatalf("stale update = %v", err)
+		// A change that refuses writes nothing.
+		refused := vitrine.Conflict("expected_version", "stale")
+		if _, err := f.db.UpdateProduct(ctx, a.ID, p.ID, func(p *vitrine.Product) error { p.Stock = 99; return refused }); err != refused {
+			t.Fatalf("refused update = %v", err)
 		}
-		// A SKU change onto a taken SKU is a conflict.
-		got.SKU = "nb-dell-5440"
-		if err := f.db.UpdateProduct(ctx, got); err != nil {
+		if again, _ := f.db.ProductByID(ctx, a.ID, p.ID); again.Stock != 1 || again.Version != 2 {
+			t.Fatalf("after a refused update: %+v", again)
+		}
+		// A SKU change onto a taken SKU is a conflict; onto its own, in another case, is not.
+		if _, err := f.db.UpdateProduct(ctx, a.ID, p.ID, func(p *vitrine.Product) error { p.SKU = "nb-dell-5440"; return nil }); err != nil {
 			t.Fatalf("case change of own SKU: %v", err)
 		}
 		q := f.product(a.ID, "MS-1", "Mouse", 100, vitrine.ProductActive)
-		q.SKU = "NB-DELL-5440"
-		wantType(t, f.db.UpdateProduct(ctx, q), vitrine.ConflictError)
+		_, err = f.db.UpdateProduct(ctx, a.ID, q.ID, func(q *vitrine.Product) error { q.SKU = "NB-DELL-5440"; return nil })
+		wantType(t, err, vitrine.ConflictError)
 
 		if err := f.db.DeleteProduct(ctx, a.ID, p.ID); err != nil {
 			t.Fatal(err)

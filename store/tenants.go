@@ -21,7 +21,7 @@ func scanTenant(r row) (*vitrine.Tenant, error) {
 // CreateTenant stores a tenant and its first owner's membership in one
 // transaction. A taken slug is a ConflictError.
 func (db *DB) CreateTenant(ctx context.Context, t *vitrine.Tenant, owner *vitrine.Membership) error {
-	err := db.d.write(ctx, tenant(t.ID), func(c conn) error {
+	err := db.write(ctx, tenant(t.ID), func(c conn) error {
 		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)`,
 			t.ID, t.Name, t.Slug, t.CreatedAt, t.UpdatedAt); err != nil {
 			return err
@@ -71,7 +71,7 @@ func (db *DB) UpdateTenant(ctx context.Context, t *vitrine.Tenant) error {
 		return vitrine.NotFound("Tenant")
 	}
 	var n int64
-	err := db.d.write(ctx, tenant(t.ID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(t.ID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, updated_at = $3 WHERE id = $4`,
 			t.Name, t.Slug, t.UpdatedAt, t.ID)
 		return err
@@ -86,4 +86,18 @@ func (db *DB) UpdateTenant(ctx context.Context, t *vitrine.Tenant) error {
 		return vitrine.NotFound("Tenant")
 	}
 	return nil
+}
+
+// ListTenants returns up to limit tenants ordered by slug, after the slug
+// after: the operator's view across tenants.
+func (db *DB) ListTenants(ctx context.Context, after string, limit int) ([]*vitrine.Tenant, error) {
+	var out []*vitrine.Tenant
+	err := db.d.read(ctx, operator, func(c conn) (err error) {
+		out, err = collect(ctx, c, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE slug > $1 ORDER BY slug LIMIT $2`, after, limit)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list tenants: %w", err)
+	}
+	return out, nil
 }

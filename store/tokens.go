@@ -27,17 +27,15 @@ func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
 // TokenByPrefix returns the token stored under prefix, with its user.
 func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token, *vitrine.User, error) {
 	var (
-		t                      vitrine.Token
-		u                      vitrine.User
-		expires, used, revoked sql.NullTime
+		t *vitrine.Token
+		u vitrine.User
 	)
-	err := db.d.read(ctx, scope{}, func(c conn) error {
-		return c.QueryRow(ctx, `SELECT t.id, t.user_id, t.name, t.prefix, t.hash, t.read_only, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
+	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+		t, err = scanToken(c.QueryRow(ctx, `SELECT t.id, t.user_id, t.name, t.prefix, t.hash, t.read_only, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
 				u.id, u.email, u.name, u.disabled, u.created_at, u.updated_at
-			FROM api_tokens t JOIN users u ON u.id = t.user_id
-			WHERE t.prefix = $1`, prefix).
-			Scan(&t.ID, &t.UserID, &t.Name, &t.Prefix, &t.Hash, &t.ReadOnly, &expires, &used, &revoked, &t.CreatedAt,
-				&u.ID, &u.Email, &u.Name, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
+			FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.prefix = $1`, prefix),
+			&u.ID, &u.Email, &u.Name, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
+		return err
 	})
 	if errors.Is(err, errNoRows) {
 		return nil, nil, vitrine.NotFound("Token")
@@ -45,8 +43,7 @@ func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token,
 	if err != nil {
 		return nil, nil, fmt.Errorf("get token: %w", err)
 	}
-	t.ExpiresAt, t.LastUsedAt, t.RevokedAt = timePtr(expires), timePtr(used), timePtr(revoked)
-	return &t, &u, nil
+	return t, &u, nil
 }
 
 // TouchToken records a token's use. It writes at most once a minute per
@@ -76,4 +73,57 @@ func timePtr(t sql.NullTime) *time.Time {
 	}
 	v := t.Time.UTC()
 	return &v
+}
+
+const tokenColumns = `id, user_id, name, prefix, hash, read_only, expires_at, last_used_at, revoked_at, created_at`
+
+func scanToken(r row, extra ...any) (*vitrine.Token, error) {
+	var (
+		t                      vitrine.Token
+		expires, used, revoked sql.NullTime
+	)
+	dest := append([]any{&t.ID, &t.UserID, &t.Name, &t.Prefix, &t.Hash, &t.ReadOnly, &expires, &used, &revoked, &t.CreatedAt}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	t.ExpiresAt, t.LastUsedAt, t.RevokedAt = timePtr(expires), timePtr(used), timePtr(revoked)
+	return &t, nil
+}
+
+// TokensOfUser returns a user's tokens, newest first.
+func (db *DB) TokensOfUser(ctx context.Context, userID string) ([]*vitrine.Token, error) {
+	if !validIDs(userID) {
+		return nil, nil
+	}
+	var out []*vitrine.Token
+	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (*vitrine.Token, error) { return scanToken(r) }, `SELECT `+tokenColumns+` FROM api_tokens WHERE user_id = $1 ORDER BY id DESC`, userID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return out, nil
+}
+
+// RevokeToken marks a token revoked, keeping the first revocation time.
+func (db *DB) RevokeToken(ctx context.Context, id string, at time.Time) (*vitrine.Token, error) {
+	if !validIDs(id) {
+		return nil, vitrine.NotFound("Token")
+	}
+	var t *vitrine.Token
+	err := db.d.write(ctx, scope{}, func(c conn) (err error) {
+		if _, err := c.Exec(ctx, `UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, at, id); err != nil {
+			return err
+		}
+		t, err = scanToken(c.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE id = $1`, id))
+		return err
+	})
+	if errors.Is(err, errNoRows) {
+		return nil, vitrine.NotFound("Token")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("revoke token: %w", err)
+	}
+	return t, nil
 }

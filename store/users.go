@@ -70,3 +70,17 @@ func emailKey(email string) string {
 	}
 	return key
 }
+
+// ListUsers returns up to limit users ordered by email, after the email key
+// after.
+func (db *DB) ListUsers(ctx context.Context, after string, limit int) ([]*vitrine.User, error) {
+	var out []*vitrine.User
+	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+		out, err = collect(ctx, c, scanUser, `SELECT `+userColumns+` FROM users WHERE email_key > $1 ORDER BY email_key LIMIT $2`, after, limit)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	return out, nil
+}

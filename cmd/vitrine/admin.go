@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/vitrine/vitrine"
 
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
@@ -49,7 +50,7 @@ func (c *UserCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	u, err := svc.CreateUser(e.ctx, c.Email, c.Name)
+	u, err := svc.Operator().CreateUser(e.ctx, c.Email, c.Name)
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func (c *TenantCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.CreateTenant(e.ctx, c.Name, c.Slug, c.Owner)
+	t, err := svc.Operator().CreateTenant(e.ctx, c.Name, c.Slug, c.Owner)
 	if err != nil {
 		return err
 	}
@@ -96,13 +97,11 @@ func (c *MemberAddCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	m, err := svc.AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
+	m, err := svc.Operator().AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
 	if err != nil {
 		return err
 	}
-	return e.print(c.JSON, map[string]any{"id": m.ID, "tenant_id": m.TenantID, "user_id": m.UserID, "role": m.Role,
-		"status": m.Status, "created_at": m.CreatedAt},
-		"Added %s to %s as %s (%s)", c.Email, c.Tenant, m.Role, m.Status)
+	return e.print(c.JSON, memberRecord(m), "Added %s to %s as %s (%s)", c.Email, c.Tenant, m.Role, m.Status)
 }
 
 // TokenCreateCmd creates a personal access token.
@@ -122,7 +121,7 @@ func (c *TokenCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, secret, err := svc.CreateToken(e.ctx, in)
+	t, secret, err := svc.Operator().CreateToken(e.ctx, in)
 	if err != nil {
 		return err
 	}
@@ -196,4 +195,55 @@ func parseExpiry(s string, now time.Time) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("--expires must be a lifetime such as 90d or 12h, or a date such as 2027-01-31; got %q", s)
+}
+
+// MemberUpdateCmd changes a membership.
+type MemberUpdateCmd struct {
+	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	Email  string `required:"" help:"Email of the member."`
+	Role   string `help:"The new role: owner, admin, member, viewer or a custom role."`
+	Status string `enum:"active,inactive," default:"" help:"active or inactive (an inactive member reaches nothing, from the next call on)."`
+	JSON   bool   `name:"json" help:"Print the membership as one JSON object."`
+}
+
+// Run changes the membership.
+func (c *MemberUpdateCmd) Run(e *env) error {
+	if c.Role == "" && c.Status == "" {
+		return &usageError{"give --role, --status or both"}
+	}
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	m, err := svc.Operator().UpdateMember(e.ctx, c.Tenant, c.Email, service.MemberChanges{Role: c.Role, Status: c.Status})
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, memberRecord(m), "%s is now %s (%s) in %s", c.Email, m.Role, m.Status, c.Tenant)
+}
+
+// MemberRemoveCmd removes a membership.
+type MemberRemoveCmd struct {
+	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	Email  string `required:"" help:"Email of the member."`
+}
+
+// Run removes the membership.
+func (c *MemberRemoveCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := svc.Operator().RemoveMember(e.ctx, c.Tenant, c.Email); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "Removed %s from %s\n", c.Email, c.Tenant)
+	return err
+}
+
+func memberRecord(m *vitrine.Member) map[string]any {
+	return map[string]any{"id": m.ID, "tenant_id": m.TenantID, "user_id": m.UserID, "email": m.Email, "role": m.Role,
+		"status": m.Status, "granted_permissions": m.Grants.Strings(), "created_at": m.CreatedAt, "updated_at": m.UpdatedAt}
 }

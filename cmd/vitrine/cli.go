@@ -15,6 +15,7 @@ type CLI struct {
 	Migrate MigrateCmd `cmd:"" help:"Bring the database schema up to date (serve also does, at start)."`
 	Demo    DemoCmd    `cmd:"" help:"Fill the database with demo companies, users and products, and print their tokens."`
 	User    UserCmd    `cmd:"" help:"Manage users."`
+	Audit   AuditCmd   `cmd:"" help:"Read the audit log."`
 	Tenant  TenantCmd  `cmd:"" help:"Manage companies (tenants)."`
 	Member  MemberCmd  `cmd:"" help:"Manage memberships."`
 	Token   TokenCmd   `cmd:"" help:"Manage personal access tokens."`
@@ -24,21 +25,32 @@ type CLI struct {
 // UserCmd groups the user commands.
 type UserCmd struct {
 	Create UserCreateCmd `cmd:"" help:"Create a user."`
+	List   UserListCmd   `cmd:"" help:"List every user."`
+}
+
+// AuditCmd groups the audit commands.
+type AuditCmd struct {
+	List AuditListCmd `cmd:"" help:"List a company's audit events, newest first."`
 }
 
 // TenantCmd groups the tenant commands.
 type TenantCmd struct {
 	Create TenantCreateCmd `cmd:"" help:"Create a company with its first owner."`
+	List   TenantListCmd   `cmd:"" help:"List every company."`
 }
 
 // MemberCmd groups the membership commands.
 type MemberCmd struct {
-	Add MemberAddCmd `cmd:"" help:"Add a user to a company with a role."`
+	Add    MemberAddCmd    `cmd:"" help:"Add a user to a company with a role."`
+	Update MemberUpdateCmd `cmd:"" help:"Change a member's role or status."`
+	Remove MemberRemoveCmd `cmd:"" help:"Take a user out of a company."`
 }
 
 // TokenCmd groups the token commands.
 type TokenCmd struct {
 	Create TokenCreateCmd `cmd:"" help:"Create a personal access token; it is printed once."`
+	List   TokenListCmd   `cmd:"" help:"List a user's tokens."`
+	Revoke TokenRevokeCmd `cmd:"" help:"Revoke a token: it is refused from the next request on."`
 }
 
 // VersionCmd prints build information.

@@ -88,7 +88,7 @@ func operatorCommands(t *testing.T, d string) {
 		t.Fatalf("member add: %v", m)
 	}
 	fails(t, "This user is already a member", "member", "add", d, "--tenant", tn["id"].(string), "--email", "bia@acme.example", "--role", "admin")
-	fails(t, `role must be one of owner, admin, member or viewer; got "boss"`, "member", "add", d, "--tenant", "acme-comercio", "--email", "ana@acme.example", "--role", "boss")
+	fails(t, "Role not found", "member", "add", d, "--tenant", "acme-comercio", "--email", "ana@acme.example", "--role", "boss")
 	fails(t, `no company has the id or slug "nope"`, "member", "add", d, "--tenant", "nope", "--email", "bia@acme.example", "--role", "viewer")
 	fails(t, "--status must be one of \"active\",\"inactive\"", "member", "add", d, "--tenant", "acme-comercio", "--email", "bia@acme.example", "--role", "viewer", "--status", "gone")
 
@@ -108,6 +108,53 @@ func operatorCommands(t *testing.T, d string) {
 		t.Errorf("90d: %v", tok)
 	}
 	fails(t, `no user has the email "ghost@acme.example"`, "token", "create", d, "--email", "ghost@acme.example", "--name", "x")
+
+	// Members change and leave; the last owner stays.
+	if m := mustJSON(t, "member", "update", d, "--tenant", "acme-comercio", "--email", "bia@acme.example", "--status", "active", "--role", "admin"); m["status"] != "active" || m["role"] != "admin" {
+		t.Errorf("member update: %v", m)
+	}
+	fails(t, "always keeps at least one active owner", "member", "update", d, "--tenant", "acme-comercio", "--email", "ana@acme.example", "--role", "viewer")
+	fails(t, "always keeps at least one active owner", "member", "remove", d, "--tenant", "acme-comercio", "--email", "ana@acme.example")
+	fails(t, "give --role, --status or both", "member", "update", d, "--tenant", "acme-comercio", "--email", "bia@acme.example")
+	if out := must(t, "member", "remove", d, "--tenant", "acme-comercio", "--email", "bia@acme.example"); !strings.Contains(out, "Removed bia@acme.example") {
+		t.Errorf("member remove: %q", out)
+	}
+	fails(t, "Member not found", "member", "remove", d, "--tenant", "acme-comercio", "--email", "bia@acme.example")
+
+	// Lists, as tables and as JSON Lines.
+	if out := must(t, "tenant", "list", d); !strings.Contains(out, "acme-comercio-2") || !strings.HasPrefix(out, "ID") {
+		t.Errorf("tenant list: %q", out)
+	}
+	if lines := jsonLines(t, must(t, "user", "list", d, "--json")); len(lines) != 2 || lines[0]["email"] != "Ana@Acme.example" {
+		t.Errorf("user list --json: %v", lines)
+	}
+	tokens := jsonLines(t, must(t, "token", "list", d, "--email", "ana@acme.example", "--json"))
+	if len(tokens) != 3 || tokens[2]["name"] != "laptop" || tokens[0]["token"] != nil {
+		t.Errorf("token list: %v", tokens)
+	}
+	revoked := mustJSON(t, "token", "revoke", d, "--id", tok["id"].(string))
+	if revoked["revoked_at"] == nil {
+		t.Errorf("token revoke: %v", revoked)
+	}
+	mustJSON(t, "token", "revoke", d, "--id", tok["id"].(string)) // again: still revoked, no error
+	fails(t, "Token not found", "token", "revoke", d, "--id", "01a20000-0000-7000-8000-000000000000")
+	if out := must(t, "audit", "list", d, "--tenant", "acme-comercio"); !strings.HasPrefix(out, "TIME") {
+		t.Errorf("audit list: %q", out)
+	}
+	fails(t, "--tenant", "audit", "list", d)
+}
+
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("not JSON Lines: %q", out)
+		}
+		lines = append(lines, v)
+	}
+	return lines
 }
 
 func TestDatabaseSelection(t *testing.T) {

@@ -17,10 +17,22 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
+// ToolFlags narrow the tools every caller sees.
+type ToolFlags struct {
+	Toolsets []string `env:"VITRINE_TOOLSETS" placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
+	ReadOnly bool     `name:"read-only" env:"VITRINE_READ_ONLY" help:"Serve only the tools that change nothing."`
+}
+
+func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
+	o.Toolsets, o.ReadOnly = f.Toolsets, f.ReadOnly
+	return o
+}
+
 // ServeCmd serves MCP over Streamable HTTP.
 type ServeCmd struct {
 	Addr string `default:"127.0.0.1:8080" env:"VITRINE_ADDR" placeholder:"HOST:PORT" help:"Address to listen on."`
 	Demo bool   `env:"VITRINE_DEMO" help:"Fill the database with demo data first, and print each demo user's token and client configuration."`
+	ToolFlags
 }
 
 // Run serves until interrupted.
@@ -31,7 +43,7 @@ func (c *ServeCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	srv, err := mcpserver.New(svc, mcpserver.Options{Logger: log, Version: Version})
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, Version: Version}))
 	if err != nil {
 		return err
 	}
@@ -73,7 +85,9 @@ func (c *ServeCmd) Run(e *env) error {
 // StdioCmd serves MCP over stdio for the user of VITRINE_TOKEN. The token
 // is read from the environment only, never from a flag that other users of
 // the machine could see in the process list.
-type StdioCmd struct{}
+type StdioCmd struct {
+	ToolFlags
+}
 
 // Run checks the token, then serves on stdin and stdout until the client
 // closes them.
@@ -97,7 +111,7 @@ func (c *StdioCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(svc, mcpserver.Options{Logger: log, Version: Version, Token: token})
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, Version: Version, Token: token}))
 	if err != nil {
 		return err
 	}

@@ -108,26 +108,30 @@ func Open(t testing.TB, url string) *store.DB {
 // on purpose. Placeholders are $1, $2...
 func Exec(t testing.TB, url, query string, args ...any) {
 	t.Helper()
+	if err := TryExec(url, query, args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// TryExec is Exec returning the database's answer.
+func TryExec(url, query string, args ...any) error {
 	ctx := context.Background()
 	if IsPostgres(url) {
 		conn, err := pgx.Connect(ctx, url)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, query, args...); err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-		return
+		_, err = conn.Exec(ctx, query, args...)
+		return err
 	}
 	db, err := sql.Open("sqlite3", strings.TrimPrefix(url, "sqlite:"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer db.Close()
-	if _, err := db.Exec(query, args...); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
+	_, err = db.Exec(query, args...)
+	return err
 }
 
 // IsPostgres reports whether url names a PostgreSQL database.

@@ -1,12 +1,13 @@
 -- +goose Up
 -- Every table of tenant data leads its primary key and indexes with
 -- tenant_id, and is guarded by row-level security on the transaction's
--- app.tenant_id (docs/storage.md).
+-- app.tenant_id (docs/storage.md). Keys that lists are ordered by use byte
+-- order (COLLATE "C"), as SQLite does: a page is the same on both.
 
 CREATE TABLE users (
     id         uuid PRIMARY KEY,
     email      text NOT NULL,
-    email_key  text NOT NULL,
+    email_key  text COLLATE "C" NOT NULL,
     name       text NOT NULL,
     disabled   boolean NOT NULL DEFAULT false,
     created_at timestamptz NOT NULL,
@@ -17,7 +18,7 @@ CREATE TABLE users (
 CREATE TABLE tenants (
     id         uuid PRIMARY KEY,
     name       text NOT NULL,
-    slug       text NOT NULL,
+    slug       text COLLATE "C" NOT NULL,
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL,
     CONSTRAINT tenants_slug_key UNIQUE (slug)
@@ -40,7 +41,7 @@ CREATE INDEX memberships_user ON memberships (user_id);
 
 CREATE TABLE roles (
     tenant_id   uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
-    name        text NOT NULL,
+    name        text COLLATE "C" NOT NULL,
     description text NOT NULL DEFAULT '',
     permissions text NOT NULL DEFAULT '',
     created_at  timestamptz NOT NULL,
@@ -69,8 +70,7 @@ CREATE TABLE products (
     sku         text NOT NULL,
     sku_key     text NOT NULL,
     name        text NOT NULL,
-    -- Byte order, as SQLite sorts: the keyset pages are the same on both.
-    name_key    text COLLATE "C" NOT NULL,
+        name_key    text COLLATE "C" NOT NULL,
     description text NOT NULL DEFAULT '',
     search      text NOT NULL DEFAULT '',
     price       bigint NOT NULL CONSTRAINT products_price_nonnegative CHECK (price >= 0),

@@ -1,0 +1,84 @@
+package mcpserver_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/service"
+)
+
+// allowed is the permission matrix as SPEC section 2 and 3 state it: for
+// every tool, the roles that may call it. "custom" is a custom role holding
+// tenants:read, products:read, products:update and audit:read.
+var allowed = map[string][]string{
+	"whoami":            {"owner", "admin", "member", "viewer", "custom"},
+	"list_tenants":      {"owner", "admin", "member", "viewer", "custom"},
+	"create_tenant":     {"owner", "admin", "member", "viewer", "custom"},
+	"get_tenant":        {"owner", "admin", "member", "viewer", "custom"},
+	"update_tenant":     {"owner", "admin"},
+	"list_products":     {"owner", "admin", "member", "viewer", "custom"},
+	"get_product":       {"owner", "admin", "member", "viewer", "custom"},
+	"create_product":    {"owner", "admin", "member"},
+	"update_product":    {"owner", "admin", "member", "custom"},
+	"delete_product":    {"owner", "admin"},
+	"list_members":      {"owner", "admin", "member"},
+	"add_member":        {"owner", "admin"},
+	"update_member":     {"owner", "admin"},
+	"remove_member":     {"owner", "admin"},
+	"grant_permission":  {"owner", "admin"},
+	"revoke_permission": {"owner", "admin"},
+	"list_permissions":  {"owner", "admin", "member"},
+	"list_roles":        {"owner", "admin", "member"},
+	"create_role":       {"owner", "admin"},
+	"update_role":       {"owner", "admin"},
+	"delete_role":       {"owner", "admin"},
+	"list_audit_events": {"owner", "admin", "custom"},
+}
+
+// Every tool × every built-in role and a custom role: allowed, or the exact
+// PermissionError. The permission is checked before the arguments, so a
+// call with nothing but tenant_id tells which.
+func TestPermissionMatrix(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	technova := w.tenants["technova"]
+	ana := w.session("memory", owner)
+	ok[map[string]any](t, ana, "create_role", map[string]any{"tenant_id": technova, "name": "custom",
+		"permissions": []string{"tenants:read", "products:read", "products:update", "audit:read"}})
+	const fabio = "fabio@technova.example"
+	op := w.svc.Operator()
+	if _, err := op.CreateUser(ctx, fabio, "Fábio"); err != nil {
+		t.Fatal(err)
+	}
+	ok[memberRec](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": fabio, "role": "custom"})
+	_, secret, err := op.CreateToken(ctx, service.NewToken{Email: fabio, Name: "matrix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.tokens[fabio] = secret
+
+	roles := map[string]string{"owner": owner, "admin": admin, "member": member, "viewer": viewer, "custom": fabio}
+	tools := mcpserver.AllTools(w.svc)
+	if len(tools) != len(allowed) {
+		t.Errorf("%d tools, %d in the matrix: every tool needs its row", len(tools), len(allowed))
+	}
+	for role, email := range roles {
+		cs := w.session("memory", email)
+		for _, tool := range tools {
+			want, known := allowed[tool.Name]
+			if !known {
+				t.Errorf("%s is not in the matrix", tool.Name)
+				continue
+			}
+			args := map[string]any{"tenant_id": technova}
+			if tool.Permission == "" {
+				args = map[string]any{"bogus": true} // caller tools: a ValidationError, never a PermissionError
+			}
+			text, _ := call(t, cs, tool.Name, args)
+			if slices.Contains(want, role) == (text == denied) {
+				t.Errorf("%s calling %s: %s", role, tool.Name, text)
+			}
+		}
+	}
+}

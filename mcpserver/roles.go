@@ -1,0 +1,137 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+type roleOut struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Permissions []string `json:"permissions"`
+	Builtin     bool     `json:"builtin" jsonschema:"Built-in roles exist in every company and cannot be changed."`
+}
+
+func roleView(r *vitrine.Role) roleOut {
+	return roleOut{Name: r.Name, Description: r.Description, Permissions: r.Permissions.Strings(), Builtin: r.Builtin}
+}
+
+type permissionOut struct {
+	Name        string `json:"name" jsonschema:"resource:action"`
+	Description string `json:"description"`
+	ReadOnly    bool   `json:"read_only" jsonschema:"Whether the permission only reads."`
+}
+
+type listPermissionsOut struct {
+	Permissions []permissionOut `json:"permissions"`
+	NextCursor  string          `json:"next_cursor" jsonschema:"Always empty: the whole catalog is on this page."`
+}
+
+type listRolesIn struct {
+	TenantArg
+}
+
+type listRolesOut struct {
+	Roles      []roleOut `json:"roles"`
+	NextCursor string    `json:"next_cursor" jsonschema:"Always empty: every role is on this page."`
+}
+
+type roleIn struct {
+	TenantArg
+	Name        string           `json:"name" jsonschema:"The custom role's name: lowercase letters, digits, - or _, such as \"catalog-editor\". Built-in names are reserved."`
+	Permissions []permissionName `json:"permissions" jsonschema:"Every permission the role holds, from list_permissions."`
+	Description *string          `json:"description,omitempty" jsonschema:"What the role is for, up to 500 characters."`
+}
+
+type roleRefIn struct {
+	TenantArg
+	Name string `json:"name" jsonschema:"The custom role's name."`
+}
+
+type deleteRoleOut struct {
+	Name    string `json:"name"`
+	Deleted bool   `json:"deleted" jsonschema:"Always true: the role is gone."`
+}
+
+func (in roleIn) input() service.RoleInput {
+	ps := make([]string, len(in.Permissions))
+	for i, p := range in.Permissions {
+		ps[i] = string(p)
+	}
+	return service.RoleInput{Name: in.Name, Permissions: ps, Description: in.Description}
+}
+
+func roleTools(svc *service.Service) []*Tool {
+	role := func(r *vitrine.Role, err error) (roleOut, error) {
+		if err != nil {
+			return roleOut{}, err
+		}
+		return roleView(r), nil
+	}
+	return []*Tool{
+		tenantTool(svc, Tool{
+			Name:        "list_permissions",
+			Title:       "List permissions",
+			Description: "List the permission catalog: every permission a role or a grant can hold, with what it allows.",
+			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
+		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listPermissionsOut, error) {
+			ps, err := svc.Permissions(ctx, a)
+			if err != nil {
+				return listPermissionsOut{}, err
+			}
+			out := listPermissionsOut{Permissions: make([]permissionOut, 0, len(ps))}
+			for _, p := range ps {
+				out.Permissions = append(out.Permissions, permissionOut{Name: string(p.Name), Description: p.Description, ReadOnly: p.Name.ReadOnly()})
+			}
+			return out, nil
+		}),
+		tenantTool(svc, Tool{
+			Name:        "list_roles",
+			Title:       "List roles",
+			Description: "List the roles of a company: the built-in ones (owner, admin, member, viewer) and its custom roles, with their permissions.",
+			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
+		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listRolesOut, error) {
+			rs, err := svc.Roles(ctx, a)
+			if err != nil {
+				return listRolesOut{}, err
+			}
+			out := listRolesOut{Roles: make([]roleOut, 0, len(rs))}
+			for _, r := range rs {
+				out.Roles = append(out.Roles, roleView(&r))
+			}
+			return out, nil
+		}),
+		tenantTool(svc, Tool{
+			Name:  "create_role",
+			Title: "Create a role",
+			Description: "Create a custom role in a company: a name and the permissions it holds. You cannot create a " +
+				"role that holds permissions you do not hold.",
+			Toolset: "roles", Permission: vitrine.RolesManage, TargetArg: "name",
+		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
+			return role(svc.CreateRole(ctx, a, in.input()))
+		}),
+		tenantTool(svc, Tool{
+			Name:  "update_role",
+			Title: "Update a role",
+			Description: "Replace the permissions (and description, if given) of a custom role. Its members hold the " +
+				"new permissions from their next call. Built-in roles cannot be changed.",
+			Toolset: "roles", Permission: vitrine.RolesManage, Idempotent: true, TargetArg: "name",
+		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
+			return role(svc.UpdateRole(ctx, a, in.input()))
+		}),
+		tenantTool(svc, Tool{
+			Name:  "delete_role",
+			Title: "Delete a role",
+			Description: "Delete a custom role that no member holds (a ConflictError says how many still do). " +
+				"Built-in roles cannot be deleted.",
+			Toolset: "roles", Permission: vitrine.RolesManage, Destructive: true, Idempotent: true, TargetArg: "name",
+		}, func(ctx context.Context, a *service.Access, in roleRefIn) (deleteRoleOut, error) {
+			if err := svc.DeleteRole(ctx, a, in.Name); err != nil {
+				return deleteRoleOut{}, err
+			}
+			return deleteRoleOut{Name: in.Name, Deleted: true}, nil
+		}),
+	}
+}

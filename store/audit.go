@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vitrine/vitrine"
+)
+
+// write runs fn in a write transaction. When ctx carries the audit event of
+// a tool call acting in the scope's tenant, the event is stored in the same
+// transaction: a change never commits without its trace. (Calls that write
+// nothing have their events stored by the service's audit log instead.)
+func (db *DB) write(ctx context.Context, s scope, fn func(conn) error) error {
+	e := vitrine.AuditEventFrom(ctx)
+	if e == nil || e.Recorded() || s.tenantID == "" ||
+		(e.TenantID != "" && e.TenantID != vitrine.NoTenant && e.TenantID != s.tenantID) {
+		return db.d.write(ctx, s, fn)
+	}
+	ev := *e
+	ev.TenantID, ev.Outcome = s.tenantID, vitrine.OutcomeOK
+	err := db.d.write(ctx, s, func(c conn) error {
+		if err := fn(c); err != nil {
+			return err
+		}
+		return insertAudit(ctx, c, []*vitrine.AuditEvent{&ev})
+	})
+	if err == nil {
+		e.TenantID, e.Outcome = ev.TenantID, ev.Outcome
+		e.MarkRecorded()
+	}
+	return err
+}
+
+// auditBatch bounds the rows of one INSERT.
+const auditBatch = 200
+
+func insertAudit(ctx context.Context, c conn, events []*vitrine.AuditEvent) error {
+	for len(events) > 0 {
+		n := min(len(events), auditBatch)
+		var (
+			q      strings.Builder
+			args   = make([]any, 0, n*9)
+			values = make([]string, 0, n)
+		)
+		for _, e := range events[:n] {
+			base := len(args)
+			args = append(args, e.TenantID, e.ID, e.Time, e.UserID, e.TokenID, e.Tool, auditText(e.TargetID), e.Outcome, e.RequestID)
+			values = append(values, fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)",
+				base+1, base+2, base+3, base+4, base+5, base+6, base+7, base+8, base+9))
+		}
+		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
+		q.WriteString(strings.Join(values, ", "))
+		if _, err := c.Exec(ctx, q.String(), args...); err != nil {
+			return err
+		}
+		events = events[n:]
+	}
+	return nil
+}
+
+// auditText keeps what an agent sent (a target id, say) storable as text on
+// both databases: valid UTF-8, no NUL, at most 100 characters.
+func auditText(s string) string {
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
+	if utf8.RuneCountInString(s) > 100 {
+		s = string([]rune(s)[:100])
+	}
+	return s
+}
+
+// AppendAudit stores events of any tenants in one transaction.
+func (db *DB) AppendAudit(ctx context.Context, events []*vitrine.AuditEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	if err := db.d.write(ctx, operator, func(c conn) error { return insertAudit(ctx, c, events) }); err != nil {
+		return fmt.Errorf("append audit events: %w", err)
+	}
+	for _, e := range events {
+		e.MarkRecorded()
+	}
+	return nil
+}
+
+// ListAudit returns a page of a tenant's audit log, newest first.
+func (db *DB) ListAudit(ctx context.Context, tenantID string, f vitrine.AuditFilter) ([]*vitrine.AuditEvent, error) {
+	s := tenant(tenantID)
+	if tenantID == vitrine.NoTenant {
+		s = operator
+	}
+	if !validIDs(tenantID) {
+		return nil, nil
+	}
+	var q queryBuilder
+	q.add(`tenant_id = `, tenantID)
+	if f.UserID != "" {
+		q.add(`user_id = `, f.UserID)
+	}
+	if f.Tool != "" {
+		q.add(`tool = `, f.Tool)
+	}
+	if f.Outcome != "" {
+		q.add(`outcome = `, f.Outcome)
+	}
+	if f.Since != nil {
+		q.add(`at >= `, *f.Since)
+	}
+	if f.Until != nil {
+		q.add(`at < `, *f.Until)
+	}
+	if f.Before != "" {
+		q.add(`id < `, f.Before)
+	}
+	query := `SELECT tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id FROM audit_events WHERE ` +
+		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC LIMIT ` + q.arg(f.Limit)
+	var out []*vitrine.AuditEvent
+	err := db.d.read(ctx, s, func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (*vitrine.AuditEvent, error) {
+			var e vitrine.AuditEvent
+			err := r.Scan(&e.TenantID, &e.ID, &e.Time, &e.UserID, &e.TokenID, &e.Tool, &e.TargetID, &e.Outcome, &e.RequestID)
+			e.MarkRecorded()
+			return &e, err
+		}, query, q.args...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list audit events: %w", err)
+	}
+	return out, nil
+}
