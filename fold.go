@@ -21,3 +21,12 @@ func Fold(s string) string {
 	}
 	return out
 }
+
+// Words splits s into the words that search matches: folded (see Fold),
+// cut at anything that is neither a letter nor a digit. Both databases
+// index these very words, so that a query matches the same products on
+// each: "Monitor LG UltraWide 29\"" holds monitor, lg, ultrawide and 29;
+// "NB-DELL-5440" holds nb, dell and 5440.
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}

@@ -1,6 +1,7 @@
 package vitrine
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ type Product struct {
 	CreatedBy string
 	UpdatedAt time.Time
 	UpdatedBy string
+
+	// Rank is the product's relevance class in a text search, lowest
+	// first (see ProductKey); it is not stored.
+	Rank int
 }
 
 // PriceString returns the price as a decimal string in its currency: "4599.90".
@@ -120,13 +125,17 @@ const (
 	SortUpdatedDesc  ProductSort = "-updated_at"
 	SortCreated      ProductSort = "created_at"
 	SortCreatedDesc  ProductSort = "-created_at"
-	DefaultSort                  = SortName
+	// SortRelevance orders a text search: the product whose SKU is the
+	// query first, then those whose name holds every word, then those that
+	// hold them elsewhere; by name within each.
+	SortRelevance   ProductSort = "relevance"
+	DefaultSort                 = SortName
 	DefaultPageLimit             = 20
 	MaxPageLimit                 = 100
 )
 
 // ProductSorts lists the valid sort orders.
-var ProductSorts = []ProductSort{SortName, SortNameDesc, SortPrice, SortPriceDesc, SortUpdated, SortUpdatedDesc, SortCreated, SortCreatedDesc}
+var ProductSorts = []ProductSort{SortRelevance, SortName, SortNameDesc, SortPrice, SortPriceDesc, SortUpdated, SortUpdatedDesc, SortCreated, SortCreatedDesc}
 
 // Key returns the sort's column key without direction.
 func (s ProductSort) Key() string { return strings.TrimPrefix(string(s), "-") }
@@ -136,12 +145,23 @@ func (s ProductSort) Desc() bool { return strings.HasPrefix(string(s), "-") }
 
 // ProductFilter selects and orders a page of products.
 type ProductFilter struct {
-	// Query matches products whose name or SKU contains it, ignoring case
-	// and accents.
-	Query  string
+	// Words are the words of a text query (see Words): a product matches
+	// when its name, SKU or description holds a word starting with each.
+	Words []string
+	// SKU is the query as a SKU key: the product with that SKU ranks first
+	// in a relevance search.
+	SKU    string
 	Status ProductStatus // empty for any
-	Sort   ProductSort
-	Limit  int
+	// InStock, when set, keeps products with (true) or without stock.
+	InStock *bool
+	// MinPrice and MaxPrice, when set, keep the products in PriceCurrency
+	// whose price lies between them (in minor units, inclusive).
+	MinPrice, MaxPrice *int64
+	PriceCurrency      string
+	// UpdatedSince, when set, keeps products changed at or after it.
+	UpdatedSince *time.Time
+	Sort         ProductSort
+	Limit        int
 	// After is the position the page starts after; nil for the first page.
 	After *ProductKey
 }
@@ -149,7 +169,8 @@ type ProductFilter struct {
 // ProductKey is a product's position in a sort order: the sort column's
 // value and the id that breaks ties.
 type ProductKey struct {
-	Name    string    `json:"n,omitempty"` // folded name, for SortName
+	Rank    int       `json:"r,omitempty"` // for SortRelevance
+	Name    string    `json:"n,omitempty"` // folded name, for SortName and SortRelevance
 	Price   int64     `json:"p,omitempty"`
 	Updated time.Time `json:"u,omitzero"`
 	ID      string    `json:"i"`
@@ -159,6 +180,8 @@ type ProductKey struct {
 func KeyOf(p *Product, s ProductSort) ProductKey {
 	k := ProductKey{ID: p.ID}
 	switch s.Key() {
+	case "relevance":
+		k.Rank, k.Name = p.Rank, Fold(p.Name)
 	case "name":
 		k.Name = Fold(p.Name)
 	case "price":
@@ -205,4 +228,37 @@ func (patch *ProductPatch) Apply(p *Product) {
 	if patch.Status != nil {
 		p.Status = *patch.Status
 	}
+}
+
+// StockMovement is one change of a product's stock.
+type StockMovement struct {
+	ID         string
+	TenantID   string
+	ProductID  string
+	Delta      int64
+	StockAfter int64
+	Reason     string
+	UserID     string
+	RequestID  string
+	At         time.Time
+}
+
+type stockReasonKey struct{}
+
+// WithStockReason returns a context whose writes record reason on the
+// stock movements they cause. Without one, a movement's reason is the tool
+// that caused it.
+func WithStockReason(ctx context.Context, reason string) context.Context {
+	return context.WithValue(ctx, stockReasonKey{}, reason)
+}
+
+// StockReason returns the reason for the stock movements written in ctx.
+func StockReason(ctx context.Context) string {
+	if r, ok := ctx.Value(stockReasonKey{}).(string); ok {
+		return r
+	}
+	if e := AuditEventFrom(ctx); e != nil {
+		return e.Tool
+	}
+	return "operator"
 }

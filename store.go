@@ -101,9 +101,15 @@ type AuditStore interface {
 	ListAudit(ctx context.Context, tenantID string, f AuditFilter) ([]*AuditEvent, error)
 }
 
-// ProductStore keeps products.
+// ProductStore keeps products, and the movements of their stock: every
+// write that changes a product's stock records the change.
 type ProductStore interface {
-	CreateProduct(ctx context.Context, p *Product) error
+	// CreateProduct stores a new product. With an idempotency key, it
+	// stores the key with it in one transaction; a key already used (and
+	// not expired) by this user in this tenant returns the product it
+	// created instead, or, if it was used for other arguments (another
+	// hash), a ConflictError.
+	CreateProduct(ctx context.Context, p *Product, key *IdempotencyKey) (*Product, error)
 	ProductByID(ctx context.Context, tenantID, id string) (*Product, error)
 	ProductBySKU(ctx context.Context, tenantID, sku string) (*Product, error)
 	// ListProducts returns up to f.Limit products after f.After in f.Sort order.
@@ -114,4 +120,31 @@ type ProductStore interface {
 	// back with the next version. Concurrent updates queue; none is lost.
 	UpdateProduct(ctx context.Context, tenantID, id string, change func(*Product) error) (*Product, error)
 	DeleteProduct(ctx context.Context, tenantID, id string) error
+	// ProductsBySKU returns the tenant's products with those SKUs, by SKU
+	// key.
+	ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*Product, error)
+	// WriteProducts creates and updates many products in one transaction,
+	// reporting progress after each part. An update applies only if the
+	// stored version is still the one read. It returns an error per write
+	// (nil, or a ConflictError for a taken SKU or a stale version); with
+	// atomic, any such error rolls back every write.
+	WriteProducts(ctx context.Context, tenantID string, writes []ProductWrite, atomic bool, progress func(done int)) ([]error, error)
+	// ListStockMovements returns a page of the tenant's stock movements,
+	// newest first, of one product or of all.
+	ListStockMovements(ctx context.Context, tenantID, productID, before string, limit int) ([]*StockMovement, error)
+}
+
+// ProductWrite is one write of WriteProducts: Create a new product, or
+// Update one read at Update.Version.
+type ProductWrite struct {
+	Create *Product
+	Update *Product
+}
+
+// IdempotencyKey makes a create safe to retry.
+type IdempotencyKey struct {
+	UserID      string
+	Key         string
+	RequestHash string
+	ExpiresAt   time.Time
 }

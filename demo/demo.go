@@ -128,13 +128,14 @@ func addProducts(ctx context.Context, svc *service.Service, tenantID, ownerEmail
 	if err != nil {
 		return err
 	}
+	ctx = vitrine.WithStockReason(ctx, "demo data")
 	a, err := svc.Access(ctx, caller, tenantID)
 	if err != nil {
 		return err
 	}
 	for _, p := range ps {
 		_, err := svc.CreateProduct(ctx, a, service.NewProduct{SKU: p.sku, Name: p.name, Description: p.description,
-			Price: p.price, Stock: p.stock, Status: p.status})
+			Price: p.price, Stock: p.stock, Status: p.status}, "")
 		if err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
 			return fmt.Errorf("%s: %w", p.sku, err)
 		}

@@ -106,7 +106,7 @@ func TestReadOnlyToken(t *testing.T) {
 	}
 	// A full token of the same user lists everything.
 	res, _ := w.session("http", owner).ListTools(ctx, nil)
-	if len(res.Tools) != len(mcpserver.AllTools(w.svc)) {
+	if len(res.Tools) != len(mcpserver.AllTools(w.svc, mcpserver.Options{})) {
 		t.Errorf("owner lists %d tools", len(res.Tools))
 	}
 }

@@ -28,5 +28,5 @@ func golden(t *testing.T, path, generated string) {
 }
 
 func TestPermissionsDoc(t *testing.T) {
-	golden(t, "../docs/permissions.md", mcpserver.PermissionsDoc(mcpserver.AllTools(service.New(nil, nil))))
+	golden(t, "../docs/permissions.md", mcpserver.PermissionsDoc(mcpserver.AllTools(service.New(nil, nil), mcpserver.Options{})))
 }

@@ -13,28 +13,31 @@ import (
 // every tool, the roles that may call it. "custom" is a custom role holding
 // tenants:read, products:read, products:update and audit:read.
 var allowed = map[string][]string{
-	"whoami":            {"owner", "admin", "member", "viewer", "custom"},
-	"list_tenants":      {"owner", "admin", "member", "viewer", "custom"},
-	"create_tenant":     {"owner", "admin", "member", "viewer", "custom"},
-	"get_tenant":        {"owner", "admin", "member", "viewer", "custom"},
-	"update_tenant":     {"owner", "admin"},
-	"list_products":     {"owner", "admin", "member", "viewer", "custom"},
-	"get_product":       {"owner", "admin", "member", "viewer", "custom"},
-	"create_product":    {"owner", "admin", "member"},
-	"update_product":    {"owner", "admin", "member", "custom"},
-	"delete_product":    {"owner", "admin"},
-	"list_members":      {"owner", "admin", "member"},
-	"add_member":        {"owner", "admin"},
-	"update_member":     {"owner", "admin"},
-	"remove_member":     {"owner", "admin"},
-	"grant_permission":  {"owner", "admin"},
-	"revoke_permission": {"owner", "admin"},
-	"list_permissions":  {"owner", "admin", "member"},
-	"list_roles":        {"owner", "admin", "member"},
-	"create_role":       {"owner", "admin"},
-	"update_role":       {"owner", "admin"},
-	"delete_role":       {"owner", "admin"},
-	"list_audit_events": {"owner", "admin", "custom"},
+	"whoami":               {"owner", "admin", "member", "viewer", "custom"},
+	"list_tenants":         {"owner", "admin", "member", "viewer", "custom"},
+	"create_tenant":        {"owner", "admin", "member", "viewer", "custom"},
+	"get_tenant":           {"owner", "admin", "member", "viewer", "custom"},
+	"update_tenant":        {"owner", "admin"},
+	"list_products":        {"owner", "admin", "member", "viewer", "custom"},
+	"get_product":          {"owner", "admin", "member", "viewer", "custom"},
+	"create_product":       {"owner", "admin", "member"},
+	"update_product":       {"owner", "admin", "member", "custom"},
+	"delete_product":       {"owner", "admin"},
+	"adjust_stock":         {"owner", "admin", "member", "custom"},
+	"list_stock_movements": {"owner", "admin", "member", "viewer", "custom"},
+	"import_products":      {"owner", "admin", "member"},
+	"list_members":         {"owner", "admin", "member"},
+	"add_member":           {"owner", "admin"},
+	"update_member":        {"owner", "admin"},
+	"remove_member":        {"owner", "admin"},
+	"grant_permission":     {"owner", "admin"},
+	"revoke_permission":    {"owner", "admin"},
+	"list_permissions":     {"owner", "admin", "member"},
+	"list_roles":           {"owner", "admin", "member"},
+	"create_role":          {"owner", "admin"},
+	"update_role":          {"owner", "admin"},
+	"delete_role":          {"owner", "admin"},
+	"list_audit_events":    {"owner", "admin", "custom"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact
@@ -59,7 +62,7 @@ func TestPermissionMatrix(t *testing.T) {
 	w.tokens[fabio] = secret
 
 	roles := map[string]string{"owner": owner, "admin": admin, "member": member, "viewer": viewer, "custom": fabio}
-	tools := mcpserver.AllTools(w.svc)
+	tools := mcpserver.AllTools(w.svc, mcpserver.Options{})
 	if len(tools) != len(allowed) {
 		t.Errorf("%d tools, %d in the matrix: every tool needs its row", len(tools), len(allowed))
 	}

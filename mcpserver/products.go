@@ -44,11 +44,16 @@ func productView(p *vitrine.Product) productOut {
 
 type listProductsIn struct {
 	TenantArg
-	Query  string        `json:"query,omitempty" jsonschema:"Text to look for in product names and SKUs; case and accents are ignored."`
-	Status productStatus `json:"status,omitempty" jsonschema:"Only products with this status. Default: any."`
-	Sort   productSort   `json:"sort,omitempty" jsonschema:"Order of the list; a leading - reverses it. Default: name."`
-	Limit  pageLimit     `json:"limit,omitempty" jsonschema:"Products per page, 1 to 100. Default: 20."`
-	Cursor string        `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page, with the same query, status and sort. Omit for the first page."`
+	Query        string        `json:"query,omitempty" jsonschema:"Words to find in product names, SKUs and descriptions; case and accents are ignored and a word matches the start of a word (\"note\" finds \"Notebook\"). Results are ranked: the exact SKU first, then matches in the name, then the rest."`
+	Status       productStatus `json:"status,omitempty" jsonschema:"Only products with this status. Default: any."`
+	InStock      *bool         `json:"in_stock,omitempty" jsonschema:"true: only products with stock; false: only those out of stock."`
+	MinPrice     string        `json:"min_price,omitempty" jsonschema:"Only products priced at least this, in currency (decimal string)."`
+	MaxPrice     string        `json:"max_price,omitempty" jsonschema:"Only products priced at most this, in currency (decimal string)."`
+	Currency     string        `json:"currency,omitempty" jsonschema:"The currency of min_price and max_price; only products in it match them. Default: BRL."`
+	UpdatedSince string        `json:"updated_since,omitempty" jsonschema:"Only products changed at or after this time (RFC 3339)."`
+	Sort         productSort   `json:"sort,omitempty" jsonschema:"Order of the list; a leading - reverses it. Default: relevance with a query, name without."`
+	Limit        pageLimit     `json:"limit,omitempty" jsonschema:"Products per page, 1 to 100. Default: 20."`
+	Cursor       string        `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page, with the same filters. Omit for the first page."`
 }
 
 type listProductsOut struct {
@@ -71,6 +76,8 @@ type createProductIn struct {
 	Currency    string        `json:"currency,omitempty" jsonschema:"ISO 4217 currency code. Default: BRL."`
 	Stock       stockLevel    `json:"stock,omitempty" jsonschema:"Units in stock. Default: 0."`
 	Status      productStatus `json:"status,omitempty" jsonschema:"Default: active."`
+	// IdempotencyKey makes a retry safe.
+	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"Any unique string, such as a UUID, to make retries safe: a call repeated with the same key and arguments within 24 hours returns the product the first call created instead of a duplicate; the same key with other arguments is a ConflictError."`
 }
 
 type updateProductIn struct {
@@ -92,11 +99,12 @@ type deleteProductIn struct {
 }
 
 type deleteProductOut struct {
-	ID      string `json:"id" jsonschema:"The id of the deleted product."`
-	Deleted bool   `json:"deleted" jsonschema:"Always true: the product is gone."`
+	ID      string `json:"id" jsonschema:"The id of the product."`
+	Deleted bool   `json:"deleted" jsonschema:"Whether the product is gone: false when the user declined to confirm."`
+	Message string `json:"message,omitempty" jsonschema:"Why nothing was deleted, when nothing was."`
 }
 
-func productTools(svc *service.Service) []*Tool {
+func productTools(svc *service.Service, opts Options) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
 			Name:  "list_products",
@@ -107,7 +115,8 @@ func productTools(svc *service.Service) []*Tool {
 			Toolset: "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
 			page, err := svc.ListProducts(ctx, a, service.ProductQuery{
-				Query: in.Query, Status: string(in.Status), Sort: string(in.Sort), Limit: int(in.Limit), Cursor: in.Cursor,
+				Query: in.Query, Status: string(in.Status), InStock: in.InStock, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice,
+				Currency: in.Currency, UpdatedSince: in.UpdatedSince, Sort: string(in.Sort), Limit: int(in.Limit), Cursor: in.Cursor,
 			})
 			if err != nil {
 				return listProductsOut{}, err
@@ -141,7 +150,7 @@ func productTools(svc *service.Service) []*Tool {
 			p, err := svc.CreateProduct(ctx, a, service.NewProduct{
 				SKU: in.SKU, Name: in.Name, Description: in.Description, Price: in.Price,
 				Currency: in.Currency, Stock: int64(in.Stock), Status: string(in.Status),
-			})
+			}, in.IdempotencyKey)
 			if err != nil {
 				return productOut{}, err
 			}
@@ -168,9 +177,15 @@ func productTools(svc *service.Service) []*Tool {
 			Name:  "delete_product",
 			Title: "Delete a product",
 			Description: "Delete a product for good; this cannot be undone. To take a product off sale but keep it, " +
-				"use update_product with status \"archived\" instead. Needs the products:delete permission.",
+				"use update_product with status \"archived\" instead. Needs the products:delete permission. The " +
+				"server may ask the user to confirm first; if they decline, nothing is deleted and deleted is false.",
 			Toolset: "products", Permission: vitrine.ProductsDelete, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
+			if opts.ConfirmDestructive {
+				if declined, err := confirmDeletion(ctx, svc, a, in.ID); err != nil || declined != "" {
+					return deleteProductOut{ID: in.ID, Message: declined}, err
+				}
+			}
 			if err := svc.DeleteProduct(ctx, a, in.ID); err != nil {
 				return deleteProductOut{}, err
 			}

@@ -16,10 +16,11 @@ import (
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[productStatus](): {Type: "string", Enum: []any{"active", "archived"}},
 	reflect.TypeFor[productSort](): {Type: "string", Enum: []any{
-		"name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
+		"relevance", "name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
 	reflect.TypeFor[pageLimit]():      {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
 	reflect.TypeFor[stockLevel]():     {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
 	reflect.TypeFor[memberStatus]():   {Type: "string", Enum: []any{"active", "inactive"}},
+	reflect.TypeFor[importMode]():     {Type: "string", Enum: []any{"create", "upsert"}},
 	reflect.TypeFor[auditOutcome]():   {Type: "string", Enum: []any{"ok", "PermissionError", "NotFoundError", "ConflictError", "ValidationError", "Error"}},
 	reflect.TypeFor[permissionName](): {Type: "string", Enum: permissionEnum()},
 }

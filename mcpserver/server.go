@@ -37,6 +37,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients in the initialize handshake.
 	Version string
+	// ConfirmDestructive makes delete_product ask the user to confirm,
+	// through elicitation, when the client can ask.
+	ConfirmDestructive bool
 }
 
 // Server is Vitrine's MCP server.
@@ -60,7 +63,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		}
 	}
 	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}}
-	for _, t := range AllTools(svc) {
+	for _, t := range AllTools(svc, opts) {
 		if s.serves(t) {
 			s.tools = append(s.tools, t)
 			s.byName[t.Name] = t
@@ -74,6 +77,9 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	for _, t := range s.tools {
 		s.mcp.AddTool(t.definition(), s.handler(t))
 	}
+	if s.serves(&Tool{Toolset: "products", ReadOnly: true}) {
+		s.addResources()
+	}
 	s.mcp.AddReceivingMiddleware(s.visibility)
 	return s, nil
 }
@@ -86,8 +92,9 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 	`arguments and retry), Error (report it; for "Membership not found or inactive", call list_tenants).`
 
 // AllTools returns every tool, in listing order, before any filter.
-func AllTools(svc *service.Service) []*Tool {
-	return slices.Concat(tenantTools(svc), productTools(svc), memberTools(svc), roleTools(svc), auditTools(svc))
+func AllTools(svc *service.Service, opts Options) []*Tool {
+	return slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
+		memberTools(svc), roleTools(svc), auditTools(svc))
 }
 
 // Tools returns the tools this server serves, in listing order.
@@ -177,8 +184,12 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 		start := time.Now()
 		e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: t.Name}
 		e.RequestID = e.ID
-		ctx = vitrine.WithAuditEvent(ctx, e)
+		ctx = withRequest(vitrine.WithAuditEvent(ctx, e), req)
 		res, c, err := s.call(ctx, t, req)
+		var input *inputRequired
+		if errors.As(err, &input) {
+			return input.res, nil
+		}
 		if c.caller != nil {
 			e.Outcome = outcome(err)
 			if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {

@@ -261,7 +261,7 @@ func TestServerToolFilters(t *testing.T) {
 		for _, tool := range res.Tools {
 			got = append(got, tool.Name)
 		}
-		for _, tool := range mcpserver.AllTools(w.svc) {
+		for _, tool := range mcpserver.AllTools(w.svc, mcpserver.Options{}) {
 			if c.want(tool) {
 				want = append(want, tool.Name)
 			}

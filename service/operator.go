@@ -264,3 +264,41 @@ func parseMembershipStatus(s string) (vitrine.MembershipStatus, error) {
 	}
 	return "", vitrine.Invalid("status", "status must be \"active\" or \"inactive\"; got %q", s)
 }
+
+// Actor returns who the operator's catalog commands act as in a tenant:
+// the user with that email, or else the tenant's first active owner. The
+// actor's memberships and permissions apply as in a tool call.
+func (o *Operator) Actor(ctx context.Context, tenantRef, email string) (*Access, error) {
+	t, err := o.Tenant(ctx, tenantRef)
+	if err != nil {
+		return nil, err
+	}
+	if email == "" {
+		for after := (*vitrine.MemberKey)(nil); ; {
+			ms, err := o.s.store.ListMembers(ctx, t.ID, after, 100)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range ms {
+				if m.Role == vitrine.RoleOwner && m.Status == vitrine.MembershipActive {
+					email = m.Email
+					break
+				}
+			}
+			if email != "" || len(ms) < 100 {
+				break
+			}
+			last := ms[len(ms)-1]
+			after = &vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID}
+		}
+	}
+	caller, err := o.ActAs(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	a, err := o.s.Access(ctx, caller, t.ID)
+	if err != nil {
+		return nil, fmt.Errorf("%s has no active membership in %s", email, tenantRef)
+	}
+	return a, nil
+}

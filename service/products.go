@@ -2,7 +2,13 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"strconv"
+	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
@@ -35,11 +41,16 @@ type ProductChanges struct {
 
 // ProductQuery holds list_products' arguments.
 type ProductQuery struct {
-	Query  string
-	Status string
-	Sort   string
-	Limit  int
-	Cursor string
+	Query        string
+	Status       string
+	InStock      *bool
+	MinPrice     string
+	MaxPrice     string
+	Currency     string // of MinPrice and MaxPrice; default BRL
+	UpdatedSince string // RFC 3339
+	Sort         string // default: relevance with a query, name without
+	Limit        int
+	Cursor       string
 }
 
 // ProductPage is a page of products and the cursor of the next one, empty
@@ -57,36 +68,13 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	if err := a.Require(vitrine.ProductsRead); err != nil {
 		return nil, err
 	}
-	f := vitrine.ProductFilter{Query: q.Query, Sort: vitrine.DefaultSort, Limit: vitrine.DefaultPageLimit}
-	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
-		return nil, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
+	f, err := q.filter()
+	if err != nil {
+		return nil, err
 	}
-	if q.Status != "" {
-		st, err := vitrine.ParseProductStatus("status", q.Status)
-		if err != nil {
-			return nil, err
-		}
-		f.Status = st
-	}
-	if q.Sort != "" {
-		f.Sort = ""
-		for _, s := range vitrine.ProductSorts {
-			if string(s) == q.Sort {
-				f.Sort = s
-			}
-		}
-		if f.Sort == "" {
-			return nil, vitrine.Invalid("sort", "sort must be one of %s; got %q", sortList(), q.Sort)
-		}
-	}
-	if q.Limit != 0 {
-		if q.Limit < 1 || q.Limit > vitrine.MaxPageLimit {
-			return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, q.Limit)
-		}
-		f.Limit = q.Limit
-	}
-	// The cursor belongs to this tenant, query, status and order.
-	scope := a.TenantID + "\x00" + q.Query + "\x00" + string(f.Status) + "\x00" + string(f.Sort)
+	// The cursor belongs to this tenant and these filters.
+	filters, _ := json.Marshal(q.withoutPage())
+	scope := a.TenantID + "\x00" + string(filters)
 	if q.Cursor != "" {
 		var after vitrine.ProductKey
 		if err := vitrine.DecodeCursor("cursor", q.Cursor, scope, &after); err != nil {
@@ -106,6 +94,94 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 		page.NextCursor = vitrine.EncodeCursor(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
 	}
 	return page, nil
+}
+
+func (q ProductQuery) withoutPage() ProductQuery {
+	q.Limit, q.Cursor = 0, ""
+	return q
+}
+
+// filter validates the query's arguments in the order the tool lists them.
+func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
+	f := vitrine.ProductFilter{Sort: vitrine.SortName, Limit: vitrine.DefaultPageLimit}
+	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
+		return f, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
+	}
+	if f.Words = vitrine.Words(q.Query); len(f.Words) > 0 {
+		f.Sort = vitrine.SortRelevance
+		f.SKU = vitrine.SKUKey(strings.TrimSpace(q.Query))
+	} else if strings.TrimSpace(q.Query) != "" {
+		return f, vitrine.Invalid("query", "query must hold at least one letter or digit")
+	}
+	if q.Status != "" {
+		st, err := vitrine.ParseProductStatus("status", q.Status)
+		if err != nil {
+			return f, err
+		}
+		f.Status = st
+	}
+	f.InStock = q.InStock
+	if q.MinPrice != "" || q.MaxPrice != "" {
+		code, scale, err := vitrine.NormalizeCurrency("currency", or(q.Currency, vitrine.DefaultCurrency))
+		if err != nil {
+			return f, err
+		}
+		f.PriceCurrency = code
+		for _, b := range []struct {
+			field, value string
+			dst          **int64
+		}{{"min_price", q.MinPrice, &f.MinPrice}, {"max_price", q.MaxPrice, &f.MaxPrice}} {
+			if b.value == "" {
+				continue
+			}
+			v, err := vitrine.ParsePrice(b.field, b.value, scale)
+			if err != nil {
+				return f, err
+			}
+			*b.dst = &v
+		}
+		if f.MinPrice != nil && f.MaxPrice != nil && *f.MinPrice > *f.MaxPrice {
+			return f, vitrine.Invalid("max_price", "max_price must not be below min_price")
+		}
+	} else if q.Currency != "" {
+		return f, vitrine.Invalid("currency", "currency applies to min_price and max_price; give one of them too")
+	}
+	if q.UpdatedSince != "" {
+		t, err := time.Parse(time.RFC3339, q.UpdatedSince)
+		if err != nil {
+			return f, vitrine.Invalid("updated_since", "updated_since must be a time in RFC 3339, such as \"2026-11-30T09:00:00Z\"; got %q", q.UpdatedSince)
+		}
+		t = vitrine.Timestamp(t)
+		f.UpdatedSince = &t
+	}
+	if q.Sort != "" {
+		f.Sort = ""
+		for _, s := range vitrine.ProductSorts {
+			if string(s) == q.Sort {
+				f.Sort = s
+			}
+		}
+		if f.Sort == "" {
+			return f, vitrine.Invalid("sort", "sort must be one of %s; got %q", sortList(), q.Sort)
+		}
+		if f.Sort == vitrine.SortRelevance && len(f.Words) == 0 {
+			return f, vitrine.Invalid("sort", "sort \"relevance\" needs a query")
+		}
+	}
+	if q.Limit != 0 {
+		if q.Limit < 1 || q.Limit > vitrine.MaxPageLimit {
+			return f, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, q.Limit)
+		}
+		f.Limit = q.Limit
+	}
+	return f, nil
+}
+
+func or(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }
 
 func sortList() string {
@@ -138,14 +214,29 @@ func (s *Service) GetProduct(ctx context.Context, a *Access, id, sku string) (*v
 	return nil, vitrine.Invalid("id", "give the product's id, or its sku")
 }
 
-// CreateProduct adds a product to the tenant's catalog.
-func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct) (*vitrine.Product, error) {
+// IdempotencyTTL is how long create_product remembers an idempotency key.
+const IdempotencyTTL = 24 * time.Hour
+
+// maxKeyLength bounds an idempotency key.
+const maxKeyLength = 200
+
+// CreateProduct adds a product to the tenant's catalog. With an
+// idempotency key, a retry with the same key and arguments returns the
+// product the first call created, instead of a duplicate.
+func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, idempotencyKey string) (*vitrine.Product, error) {
 	if err := a.Require(vitrine.ProductsCreate); err != nil {
 		return nil, err
 	}
 	p, err := in.validate()
 	if err != nil {
 		return nil, err
+	}
+	var key *vitrine.IdempotencyKey
+	if idempotencyKey != "" {
+		if n := utf8.RuneCountInString(idempotencyKey); n > maxKeyLength {
+			return nil, vitrine.Invalid("idempotency_key", "idempotency_key is %d characters long; the limit is %d", n, maxKeyLength)
+		}
+		key = &vitrine.IdempotencyKey{UserID: a.Caller.User.ID, Key: idempotencyKey, RequestHash: p.hash(), ExpiresAt: s.now().Add(IdempotencyTTL)}
 	}
 	now := s.now()
 	p.ID = vitrine.NewID()
@@ -154,17 +245,23 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct) (
 	p.CreatedAt, p.UpdatedAt = now, now
 	p.CreatedBy, p.UpdatedBy = a.Caller.User.ID, a.Caller.User.ID
 	vitrine.SetAuditTarget(ctx, p.ID)
-	if err := s.store.CreateProduct(ctx, p); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return s.store.CreateProduct(ctx, &p.Product, key)
+}
+
+// newProduct is a validated NewProduct.
+type newProduct struct{ vitrine.Product }
+
+// hash identifies the arguments of a create, for its idempotency key.
+func (p *newProduct) hash() string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%q %q %q %d %q %d %q", p.SKU, p.Name, p.Description, p.Price, p.Currency, p.Stock, p.Status))
+	return hex.EncodeToString(h[:])
 }
 
 // validate checks the fields in the order the tool lists them and returns
 // the product they describe.
-func (in NewProduct) validate() (*vitrine.Product, error) {
+func (in NewProduct) validate() (*newProduct, error) {
 	var (
-		p   vitrine.Product
+		p   newProduct
 		err error
 	)
 	if p.SKU, _, err = vitrine.ValidateSKU("sku", in.SKU); err != nil {
@@ -329,4 +426,94 @@ func (s *Service) DeleteProduct(ctx context.Context, a *Access, id string) error
 		return vitrine.NotFound("Product")
 	}
 	return s.store.DeleteProduct(ctx, a.TenantID, id)
+}
+
+// maxStockDelta bounds one stock adjustment.
+const maxStockDelta = vitrine.MaxStock
+
+// AdjustStock adds delta (negative to take away) to a product's stock,
+// atomically: concurrent adjustments all count, and the stock never goes
+// below zero. The movement is kept with its reason.
+func (s *Service) AdjustStock(ctx context.Context, a *Access, id string, delta int64, reason string) (*vitrine.Product, error) {
+	if err := a.Require(vitrine.ProductsUpdate); err != nil {
+		return nil, err
+	}
+	if delta == 0 {
+		return nil, vitrine.Invalid("delta", "delta must not be zero: a positive number adds stock, a negative one takes it away")
+	}
+	if delta > maxStockDelta || delta < -maxStockDelta {
+		return nil, vitrine.Invalid("delta", "delta must be between %d and %d", -maxStockDelta, maxStockDelta)
+	}
+	reason, err := vitrine.ValidateName("reason", reason, 200)
+	if err != nil {
+		return nil, err
+	}
+	if !vitrine.ValidID(id) {
+		return nil, vitrine.NotFound("Product")
+	}
+	return s.store.UpdateProduct(vitrine.WithStockReason(ctx, reason), a.TenantID, id, func(p *vitrine.Product) error {
+		if p.Stock+delta < 0 {
+			return vitrine.Invalid("delta", "the stock would go below zero: it is %d, and delta is %d", p.Stock, delta)
+		}
+		if p.Stock+delta > vitrine.MaxStock {
+			return vitrine.Invalid("delta", "the stock would exceed %d", int64(vitrine.MaxStock))
+		}
+		p.Stock += delta
+		p.UpdatedAt, p.UpdatedBy = s.now(), a.Caller.User.ID
+		return nil
+	})
+}
+
+// MovementPage is a page of stock movements, newest first.
+type MovementPage struct {
+	Movements  []*vitrine.StockMovement
+	NextCursor string
+}
+
+// ListStockMovements returns a page of stock movements: of one product, or
+// of the whole tenant.
+func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID string, limit int, cursor string) (*MovementPage, error) {
+	if err := a.Require(vitrine.ProductsRead); err != nil {
+		return nil, err
+	}
+	if limit == 0 {
+		limit = vitrine.DefaultPageLimit
+	}
+	if limit < 1 || limit > vitrine.MaxPageLimit {
+		return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, limit)
+	}
+	if productID != "" {
+		if _, err := s.store.ProductByID(ctx, a.TenantID, productID); err != nil {
+			return nil, err
+		}
+	}
+	scope := "movements\x00" + a.TenantID + "\x00" + productID
+	var before string
+	if cursor != "" {
+		if err := vitrine.DecodeCursor("cursor", cursor, scope, &before); err != nil {
+			return nil, err
+		}
+	}
+	ms, err := s.store.ListStockMovements(ctx, a.TenantID, productID, before, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	page := &MovementPage{Movements: ms}
+	if len(ms) > limit {
+		page.Movements = ms[:limit]
+		page.NextCursor = vitrine.EncodeCursor(scope, ms[limit-1].ID)
+	}
+	return page, nil
+}
+
+// ProductToDelete returns the product DeleteProduct would delete, for a
+// confirmation that names it.
+func (s *Service) ProductToDelete(ctx context.Context, a *Access, id string) (*vitrine.Product, error) {
+	if err := a.Require(vitrine.ProductsDelete); err != nil {
+		return nil, err
+	}
+	if !vitrine.ValidID(id) {
+		return nil, vitrine.NotFound("Product")
+	}
+	return s.store.ProductByID(ctx, a.TenantID, id)
 }

@@ -19,16 +19,16 @@ func (db *DB) write(ctx context.Context, s scope, fn func(conn) error) error {
 		(e.TenantID != "" && e.TenantID != vitrine.NoTenant && e.TenantID != s.tenantID) {
 		return db.d.write(ctx, s, fn)
 	}
-	ev := *e
-	ev.TenantID, ev.Outcome = s.tenantID, vitrine.OutcomeOK
 	err := db.d.write(ctx, s, func(c conn) error {
 		if err := fn(c); err != nil {
 			return err
 		}
+		ev := *e // as fn left it: it may have named the target
+		ev.TenantID, ev.Outcome = s.tenantID, vitrine.OutcomeOK
 		return insertAudit(ctx, c, []*vitrine.AuditEvent{&ev})
 	})
 	if err == nil {
-		e.TenantID, e.Outcome = ev.TenantID, ev.Outcome
+		e.TenantID, e.Outcome = s.tenantID, vitrine.OutcomeOK
 		e.MarkRecorded()
 	}
 	return err

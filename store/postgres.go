@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -56,6 +57,15 @@ func openPostgres(ctx context.Context, url string) (*pgDB, error) {
 func (d *pgDB) name() string { return "postgres" }
 
 func (d *pgDB) forUpdate() string { return " FOR UPDATE" }
+
+func (d *pgDB) matchWords(column string, words []string) (string, any) {
+	terms := make([]string, len(words))
+	for i, w := range words {
+		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
+	}
+	tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
+	return tsv + ` @@ %s::tsquery`, strings.Join(terms, " & ")
+}
 
 func (d *pgDB) close() error { d.pool.Close(); return nil }
 

@@ -25,36 +25,115 @@ func scanProduct(r row) (*vitrine.Product, error) {
 	return &p, nil
 }
 
-// searchText is what a text query matches: the folded name and SKU.
-func searchText(p *vitrine.Product) string {
-	return vitrine.Fold(p.Name + " " + p.SKU)
+// words returns what a text query matches of p: the words of its name,
+// and of its name, SKU and description.
+func words(p *vitrine.Product) (name, all string) {
+	name = strings.Join(vitrine.Words(p.Name), " ")
+	return name, strings.Join(append(vitrine.Words(p.Name+" "+p.SKU), vitrine.Words(p.Description)...), " ")
 }
 
 func (db *DB) productConflict(err error, p *vitrine.Product) error {
-	if name, ok := db.d.constraint(err); ok && name == "products_sku_key" {
+	if name, ok := db.d.constraint(err); ok && name == "products_sku_key" && p != nil {
 		return vitrine.Conflict("sku", "A product with SKU %q already exists in this company (SKUs are compared without case)", p.SKU)
 	}
 	return err
 }
 
-// CreateProduct stores a new product. A SKU already taken in the tenant,
-// in any case, is a ConflictError.
-func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product) error {
-	err := db.write(ctx, tenant(p.TenantID), func(c conn) error {
-		_, err := c.Exec(ctx, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, description, search,
-				price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-			p.TenantID, p.ID, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, searchText(p),
-			p.Price, p.Currency, p.Stock, string(p.Status), p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy)
+// insertProduct stores a new product and the movement of its first stock.
+func insertProduct(ctx context.Context, c conn, p *vitrine.Product) error {
+	nameWords, search := words(p)
+	if _, err := c.Exec(ctx, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, description, name_words, search,
+			price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		p.TenantID, p.ID, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, nameWords, search,
+		p.Price, p.Currency, p.Stock, string(p.Status), p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy); err != nil {
 		return err
+	}
+	return recordStock(ctx, c, p, p.Stock)
+}
+
+// updateProduct writes p over the stored product if its version is still
+// p.Version, reporting whether it was; then p holds the next version. The
+// change of stock from stockBefore is recorded as a movement.
+func updateProduct(ctx context.Context, c conn, p *vitrine.Product, stockBefore int64) (bool, error) {
+	nameWords, search := words(p)
+	n, err := c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, name_words = $6, search = $7,
+			price = $8, currency = $9, stock = $10, status = $11, version = version + 1, updated_at = $12, updated_by = $13
+		WHERE tenant_id = $14 AND id = $15 AND version = $16`,
+		p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, nameWords, search,
+		p.Price, p.Currency, p.Stock, string(p.Status), p.UpdatedAt, p.UpdatedBy,
+		p.TenantID, p.ID, p.Version)
+	if err != nil || n != 1 {
+		return false, err
+	}
+	p.Version++
+	return true, recordStock(ctx, c, p, p.Stock-stockBefore)
+}
+
+// recordStock records a change of p's stock by delta, if there is one.
+func recordStock(ctx context.Context, c conn, p *vitrine.Product, delta int64) error {
+	if delta == 0 {
+		return nil
+	}
+	requestID := ""
+	if e := vitrine.AuditEventFrom(ctx); e != nil {
+		requestID = e.RequestID
+	}
+	_, err := c.Exec(ctx, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		p.TenantID, vitrine.NewID(), p.ID, delta, p.Stock, vitrine.StockReason(ctx), p.UpdatedBy, requestID, p.UpdatedAt)
+	return err
+}
+
+// CreateProduct stores a new product, or finds the one its idempotency
+// key made.
+func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
+	out := p
+	err := db.write(ctx, tenant(p.TenantID), func(c conn) error {
+		if key != nil {
+			var hash, id string
+			err := c.QueryRow(ctx, `SELECT request_hash, product_id FROM idempotency_keys
+				WHERE tenant_id = $1 AND user_id = $2 AND key = $3 AND expires_at > $4`+db.d.forUpdate(),
+				p.TenantID, key.UserID, key.Key, p.CreatedAt).Scan(&hash, &id)
+			switch {
+			case err == nil && hash != key.RequestHash:
+				return vitrine.Conflict("idempotency_key", "This idempotency_key was already used with other arguments; use a new key for a new product")
+			case err == nil:
+				found, err := scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`, p.TenantID, id))
+				if errors.Is(err, errNoRows) {
+					return vitrine.NotFound("Product")
+				}
+				if e := vitrine.AuditEventFrom(ctx); e != nil {
+					e.TargetID = id // the retry is about the product the first call made
+				}
+				out = found
+				return err
+			case !errors.Is(err, errNoRows):
+				return err
+			}
+			// A new key, or an expired one taken over.
+			if _, err := c.Exec(ctx, `DELETE FROM idempotency_keys WHERE tenant_id = $1 AND user_id = $2 AND key = $3`,
+				p.TenantID, key.UserID, key.Key); err != nil {
+				return err
+			}
+			if _, err := c.Exec(ctx, `INSERT INTO idempotency_keys (tenant_id, user_id, key, request_hash, product_id, created_at, expires_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, p.TenantID, key.UserID, key.Key, key.RequestHash, p.ID, p.CreatedAt, key.ExpiresAt); err != nil {
+				return err
+			}
+		}
+		return insertProduct(ctx, c, p)
 	})
+	if name, ok := db.d.constraint(err); ok && name == "idempotency_keys_pkey" {
+		// A concurrent retry with the same key won the race: answer as it did.
+		return db.CreateProduct(ctx, p, key)
+	}
 	if err != nil {
 		if err := db.productConflict(err, p); vitrine.AsError(err) != nil {
-			return err
+			return nil, err
 		}
-		return fmt.Errorf("create product: %w", err)
+		return nil, fmt.Errorf("create product: %w", err)
 	}
-	return nil
+	return out, nil
 }
 
 // ProductByID returns a product of the tenant, or NotFoundError.
@@ -89,26 +168,131 @@ func (db *DB) product(ctx context.Context, tenantID, query, arg string) (*vitrin
 	return p, nil
 }
 
+// ProductsBySKU returns the tenant's products with those SKUs, by SKU key.
+func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error) {
+	out := make(map[string]*vitrine.Product, len(skus))
+	if !validIDs(tenantID) || len(skus) == 0 {
+		return out, nil
+	}
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) error {
+		for len(skus) > 0 {
+			n := min(len(skus), 500)
+			var q queryBuilder
+			q.add(`tenant_id = `, tenantID)
+			keys := make([]string, n)
+			for i, s := range skus[:n] {
+				keys[i] = q.arg(vitrine.SKUKey(s))
+			}
+			ps, err := collect(ctx, c, scanProduct, `SELECT `+productColumns+` FROM products WHERE `+q.where[0]+
+				` AND sku_key IN (`+strings.Join(keys, ", ")+`)`, q.args...)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				out[vitrine.SKUKey(p.SKU)] = p
+			}
+			skus = skus[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("get products by SKU: %w", err)
+	}
+	return out, nil
+}
+
 // sortColumns maps a sort key to its column; created_at orders by id, which
 // UUIDv7 makes time-ordered.
-var sortColumns = map[string]string{"name": "name_key", "price": "price", "updated_at": "updated_at", "created_at": ""}
+var sortColumns = map[string]string{"name": "name_key", "price": "price", "updated_at": "updated_at", "created_at": "", "relevance": "name_key"}
 
 // ListProducts returns a page of the tenant's products, by keyset: the page
-// starts after f.After in the sort order, using the index that leads with
-// (tenant_id, sort column, id). No OFFSET.
+// starts after f.After in the sort order, on the index that leads with
+// (tenant_id, sort column, id). No OFFSET. A relevance search reads its
+// ranks in turn: the SKU that is the query, then matches in the name, then
+// matches elsewhere.
 func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
+	if !validIDs(tenantID) {
+		return nil, nil
+	}
+	var out []*vitrine.Product
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) error {
+		if f.Sort != vitrine.SortRelevance {
+			ps, err := db.listProducts(ctx, c, tenantID, f, -1)
+			out = ps
+			return err
+		}
+		after := f.After
+		first := 0
+		if after != nil {
+			first = after.Rank
+		}
+		for rank := first; rank <= 2 && len(out) < f.Limit; rank++ {
+			g := f
+			g.Limit = f.Limit - len(out)
+			if rank != first {
+				g.After = nil
+			} else {
+				g.After = after
+			}
+			ps, err := db.listProducts(ctx, c, tenantID, g, rank)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				p.Rank = rank
+			}
+			out = append(out, ps...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list products: %w", err)
+	}
+	return out, nil
+}
+
+// listProducts reads one page in one order; rank, unless -1, keeps only the
+// products of that relevance rank.
+func (db *DB) listProducts(ctx context.Context, c conn, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
 	var q queryBuilder
 	q.add(`tenant_id = `, tenantID)
 	if f.Status != "" {
 		q.add(`status = `, string(f.Status))
 	}
-	if f.Query != "" {
-		q.add(`search LIKE `, "%"+escapeLike(vitrine.Fold(f.Query))+"%")
-		q.where[len(q.where)-1] += ` ESCAPE '\'`
+	if f.InStock != nil {
+		q.where = append(q.where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
+	}
+	if f.MinPrice != nil || f.MaxPrice != nil {
+		q.add(`currency = `, f.PriceCurrency)
+	}
+	if f.MinPrice != nil {
+		q.add(`price >= `, *f.MinPrice)
+	}
+	if f.MaxPrice != nil {
+		q.add(`price <= `, *f.MaxPrice)
+	}
+	if f.UpdatedSince != nil {
+		q.add(`updated_at >= `, *f.UpdatedSince)
+	}
+	match := func(column string) string {
+		cond, arg := db.d.matchWords(column, f.Words)
+		return fmt.Sprintf(cond, q.arg(arg))
+	}
+	switch rank {
+	case -1:
+		if len(f.Words) > 0 {
+			q.where = append(q.where, match("search"))
+		}
+	case 0:
+		q.add(`sku_key = `, f.SKU)
+	case 1:
+		q.where = append(q.where, match("search"), match("name_words"), `sku_key <> `+q.arg(f.SKU))
+	case 2:
+		q.where = append(q.where, match("search"), `NOT `+match("name_words"), `sku_key <> `+q.arg(f.SKU))
 	}
 	col, ok := sortColumns[f.Sort.Key()]
 	if !ok {
-		return nil, fmt.Errorf("list products: unknown sort %q", f.Sort)
+		return nil, fmt.Errorf("unknown sort %q", f.Sort)
 	}
 	dir, cmp := "ASC", ">"
 	if f.Sort.Desc() {
@@ -136,15 +320,7 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 	}
 	query := `SELECT ` + productColumns + ` FROM products WHERE ` + strings.Join(q.where, ` AND `) +
 		` ORDER BY ` + order + ` LIMIT ` + q.arg(f.Limit)
-	var out []*vitrine.Product
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
-		out, err = collect(ctx, c, scanProduct, query, q.args...)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list products: %w", err)
-	}
-	return out, nil
+	return collect(ctx, c, scanProduct, query, q.args...)
 }
 
 // UpdateProduct reads the product under a row lock (the single writer
@@ -163,20 +339,15 @@ func (db *DB) UpdateProduct(ctx context.Context, tenantID, id string, change fun
 		if err != nil {
 			return err
 		}
+		stock := p.Stock
 		if err := change(p); err != nil {
 			return err
 		}
 		p.TenantID, p.ID = tenantID, id
-		n, err := c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, search = $6,
-				price = $7, currency = $8, stock = $9, status = $10, version = version + 1, updated_at = $11, updated_by = $12
-			WHERE tenant_id = $13 AND id = $14 AND version = $15`,
-			p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, searchText(p),
-			p.Price, p.Currency, p.Stock, string(p.Status), p.UpdatedAt, p.UpdatedBy,
-			tenantID, id, p.Version)
-		if err == nil && n != 1 {
+		written, err := updateProduct(ctx, c, p, stock)
+		if err == nil && !written {
 			err = fmt.Errorf("product %s changed under its lock", id)
 		}
-		p.Version++
 		return err
 	})
 	if err != nil {
@@ -189,6 +360,7 @@ func (db *DB) UpdateProduct(ctx context.Context, tenantID, id string, change fun
 }
 
 // DeleteProduct removes a product of the tenant, or answers NotFoundError.
+// Its stock movements stay, as history.
 func (db *DB) DeleteProduct(ctx context.Context, tenantID, id string) error {
 	if !validIDs(tenantID, id) {
 		return vitrine.NotFound("Product")
@@ -196,15 +368,117 @@ func (db *DB) DeleteProduct(ctx context.Context, tenantID, id string) error {
 	var n int64
 	err := db.write(ctx, tenant(tenantID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)
+		if err == nil && n == 0 {
+			return vitrine.NotFound("Product")
+		}
+		return err
+	})
+	if err != nil && vitrine.AsError(err) == nil {
+		return fmt.Errorf("delete product: %w", err)
+	}
+	return err
+}
+
+// writeBatch is the number of writes between two progress reports.
+const writeBatch = 100
+
+// WriteProducts creates and updates products in one transaction. Each
+// write runs under a savepoint, so that a failed one (a taken SKU, a stale
+// version) leaves the others standing; with atomic, any failure rolls
+// everything back.
+func (db *DB) WriteProducts(ctx context.Context, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
+	results := make([]error, len(writes))
+	if !validIDs(tenantID) {
+		return nil, vitrine.NotFound("Tenant")
+	}
+	failed := errors.New("a write failed")
+	err := db.write(ctx, tenant(tenantID), func(c conn) error {
+		for i, w := range writes {
+			results[i] = db.writeOne(ctx, c, w)
+			if results[i] != nil && vitrine.AsError(results[i]) == nil {
+				return results[i] // the database failed, not the row
+			}
+			if (i+1)%writeBatch == 0 && progress != nil {
+				progress(i + 1)
+			}
+		}
+		if atomic {
+			for _, r := range results {
+				if r != nil {
+					return failed
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil && err != failed {
+		return nil, fmt.Errorf("write products: %w", err)
+	}
+	if progress != nil {
+		progress(len(writes))
+	}
+	return results, nil
+}
+
+func (db *DB) writeOne(ctx context.Context, c conn, w vitrine.ProductWrite) error {
+	if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
+		return err
+	}
+	var err error
+	switch {
+	case w.Create != nil:
+		err = insertProduct(ctx, c, w.Create)
+		err = db.productConflict(err, w.Create)
+	case w.Update != nil:
+		var stock int64
+		if err = c.QueryRow(ctx, `SELECT stock FROM products WHERE tenant_id = $1 AND id = $2`, w.Update.TenantID, w.Update.ID).Scan(&stock); err == nil {
+			var written bool
+			if written, err = updateProduct(ctx, c, w.Update, stock); err == nil && !written {
+				err = vitrine.Conflict("sku", "The product with SKU %q changed while it was being imported; import the row again", w.Update.SKU)
+			}
+		} else if errors.Is(err, errNoRows) {
+			err = vitrine.Conflict("sku", "The product with SKU %q was deleted while it was being imported; import the row again", w.Update.SKU)
+		}
+		err = db.productConflict(err, w.Update)
+	}
+	if err != nil {
+		if _, rerr := c.Exec(ctx, `ROLLBACK TO SAVEPOINT product_write`); rerr != nil {
+			return rerr
+		}
+	}
+	if _, rerr := c.Exec(ctx, `RELEASE SAVEPOINT product_write`); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// ListStockMovements returns a page of stock movements, newest first.
+func (db *DB) ListStockMovements(ctx context.Context, tenantID, productID, before string, limit int) ([]*vitrine.StockMovement, error) {
+	if !validIDs(tenantID) || (productID != "" && !validIDs(productID)) {
+		return nil, nil
+	}
+	var q queryBuilder
+	q.add(`tenant_id = `, tenantID)
+	if productID != "" {
+		q.add(`product_id = `, productID)
+	}
+	if before != "" {
+		q.add(`id < `, before)
+	}
+	query := `SELECT tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at FROM stock_movements WHERE ` +
+		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC LIMIT ` + q.arg(limit)
+	var out []*vitrine.StockMovement
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (*vitrine.StockMovement, error) {
+			var m vitrine.StockMovement
+			return &m, r.Scan(&m.TenantID, &m.ID, &m.ProductID, &m.Delta, &m.StockAfter, &m.Reason, &m.UserID, &m.RequestID, &m.At)
+		}, query, q.args...)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("delete product: %w", err)
+		return nil, fmt.Errorf("list stock movements: %w", err)
 	}
-	if n == 0 {
-		return vitrine.NotFound("Product")
-	}
-	return nil
+	return out, nil
 }
 
 // queryBuilder collects WHERE terms and numbers their arguments.
@@ -222,7 +496,3 @@ func (q *queryBuilder) add(term string, v any) {
 	q.where = append(q.where, term+q.arg(v))
 }
 
-// escapeLike escapes LIKE's wildcards so that a query matches literally.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}

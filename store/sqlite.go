@@ -16,7 +16,8 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-	_ "github.com/ncruces/go-sqlite3/driver" // registers "sqlite3"
+	"github.com/ncruces/go-sqlite3/driver"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
 	"github.com/pressly/goose/v3"
 )
 
@@ -61,7 +62,7 @@ func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
 			return nil, fmt.Errorf("sqlite: folder of %s: %w", path, err)
 		}
 	}
-	writer, err := sql.Open("sqlite3", sqliteDSN(path, false))
+	writer, err := driver.Open(sqliteDSN(path, false), fts5.Register)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -75,7 +76,7 @@ func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
 		writer.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	readers, err := sql.Open("sqlite3", sqliteDSN(path, true))
+	readers, err := driver.Open(sqliteDSN(path, true), fts5.Register)
 	if err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -92,6 +93,15 @@ func (d *sqliteDB) name() string { return "sqlite" }
 // forUpdate is empty: a write transaction holds the database's write lock
 // (BEGIN IMMEDIATE on the single writer connection) from its start.
 func (d *sqliteDB) forUpdate() string { return "" }
+
+func (d *sqliteDB) matchWords(column string, words []string) (string, any) {
+	terms := make([]string, len(words))
+	for i, w := range words {
+		terms[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"*`
+	}
+	return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH %s)`,
+		"{" + column + "} : (" + strings.Join(terms, " AND ") + ")"
+}
 
 func (d *sqliteDB) close() error {
 	return errors.Join(d.readers.Close(), d.writer.Close())

@@ -101,6 +101,10 @@ type dialect interface {
 	// transaction ends ("" where the write transaction already excludes
 	// every other writer).
 	forUpdate() string
+	// matchWords returns a condition on products, with %s standing for its
+	// one argument, and that argument: the product's words of column
+	// ("name_words" or "search") hold a word starting with each of words.
+	matchWords(column string, words []string) (cond string, arg any)
 	// constraint returns the name of the unique or check constraint that
 	// err violates, if it is such an error.
 	constraint(err error) (string, bool)

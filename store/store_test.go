@@ -50,7 +50,7 @@ func (f *fixture) tenant(slug string, owner *vitrine.User) *vitrine.Tenant {
 func (f *fixture) product(tenantID, sku, name string, price int64, status vitrine.ProductStatus) *vitrine.Product {
 	f.t.Helper()
 	p := newProduct(tenantID, sku, name, price, status)
-	if err := f.db.CreateProduct(ctx, p); err != nil {
+	if err := createProduct(f.db, p); err != nil {
 		f.t.Fatal(err)
 	}
 	return p
@@ -63,6 +63,11 @@ func newProduct(tenantID, sku, name string, price int64, status vitrine.ProductS
 	now := vitrine.Now()
 	return &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, SKU: sku, Name: name, Price: price, Currency: "BRL",
 		Stock: 1, Status: status, Version: 1, CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author}
+}
+
+func createProduct(db *store.DB, p *vitrine.Product) error {
+	_, err := db.CreateProduct(ctx, p, nil)
+	return err
 }
 
 func wantType(t *testing.T, err error, typ vitrine.ErrorType) {
@@ -151,7 +156,7 @@ func TestProducts(t *testing.T) {
 			t.Fatalf("ProductBySKU in another case = %+v, %v", got, err)
 		}
 		// SKUs are unique per tenant without regard to case, and free in another tenant.
-		wantType(t, f.db.CreateProduct(ctx, newProduct(a.ID, "nb-dell-5440", "Dup", 1, vitrine.ProductActive)), vitrine.ConflictError)
+		wantType(t, createProduct(f.db, newProduct(a.ID, "nb-dell-5440", "Dup", 1, vitrine.ProductActive)), vitrine.ConflictError)
 		other := f.product(b.ID, "nb-dell-5440", "Same SKU elsewhere", 1, vitrine.ProductActive)
 
 		// Another tenant's product is not found through this tenant.
@@ -213,7 +218,7 @@ func TestListProducts(t *testing.T) {
 			// Prices and update times repeat, so that ties are broken by id.
 			p := newProduct(a.ID, fmt.Sprintf("SKU-%02d", i), names[i%len(names)], int64(100*(i%5)), status)
 			p.UpdatedAt = p.UpdatedAt.Add(time.Duration(i*7%11) * time.Millisecond)
-			if err := f.db.CreateProduct(ctx, p); err != nil {
+			if err := createProduct(f.db, p); err != nil {
 				t.Fatal(err)
 			}
 			all = append(all, p)
@@ -221,6 +226,9 @@ func TestListProducts(t *testing.T) {
 		f.product(b.ID, "SKU-B", "Maçã de outra empresa", 1, vitrine.ProductActive)
 
 		for _, s := range vitrine.ProductSorts {
+			if s == vitrine.SortRelevance {
+				continue // needs a query: see the search tests
+			}
 			for _, status := range []vitrine.ProductStatus{"", vitrine.ProductArchived} {
 				t.Run(fmt.Sprintf("%s/%s", s, status), func(t *testing.T) {
 					want := expected(all, s, status, "")
@@ -231,9 +239,10 @@ func TestListProducts(t *testing.T) {
 				})
 			}
 		}
-		// The text query ignores case and accents, matches SKUs, and stays in the tenant.
-		for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "nada": 0, "%": 0, "_": 0} {
-			got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Query: query, Limit: 3})
+		// The text query ignores case and accents, matches the start of words
+		// of names and SKUs, and stays in the tenant.
+		for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "ver mac": 3, "nada": 0} {
+			got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Words: vitrine.Words(query), Limit: 3})
 			if len(got) != n || !slices.Equal(ids(got), ids(expected(all, vitrine.SortName, "", query))) {
 				t.Errorf("query %q: %v", query, names2(got))
 			}
@@ -264,7 +273,7 @@ func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter)
 func expected(all []*vitrine.Product, s vitrine.ProductSort, status vitrine.ProductStatus, query string) []*vitrine.Product {
 	var out []*vitrine.Product
 	for _, p := range all {
-		if (status == "" || p.Status == status) && strings.Contains(vitrine.Fold(p.Name+" "+p.SKU), vitrine.Fold(query)) {
+		if (status == "" || p.Status == status) && matches(vitrine.Words(p.Name+" "+p.SKU), vitrine.Words(query)) {
 			out = append(out, p)
 		}
 	}
@@ -288,6 +297,16 @@ func expected(all []*vitrine.Product, s vitrine.ProductSort, status vitrine.Prod
 	}
 	sort.SliceStable(out, func(i, j int) bool { return less(out[i], out[j]) < 0 })
 	return out
+}
+
+// matches reports whether every query word starts a word of words.
+func matches(words, query []string) bool {
+	for _, q := range query {
+		if !slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, q) }) {
+			return false
+		}
+	}
+	return true
 }
 
 func ids(ps []*vitrine.Product) []string {

@@ -18,6 +18,7 @@ type CLI struct {
 	Audit   AuditCmd   `cmd:"" help:"Read the audit log."`
 	Tenant  TenantCmd  `cmd:"" help:"Manage companies (tenants)."`
 	Member  MemberCmd  `cmd:"" help:"Manage memberships."`
+	Product ProductCmd `cmd:"" help:"Import and export a company's products."`
 	Token   TokenCmd   `cmd:"" help:"Manage personal access tokens."`
 	Version VersionCmd `cmd:"" help:"Print the version, the commit and the Go version."`
 }

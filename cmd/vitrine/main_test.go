@@ -259,3 +259,59 @@ func TestStdio(t *testing.T) {
 		}
 	}
 }
+
+func TestProductImportExport(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		d := "--db=" + url
+		must(t, "demo", d, "--json")
+		dir := t.TempDir()
+		csvFile := filepath.Join(dir, "in.csv")
+		os.WriteFile(csvFile, []byte("sku,name,price,stock,description\n"+
+			"CSV-1,Caneta Azul,2.50,100,\"Esferográfica, 1 mm\"\n"+
+			"CSV-2,Caneta Vermelha,abc,10,\n"+
+			"CSV-3,Lápis,1.20,,\n"), 0o644)
+		out, errs, code := runCLI(t, "product", "import", d, "--tenant", "technova", csvFile)
+		if code != 1 || !strings.Contains(out, "3 rows: 2 created, 0 updated, 1 failed.") || !strings.Contains(errs, `line 3 (SKU "CSV-2"): price must be`) {
+			t.Fatalf("import: exit %d\n%s\n%s", code, out, errs)
+		}
+		// Atomic: the bad row stops everything.
+		os.WriteFile(csvFile, []byte("sku,name,price\nCSV-4,Borracha,0.90\nCSV-5,Régua,-1\n"), 0o644)
+		out, errs, code = runCLI(t, "product", "import", d, "--tenant", "technova", "--atomic", csvFile)
+		if code != 1 || !strings.Contains(errs, "nothing was written") {
+			t.Fatalf("atomic import: exit %d\n%s\n%s", code, out, errs)
+		}
+		fails(t, `unknown column "colour"`, "product", "import", d, "--tenant", "technova", writeFile(t, dir, "bad.csv", "sku,name,price,colour\n"))
+		fails(t, `no "price" column`, "product", "import", d, "--tenant", "technova", writeFile(t, dir, "bad2.csv", "sku,name\n"))
+		fails(t, "no such file", "product", "import", d, "--tenant", "technova", filepath.Join(dir, "missing.csv"))
+
+		// Export, in both formats; the CSV imports back as an upsert.
+		exported := must(t, "product", "export", d, "--tenant", "technova")
+		if lines := strings.Split(strings.TrimSpace(exported), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[0], "id,sku,name,") || !strings.Contains(exported, `"Esferográfica, 1 mm"`) {
+			t.Fatalf("export csv:\n%s", exported)
+		}
+		back := writeFile(t, dir, "back.csv", exported)
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "8 rows: 0 created, 8 updated, 0 failed.") {
+			t.Errorf("re-import: %s", out)
+		}
+		jsonl := filepath.Join(dir, "out.jsonl")
+		must(t, "product", "export", d, "--tenant", "mercado-verde", "--format", "jsonl", "-o", jsonl)
+		data, _ := os.ReadFile(jsonl)
+		if lines := jsonLines(t, string(data)); len(lines) != 4 || lines[0]["price"] == nil {
+			t.Fatalf("export jsonl: %s", data)
+		}
+		// JSON Lines import into another company, as a chosen member.
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--as", "carla@technova.example", jsonl); !strings.Contains(out, "4 rows: 4 created") {
+			t.Errorf("jsonl import: %s", out)
+		}
+		fails(t, "You do not have permission", "product", "import", d, "--tenant", "technova", "--as", "diego@technova.example", jsonl)
+	})
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -21,10 +21,11 @@ import (
 type ToolFlags struct {
 	Toolsets []string `env:"VITRINE_TOOLSETS" placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
 	ReadOnly bool     `name:"read-only" env:"VITRINE_READ_ONLY" help:"Serve only the tools that change nothing."`
+	Confirm  bool     `name:"confirm-destructive" env:"VITRINE_CONFIRM_DESTRUCTIVE" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
 }
 
 func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
-	o.Toolsets, o.ReadOnly = f.Toolsets, f.ReadOnly
+	o.Toolsets, o.ReadOnly, o.ConfirmDestructive = f.Toolsets, f.ReadOnly, f.Confirm
 	return o
 }
 

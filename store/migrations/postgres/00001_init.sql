@@ -72,7 +72,14 @@ CREATE TABLE products (
     name        text NOT NULL,
         name_key    text COLLATE "C" NOT NULL,
     description text NOT NULL DEFAULT '',
+    -- The words a text query matches (vitrine.Words), separated by spaces:
+    -- of the name alone, and of the name, SKU and description. The
+    -- tsvectors hold them verbatim (array_to_tsvector parses nothing), so
+    -- that PostgreSQL matches exactly the words SQLite's FTS5 does.
+    name_words  text NOT NULL DEFAULT '',
     search      text NOT NULL DEFAULT '',
+    name_tsv    tsvector GENERATED ALWAYS AS (array_to_tsvector(string_to_array(name_words, ' '))) STORED,
+    search_tsv  tsvector GENERATED ALWAYS AS (array_to_tsvector(string_to_array(search, ' '))) STORED,
     price       bigint NOT NULL CONSTRAINT products_price_nonnegative CHECK (price >= 0),
     currency    text NOT NULL,
     stock       bigint NOT NULL CONSTRAINT products_stock_nonnegative CHECK (stock >= 0),
@@ -88,6 +95,7 @@ CREATE TABLE products (
 CREATE INDEX products_by_name ON products (tenant_id, name_key, id);
 CREATE INDEX products_by_price ON products (tenant_id, price, id);
 CREATE INDEX products_by_updated ON products (tenant_id, updated_at, id);
+CREATE INDEX products_search ON products USING gin (search_tsv);
 
 -- Row-level security: the second wall behind the application's checks.
 -- The application's connections act as vitrine_app, which owns no table;

@@ -70,6 +70,9 @@ CREATE TABLE products (
     name        TEXT NOT NULL,
     name_key    TEXT NOT NULL,
     description TEXT NOT NULL DEFAULT '',
+    -- The words a text query matches (vitrine.Words), separated by spaces:
+    -- of the name alone, and of the name, SKU and description.
+    name_words  TEXT NOT NULL DEFAULT '',
     search      TEXT NOT NULL DEFAULT '',
     price       INTEGER NOT NULL CONSTRAINT products_price_nonnegative CHECK (price >= 0),
     currency    TEXT NOT NULL,
@@ -87,7 +90,30 @@ CREATE INDEX products_by_name ON products (tenant_id, name_key, id);
 CREATE INDEX products_by_price ON products (tenant_id, price, id);
 CREATE INDEX products_by_updated ON products (tenant_id, updated_at, id);
 
+-- Full-text index of the words, kept in step with products by triggers.
+CREATE VIRTUAL TABLE products_fts USING fts5(
+    name_words, search, content = 'products', content_rowid = 'rowid',
+    tokenize = 'unicode61 remove_diacritics 0'
+);
+-- +goose StatementBegin
+CREATE TRIGGER products_fts_insert AFTER INSERT ON products BEGIN
+    INSERT INTO products_fts (rowid, name_words, search) VALUES (new.rowid, new.name_words, new.search);
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER products_fts_delete AFTER DELETE ON products BEGIN
+    INSERT INTO products_fts (products_fts, rowid, name_words, search) VALUES ('delete', old.rowid, old.name_words, old.search);
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER products_fts_update AFTER UPDATE OF name_words, search ON products BEGIN
+    INSERT INTO products_fts (products_fts, rowid, name_words, search) VALUES ('delete', old.rowid, old.name_words, old.search);
+    INSERT INTO products_fts (rowid, name_words, search) VALUES (new.rowid, new.name_words, new.search);
+END;
+-- +goose StatementEnd
+
 -- +goose Down
+DROP TABLE products_fts;
 DROP TABLE products;
 DROP TABLE api_tokens;
 DROP TABLE roles;
