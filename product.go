@@ -117,19 +117,19 @@ type ProductSort string
 
 // The sort orders list_products offers; "-" before a key reverses it.
 const (
-	SortName         ProductSort = "name"
-	SortNameDesc     ProductSort = "-name"
-	SortPrice        ProductSort = "price"
-	SortPriceDesc    ProductSort = "-price"
-	SortUpdated      ProductSort = "updated_at"
-	SortUpdatedDesc  ProductSort = "-updated_at"
-	SortCreated      ProductSort = "created_at"
-	SortCreatedDesc  ProductSort = "-created_at"
+	SortName        ProductSort = "name"
+	SortNameDesc    ProductSort = "-name"
+	SortPrice       ProductSort = "price"
+	SortPriceDesc   ProductSort = "-price"
+	SortUpdated     ProductSort = "updated_at"
+	SortUpdatedDesc ProductSort = "-updated_at"
+	SortCreated     ProductSort = "created_at"
+	SortCreatedDesc ProductSort = "-created_at"
 	// SortRelevance orders a text search: the product whose SKU is the
 	// query first, then those whose name holds every word, then those that
 	// hold them elsewhere; by name within each.
-	SortRelevance   ProductSort = "relevance"
-	DefaultSort                 = SortName
+	SortRelevance    ProductSort = "relevance"
+	DefaultSort                  = SortName
 	DefaultPageLimit             = 20
 	MaxPageLimit                 = 100
 )

@@ -77,4 +77,3 @@ func requestFrom(ctx context.Context) *mcp.CallToolRequest {
 	req, _ := ctx.Value(requestKey{}).(*mcp.CallToolRequest)
 	return req
 }
-

@@ -52,35 +52,35 @@ type importOut struct {
 
 func importTools(svc *service.Service) []*Tool {
 	t := tenantTool(svc, Tool{
-			Name:  "import_products",
-			Title: "Import products",
-			Description: "Create up to 1000 products at once, or with mode \"upsert\" create and update them by SKU. " +
-				"Every row gets its own result (created, updated, or its error, typed like a tool error); with " +
-				"atomic, one failed row writes nothing. Sends progress notifications when the call carries a progress token.",
-			Toolset: "products", Permission: vitrine.ProductsCreate,
-		}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
-			rows := make([]service.ImportRow, len(in.Products))
-			for i, r := range in.Products {
-				rows[i] = service.ImportRow{SKU: r.SKU, Name: r.Name, Price: r.Price, Description: r.Description,
-					Currency: r.Currency, Stock: (*int64)(r.Stock), Status: (*string)(r.Status)}
+		Name:  "import_products",
+		Title: "Import products",
+		Description: "Create up to 1000 products at once, or with mode \"upsert\" create and update them by SKU. " +
+			"Every row gets its own result (created, updated, or its error, typed like a tool error); with " +
+			"atomic, one failed row writes nothing. Sends progress notifications when the call carries a progress token.",
+		Toolset: "products", Permission: vitrine.ProductsCreate,
+	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
+		rows := make([]service.ImportRow, len(in.Products))
+		for i, r := range in.Products {
+			rows[i] = service.ImportRow{SKU: r.SKU, Name: r.Name, Price: r.Price, Description: r.Description,
+				Currency: r.Currency, Stock: (*int64)(r.Stock), Status: (*string)(r.Status)}
+		}
+		sum, err := svc.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
+		if err != nil {
+			return importOut{}, err
+		}
+		out := importOut{Created: sum.Created, Updated: sum.Updated, Failed: sum.Failed, Written: sum.Written,
+			Rows: make([]importRowOut, len(sum.Results))}
+		for i, r := range sum.Results {
+			out.Rows[i] = importRowOut{Index: r.Index, SKU: r.SKU, Status: r.Status}
+			if r.Product != nil {
+				out.Rows[i].ID = r.Product.ID
 			}
-			sum, err := svc.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
-			if err != nil {
-				return importOut{}, err
+			if r.Err != nil {
+				out.Rows[i].Error = &errorBody{Error: true, Type: string(r.Err.Type), Message: r.Err.Message, Field: r.Err.Field}
 			}
-			out := importOut{Created: sum.Created, Updated: sum.Updated, Failed: sum.Failed, Written: sum.Written,
-				Rows: make([]importRowOut, len(sum.Results))}
-			for i, r := range sum.Results {
-				out.Rows[i] = importRowOut{Index: r.Index, SKU: r.SKU, Status: r.Status}
-				if r.Product != nil {
-					out.Rows[i].ID = r.Product.ID
-				}
-				if r.Err != nil {
-					out.Rows[i].Error = &errorBody{Error: true, Type: string(r.Err.Type), Message: r.Err.Message, Field: r.Err.Field}
-				}
-			}
-			return out, nil
-		})
+		}
+		return out, nil
+	})
 	rows := t.InputSchema.Properties["products"]
 	rows.MinItems, rows.MaxItems = ptr(1), ptr(MaxImportRows)
 	return []*Tool{t}

@@ -495,4 +495,3 @@ func (q *queryBuilder) arg(v any) string {
 func (q *queryBuilder) add(term string, v any) {
 	q.where = append(q.where, term+q.arg(v))
 }
-
