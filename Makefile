@@ -1,7 +1,7 @@
 # The few targets people type. `make test` is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: build demo test lint docs
+.PHONY: build demo test lint docs e2e
 
 build:
 	$(GO) build -o bin/vitrine ./cmd/vitrine
@@ -11,11 +11,14 @@ build:
 demo: build
 	bin/vitrine serve --demo
 
-# PostgreSQL tests run on the server at VITRINE_TEST_POSTGRES (default
-# postgres://postgres@127.0.0.1:5432/postgres), each in a database it creates
-# and drops; here a missing server is a failure, not a skip.
-test: lint
+# The whole suite: Go tests (PostgreSQL ones on the server at
+# VITRINE_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres,
+# each in a database it creates and drops; here a missing server is a
+# failure, not a skip), then the end-to-end suites of e2e/: the official
+# TypeScript SDK client and the MCP conformance suite against the binary.
+test: lint build
 	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
 
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -25,3 +28,7 @@ lint:
 # tests fail when a checked-in copy drifts.
 docs:
 	$(GO) test ./mcpserver -run 'Doc|Snapshot' -count=1 -update
+
+# Only the end-to-end suites (e2e/), against a fresh build.
+e2e: build
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test

@@ -14,10 +14,10 @@ type auditEventOut struct {
 	ID        string    `json:"id"`
 	Time      time.Time `json:"time"`
 	TenantID  string    `json:"tenant_id"`
-	UserID    string    `json:"user_id" jsonschema:"Who made the call."`
-	TokenID   string    `json:"token_id" jsonschema:"The token the call was made with; empty when the operator acted in the user's name."`
+	UserID    string    `json:"user_id"`
+	TokenID   string    `json:"token_id"`
 	Tool      string    `json:"tool"`
-	TargetID  string    `json:"target_id" jsonschema:"The resource the call was about, when there is one."`
+	TargetID  string    `json:"target_id"`
 	Outcome   string    `json:"outcome" jsonschema:"\"ok\", or the type of the error the call answered."`
 	RequestID string    `json:"request_id"`
 }
@@ -34,7 +34,7 @@ type listAuditIn struct {
 }
 
 type listAuditOut struct {
-	Events     []auditEventOut `json:"events" jsonschema:"Newest first."`
+	Events     []auditEventOut `json:"events"`
 	NextCursor string          `json:"next_cursor" jsonschema:"Pass as cursor for the next page; empty on the last page."`
 }
 

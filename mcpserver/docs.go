@@ -2,8 +2,10 @@ package mcpserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vitrine/vitrine"
 )
 
@@ -71,3 +73,121 @@ func code(names []string) string {
 	}
 	return "`" + strings.Join(names, "`, `") + "`"
 }
+
+// ToolsDoc renders docs/tools.md: every tool with its parameters, its
+// result, its permission and its annotations, from the code.
+func ToolsDoc(tools []*Tool) string {
+	var b strings.Builder
+	b.WriteString("# Tools\n\n")
+	b.WriteString("<!-- Generated from the code by `make docs`; a test fails when this file drifts. -->\n\n")
+	b.WriteString("Every tenant-scoped tool takes `tenant_id` first; errors follow [the error contract](errors.md); who may " +
+		"call what is in [permissions.md](permissions.md). Optional parameters are marked with `?`.\n")
+	toolset := ""
+	for _, t := range tools {
+		if t.Toolset != toolset {
+			toolset = t.Toolset
+			fmt.Fprintf(&b, "\n## %s\n", toolsetTitles[toolset])
+		}
+		fmt.Fprintf(&b, "\n### `%s` — %s\n\n%s\n\n", t.Name, t.Title, t.Description)
+		need := "a valid token (acts on the caller)"
+		if t.Permission != "" {
+			need = "`" + string(t.Permission) + "`"
+		}
+		fmt.Fprintf(&b, "- **Needs:** %s\n- **Annotations:** %s\n\n", need, annotations(t))
+		b.WriteString("| parameter | type | description |\n| --- | --- | --- |\n")
+		for _, name := range t.InputSchema.PropertyOrder {
+			p := t.InputSchema.Properties[name]
+			opt := "?"
+			if slices.Contains(t.InputSchema.Required, name) {
+				opt = ""
+			}
+			fmt.Fprintf(&b, "| `%s%s` | %s | %s |\n", name, opt, typeOf(p), cell(p.Description))
+		}
+		if len(t.InputSchema.PropertyOrder) == 0 {
+			b.WriteString("| — | | no parameters |\n")
+		}
+		fmt.Fprintf(&b, "\n**Result:** %s.\n", fields(t.OutputSchema))
+	}
+	return b.String()
+}
+
+var toolsetTitles = map[string]string{
+	"tenants": "Companies (toolset `tenants`)", "products": "Products (toolset `products`)",
+	"members": "Members (toolset `members`)", "roles": "Roles (toolset `roles`)", "audit": "Audit (toolset `audit`)",
+}
+
+// ToolsTable renders the table of tools the README holds.
+func ToolsTable(tools []*Tool) string {
+	var b strings.Builder
+	b.WriteString("| toolset | tool | does | needs |\n| --- | --- | --- | --- |\n")
+	for _, t := range tools {
+		need := "a token"
+		if t.Permission != "" {
+			need = "`" + string(t.Permission) + "`"
+		}
+		fmt.Fprintf(&b, "| %s | [`%s`](docs/tools.md#%s--%s) | %s | %s |\n", t.Toolset, t.Name,
+			strings.ReplaceAll(t.Name, "_", ""), anchor(t.Title), t.Title, need)
+	}
+	return b.String()
+}
+
+// anchor is how GitHub turns a heading's words into a fragment.
+func anchor(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+func annotations(t *Tool) string {
+	var out []string
+	if t.ReadOnly {
+		out = append(out, "read-only")
+	} else {
+		out = append(out, "writes")
+		if t.Destructive {
+			out = append(out, "destructive")
+		}
+	}
+	if t.Idempotent {
+		out = append(out, "idempotent")
+	}
+	out = append(out, "closed world")
+	return strings.Join(out, ", ")
+}
+
+func typeOf(s *jsonschema.Schema) string {
+	t := s.Type
+	switch {
+	case len(s.Enum) > 0:
+		vals := make([]string, len(s.Enum))
+		for i, v := range s.Enum {
+			vals[i] = fmt.Sprintf("`%v`", v)
+		}
+		return strings.Join(vals, " \\| ")
+	case t == "array" && s.Items != nil:
+		if s.Items.Type == "object" {
+			return "array of objects: " + strings.Join(s.Items.PropertyOrder, ", ")
+		}
+		return "array of " + typeOf(s.Items)
+	case t == "integer" && s.Minimum != nil && s.Maximum != nil:
+		return fmt.Sprintf("integer %v–%v", *s.Minimum, *s.Maximum)
+	}
+	return t
+}
+
+func fields(s *jsonschema.Schema) string {
+	names := make([]string, len(s.PropertyOrder))
+	for i, n := range s.PropertyOrder {
+		names[i] = "`" + n + "`"
+	}
+	return "an object with " + strings.Join(names, ", ")
+}
+
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

@@ -35,10 +35,10 @@ type importIn struct {
 }
 
 type importRowOut struct {
-	Index  int        `json:"index" jsonschema:"The row's position in products, from 0."`
+	Index  int        `json:"index"`
 	SKU    string     `json:"sku"`
 	Status string     `json:"status" jsonschema:"created, updated, error, or skipped (valid, but not written because an atomic import failed)."`
-	ID     string     `json:"id,omitempty" jsonschema:"The product's id, when it was written."`
+	ID     string     `json:"id,omitempty"`
 	Error  *errorBody `json:"error,omitempty" jsonschema:"Why the row failed: an error of the same form as a tool's."`
 }
 
@@ -47,7 +47,7 @@ type importOut struct {
 	Updated int            `json:"updated"`
 	Failed  int            `json:"failed"`
 	Written bool           `json:"written" jsonschema:"false when an atomic import wrote nothing."`
-	Rows    []importRowOut `json:"rows" jsonschema:"One result per row, in order."`
+	Rows    []importRowOut `json:"rows"`
 }
 
 func importTools(svc *service.Service) []*Tool {

@@ -15,13 +15,13 @@ type (
 
 // memberOut is a member of a company as tools return it.
 type memberOut struct {
-	UserID      string    `json:"user_id" jsonschema:"The member's user id: pass it as user_id to the other member tools."`
+	UserID      string    `json:"user_id"`
 	Email       string    `json:"email"`
 	Name        string    `json:"name"`
 	Role        string    `json:"role"`
 	Status      string    `json:"status" jsonschema:"\"active\", or \"inactive\": an inactive member reaches nothing in the company."`
-	Granted     []string  `json:"granted_permissions" jsonschema:"Permissions granted on top of the role."`
-	Permissions []string  `json:"permissions" jsonschema:"Everything the member may do: the role's permissions and the granted ones."`
+	Granted     []string  `json:"granted_permissions"`
+	Permissions []string  `json:"permissions"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
 }
@@ -62,7 +62,7 @@ type memberRefIn struct {
 
 type removeMemberOut struct {
 	UserID  string `json:"user_id"`
-	Removed bool   `json:"removed" jsonschema:"Always true: the user is no longer a member."`
+	Removed bool   `json:"removed"`
 }
 
 type permissionIn struct {

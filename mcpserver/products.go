@@ -18,20 +18,20 @@ type (
 
 // productOut is a product as tools return it.
 type productOut struct {
-	ID          string    `json:"id" jsonschema:"The product's id."`
-	TenantID    string    `json:"tenant_id" jsonschema:"The company the product belongs to."`
-	SKU         string    `json:"sku" jsonschema:"Stock-keeping unit, unique in the company without regard to case."`
+	ID          string    `json:"id"`
+	TenantID    string    `json:"tenant_id"`
+	SKU         string    `json:"sku"`
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	Price       string    `json:"price" jsonschema:"Exact decimal price in the currency's units, such as \"4599.90\"."`
-	Currency    string    `json:"currency" jsonschema:"ISO 4217 currency code, such as \"BRL\"."`
-	Stock       int64     `json:"stock" jsonschema:"Units in stock; never negative."`
-	Status      string    `json:"status" jsonschema:"\"active\" (on sale) or \"archived\" (kept, not on sale)."`
+	Currency    string    `json:"currency"`
+	Stock       int64     `json:"stock"`
+	Status      string    `json:"status"`
 	Version     int64     `json:"version" jsonschema:"Grows with every change; pass it as expected_version to update_product to avoid overwriting someone else's change."`
 	CreatedAt   time.Time `json:"created_at"`
-	CreatedBy   string    `json:"created_by" jsonschema:"Id of the user who created the product."`
+	CreatedBy   string    `json:"created_by"`
 	UpdatedAt   time.Time `json:"updated_at"`
-	UpdatedBy   string    `json:"updated_by" jsonschema:"Id of the user who last changed the product."`
+	UpdatedBy   string    `json:"updated_by"`
 }
 
 func productView(p *vitrine.Product) productOut {
@@ -99,7 +99,7 @@ type deleteProductIn struct {
 }
 
 type deleteProductOut struct {
-	ID      string `json:"id" jsonschema:"The id of the product."`
+	ID      string `json:"id"`
 	Deleted bool   `json:"deleted" jsonschema:"Whether the product is gone: false when the user declined to confirm."`
 	Message string `json:"message,omitempty" jsonschema:"Why nothing was deleted, when nothing was."`
 }

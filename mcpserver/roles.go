@@ -19,9 +19,9 @@ func roleView(r *vitrine.Role) roleOut {
 }
 
 type permissionOut struct {
-	Name        string `json:"name" jsonschema:"resource:action"`
+	Name        string `json:"name"`
 	Description string `json:"description"`
-	ReadOnly    bool   `json:"read_only" jsonschema:"Whether the permission only reads."`
+	ReadOnly    bool   `json:"read_only"`
 }
 
 type listPermissionsOut struct {
@@ -52,7 +52,7 @@ type roleRefIn struct {
 
 type deleteRoleOut struct {
 	Name    string `json:"name"`
-	Deleted bool   `json:"deleted" jsonschema:"Always true: the role is gone."`
+	Deleted bool   `json:"deleted"`
 }
 
 func (in roleIn) input() service.RoleInput {

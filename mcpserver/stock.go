@@ -19,10 +19,10 @@ type movementOut struct {
 	ID         string    `json:"id"`
 	ProductID  string    `json:"product_id"`
 	Delta      int64     `json:"delta" jsonschema:"Units added (positive) or taken away (negative)."`
-	StockAfter int64     `json:"stock_after" jsonschema:"The stock after the movement."`
+	StockAfter int64     `json:"stock_after"`
 	Reason     string    `json:"reason"`
-	UserID     string    `json:"user_id" jsonschema:"Who moved the stock."`
-	RequestID  string    `json:"request_id" jsonschema:"The call that moved it, as the audit log knows it."`
+	UserID     string    `json:"user_id"`
+	RequestID  string    `json:"request_id"`
 	Time       time.Time `json:"time"`
 }
 
@@ -34,7 +34,7 @@ type listMovementsIn struct {
 }
 
 type listMovementsOut struct {
-	Movements  []movementOut `json:"movements" jsonschema:"Newest first."`
+	Movements  []movementOut `json:"movements"`
 	NextCursor string        `json:"next_cursor" jsonschema:"Pass as cursor for the next page; empty on the last page."`
 }
 

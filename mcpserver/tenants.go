@@ -12,8 +12,8 @@ import (
 type tenantOut struct {
 	ID          string    `json:"id" jsonschema:"The company's id: pass it as tenant_id to the other tools."`
 	Name        string    `json:"name"`
-	Slug        string    `json:"slug" jsonschema:"Short unique name of the company."`
-	Role        string    `json:"role" jsonschema:"Your role in the company."`
+	Slug        string    `json:"slug"`
+	Role        string    `json:"role"`
 	Permissions []string  `json:"permissions" jsonschema:"What you may do in the company: your role's permissions and those granted to you."`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
@@ -37,20 +37,20 @@ type userOut struct {
 type tokenOut struct {
 	ID        string     `json:"id"`
 	Name      string     `json:"name"`
-	Prefix    string     `json:"prefix" jsonschema:"The start of the token, to tell it apart from the user's other tokens."`
-	ReadOnly  bool       `json:"read_only" jsonschema:"A read-only token sees and calls only tools that change nothing."`
+	Prefix    string     `json:"prefix"`
+	ReadOnly  bool       `json:"read_only"`
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
 type whoamiOut struct {
-	User    userOut     `json:"user" jsonschema:"The signed-in user the agent acts for."`
-	Token   tokenOut    `json:"token" jsonschema:"The token this session authenticated with."`
-	Tenants []tenantOut `json:"tenants" jsonschema:"The companies the user can act in, with role and permissions in each."`
+	User    userOut     `json:"user"`
+	Token   tokenOut    `json:"token"`
+	Tenants []tenantOut `json:"tenants"`
 }
 
 type listTenantsOut struct {
 	Tenants    []tenantOut `json:"tenants"`
-	NextCursor string      `json:"next_cursor" jsonschema:"Always empty: every company is on this page."`
+	NextCursor string      `json:"next_cursor"`
 }
 
 type getTenantIn struct {

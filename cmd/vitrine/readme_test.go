@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+// The client configurations in README.md parse, and point at the real
+// commands: their arguments are a command line vitrine accepts, their URL
+// is where vitrine serve listens by default, their token goes where
+// vitrine reads it.
+func TestReadmeClientConfigs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)<!-- config: ([a-z-]+) -->\n```(json|sh)\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	seen := map[string]bool{}
+	for _, b := range blocks {
+		name, lang, body := b[1], b[2], b[3]
+		seen[name] = true
+		if lang == "sh" {
+			// npx @modelcontextprotocol/inspector -e VITRINE_TOKEN=... BINARY ARGS...
+			fields := strings.Fields(body)
+			if len(fields) < 5 || fields[1] != "@modelcontextprotocol/inspector" || !strings.HasPrefix(fields[3], "VITRINE_TOKEN=vtr_") {
+				t.Errorf("%s: %q", name, body)
+				continue
+			}
+			checkCommand(t, name, fields[4], fields[5:])
+			continue
+		}
+		var cfg struct {
+			MCPServers map[string]server `json:"mcpServers"`
+			Servers    map[string]server `json:"servers"`
+			Inputs     []struct{ ID string }
+		}
+		if err := json.Unmarshal([]byte(body), &cfg); err != nil {
+			t.Errorf("%s does not parse: %v", name, err)
+			continue
+		}
+		srv, ok := cfg.MCPServers["vitrine"]
+		if !ok {
+			srv, ok = cfg.Servers["vitrine"]
+		}
+		if !ok {
+			t.Errorf("%s: no server named vitrine", name)
+			continue
+		}
+		switch {
+		case srv.URL != "":
+			if srv.URL != "http://127.0.0.1:8080/mcp" || !strings.HasPrefix(srv.Headers["Authorization"], "Bearer ") {
+				t.Errorf("%s: url %q, headers %v", name, srv.URL, srv.Headers)
+			}
+		case srv.Command == "npx":
+			// The mcp-remote bridge: the URL and the bearer header it adds.
+			if !strings.Contains(strings.Join(srv.Args, " "), "mcp-remote http://127.0.0.1:8080/mcp --header Authorization:${VITRINE_AUTH}") ||
+				!strings.HasPrefix(srv.Env["VITRINE_AUTH"], "Bearer vtr_") {
+				t.Errorf("%s: %+v", name, srv)
+			}
+		default:
+			if tok := srv.Env["VITRINE_TOKEN"]; tok != "vtr_..." && tok != "${input:vitrine-token}" {
+				t.Errorf("%s: token %q", name, tok)
+			}
+			checkCommand(t, name, srv.Command, srv.Args)
+		}
+	}
+	for _, want := range []string{"claude-desktop-stdio", "claude-desktop-http", "vscode-stdio", "vscode-http", "inspector-stdio"} {
+		if !seen[want] {
+			t.Errorf("README.md lacks the %s configuration", want)
+		}
+	}
+}
+
+type server struct {
+	Type    string
+	Command string
+	Args    []string
+	Env     map[string]string
+	URL     string
+	Headers map[string]string
+}
+
+// checkCommand proves that command is the vitrine binary and args a
+// command line it accepts.
+func checkCommand(t *testing.T, name, command string, args []string) {
+	t.Helper()
+	if filepath.Base(command) != "vitrine" {
+		t.Errorf("%s: command %q is not the vitrine binary", name, command)
+		return
+	}
+	var cli CLI
+	parser, err := kong.New(&cli, kong.Exit(func(int) { t.Errorf("%s: %v exits", name, args) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		t.Errorf("%s: vitrine %v: %v", name, args, err)
+	} else if kctx.Command() != "stdio" {
+		t.Errorf("%s: vitrine %v runs %q, not stdio", name, args, kctx.Command())
+	}
+}

@@ -1,0 +1,147 @@
+// The official TypeScript SDK's client against the real binary, over stdio
+// and over Streamable HTTP: the seed's scenarios byte for byte, a product's
+// whole life, and the protocol errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { bin, serve, world } from './harness.mjs';
+
+let w, server;
+before(async () => {
+  w = await world();
+  server = await serve(w.db);
+});
+after(async () => {
+  await server?.stop();
+  w?.cleanup();
+});
+
+const transports = {
+  stdio: (token) => new StdioClientTransport({ command: bin, args: ['stdio', '--db', w.db], env: { VITRINE_TOKEN: token }, stderr: 'ignore' }),
+  http: (token) => new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+};
+
+async function connect(kind, email) {
+  const client = new Client({ name: 'vitrine-e2e', version: '1.0.0' });
+  await client.connect(transports[kind](w.tokens[email]));
+  return client;
+}
+
+// text returns the one text content of a result.
+function text(res) {
+  assert.equal(res.content.length, 1);
+  assert.equal(res.content[0].type, 'text');
+  return res.content[0].text;
+}
+
+function failsWith(res, want) {
+  assert.equal(res.isError, true);
+  assert.equal(res.structuredContent, undefined, 'an error carries no structured content');
+  assert.equal(text(res), want);
+}
+
+function ok(res) {
+  assert.ok(!res.isError, text(res));
+  assert.deepEqual(res.structuredContent, JSON.parse(text(res)));
+  return res.structuredContent;
+}
+
+for (const kind of Object.keys(transports)) {
+  test(`${kind}: the seed's three scenarios`, async () => {
+    const carla = await connect(kind, 'carla@technova.example'); // a member
+    const technova = w.tenants['technova'];
+    try {
+      const notebook = ok(await carla.callTool({ name: 'get_product', arguments: { tenant_id: technova, sku: 'NB-DELL-5440' } }));
+      failsWith(await carla.callTool({ name: 'delete_product', arguments: { tenant_id: technova, id: notebook.id } }),
+        '{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}');
+      failsWith(await carla.callTool({ name: 'get_product', arguments: { tenant_id: technova, id: 'id-invalido' } }),
+        '{"error":true,"type":"NotFoundError","message":"Product not found"}');
+      failsWith(await carla.callTool({ name: 'list_products', arguments: { tenant_id: 'tenant-sem-acesso' } }),
+        '{"error":true,"type":"Error","message":"Membership not found or inactive"}');
+      const { tenants } = ok(await carla.callTool({ name: 'list_tenants', arguments: {} }));
+      assert.deepEqual(tenants.map((t) => t.slug), ['mercado-verde', 'technova']);
+    } finally {
+      await carla.close();
+    }
+  });
+
+  test(`${kind}: a product's whole life`, async () => {
+    const bruno = await connect(kind, 'bruno@technova.example'); // an admin
+    const t = w.tenants['technova'];
+    try {
+      const sku = `E2E-${kind}`;
+      const p = ok(await bruno.callTool({ name: 'create_product', arguments: { tenant_id: t, sku, name: 'Webcam', price: '349.9', stock: 3 } }));
+      assert.equal(p.price, '349.90');
+      failsWith(await bruno.callTool({ name: 'create_product', arguments: { tenant_id: t, sku: sku.toLowerCase(), name: 'Dup', price: '1' } }),
+        `{"error":true,"type":"ConflictError","message":"A product with SKU \\"${sku.toLowerCase()}\\" already exists in this company (SKUs are compared without case)","field":"sku"}`);
+      failsWith(await bruno.callTool({ name: 'create_product', arguments: { tenant_id: t, sku: 'X', name: 'x', price: 12 } }),
+        '{"error":true,"type":"ValidationError","message":"price must be a string, not a number","field":"price"}');
+      const found = ok(await bruno.callTool({ name: 'list_products', arguments: { tenant_id: t, query: 'webcam' } }));
+      assert.deepEqual(found.products.map((x) => x.id), [p.id]);
+      const u = ok(await bruno.callTool({ name: 'update_product', arguments: { tenant_id: t, id: p.id, price: '299.90', expected_version: 1 } }));
+      assert.equal(u.version, 2);
+      failsWith(await bruno.callTool({ name: 'update_product', arguments: { tenant_id: t, id: p.id, name: 'x', expected_version: 1 } }),
+        '{"error":true,"type":"ConflictError","message":"The product is at version 2, not 1: someone changed it since you read it. Fetch it again with get_product, check the changes, and retry with expected_version 2","field":"expected_version"}');
+      const s = ok(await bruno.callTool({ name: 'adjust_stock', arguments: { tenant_id: t, id: p.id, delta: -3, reason: 'sale' } }));
+      assert.equal(s.stock, 0);
+      const d = ok(await bruno.callTool({ name: 'delete_product', arguments: { tenant_id: t, id: p.id } }));
+      assert.equal(d.deleted, true);
+      failsWith(await bruno.callTool({ name: 'get_product', arguments: { tenant_id: t, id: p.id } }),
+        '{"error":true,"type":"NotFoundError","message":"Product not found"}');
+    } finally {
+      await bruno.close();
+    }
+  });
+
+  test(`${kind}: unknown tools are protocol errors`, async () => {
+    const ana = await connect(kind, 'ana@technova.example');
+    try {
+      await assert.rejects(ana.callTool({ name: 'invalid_tool_name', arguments: {} }), (err) => {
+        assert.equal(err.code, -32602);
+        assert.match(err.message, /Unknown tool: invalid_tool_name$/);
+        return true;
+      });
+      const { tools } = await ana.listTools();
+      assert.ok(tools.length >= 25 && tools.every((x) => x.title && x.description && x.annotations && x.outputSchema));
+    } finally {
+      await ana.close();
+    }
+  });
+}
+
+test('http: no token, no entry', async () => {
+  for (const headers of [{}, { Authorization: 'Bearer vtr_nonsense' }]) {
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get('www-authenticate'), /^Bearer realm="vitrine"/);
+  }
+});
+
+// The VS Code configurations of the README, with their placeholders filled
+// in, connect and work.
+test('README: the VS Code configurations connect', async () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const block = (name) => JSON.parse(readme.match(new RegExp(`<!-- config: ${name} -->\\n\`\`\`json\\n([\\s\\S]*?)\`\`\``))[1]);
+  const token = w.tokens['diego@technova.example'];
+  const fill = (s) => s.replace('/path/to/bin/vitrine', bin).replace('/path/to/vitrine.db', w.db).replace('${input:vitrine-token}', token)
+    .replace('http://127.0.0.1:8080/mcp', server.url);
+  const stdio = block('vscode-stdio').servers.vitrine;
+  const http = block('vscode-http').servers.vitrine;
+  for (const transport of [
+    new StdioClientTransport({ command: fill(stdio.command), args: stdio.args.map(fill), env: { VITRINE_TOKEN: fill(stdio.env.VITRINE_TOKEN) }, stderr: 'ignore' }),
+    new StreamableHTTPClientTransport(new URL(fill(http.url)), { requestInit: { headers: { Authorization: fill(http.headers.Authorization) } } }),
+  ]) {
+    const client = new Client({ name: 'vitrine-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const who = ok(await client.callTool({ name: 'whoami', arguments: {} }));
+    assert.equal(who.user.email, 'diego@technova.example');
+    await client.close();
+  }
+});

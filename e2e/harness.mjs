@@ -1,0 +1,47 @@
+// The harness of the end-to-end suites: it runs the real vitrine binary,
+// built by `make test` (or named by VITRINE_BIN), on a fresh database.
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+export const bin = resolve(process.env.VITRINE_BIN ?? new URL('../bin/vitrine', import.meta.url).pathname);
+
+// world fills a new database with the demo data and returns it: the
+// database's path, the tenants by slug and the tokens by email.
+export async function world() {
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-e2e-'));
+  const db = join(dir, 'e2e.db');
+  const { stdout } = await promisify(execFile)(bin, ['demo', '--db', db, '--json']);
+  const demo = JSON.parse(stdout);
+  return {
+    db,
+    tenants: Object.fromEntries(demo.tenants.map((t) => [t.slug, t.id])),
+    tokens: Object.fromEntries(demo.users.map((u) => [u.email, u.token])),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+// serve starts `vitrine serve` on a free port and returns its MCP URL once
+// it listens.
+export function serve(db, ...flags) {
+  const proc = spawn(bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  return new Promise((resolvePromise, reject) => {
+    proc.stderr.on('data', (chunk) => {
+      log += chunk;
+      const m = log.match(/url=(http:\/\/\S+\/mcp)/);
+      if (m) resolvePromise({ url: m[1], stop: () => stop(proc), log: () => log });
+    });
+    proc.on('exit', (code) => reject(new Error(`vitrine serve exited with ${code}:\n${log}`)));
+  });
+}
+
+function stop(proc) {
+  return new Promise((done) => {
+    if (proc.exitCode !== null) return done();
+    proc.on('exit', () => done());
+    proc.kill('SIGTERM');
+  });
+}
