@@ -31,7 +31,7 @@ export function serve(db, ...flags) {
   return new Promise((resolvePromise, reject) => {
     proc.stderr.on('data', (chunk) => {
       log += chunk;
-      const m = log.match(/url=(http:\/\/\S+\/mcp)/);
+      const m = log.match(/"?url"?[=:]"?(http:\/\/[^\s"]+\/mcp)/);
       if (m) resolvePromise({ url: m[1], stop: () => stop(proc), log: () => log });
     });
     proc.on('exit', (code) => reject(new Error(`vitrine serve exited with ${code}:\n${log}`)));

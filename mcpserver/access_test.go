@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -177,5 +178,51 @@ func TestToolDefinitions(t *testing.T) {
 		if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" {
 			t.Errorf("%s: output schema %v", tool.Name, tool.OutputSchema)
 		}
+	}
+}
+
+// The server honours logging/setLevel and tells the session of its calls.
+func TestLoggingNotifications(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	for _, tr := range []string{"memory", "http-sessions"} {
+		got := make(chan map[string]any, 10)
+		client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+			LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+				if d, ok := r.Params.Data.(map[string]any); ok {
+					d["level"] = string(r.Params.Level)
+					got <- d
+				}
+			}})
+		var tp mcp.Transport
+		if tr == "memory" {
+			srv := w.server(mcpserver.Options{Token: w.tokens[member]})
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := srv.MCP().Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			tp = ct
+		} else {
+			tp = &mcp.StreamableClientTransport{Endpoint: w.http.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}
+		}
+		cs, err := client.Connect(ctx, tp, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok[map[string]any](t, cs, "whoami", nil) // before any level is set: nothing is sent
+		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+			t.Fatal(err)
+		}
+		errorOf(t, cs, "get_product", map[string]any{"tenant_id": w.tenants["technova"], "id": "id-invalido"})
+		select {
+		case n := <-got:
+			if n["tool"] != "get_product" || n["outcome"] != "NotFoundError" || n["level"] != "info" || n["request_id"] == "" {
+				t.Errorf("%s: notification %v", tr, n)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: no notification", tr)
+		}
+		cs.Close()
 	}
 }

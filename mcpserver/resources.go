@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,6 +44,8 @@ func (s *Server) addResources() {
 // membership, then permission, then lookup; audited like a tool call.
 func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
+	start := time.Now()
+	s.metrics.begin()
 	e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: "resources/read"}
 	e.RequestID = e.ID
 	res, err := s.productResource(ctx, req, e)
@@ -57,6 +60,7 @@ func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) 
 		level = slog.LevelError
 	}
 	s.log.Log(ctx, level, "resource read", "request_id", e.RequestID, "uri", uri, "outcome", outcome(err), "err", err)
+	s.metrics.end(e.Tool, outcome(err), time.Since(start))
 	if err != nil {
 		return nil, resourceError(err, e.RequestID)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
@@ -40,16 +41,21 @@ type Options struct {
 	// ConfirmDestructive makes delete_product ask the user to confirm,
 	// through elicitation, when the client can ask.
 	ConfirmDestructive bool
+	// Metrics, if set, receives the server's Prometheus instruments.
+	Metrics prometheus.Registerer
+	// SDKLogger receives the MCP SDK's own messages; nil uses Logger.
+	SDKLogger *slog.Logger
 }
 
 // Server is Vitrine's MCP server.
 type Server struct {
-	svc    *service.Service
-	opts   Options
-	log    *slog.Logger
-	tools  []*Tool // after the server's filters, in listing order
-	byName map[string]*Tool
-	mcp    *mcp.Server
+	svc     *service.Service
+	opts    Options
+	log     *slog.Logger
+	tools   []*Tool // after the server's filters, in listing order
+	byName  map[string]*Tool
+	mcp     *mcp.Server
+	metrics *metrics
 }
 
 // New builds the server and its tools.
@@ -69,9 +75,12 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 			s.byName[t.Name] = t
 		}
 	}
+	if opts.SDKLogger == nil {
+		opts.SDKLogger = opts.Logger
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vitrine", Title: "Vitrine", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       opts.Logger,
+		Logger:       opts.SDKLogger,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 	})
 	for _, t := range s.tools {
@@ -81,6 +90,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		s.addResources()
 	}
 	s.mcp.AddReceivingMiddleware(s.visibility)
+	s.metrics = newMetrics(opts.Metrics, s)
 	return s, nil
 }
 
@@ -182,12 +192,14 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 func (s *Server) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
+		s.metrics.begin()
 		e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: t.Name}
 		e.RequestID = e.ID
 		ctx = withRequest(vitrine.WithAuditEvent(ctx, e), req)
 		res, c, err := s.call(ctx, t, req)
 		var input *inputRequired
 		if errors.As(err, &input) {
+			s.metrics.end(t.Name, "input_required", time.Since(start))
 			return input.res, nil
 		}
 		if c.caller != nil {
@@ -215,6 +227,8 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 			attrs = append(attrs, slog.String("err", err.Error()))
 		}
 		s.log.LogAttrs(ctx, level, "tool call", attrs...)
+		s.metrics.end(t.Name, outcome(err), time.Since(start))
+		notifyLog(ctx, req.Session, level, t.Name, e.RequestID, outcome(err), time.Since(start))
 		if err != nil {
 			return errorResult(err, e.RequestID), nil
 		}
@@ -274,4 +288,21 @@ func outputID(res *mcp.CallToolResult) string {
 	}
 	json.Unmarshal(res.StructuredContent.(json.RawMessage), &v)
 	return v.ID
+}
+
+// notifyLog tells the client of the call, as an MCP log message, if the
+// session asked for messages of that level (logging/setLevel). It carries
+// what the agent already knows, never an internal error's detail.
+func notifyLog(ctx context.Context, ss *mcp.ServerSession, level slog.Level, tool, requestID, outcome string, took time.Duration) {
+	if ss == nil {
+		return
+	}
+	lvl := mcp.LoggingLevel("info")
+	if level >= slog.LevelError {
+		lvl = "error"
+	}
+	// Best effort: a client that went away must not fail the call.
+	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: lvl, Logger: "vitrine", Data: map[string]any{
+		"msg": "tool call", "tool": tool, "outcome": outcome, "request_id": requestID, "duration_ms": took.Milliseconds(),
+	}})
 }

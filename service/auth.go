@@ -44,12 +44,25 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Cal
 		return nil, &AuthError{Reason: "the user is disabled"}
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= time.Minute {
-		// Bookkeeping only: a failure must not refuse a valid token.
-		if err := s.store.TouchToken(ctx, t.ID, now); err != nil {
-			s.log.Warn("record token use", "token_id", t.ID, "err", err)
-		}
+		s.touch(t.ID, now)
 	}
 	return &vitrine.Caller{User: *u, Token: *t}, nil
+}
+
+// touch records a token's use in the background: it is bookkeeping, and
+// must neither delay nor refuse a request when the database is busy.
+func (s *Service) touch(id string, at time.Time) {
+	if _, busy := s.touching.LoadOrStore(id, true); busy {
+		return
+	}
+	go func() {
+		defer s.touching.Delete(id)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.store.TouchToken(ctx, id, at); err != nil {
+			s.log.Warn("record token use", "token_id", id, "err", err)
+		}
+	}()
 }
 
 // IsAuthError reports whether err is a refused authentication.

@@ -7,6 +7,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -18,6 +19,8 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 	audit *auditLog
+	// touching holds the ids of the tokens whose use is being recorded.
+	touching sync.Map
 }
 
 // New returns a service over store. A nil logger discards.

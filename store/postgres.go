@@ -111,13 +111,21 @@ func (d *pgDB) constraint(err error) (string, bool) {
 	return "", false
 }
 
+func (d *pgDB) migrations() fs.FS {
+	fsys, _ := fs.Sub(postgresMigrations, "migrations/postgres")
+	return fsys
+}
+
+func (d *pgDB) stats() PoolStats {
+	s := d.pool.Stat()
+	return PoolStats{MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Idle: int(s.IdleConns()),
+		WaitCount: s.EmptyAcquireCount(), WaitDuration: s.EmptyAcquireWaitTime()}
+}
+
 func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 	db := stdlib.OpenDB(*d.cfg.Copy())
 	defer db.Close()
-	fsys, err := fs.Sub(postgresMigrations, "migrations/postgres")
-	if err != nil {
-		return nil, err
-	}
+	fsys := d.migrations()
 	// Instances starting together take turns: one migrates, the others
 	// then find nothing to do.
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))

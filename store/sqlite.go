@@ -162,12 +162,19 @@ func (d *sqliteDB) constraint(err error) (string, bool) {
 	return "", false
 }
 
+func (d *sqliteDB) migrations() fs.FS {
+	fsys, _ := fs.Sub(sqliteMigrations, "migrations/sqlite")
+	return fsys
+}
+
 func (d *sqliteDB) migrate(ctx context.Context) ([]Migration, error) {
-	fsys, err := fs.Sub(sqliteMigrations, "migrations/sqlite")
-	if err != nil {
-		return nil, err
-	}
-	return runGoose(ctx, goose.DialectSQLite3, d.writer, fsys)
+	return runGoose(ctx, goose.DialectSQLite3, d.writer, d.migrations())
+}
+
+func (d *sqliteDB) stats() PoolStats {
+	w, r := d.writer.Stats(), d.readers.Stats()
+	return PoolStats{MaxOpen: w.MaxOpenConnections + r.MaxOpenConnections, Open: w.OpenConnections + r.OpenConnections,
+		InUse: w.InUse + r.InUse, Idle: w.Idle + r.Idle, WaitCount: w.WaitCount + r.WaitCount, WaitDuration: w.WaitDuration + r.WaitDuration}
 }
 
 // runGoose applies the pending migrations of fsys.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"strings"
 
@@ -109,6 +110,9 @@ type dialect interface {
 	// err violates, if it is such an error.
 	constraint(err error) (string, bool)
 	migrate(ctx context.Context) ([]Migration, error)
+	// migrations are the embedded migrations of this database.
+	migrations() fs.FS
+	stats() PoolStats
 	close() error
 }
 

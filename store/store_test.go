@@ -377,3 +377,17 @@ func TestMigrateAndReopen(t *testing.T) {
 		}
 	})
 }
+
+func TestReady(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		if err := f.db.Ready(ctx); err != nil {
+			t.Fatalf("a migrated database: %v", err)
+		}
+		// A schema behind the binary is not ready.
+		dbtest.Exec(t, url, `DELETE FROM goose_db_version WHERE version_id = (SELECT MAX(version_id) FROM goose_db_version)`)
+		if err := f.db.Ready(ctx); err == nil || !strings.Contains(err.Error(), "run vitrine migrate") {
+			t.Errorf("a database behind: %v", err)
+		}
+	})
+}

@@ -18,6 +18,9 @@ import (
 // open opens the database of --db, bringing its schema up to date, and the
 // service over it.
 func (e *env) open(log *slog.Logger) (*store.DB, *service.Service, error) {
+	if log == nil {
+		log = discard
+	}
 	db, err := store.Open(e.ctx, e.cli.DB, store.Options{Logger: log})
 	if err != nil {
 		return nil, nil, err

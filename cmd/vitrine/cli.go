@@ -6,9 +6,10 @@ import (
 	"github.com/alecthomas/kong"
 )
 
-// CLI is the command line. Every flag has a VITRINE_* environment twin.
+// CLI is the command line. Every flag has a VITRINE_* environment twin
+// (kong.DefaultEnvars): --shutdown-timeout is VITRINE_SHUTDOWN_TIMEOUT.
 type CLI struct {
-	DB string `name:"db" env:"VITRINE_DB" default:"vitrine.db" placeholder:"URL" help:"Database: a SQLite file path (or sqlite:PATH), or a postgres:// URL."`
+	DB string `name:"db" default:"vitrine.db" placeholder:"URL" help:"Database: a SQLite file path (or sqlite:PATH), or a postgres:// URL."`
 
 	Serve   ServeCmd   `cmd:"" help:"Serve MCP over Streamable HTTP (default http://127.0.0.1:8080/mcp)."`
 	Stdio   StdioCmd   `cmd:"" help:"Serve MCP over stdio, as the user of the token in VITRINE_TOKEN."`

@@ -5,23 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/store"
 )
 
 // ToolFlags narrow the tools every caller sees.
 type ToolFlags struct {
-	Toolsets []string `env:"VITRINE_TOOLSETS" placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
-	ReadOnly bool     `name:"read-only" env:"VITRINE_READ_ONLY" help:"Serve only the tools that change nothing."`
-	Confirm  bool     `name:"confirm-destructive" env:"VITRINE_CONFIRM_DESTRUCTIVE" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
+	Toolsets []string `placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
+	ReadOnly bool     `name:"read-only" help:"Serve only the tools that change nothing."`
+	Confirm  bool     `name:"confirm-destructive" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
 }
 
 func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
@@ -31,20 +34,25 @@ func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
 
 // ServeCmd serves MCP over Streamable HTTP.
 type ServeCmd struct {
-	Addr string `default:"127.0.0.1:8080" env:"VITRINE_ADDR" placeholder:"HOST:PORT" help:"Address to listen on."`
-	Demo bool   `env:"VITRINE_DEMO" help:"Fill the database with demo data first, and print each demo user's token and client configuration."`
+	Addr            string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
+	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token and client configuration."`
+	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address instead of the main one (keep it private)."`
+	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	ToolFlags
+	LogFlags
 }
 
 // Run serves until interrupted.
 func (c *ServeCmd) Run(e *env) error {
-	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	log, sdkLog := c.logger(e.stderr)
 	db, svc, err := e.open(log)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, Version: Version}))
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), poolCollector{db})
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}))
 	if err != nil {
 		return err
 	}
@@ -61,26 +69,100 @@ func (c *ServeCmd) Run(e *env) error {
 		}
 		printDemo(e, w, url)
 	}
-	hs := &http.Server{
-		Handler:           srv.HTTPHandler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+
+	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	mux := http.NewServeMux()
+	mux.Handle(mcpserver.HTTPPath, srv.HTTPHandler())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		if err := db.Ready(ctx); err != nil {
+			log.Warn("not ready", "err", err)
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
+	servers := []*http.Server{{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
+	listeners := []net.Listener{ln}
+	if c.MetricsAddr == "" {
+		mux.Handle("GET /metrics", metrics)
+	} else {
+		mln, err := net.Listen("tcp", c.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		mmux := http.NewServeMux()
+		mmux.Handle("GET /metrics", metrics)
+		servers = append(servers, &http.Server{Handler: mmux, ReadHeaderTimeout: 10 * time.Second})
+		listeners = append(listeners, mln)
+		log.Info("serving metrics", "url", fmt.Sprintf("http://%s/metrics", mln.Addr()))
 	}
 	log.Info("serving MCP over Streamable HTTP", "url", url, "db", db.Dialect())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	errc := make(chan error, len(servers))
+	for i, hs := range servers {
+		go func() { errc <- hs.Serve(listeners[i]) }()
+	}
 	select {
 	case err := <-errc:
 		return err
 	case <-e.ctx.Done():
 	}
-	log.Info("shutting down")
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return shutdown(log, srv, servers, c.ShutdownTimeout)
+}
+
+// shutdown stops accepting, lets the calls in flight finish within the
+// timeout, then ends the sessions still open (their idle event streams
+// would hold the HTTP server forever).
+func shutdown(log interface{ Info(string, ...any) }, srv *mcpserver.Server, servers []*http.Server, timeout time.Duration) error {
+	log.Info("shutting down", "timeout", timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	done := make(chan error, len(servers))
+	for _, hs := range servers {
+		go func() { done <- hs.Shutdown(ctx) }()
 	}
+	drained := srv.Shutdown(ctx)
+	var err error
+	for range servers {
+		if e := <-done; e != nil && !errors.Is(e, http.ErrServerClosed) {
+			err = e
+		}
+	}
+	if drained != nil || err != nil {
+		for _, hs := range servers {
+			hs.Close()
+		}
+		return fmt.Errorf("calls still in flight after %s; stopped anyway", timeout)
+	}
+	log.Info("stopped")
 	return nil
+}
+
+// poolCollector exports the database pools' figures.
+type poolCollector struct{ db *store.DB }
+
+var (
+	poolConns = prometheus.NewDesc("vitrine_db_connections", "Database connections, by state: max, open, in_use, idle.", []string{"state"}, nil)
+	poolWaits = prometheus.NewDesc("vitrine_db_waits_total", "Waits for a free database connection.", nil, nil)
+	poolWait  = prometheus.NewDesc("vitrine_db_wait_seconds_total", "Time spent waiting for a free database connection.", nil, nil)
+)
+
+func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- poolConns
+	ch <- poolWaits
+	ch <- poolWait
+}
+
+func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
+	s := p.db.Stats()
+	for state, n := range map[string]int{"max": s.MaxOpen, "open": s.Open, "in_use": s.InUse, "idle": s.Idle} {
+		ch <- prometheus.MustNewConstMetric(poolConns, prometheus.GaugeValue, float64(n), state)
+	}
+	ch <- prometheus.MustNewConstMetric(poolWaits, prometheus.CounterValue, float64(s.WaitCount))
+	ch <- prometheus.MustNewConstMetric(poolWait, prometheus.CounterValue, s.WaitDuration.Seconds())
 }
 
 // StdioCmd serves MCP over stdio for the user of VITRINE_TOKEN. The token
@@ -88,6 +170,7 @@ func (c *ServeCmd) Run(e *env) error {
 // the machine could see in the process list.
 type StdioCmd struct {
 	ToolFlags
+	LogFlags
 }
 
 // Run checks the token, then serves on stdin and stdout until the client
@@ -95,7 +178,7 @@ type StdioCmd struct {
 func (c *StdioCmd) Run(e *env) error {
 	token := os.Getenv("VITRINE_TOKEN")
 	// stdout carries the protocol: everything else goes to stderr.
-	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	log, sdkLog := c.logger(e.stderr)
 	if token == "" {
 		return &usageError{"VITRINE_TOKEN is not set: create a token with \"vitrine token create --email E --name N\" and put it in VITRINE_TOKEN"}
 	}
@@ -112,7 +195,7 @@ func (c *StdioCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, Version: Version, Token: token}))
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Token: token}))
 	if err != nil {
 		return err
 	}

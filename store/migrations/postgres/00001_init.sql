@@ -159,6 +159,8 @@ $$;
 GRANT USAGE ON SCHEMA public TO vitrine_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON users, tenants, memberships, roles, api_tokens, products TO vitrine_app;
 GRANT EXECUTE ON FUNCTION app_tenant(), app_user(), app_all_tenants() TO vitrine_app;
+-- Readiness checks read which migrations were applied.
+GRANT SELECT ON goose_db_version TO vitrine_app;
 
 -- +goose Down
 DROP TABLE products, api_tokens, roles, memberships, tenants, users;

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	_ "github.com/ncruces/go-sqlite3/driver"
+)
+
+// syncBuffer is stderr for a server running in the test's process.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor polls cond until it holds, failing after a deadline: it waits for
+// something observable, never for a fixed time.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+// The server an operator runs: health, readiness, metrics, JSON logs, and a
+// shutdown that lets the call in flight finish.
+func TestServeOperability(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ops.db")
+	var w struct {
+		Tenants []struct{ ID, Slug string }
+		Users   []struct{ Email, Token string }
+	}
+	json.Unmarshal([]byte(must(t, "demo", "--db", db, "--json")), &w)
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	stderr := &syncBuffer{}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--shutdown-timeout", "20s"},
+			strings.NewReader(""), io.Discard, stderr)
+	}()
+	var url string
+	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
+	waitFor(t, "the server to listen", func() bool {
+		m := re.FindStringSubmatch(stderr.String())
+		if m != nil {
+			url = m[1]
+		}
+		return m != nil
+	})
+	if code, body := get(t, url+"/healthz"); code != 200 || body != "ok\n" {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+	if code, body := get(t, url+"/readyz"); code != 200 {
+		t.Errorf("/readyz: %d %q", code, body)
+	}
+
+	// Hold SQLite's write lock, so that the next write waits in flight.
+	lock, err := sql.Open("sqlite3", "file:"+db+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	conn, err := lock.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer(w.Users[0].Token)}, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "create_product", Arguments: map[string]any{
+			"tenant_id": w.Tenants[0].ID, "sku": "IN-FLIGHT", "name": "Finished after the signal", "price": "1.00"}})
+		if err != nil {
+			t.Error(err)
+		}
+		result <- res
+	}()
+	waitFor(t, "the call to be in flight", func() bool {
+		_, metrics := get(t, url+"/metrics")
+		return strings.Contains(metrics, "vitrine_tool_calls_in_flight 1")
+	})
+
+	stop() // what SIGTERM does
+	waitFor(t, "the server to stop accepting", func() bool {
+		c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+		if err == nil {
+			c.Close()
+		}
+		return err != nil
+	})
+	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	res := <-result
+	if res == nil || res.IsError {
+		t.Fatalf("the call in flight: %+v", res)
+	}
+	if code := <-exited; code != 0 {
+		t.Fatalf("serve exited %d:\n%s", code, stderr.String())
+	}
+	out := must(t, "product", "export", "--db", db, "--tenant", w.Tenants[0].Slug, "--format", "jsonl")
+	if !strings.Contains(out, `"sku":"IN-FLIGHT"`) {
+		t.Errorf("the product of the call in flight is not there")
+	}
+
+	// One JSON line per tool call, with what the operator needs, and never a token.
+	logs := stderr.String()
+	var call map[string]any
+	sc := bufio.NewScanner(strings.NewReader(logs))
+	for sc.Scan() {
+		var line map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("not a JSON log line: %q", sc.Text())
+		}
+		if line["msg"] == "tool call" {
+			call = line
+		}
+	}
+	for _, key := range []string{"time", "level", "request_id", "tool", "tenant_id", "user_id", "duration", "outcome"} {
+		if _, ok := call[key]; !ok {
+			t.Errorf("the tool call's log line lacks %q: %v", key, call)
+		}
+	}
+	for _, u := range w.Users {
+		if strings.Contains(logs, u.Token) || strings.Contains(logs, u.Token[12:]) {
+			t.Fatal("a token is in the log")
+		}
+	}
+	for _, want := range []string{`"msg":"shutting down"`, `"msg":"stopped"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the log lacks %s", want)
+		}
+	}
+}
+
+func TestMetricsOnTheirOwnAddress(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	ctx, stop := context.WithCancel(context.Background())
+	stderr := &syncBuffer{}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--log-format", "text"},
+			strings.NewReader(""), io.Discard, stderr)
+	}()
+	var main, metrics string
+	waitFor(t, "both listeners", func() bool {
+		if m := regexp.MustCompile(`url=(http://\S+)/metrics`).FindStringSubmatch(stderr.String()); m != nil {
+			metrics = m[1]
+		}
+		if m := regexp.MustCompile(`url=(http://\S+)/mcp`).FindStringSubmatch(stderr.String()); m != nil {
+			main = m[1]
+		}
+		return main != "" && metrics != ""
+	})
+	if code, body := get(t, metrics+"/metrics"); code != 200 || !strings.Contains(body, "vitrine_db_connections{state=\"max\"}") || !strings.Contains(body, "go_goroutines") {
+		t.Errorf("metrics: %d %.300s", code, body)
+	}
+	if code, _ := get(t, main+"/metrics"); code != 404 {
+		t.Errorf("the main address serves /metrics: %d", code)
+	}
+	stop()
+	if code := <-exited; code != 0 {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// Every flag has its VITRINE_* twin.
+func TestEnvironmentTwins(t *testing.T) {
+	t.Setenv("VITRINE_DB", filepath.Join(t.TempDir(), "env.db"))
+	t.Setenv("VITRINE_JSON", "true")
+	t.Setenv("VITRINE_EMAIL", "env@x.example")
+	out := must(t, "user", "create", "--name", "From the environment")
+	if !strings.Contains(out, `"email":"env@x.example"`) {
+		t.Errorf("user create from the environment: %s", out)
+	}
+	t.Setenv("VITRINE_LOG_LEVEL", "loud")
+	_, errs, code := runCLI(t, "serve")
+	if code != 2 || !strings.Contains(errs, "--log-level") {
+		t.Errorf("a bad VITRINE_LOG_LEVEL: exit %d, %s", code, errs)
+	}
+}
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
