@@ -1,7 +1,7 @@
 # The few targets people type. `make test` is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: build demo test lint docs e2e
+.PHONY: build demo test lint docs e2e fuzz
 
 build:
 	$(GO) build -o bin/vitrine ./cmd/vitrine
@@ -18,6 +18,7 @@ demo: build
 # TypeScript SDK client and the MCP conformance suite against the binary.
 test: lint build
 	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
+	scripts/fuzz.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
 
 lint:
@@ -32,3 +33,7 @@ docs:
 # Only the end-to-end suites (e2e/), against a fresh build.
 e2e: build
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
+
+# Every fuzz target for FUZZTIME each (make fuzz FUZZTIME=1m for longer).
+fuzz:
+	FUZZTIME=$(or $(FUZZTIME),5s) scripts/fuzz.sh

@@ -28,6 +28,10 @@ type UserStore interface {
 	CreateUser(ctx context.Context, u *User) error
 	UserByID(ctx context.Context, id string) (*User, error)
 	UserByEmail(ctx context.Context, email string) (*User, error)
+	// UserBySubject returns the user linked to an OAuth subject.
+	UserBySubject(ctx context.Context, subject string) (*User, error)
+	// UpdateUser writes a user's name, subject and disabled flag.
+	UpdateUser(ctx context.Context, u *User) error
 	// ListUsers returns up to limit users after the email key after.
 	ListUsers(ctx context.Context, after string, limit int) ([]*User, error)
 }

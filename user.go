@@ -9,9 +9,12 @@ import (
 
 // User is a person who signs in. Email is unique, compared without case.
 type User struct {
-	ID        string
-	Email     string
-	Name      string
+	ID    string
+	Email string
+	Name  string
+	// Subject is the user's identity at an OAuth authorization server
+	// (the "sub" claim), when one is linked.
+	Subject   string
 	Disabled  bool
 	CreatedAt time.Time
 	UpdatedAt time.Time

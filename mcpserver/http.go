@@ -23,7 +23,12 @@ const HTTPPath = "/mcp"
 // 401 with a WWW-Authenticate header, and never reaches a tool.
 func (s *Server) HTTPHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, s.requireToken(exposeCaller(s.sessions())))
+	mux.Handle(HTTPPath, s.limits.byIP(s.requireToken(exposeCaller(s.sessions()))))
+	if s.jwt != nil {
+		// RFC 9728: at the root, and under the resource's path.
+		mux.HandleFunc("GET /.well-known/oauth-protected-resource", s.resourceMetadata)
+		mux.HandleFunc("GET /.well-known/oauth-protected-resource"+HTTPPath, s.resourceMetadata)
+	}
 	return mux
 }
 
@@ -80,29 +85,46 @@ func (s *Server) hasSession(id string) bool {
 
 type callerContextKey struct{}
 
-// requireToken authenticates the bearer token of every request.
+// requireToken authenticates the bearer token of every request: a Vitrine
+// token, or with OAuth a JWT access token of the authorization server.
 func (s *Server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret, ok := bearer(r)
 		if !ok {
-			unauthorized(w, "", "send the header Authorization: Bearer <token>")
+			s.unauthorized(w, r, "", "send the header Authorization: Bearer <token>")
 			return
 		}
-		c, err := s.svc.Authenticate(r.Context(), secret)
+		c, err := s.authenticate(r.Context(), secret)
 		var ae *service.AuthError
-		if errors.As(err, &ae) {
-			unauthorized(w, "invalid_token", ae.Reason)
+		switch {
+		case errors.Is(err, errScope):
+			s.insufficientScope(w, r)
 			return
-		}
-		if err != nil {
+		case errors.As(err, &ae):
+			s.unauthorized(w, r, "invalid_token", ae.Reason)
+			return
+		case err != nil:
 			id := vitrine.NewID()
 			s.log.Error("authenticate", "request_id", id, "err", err)
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{
 				"error": "temporarily_unavailable", "error_description": fmt.Sprintf(internalMessage, id)})
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerContextKey{}, c)))
+		s.limits.byToken(c.Token.ID+c.User.ID, w, r.WithContext(context.WithValue(r.Context(), callerContextKey{}, c)), next)
 	})
+}
+
+// authenticate resolves a bearer token: Vitrine's own by their prefix, and
+// anything else as a JWT when OAuth is on.
+func (s *Server) authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
+	if strings.HasPrefix(secret, vitrine.TokenPrefix) || s.jwt == nil {
+		return s.svc.Authenticate(ctx, secret)
+	}
+	id, err := s.jwt.verify(ctx, secret)
+	if err != nil {
+		return nil, err
+	}
+	return s.svc.AuthenticateIdentity(ctx, id)
 }
 
 // exposeCaller hands the authenticated caller to the SDK, which passes it to
@@ -129,16 +151,27 @@ func bearer(r *http.Request) (string, bool) {
 	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
 }
 
-// unauthorized answers 401 as RFC 6750 describes.
-func unauthorized(w http.ResponseWriter, code, description string) {
+// unauthorized answers 401 as RFC 6750 describes; with OAuth, the
+// challenge points at the resource's metadata (RFC 9728).
+func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request, code, description string) {
 	challenge := `Bearer realm="vitrine"`
 	body := map[string]string{"error": "unauthorized", "error_description": description}
 	if code != "" {
 		challenge += fmt.Sprintf(`, error=%q, error_description=%q`, code, description)
 		body["error"] = code
 	}
+	if s.jwt != nil {
+		challenge += fmt.Sprintf(`, resource_metadata=%q`, s.metadataURL(r))
+	}
 	w.Header().Set("WWW-Authenticate", challenge)
 	writeJSON(w, http.StatusUnauthorized, body)
+}
+
+// insufficientScope answers 403 to a valid token without a Vitrine scope.
+func (s *Server) insufficientScope(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="vitrine", error="insufficient_scope", scope=%q, resource_metadata=%q`,
+		ScopeRead+" "+ScopeWrite, s.metadataURL(r)))
+	writeJSON(w, http.StatusForbidden, map[string]string{"error": "insufficient_scope", "error_description": errScope.Error()})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

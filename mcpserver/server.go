@@ -43,6 +43,18 @@ type Options struct {
 	ConfirmDestructive bool
 	// Metrics, if set, receives the server's Prometheus instruments.
 	Metrics prometheus.Registerer
+	// OAuth, if set, makes the HTTP server accept the JWT access tokens of
+	// an authorization server too.
+	OAuth *OAuth
+	// PublicURL is the base URL clients reach the HTTP server at (as in
+	// https://mcp.example.com), for the OAuth metadata; default: from the
+	// request.
+	PublicURL string
+	// Limits are the HTTP abuse limits.
+	Limits Limits
+	// CallTimeout bounds a tool call; past it the call answers an internal
+	// error (and its transaction rolls back). Default: 60 seconds.
+	CallTimeout time.Duration
 	// SDKLogger receives the MCP SDK's own messages; nil uses Logger.
 	SDKLogger *slog.Logger
 }
@@ -56,12 +68,17 @@ type Server struct {
 	byName  map[string]*Tool
 	mcp     *mcp.Server
 	metrics *metrics
+	jwt     *jwtVerifier // nil without OAuth
+	limits  *limiter
 }
 
 // New builds the server and its tools.
 func New(svc *service.Service, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = time.Minute
 	}
 	for _, ts := range opts.Toolsets {
 		if !slices.Contains(Toolsets, ts) {
@@ -91,6 +108,16 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	}
 	s.mcp.AddReceivingMiddleware(s.visibility)
 	s.metrics = newMetrics(opts.Metrics, s)
+	if opts.OAuth != nil {
+		if opts.OAuth.Issuer == "" || opts.OAuth.Audience == "" {
+			return nil, errors.New("OAuth needs an issuer and an audience")
+		}
+		if c := opts.OAuth.UserClaim; c != "" && c != "email" && c != "sub" {
+			return nil, fmt.Errorf("the OAuth user claim is email or sub, not %q", c)
+		}
+		s.jwt = newJWTVerifier(*opts.OAuth)
+	}
+	s.limits = newLimiter(opts.Limits, s.metrics)
 	return s, nil
 }
 
@@ -105,6 +132,15 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 func AllTools(svc *service.Service, opts Options) []*Tool {
 	return slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
+}
+
+// CheckOAuth fetches the authorization server's keys, so that a
+// misconfiguration shows at start; without OAuth it does nothing.
+func (s *Server) CheckOAuth(ctx context.Context) error {
+	if s.jwt == nil {
+		return nil
+	}
+	return s.jwt.Check(ctx)
 }
 
 // Tools returns the tools this server serves, in listing order.
@@ -195,6 +231,8 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 		s.metrics.begin()
 		e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: t.Name}
 		e.RequestID = e.ID
+		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+		defer cancel()
 		ctx = withRequest(vitrine.WithAuditEvent(ctx, e), req)
 		res, c, err := s.call(ctx, t, req)
 		var input *inputRequired

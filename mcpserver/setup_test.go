@@ -23,7 +23,7 @@ var ctx = context.Background()
 // world is a demo database with a server over it, and what tests need to
 // reach into it.
 type world struct {
-	t       *testing.T
+	t       testing.TB
 	dbURL   string
 	db      *store.DB
 	svc     *service.Service
@@ -38,7 +38,7 @@ type world struct {
 // with sessions (2025-11-25).
 var transports = []string{"memory", "http", "http-sessions"}
 
-func newWorld(t *testing.T, url string) *world {
+func newWorld(t testing.TB, url string) *world {
 	t.Helper()
 	db := dbtest.Open(t, url)
 	log := &syncBuffer{}

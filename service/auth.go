@@ -70,3 +70,43 @@ func IsAuthError(err error) bool {
 	var ae *AuthError
 	return errors.As(err, &ae)
 }
+
+// Identity is a user as an external authorization server vouches for them
+// (a verified OAuth access token).
+type Identity struct {
+	// Claim names what Value is: "email", or "sub" for a linked subject.
+	Claim, Value string
+	// ReadOnly narrows the caller to the tools that change nothing.
+	ReadOnly  bool
+	ExpiresAt time.Time
+	// TokenID names the token in the audit log ("oauth:<jti>").
+	TokenID string
+}
+
+// AuthenticateIdentity resolves a verified external identity to its
+// caller: the Vitrine user with that email, or linked to that subject. The
+// user's memberships stay the authority on what they may do.
+func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity) (*vitrine.Caller, error) {
+	var (
+		u   *vitrine.User
+		err error
+	)
+	switch id.Claim {
+	case "sub":
+		u, err = s.store.UserBySubject(ctx, id.Value)
+	default:
+		u, err = s.store.UserByEmail(ctx, id.Value)
+	}
+	if vitrine.TypeOf(err) == vitrine.NotFoundError {
+		return nil, &AuthError{Reason: "no Vitrine user has this identity (" + id.Claim + ")"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if u.Disabled {
+		return nil, &AuthError{Reason: "the user is disabled"}
+	}
+	exp := id.ExpiresAt
+	return &vitrine.Caller{User: *u, Token: vitrine.Token{ID: id.TokenID, UserID: u.ID, Name: "OAuth access token",
+		ReadOnly: id.ReadOnly, ExpiresAt: &exp}}, nil
+}

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -301,4 +302,40 @@ func (o *Operator) Actor(ctx context.Context, tenantRef, email string) (*Access,
 		return nil, fmt.Errorf("%s has no active membership in %s", email, tenantRef)
 	}
 	return a, nil
+}
+
+// UserChanges holds what user update may change; nil leaves it alone.
+type UserChanges struct {
+	Name     *string
+	Subject  *string // "" unlinks
+	Disabled *bool
+}
+
+// UpdateUser changes a user. A disabled user's tokens are refused from the
+// next request on.
+func (o *Operator) UpdateUser(ctx context.Context, email string, ch UserChanges) (*vitrine.User, error) {
+	u, err := o.User(ctx, "email", email)
+	if err != nil {
+		return nil, err
+	}
+	if ch.Name != nil {
+		if u.Name, err = vitrine.ValidateName("name", *ch.Name, 200); err != nil {
+			return nil, err
+		}
+	}
+	if ch.Subject != nil {
+		s := strings.TrimSpace(*ch.Subject)
+		if len(s) > 255 {
+			return nil, vitrine.Invalid("subject", "subject is longer than 255 characters")
+		}
+		u.Subject = s
+	}
+	if ch.Disabled != nil {
+		u.Disabled = *ch.Disabled
+	}
+	u.UpdatedAt = o.s.now()
+	if err := o.s.store.UpdateUser(ctx, u); err != nil {
+		return nil, err
+	}
+	return u, nil
 }

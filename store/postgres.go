@@ -39,6 +39,10 @@ func openPostgres(ctx context.Context, url string) (*pgDB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// A database that does not answer fails the call, not hangs it.
+		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.ConnConfig.RuntimeParams["application_name"] = "vitrine"
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {

@@ -32,9 +32,9 @@ func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token,
 	)
 	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
 		t, err = scanToken(c.QueryRow(ctx, `SELECT t.id, t.user_id, t.name, t.prefix, t.hash, t.read_only, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
-				u.id, u.email, u.name, u.disabled, u.created_at, u.updated_at
+				u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
 			FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.prefix = $1`, prefix),
-			&u.ID, &u.Email, &u.Name, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
+			&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 		return err
 	})
 	if errors.Is(err, errNoRows) {

@@ -8,22 +8,29 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-const userColumns = `id, email, name, disabled, created_at, updated_at`
+const userColumns = `id, email, name, COALESCE(subject, ''), disabled, created_at, updated_at`
 
 func scanUser(r row) (*vitrine.User, error) {
 	var u vitrine.User
-	if err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Disabled, &u.CreatedAt, &u.UpdatedAt); err != nil {
+	if err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt); err != nil {
 		return nil, err
 	}
 	return &u, nil
 }
 
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // CreateUser stores a new user; a taken email is a ConflictError.
 func (db *DB) CreateUser(ctx context.Context, u *vitrine.User) error {
 	err := db.d.write(ctx, scope{}, func(c conn) error {
-		_, err := c.Exec(ctx, `INSERT INTO users (id, email, email_key, name, disabled, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			u.ID, u.Email, emailKey(u.Email), u.Name, u.Disabled, u.CreatedAt, u.UpdatedAt)
+		_, err := c.Exec(ctx, `INSERT INTO users (id, email, email_key, name, subject, disabled, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			u.ID, u.Email, emailKey(u.Email), u.Name, nullString(u.Subject), u.Disabled, u.CreatedAt, u.UpdatedAt)
 		return err
 	})
 	if name, ok := db.d.constraint(err); ok && name == "users_email_key" {
@@ -46,6 +53,35 @@ func (db *DB) UserByID(ctx context.Context, id string) (*vitrine.User, error) {
 // UserByEmail returns the user with that email, compared without case.
 func (db *DB) UserByEmail(ctx context.Context, email string) (*vitrine.User, error) {
 	return db.user(ctx, `SELECT `+userColumns+` FROM users WHERE email_key = $1`, emailKey(email))
+}
+
+// UserBySubject returns the user linked to an OAuth subject.
+func (db *DB) UserBySubject(ctx context.Context, subject string) (*vitrine.User, error) {
+	return db.user(ctx, `SELECT `+userColumns+` FROM users WHERE subject = $1`, subject)
+}
+
+// UpdateUser writes a user's name, subject and disabled flag; a subject
+// linked to another user is a ConflictError.
+func (db *DB) UpdateUser(ctx context.Context, u *vitrine.User) error {
+	if !validIDs(u.ID) {
+		return vitrine.NotFound("User")
+	}
+	var n int64
+	err := db.d.write(ctx, scope{}, func(c conn) (err error) {
+		n, err = c.Exec(ctx, `UPDATE users SET name = $1, subject = $2, disabled = $3, updated_at = $4 WHERE id = $5`,
+			u.Name, nullString(u.Subject), u.Disabled, u.UpdatedAt, u.ID)
+		return err
+	})
+	if name, ok := db.d.constraint(err); ok && name == "users_subject_key" {
+		return vitrine.Conflict("subject", "Another user is linked to the subject %q", u.Subject)
+	}
+	if err != nil {
+		return fmt.Errorf("update user: %w", err)
+	}
+	if n == 0 {
+		return vitrine.NotFound("User")
+	}
+	return nil
 }
 
 func (db *DB) user(ctx context.Context, query string, arg string) (*vitrine.User, error) {

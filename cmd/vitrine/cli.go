@@ -27,6 +27,7 @@ type CLI struct {
 // UserCmd groups the user commands.
 type UserCmd struct {
 	Create UserCreateCmd `cmd:"" help:"Create a user."`
+	Update UserUpdateCmd `cmd:"" help:"Rename, disable or enable a user, or link their OAuth subject."`
 	List   UserListCmd   `cmd:"" help:"List every user."`
 }
 

@@ -139,7 +139,8 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64*1024), 1<<20)
 		return func(yield func(importLine, error) bool) {
-			for line := 1; sc.Scan(); line++ {
+			line := 1
+			for ; sc.Scan(); line++ {
 				text := strings.TrimSpace(sc.Text())
 				if text == "" {
 					continue
@@ -161,7 +162,7 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 				}
 			}
 			if err := sc.Err(); err != nil {
-				yield(importLine{}, err)
+				yield(importLine{}, fmt.Errorf("line %d: %w", line, err))
 			}
 		}, nil
 	}

@@ -22,24 +22,63 @@ import (
 
 // ToolFlags narrow the tools every caller sees.
 type ToolFlags struct {
-	Toolsets []string `placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
-	ReadOnly bool     `name:"read-only" help:"Serve only the tools that change nothing."`
-	Confirm  bool     `name:"confirm-destructive" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
+	Toolsets    []string      `placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
+	ReadOnly    bool          `name:"read-only" help:"Serve only the tools that change nothing."`
+	Confirm     bool          `name:"confirm-destructive" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
+	CallTimeout time.Duration `default:"60s" help:"Longest time a tool call may take; past it, it answers an error and writes nothing."`
 }
 
 func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
-	o.Toolsets, o.ReadOnly, o.ConfirmDestructive = f.Toolsets, f.ReadOnly, f.Confirm
+	o.Toolsets, o.ReadOnly, o.ConfirmDestructive, o.CallTimeout = f.Toolsets, f.ReadOnly, f.Confirm, f.CallTimeout
 	return o
 }
 
 // ServeCmd serves MCP over Streamable HTTP.
 type ServeCmd struct {
 	Addr            string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
+	PublicURL       string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com), for the OAuth metadata; default: taken from each request."`
 	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token and client configuration."`
 	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address instead of the main one (keep it private)."`
 	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	ToolFlags
+	OAuthFlags `prefix:"oauth-"`
+	LimitFlags
 	LogFlags
+}
+
+// OAuthFlags configure resource-server mode.
+type OAuthFlags struct {
+	Issuer    string `placeholder:"URL" help:"Accept JWT access tokens of this OAuth authorization server too (with --oauth-audience)."`
+	Audience  string `placeholder:"AUD" help:"The audience the access tokens must be issued for."`
+	JWKSURL   string `name:"jwks-url" placeholder:"URL" help:"Where the issuer's keys are; default: discovered from the issuer's metadata."`
+	UserClaim string `enum:"email,sub" default:"email" help:"The claim that names the Vitrine user: email, or sub (linked with vitrine user update --subject)."`
+}
+
+func (f OAuthFlags) config() (*mcpserver.OAuth, error) {
+	if f.Issuer == "" && f.Audience == "" && f.JWKSURL == "" {
+		return nil, nil
+	}
+	if f.Issuer == "" || f.Audience == "" {
+		return nil, &usageError{"OAuth needs both --oauth-issuer and --oauth-audience"}
+	}
+	return &mcpserver.OAuth{Issuer: f.Issuer, Audience: f.Audience, JWKSURL: f.JWKSURL, UserClaim: f.UserClaim}, nil
+}
+
+// LimitFlags are the HTTP abuse limits; 0 turns one off.
+type LimitFlags struct {
+	IPRate           float64       `default:"200" help:"Requests per second from one address."`
+	IPBurst          int           `default:"400" help:"Requests at once from one address."`
+	TokenRate        float64       `default:"50" help:"Requests per second with one token."`
+	TokenBurst       int           `default:"100" help:"Requests at once with one token."`
+	TokenConcurrency int           `default:"16" help:"Calls of one token in flight at once."`
+	MaxBody          int64         `default:"4194304" placeholder:"BYTES" help:"Largest request body."`
+	BodyTimeout      time.Duration `default:"30s" help:"Longest time a client may take to send a request body."`
+	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call when the server listens beyond loopback; others are refused (DNS-rebinding protection)."`
+}
+
+func (f LimitFlags) limits() mcpserver.Limits {
+	return mcpserver.Limits{IPRate: f.IPRate, IPBurst: f.IPBurst, TokenRate: f.TokenRate, TokenBurst: f.TokenBurst,
+		TokenConcurrency: f.TokenConcurrency, MaxBodyBytes: f.MaxBody, BodyTimeout: f.BodyTimeout, AllowedOrigins: f.AllowedOrigins}
 }
 
 // Run serves until interrupted.
@@ -52,9 +91,17 @@ func (c *ServeCmd) Run(e *env) error {
 	defer db.Close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), poolCollector{db})
-	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}))
+	oauth, err := c.config()
 	if err != nil {
 		return err
+	}
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg,
+		OAuth: oauth, PublicURL: c.PublicURL, Limits: c.limits()}))
+	if err != nil {
+		return err
+	}
+	if err := srv.CheckOAuth(e.ctx); err != nil {
+		return fmt.Errorf("OAuth: %w", err)
 	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {

@@ -1,0 +1,222 @@
+package mcpserver
+
+import (
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Limits bound what one client may ask of an HTTP server. A zero rate or
+// count disables that limit. They hold per instance: behind a load
+// balancer, each instance counts its own.
+type Limits struct {
+	// IPRate and IPBurst bound the requests of one remote address, before
+	// any token is read (per second, and at once).
+	IPRate  float64
+	IPBurst int
+	// TokenRate and TokenBurst bound the requests made with one token.
+	TokenRate  float64
+	TokenBurst int
+	// TokenConcurrency bounds the requests (POSTs) of one token in flight.
+	TokenConcurrency int
+	// MaxBodyBytes bounds a request body; 0 keeps the SDK's 4 MiB.
+	MaxBodyBytes int64
+	// BodyTimeout bounds the time a client may take to send a body.
+	BodyTimeout time.Duration
+	// AllowedOrigins are the browser origins (scheme://host[:port]) whose
+	// requests are served when the server does not listen on loopback;
+	// other cross-origin requests are refused (DNS-rebinding protection).
+	// On loopback, the SDK refuses requests for other hosts.
+	AllowedOrigins []string
+}
+
+// DefaultLimits are generous for agents and tight for floods.
+var DefaultLimits = Limits{
+	IPRate: 200, IPBurst: 400,
+	TokenRate: 50, TokenBurst: 100,
+	TokenConcurrency: 16,
+	MaxBodyBytes:     4 << 20,
+	BodyTimeout:      30 * time.Second,
+}
+
+// limiter holds the rate limiters and in-flight counts by key.
+type limiter struct {
+	cfg     Limits
+	metrics *metrics
+
+	mu       sync.Mutex
+	ips      map[string]*entry
+	tokens   map[string]*entry
+	inFlight map[string]int
+}
+
+type entry struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+// maxEntries bounds the limiters kept; past it, idle ones are forgotten.
+const maxEntries = 10000
+
+func newLimiter(cfg Limits, m *metrics) *limiter {
+	return &limiter{cfg: cfg, metrics: m, ips: map[string]*entry{}, tokens: map[string]*entry{}, inFlight: map[string]int{}}
+}
+
+// wait returns how long the key must wait before its next request, or 0 to
+// go ahead now.
+func (l *limiter) wait(table map[string]*entry, key string, r float64, burst int) time.Duration {
+	if r <= 0 {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	e, ok := table[key]
+	if !ok {
+		if len(table) >= maxEntries {
+			for k, old := range table {
+				if now.Sub(old.seen) > time.Minute {
+					delete(table, k)
+				}
+			}
+		}
+		e = &entry{lim: rate.NewLimiter(rate.Limit(r), max(burst, 1))}
+		table[key] = e
+	}
+	e.seen = now
+	res := e.lim.ReserveN(now, 1)
+	if d := res.DelayFrom(now); d > 0 {
+		res.CancelAt(now)
+		return d
+	}
+	return 0
+}
+
+// acquire counts a request of the token in flight, refusing one past the cap.
+func (l *limiter) acquire(token string) bool {
+	if l.cfg.TokenConcurrency <= 0 {
+		return true
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.inFlight[token] >= l.cfg.TokenConcurrency {
+		return false
+	}
+	l.inFlight[token]++
+	return true
+}
+
+func (l *limiter) release(token string) {
+	if l.cfg.TokenConcurrency <= 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.inFlight[token]--; l.inFlight[token] <= 0 {
+		delete(l.inFlight, token)
+	}
+}
+
+// tooMany answers 429 with the seconds to wait.
+func (l *limiter) tooMany(w http.ResponseWriter, limit string, after time.Duration) {
+	l.metrics.limited.WithLabelValues(limit).Inc()
+	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(max(after, time.Second).Seconds()))))
+	writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "rate_limited",
+		"error_description": "too many requests (" + limit + "); retry after the time in Retry-After"})
+}
+
+// byIP applies the per-address rate limit, the body bounds and the origin
+// check: everything that comes before reading a token.
+func (l *limiter) byIP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !l.originAllowed(r) {
+			http.Error(w, "Forbidden: cross-origin request from "+r.Header.Get("Origin"), http.StatusForbidden)
+			return
+		}
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		if d := l.wait(l.ips, host, l.cfg.IPRate, l.cfg.IPBurst); d > 0 {
+			l.tooMany(w, "ip", d)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			if l.cfg.MaxBodyBytes > 0 {
+				r.Body = http.MaxBytesReader(w, r.Body, l.cfg.MaxBodyBytes)
+			}
+			if l.cfg.BodyTimeout > 0 {
+				rc := http.NewResponseController(w)
+				if err := rc.SetReadDeadline(time.Now().Add(l.cfg.BodyTimeout)); err == nil {
+					r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// byToken applies the per-token rate limit and concurrency cap.
+func (l *limiter) byToken(token string, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	if d := l.wait(l.tokens, token, l.cfg.TokenRate, l.cfg.TokenBurst); d > 0 {
+		l.tooMany(w, "token", d)
+		return
+	}
+	if r.Method == http.MethodPost {
+		if !l.acquire(token) {
+			l.tooMany(w, "concurrency", time.Second)
+			return
+		}
+		defer l.release(token)
+	}
+	next.ServeHTTP(w, r)
+}
+
+// originAllowed refuses the requests of browsers from other origins when
+// the server listens beyond loopback. Requests without an Origin header
+// (every non-browser client) and same-origin ones pass.
+func (l *limiter) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if ip, _, err := net.SplitHostPort(local.String()); err == nil && net.ParseIP(ip).IsLoopback() && len(l.cfg.AllowedOrigins) == 0 {
+			return true // the SDK guards loopback against rebinding by Host
+		}
+	}
+	if slices.Contains(l.cfg.AllowedOrigins, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host == r.Host
+}
+
+// deadlineBody lifts the read deadline once the whole body is read, so
+// that a long answer streamed back (SSE) is not cut by it. A body that
+// fails keeps it: the server then gives up on the connection instead of
+// waiting for the rest.
+type deadlineBody struct {
+	ReadCloser io.ReadCloser
+	rc         *http.ResponseController
+	done       bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+func (b *deadlineBody) Close() error { return b.ReadCloser.Close() }

@@ -1,0 +1,238 @@
+package mcpserver_test
+
+import (
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	_ "github.com/ncruces/go-sqlite3/driver"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
+)
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+func limitedServer(t *testing.T, w *world, limits mcpserver.Limits, reg prometheus.Registerer) *httptest.Server {
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), Limits: limits, Metrics: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+func request(t *testing.T, url, token, body string, headers ...string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+mcpserver.HTTPPath, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res
+}
+
+func tooMany(t *testing.T, res *http.Response, what string) {
+	t.Helper()
+	after, err := strconv.Atoi(res.Header.Get("Retry-After"))
+	if res.StatusCode != http.StatusTooManyRequests || err != nil || after < 1 {
+		t.Errorf("%s: %d, Retry-After %q", what, res.StatusCode, res.Header.Get("Retry-After"))
+	}
+}
+
+func TestRateLimits(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	reg := prometheus.NewRegistry()
+	byIP := limitedServer(t, w, mcpserver.Limits{IPRate: 0.01, IPBurst: 2}, reg)
+	for i := range 2 {
+		if res := request(t, byIP.URL, w.tokens[owner], initialize); res.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i, res.StatusCode)
+		}
+	}
+	// Past the burst, even a request without a token is refused first.
+	tooMany(t, request(t, byIP.URL, "", initialize), "third request from one address")
+
+	byToken := limitedServer(t, w, mcpserver.Limits{TokenRate: 0.01, TokenBurst: 2}, nil)
+	for range 2 {
+		request(t, byToken.URL, w.tokens[owner], initialize)
+	}
+	tooMany(t, request(t, byToken.URL, w.tokens[owner], initialize), "third request of one token")
+	if res := request(t, byToken.URL, w.tokens[member], initialize); res.StatusCode != 200 {
+		t.Errorf("another token is not limited: %d", res.StatusCode)
+	}
+	if n := testutil.ToFloat64(counter(t, reg, "vitrine_rate_limited_total", "ip")); n != 1 {
+		t.Errorf("ip refusals counted: %v", n)
+	}
+}
+
+// counter finds a labelled counter in a registry.
+func counter(t *testing.T, reg *prometheus.Registry, name, label string) prometheus.Collector {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			if m.GetLabel()[0].GetValue() == label {
+				c := prometheus.NewCounter(prometheus.CounterOpts{Name: "x"})
+				c.Add(m.GetCounter().GetValue())
+				return c
+			}
+		}
+	}
+	t.Fatalf("no %s{%s}", name, label)
+	return nil
+}
+
+// One token's calls in flight are capped.
+func TestConcurrencyCap(t *testing.T) {
+	url := dbtest.SQLiteURL(t)
+	w := newWorld(t, url)
+	reg := prometheus.NewRegistry()
+	hs := limitedServer(t, w, mcpserver.Limits{TokenConcurrency: 1}, reg)
+	// Hold SQLite's write lock: the first write waits, in flight.
+	lock, err := sql.Open("sqlite3", "file:"+strings.TrimPrefix(url, "sqlite:")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	conn, err := lock.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := callJSON[product](cs, "create_product", map[string]any{"tenant_id": w.tenants["technova"], "sku": "CAP-1", "name": "x", "price": "1"})
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for gauge(t, reg, "vitrine_tool_calls_in_flight") != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the call never got in flight")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	tooMany(t, request(t, hs.URL, w.tokens[owner], initialize), "a second call in flight")
+	if res := request(t, hs.URL, w.tokens[member], initialize); res.StatusCode != 200 {
+		t.Errorf("another token: %d", res.StatusCode)
+	}
+	conn.ExecContext(ctx, "COMMIT")
+	if err := <-done; err != nil {
+		t.Errorf("the first call: %v", err)
+	}
+}
+
+func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	mfs, _ := reg.Gather()
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	return -1
+}
+
+func TestBodyLimits(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	hs := limitedServer(t, w, mcpserver.Limits{MaxBodyBytes: 1000, BodyTimeout: 300 * time.Millisecond}, nil)
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2000) + `"}}`
+	if res := request(t, hs.URL, w.tokens[owner], big); res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body past the limit: %d", res.StatusCode)
+	}
+	// A client that stops sending its body is cut off.
+	c, err := net.Dial("tcp", strings.TrimPrefix(hs.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":", strings.TrimPrefix(hs.URL, "http://"), w.tokens[owner])
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	start := time.Now()
+	io.Copy(io.Discard, c) // returns when the server gives up on the body
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("a stalled body held the connection for %s", took)
+	}
+}
+
+// Browsers of other origins are refused (DNS-rebinding protection).
+func TestOrigins(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	hs := limitedServer(t, w, mcpserver.Limits{AllowedOrigins: []string{"https://app.example.com"}}, nil)
+	host := strings.TrimPrefix(hs.URL, "http://")
+	for origin, want := range map[string]int{
+		"https://evil.example":    http.StatusForbidden,
+		"https://app.example.com": http.StatusOK,
+		"http://" + host:          http.StatusOK, // same origin
+		"":                        http.StatusOK, // not a browser
+	} {
+		headers := []string{}
+		if origin != "" {
+			headers = []string{"Origin", origin}
+		}
+		if res := request(t, hs.URL, w.tokens[owner], initialize, headers...); res.StatusCode != want {
+			t.Errorf("Origin %q: %d, want %d", origin, res.StatusCode, want)
+		}
+	}
+	// Listening beyond loopback, any other origin is refused by default.
+	ip := nonLoopbackIP(t)
+	ln, err := net.Listen("tcp", ip+":0")
+	if err != nil {
+		t.Skipf("cannot listen on %s: %v", ip, err)
+	}
+	srv, _ := mcpserver.New(w.svc, mcpserver.Options{})
+	open := &httptest.Server{Listener: ln, Config: &http.Server{Handler: srv.HTTPHandler()}}
+	open.Start()
+	defer open.Close()
+	if res := request(t, open.URL, w.tokens[owner], initialize, "Origin", "https://evil.example"); res.StatusCode != http.StatusForbidden {
+		t.Errorf("beyond loopback, a foreign origin: %d", res.StatusCode)
+	}
+	if res := request(t, open.URL, w.tokens[owner], initialize); res.StatusCode != http.StatusOK {
+		t.Errorf("beyond loopback, no origin: %d", res.StatusCode)
+	}
+}
+
+func nonLoopbackIP(t *testing.T) string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			return n.IP.String()
+		}
+	}
+	t.Skip("no address beyond loopback")
+	return ""
+}
