@@ -29,6 +29,7 @@ type world struct {
 	svc     *service.Service
 	log     *syncBuffer
 	tokens  map[string]string // email -> token
+	opts    mcpserver.Options // for the servers made after it is set
 	tenants map[string]string // slug -> id
 	http    *httptest.Server
 }
@@ -63,6 +64,9 @@ func newWorld(t testing.TB, url string) *world {
 func (w *world) server(opts mcpserver.Options) *mcpserver.Server {
 	w.t.Helper()
 	opts.Logger = slog.New(slog.NewTextHandler(w.log, nil))
+	if opts.CallTimeout == 0 {
+		opts.CallTimeout = w.opts.CallTimeout
+	}
 	srv, err := mcpserver.New(w.svc, opts)
 	if err != nil {
 		w.t.Fatal(err)

@@ -221,10 +221,7 @@ func migrateAndDemo(t *testing.T, d string) {
 
 // The stdio transport, through the real binary and the SDK's client.
 func TestStdio(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "vitrine")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	db := filepath.Join(t.TempDir(), "stdio.db")
 	var w struct {
 		Tenants []struct{ ID, Slug string }

@@ -236,3 +236,5 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite3", "file:"+path) }
