@@ -299,4 +299,3 @@ func (m *model) reachedIgnoringToken(ui, ti int) bool {
 	mm, ok := m.tenants[ti].members[ui]
 	return ok && mm.active
 }
-
