@@ -111,9 +111,12 @@ func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product, key *vitrin
 			case !errors.Is(err, errNoRows):
 				return err
 			}
-			// A new key, or an expired one taken over.
-			if _, err := c.Exec(ctx, `DELETE FROM idempotency_keys WHERE tenant_id = $1 AND user_id = $2 AND key = $3`,
-				p.TenantID, key.UserID, key.Key); err != nil {
+			// A new key, or an expired one taken over. Only an expired one is
+			// removed: on PostgreSQL a concurrent call's key may have been
+			// committed since the SELECT above, and must stay, so that the
+			// INSERT below fails on it and the retry answers as that call did.
+			if _, err := c.Exec(ctx, `DELETE FROM idempotency_keys WHERE tenant_id = $1 AND user_id = $2 AND key = $3 AND expires_at <= $4`,
+				p.TenantID, key.UserID, key.Key, p.CreatedAt); err != nil {
 				return err
 			}
 			if _, err := c.Exec(ctx, `INSERT INTO idempotency_keys (tenant_id, user_id, key, request_hash, product_id, created_at, expires_at)
