@@ -20,6 +20,10 @@ type Store interface {
 	TokenStore
 	ProductStore
 	AuditStore
+	// AccessEpoch returns a number that grows whenever a user, token,
+	// tenant, membership or role changes, whoever changes it: what was
+	// read of them under one epoch holds for as long as it is current.
+	AccessEpoch(ctx context.Context) (int64, error)
 	Close() error
 }
 

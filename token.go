@@ -85,6 +85,10 @@ func (t *Token) Matches(secret string) bool {
 type Caller struct {
 	User  User
 	Token Token
+	// AccessEpoch is the database's access epoch (Store.AccessEpoch) read
+	// when the caller was authenticated, under which what is cached of
+	// their access holds; 0 when it was not read, and nothing cached is used.
+	AccessEpoch int64
 }
 
 // ReadOnly reports whether the caller may only read.

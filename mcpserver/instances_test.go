@@ -177,3 +177,68 @@ func callJSON[T any](cs *mcp.ClientSession, name string, args map[string]any) (T
 	}
 	return out, jsonUnmarshal(text, &out)
 }
+
+// What a server caches of tokens and memberships never outlives a change,
+// wherever the change is made: here by the operator's CLI, a separate
+// process on the same database (a separate store stands for it). Each
+// change shows on the very next call.
+func TestAccessChangesFromElsewhereShowAtOnce(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		cli := service.New(dbtest.Open(t, url), nil).Operator()
+		technova := w.tenants["technova"]
+		notebook := map[string]any{"tenant_id": technova, "id": w.productID("technova", "NB-DELL-5440")}
+		noMembership := `{"error":true,"type":"Error","message":"Membership not found or inactive"}`
+		denied := `{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`
+		change := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tr := range []string{"http", "http-sessions"} {
+			t.Run(tr, func(t *testing.T) {
+				cs := w.session(tr, member)
+				ok[product](t, cs, "get_product", notebook) // the server now holds the member's access
+
+				_, err := cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Status: "inactive"})
+				change(err)
+				fails(t, cs, "get_product", notebook, noMembership)
+				_, err = cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Status: "active"})
+				change(err)
+				ok[product](t, cs, "get_product", notebook)
+
+				create := map[string]any{"tenant_id": technova, "sku": "CACHE-" + tr, "name": "Cache", "price": "1.00"}
+				_, err = cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Role: "viewer"})
+				change(err)
+				fails(t, cs, "create_product", create, denied)
+				_, err = cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Role: "member"})
+				change(err)
+				ok[product](t, cs, "create_product", create)
+			})
+		}
+
+		// A disabled user, then a revoked token, are refused at the next request.
+		cs := w.session("http", member)
+		ok[product](t, cs, "get_product", notebook)
+		yes, no := true, false
+		_, err := cli.UpdateUser(ctx, member, service.UserChanges{Disabled: &yes})
+		change(err)
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_product", Arguments: notebook}); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+			t.Fatalf("a disabled user's call: %v", err)
+		}
+		_, err = cli.UpdateUser(ctx, member, service.UserChanges{Disabled: &no})
+		change(err)
+		cs = w.session("http", member)
+		ok[product](t, cs, "get_product", notebook)
+		tokens, err := cli.ListTokens(ctx, member)
+		change(err)
+		for _, tk := range tokens {
+			_, err := cli.RevokeToken(ctx, tk.ID)
+			change(err)
+		}
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_product", Arguments: notebook}); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+			t.Fatalf("a revoked token's call: %v", err)
+		}
+	})
+}

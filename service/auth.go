@@ -20,17 +20,28 @@ var ErrUnauthenticated = &AuthError{Reason: "the token is missing or unknown"}
 // Authenticate resolves a presented token to its caller. It refuses, with
 // an *AuthError, a token that is unknown, revoked or expired, or whose user
 // is disabled; it checks every time, so a revocation takes effect at once.
+// (What it reads of the token and user, it may find in the access cache,
+// which holds only while nothing of them has changed.)
 func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
 	prefix, ok := vitrine.TokenLookupPrefix(secret)
 	if !ok {
 		return nil, ErrUnauthenticated
 	}
-	t, u, err := s.store.TokenByPrefix(ctx, prefix)
-	if vitrine.TypeOf(err) == vitrine.NotFoundError {
-		return nil, ErrUnauthenticated
-	}
+	epoch, err := s.store.AccessEpoch(ctx)
 	if err != nil {
 		return nil, err
+	}
+	t, u, ok := s.cache.token(epoch, prefix)
+	if !ok {
+		st, su, err := s.store.TokenByPrefix(ctx, prefix)
+		if vitrine.TypeOf(err) == vitrine.NotFoundError {
+			return nil, ErrUnauthenticated
+		}
+		if err != nil {
+			return nil, err
+		}
+		t, u = *st, *su
+		s.cache.putToken(epoch, prefix, t, u)
 	}
 	now := s.now()
 	switch {
@@ -45,8 +56,9 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Cal
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= time.Minute {
 		s.touch(t.ID, now)
+		s.cache.used(prefix, now)
 	}
-	return &vitrine.Caller{User: *u, Token: *t}, nil
+	return &vitrine.Caller{User: u, Token: t, AccessEpoch: epoch}, nil
 }
 
 // touch records a token's use in the background: it is bookkeeping, and
@@ -87,10 +99,11 @@ type Identity struct {
 // caller: the Vitrine user with that email, or linked to that subject. The
 // user's memberships stay the authority on what they may do.
 func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity) (*vitrine.Caller, error) {
-	var (
-		u   *vitrine.User
-		err error
-	)
+	epoch, err := s.store.AccessEpoch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var u *vitrine.User
 	switch id.Claim {
 	case "sub":
 		u, err = s.store.UserBySubject(ctx, id.Value)
@@ -108,5 +121,5 @@ func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity) (*vitri
 	}
 	exp := id.ExpiresAt
 	return &vitrine.Caller{User: *u, Token: vitrine.Token{ID: id.TokenID, UserID: u.ID, Name: "OAuth access token",
-		ReadOnly: id.ReadOnly, ExpiresAt: &exp}}, nil
+		ReadOnly: id.ReadOnly, ExpiresAt: &exp}, AccessEpoch: epoch}, nil
 }

@@ -19,6 +19,7 @@ type Service struct {
 	log   *slog.Logger
 	now   func() time.Time
 	audit *auditLog
+	cache accessCache
 	// touching holds the ids of the tokens whose use is being recorded.
 	touching sync.Map
 }
@@ -51,12 +52,17 @@ func (s *Service) Access(ctx context.Context, caller *vitrine.Caller, tenantID s
 	if !vitrine.ValidID(tenantID) {
 		return nil, vitrine.ErrNoMembership
 	}
-	m, err := s.store.Membership(ctx, tenantID, caller.User.ID)
-	if vitrine.TypeOf(err) == vitrine.NotFoundError {
-		return nil, vitrine.ErrNoMembership
-	}
-	if err != nil {
-		return nil, err
+	m, ok := s.cache.member(caller.AccessEpoch, tenantID, caller.User.ID)
+	if !ok {
+		var err error
+		m, err = s.store.Membership(ctx, tenantID, caller.User.ID)
+		if vitrine.TypeOf(err) == vitrine.NotFoundError {
+			return nil, vitrine.ErrNoMembership
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.cache.putMember(caller.AccessEpoch, m)
 	}
 	if m.Status != vitrine.MembershipActive {
 		return nil, vitrine.ErrNoMembership

@@ -24,6 +24,20 @@ func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
 	return nil
 }
 
+// AccessEpoch reads the access epoch, which the database's triggers move
+// on every change to users, tokens, tenants, memberships and roles
+// (migration 00005).
+func (db *DB) AccessEpoch(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.d.read(ctx, scope{}, func(c conn) error {
+		return c.QueryRow(ctx, `SELECT n FROM access_epoch WHERE id = 1`).Scan(&n)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read access epoch: %w", err)
+	}
+	return n, nil
+}
+
 // TokenByPrefix returns the token stored under prefix, with its user.
 func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token, *vitrine.User, error) {
 	var (
