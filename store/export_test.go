@@ -30,3 +30,13 @@ func (db *DB) ExecAs(ctx context.Context, tenantID, query string, args ...any) (
 	})
 	return n, err
 }
+
+// PlanSearches makes SQLite's searches take one plan: "walk" (the products
+// in order, keeping the matches) or "index" (the matches from the
+// full-text index), as if every word were common or rare. It returns how
+// to restore the default.
+func PlanSearches(plan string) (restore func()) {
+	old := selectiveMatches
+	selectiveMatches = map[string]int{"walk": 0, "index": 1 << 62}[plan]
+	return func() { selectiveMatches = old }
+}

@@ -62,13 +62,22 @@ func (d *pgDB) name() string { return "postgres" }
 
 func (d *pgDB) forUpdate() string { return " FOR UPDATE" }
 
-func (d *pgDB) matchWords(column string, words []string) (string, any) {
+// search matches the tsvector columns, and leaves the plan to
+// PostgreSQL, whose statistics of the GIN indexes tell it how many
+// products a word matches.
+func (d *pgDB) search(_ context.Context, _ conn, words []string) (wordSearch, error) {
 	terms := make([]string, len(words))
 	for i, w := range words {
 		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
 	}
-	tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-	return tsv + ` @@ %s::tsquery`, strings.Join(terms, " & ")
+	query := strings.Join(terms, " & ")
+	return wordSearch{
+		match: func(q *queryBuilder, column string) string {
+			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
+			return tsv + ` @@ ` + q.arg(query) + `::tsquery`
+		},
+		from: func(string) string { return "products" },
+	}, nil
 }
 
 func (d *pgDB) close() error { d.pool.Close(); return nil }

@@ -219,8 +219,15 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 	}
 	var out []*vitrine.Product
 	err := db.d.read(ctx, tenant(tenantID), func(c conn) error {
+		var ws wordSearch
+		if len(f.Words) > 0 {
+			var err error
+			if ws, err = db.d.search(ctx, c, f.Words); err != nil {
+				return err
+			}
+		}
 		if f.Sort != vitrine.SortRelevance {
-			ps, err := db.listProducts(ctx, c, tenantID, f, -1)
+			ps, err := db.listProducts(ctx, c, ws, tenantID, f, -1)
 			out = ps
 			return err
 		}
@@ -237,7 +244,7 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 			} else {
 				g.After = after
 			}
-			ps, err := db.listProducts(ctx, c, tenantID, g, rank)
+			ps, err := db.listProducts(ctx, c, ws, tenantID, g, rank)
 			if err != nil {
 				return err
 			}
@@ -254,9 +261,9 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 	return out, nil
 }
 
-// listProducts reads one page in one order; rank, unless -1, keeps only the
-// products of that relevance rank.
-func (db *DB) listProducts(ctx context.Context, c conn, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
+// listProducts reads one page in one order, finding words as ws says;
+// rank, unless -1, keeps only the products of that relevance rank.
+func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
 	var q queryBuilder
 	q.add(`tenant_id = `, tenantID)
 	if f.Status != "" {
@@ -277,21 +284,22 @@ func (db *DB) listProducts(ctx context.Context, c conn, tenantID string, f vitri
 	if f.UpdatedSince != nil {
 		q.add(`updated_at >= `, *f.UpdatedSince)
 	}
-	match := func(column string) string {
-		cond, arg := db.d.matchWords(column, f.Words)
-		return fmt.Sprintf(cond, q.arg(arg))
-	}
+	match := func(column string) string { return ws.match(&q, column) }
+	from := "products"
 	switch rank {
 	case -1:
 		if len(f.Words) > 0 {
 			q.where = append(q.where, match("search"))
+			from = ws.from("search")
 		}
 	case 0:
 		q.add(`sku_key = `, f.SKU)
 	case 1:
-		q.where = append(q.where, match("search"), match("name_words"), `sku_key <> `+q.arg(f.SKU))
+		q.where = append(q.where, match("name_words"), match("search"), `sku_key <> `+q.arg(f.SKU))
+		from = ws.from("name_words")
 	case 2:
 		q.where = append(q.where, match("search"), `NOT `+match("name_words"), `sku_key <> `+q.arg(f.SKU))
+		from = ws.from("search")
 	}
 	col, ok := sortColumns[f.Sort.Key()]
 	if !ok {
@@ -321,7 +329,7 @@ func (db *DB) listProducts(ctx context.Context, c conn, tenantID string, f vitri
 	if col != "" {
 		order = col + ` ` + dir + `, ` + order
 	}
-	query := `SELECT ` + productColumns + ` FROM products WHERE ` + strings.Join(q.where, ` AND `) +
+	query := `SELECT ` + productColumns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
 		` ORDER BY ` + order + ` LIMIT ` + q.arg(f.Limit)
 	return collect(ctx, c, scanProduct, query, q.args...)
 }
@@ -397,19 +405,15 @@ func (db *DB) WriteProducts(ctx context.Context, tenantID string, writes []vitri
 	failed := errors.New("a write failed")
 	err := db.write(ctx, tenant(tenantID), func(c conn) error {
 		for i, w := range writes {
-			results[i] = db.writeOne(ctx, c, w)
+			results[i] = db.writeOne(ctx, c, w, !atomic)
 			if results[i] != nil && vitrine.AsError(results[i]) == nil {
 				return results[i] // the database failed, not the row
 			}
+			if results[i] != nil && atomic {
+				return failed // the rest would be rolled back anyway
+			}
 			if (i+1)%writeBatch == 0 && progress != nil {
 				progress(i + 1)
-			}
-		}
-		if atomic {
-			for _, r := range results {
-				if r != nil {
-					return failed
-				}
 			}
 		}
 		return nil
@@ -423,9 +427,14 @@ func (db *DB) WriteProducts(ctx context.Context, tenantID string, writes []vitri
 	return results, nil
 }
 
-func (db *DB) writeOne(ctx context.Context, c conn, w vitrine.ProductWrite) error {
-	if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
-		return err
+// writeOne makes one write; isolate puts it under a savepoint so that its
+// failure leaves the transaction usable (an atomic batch needs none: any
+// failure rolls it all back).
+func (db *DB) writeOne(ctx context.Context, c conn, w vitrine.ProductWrite, isolate bool) error {
+	if isolate {
+		if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
+			return err
+		}
 	}
 	var err error
 	switch {
@@ -443,6 +452,9 @@ func (db *DB) writeOne(ctx context.Context, c conn, w vitrine.ProductWrite) erro
 			err = vitrine.Conflict("sku", "The product with SKU %q was deleted while it was being imported; import the row again", w.Update.SKU)
 		}
 		err = db.productConflict(err, w.Update)
+	}
+	if !isolate {
+		return err
 	}
 	if err != nil {
 		if _, rerr := c.Exec(ctx, `ROLLBACK TO SAVEPOINT product_write`); rerr != nil {

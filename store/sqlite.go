@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,11 @@ type sqliteDB struct {
 	path    string
 	writer  *sql.DB
 	readers *sql.DB
+	// Prepared statements of the reader pool, by query text: parsing SQL
+	// was a tenth of a read call's time. (The writer's single connection
+	// is always inside a transaction, where database/sql cannot prepare on
+	// the pool; its statements are parsed each time.)
+	readerStmts sync.Map
 }
 
 func sqliteDSN(path string, readOnly bool) string {
@@ -94,29 +100,79 @@ func (d *sqliteDB) name() string { return "sqlite" }
 // (BEGIN IMMEDIATE on the single writer connection) from its start.
 func (d *sqliteDB) forUpdate() string { return "" }
 
-func (d *sqliteDB) matchWords(column string, words []string) (string, any) {
-	terms := make([]string, len(words))
+// selectiveMatches is the number of matching products under which a
+// search reads its matches from the full-text index and sorts them, rather
+// than walking the tenant's products in order and keeping the matches. (A
+// variable for the tests, which run both plans.)
+var selectiveMatches = 2000
+
+// search picks, for each column, one of two ways to find its matches.
+// SQLite's planner has no statistics for the full-text index: left alone,
+// it walks the tenant's products in order even for a word that three of a
+// million hold. So search counts the products whose column holds the
+// words, up to selectiveMatches (in every tenant: the index is one for
+// all). A query narrowed by a column with few matches reads them from the
+// index, by rowid (NOT INDEXED leaves the planner nothing else), and sorts
+// them. Otherwise it walks the products in order and keeps those whose
+// words hold the query's, stopping at the page's end. Both see the same
+// words (vitrine.Words, space-separated), so both find the same products.
+func (d *sqliteDB) search(ctx context.Context, c conn, words []string) (wordSearch, error) {
+	exact := make([]string, len(words))
 	for i, w := range words {
-		terms[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"*`
+		exact[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 	}
-	return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH %s)`,
-		"{" + column + "} : (" + strings.Join(terms, " AND ") + ")"
+	fts := func(column, suffix string) string {
+		return "{" + column + "} : (" + strings.Join(exact, suffix+" AND ") + suffix + ")"
+	}
+	selective := map[string]bool{}
+	for _, column := range []string{"search", "name_words"} {
+		// The words themselves first: the index reads a term's products
+		// lazily, but merges every term that starts with a word before it
+		// yields the first. Only when the words are rare themselves is
+		// that merge (of what then is most likely a short list) needed.
+		n := 0
+		for _, suffix := range []string{"", "*"} {
+			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+
+				strconv.Itoa(selectiveMatches)+`)`, fts(column, suffix)).Scan(&n)
+			if err != nil {
+				return wordSearch{}, err
+			}
+			if n >= selectiveMatches {
+				break
+			}
+		}
+		selective[column] = n < selectiveMatches
+	}
+	return wordSearch{
+		match: func(q *queryBuilder, column string) string {
+			if selective[column] {
+				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.arg(fts(column, "*")) + `)`
+			}
+			conds := make([]string, len(words))
+			for i, w := range words {
+				conds[i] = `instr(' ' || ` + column + `, ` + q.arg(" "+w) + `) > 0`
+			}
+			return "(" + strings.Join(conds, " AND ") + ")"
+		},
+		from: func(column string) string {
+			if selective[column] {
+				return "products NOT INDEXED"
+			}
+			return "products"
+		},
+	}, nil
 }
 
 func (d *sqliteDB) close() error {
+	d.readerStmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
 	return errors.Join(d.readers.Close(), d.writer.Close())
 }
 
+// read runs fn on the reader pool, each statement on its own: a read unit
+// sees committed data, statement by statement, and needs no transaction
+// (BEGIN and COMMIT would double the statements of a one-query read).
 func (d *sqliteDB) read(ctx context.Context, _ scope, fn func(conn) error) error {
-	tx, err := d.readers.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return fmt.Errorf("sqlite: begin read: %w", err)
-	}
-	defer tx.Rollback()
-	if err := fn(sqlConn{tx}); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return fn(sqlConn{pool: d.readers, stmts: &d.readerStmts})
 }
 
 func (d *sqliteDB) write(ctx context.Context, _ scope, fn func(conn) error) error {
@@ -125,7 +181,7 @@ func (d *sqliteDB) write(ctx context.Context, _ scope, fn func(conn) error) erro
 		return fmt.Errorf("sqlite: begin write: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(sqlConn{tx}); err != nil {
+	if err := fn(sqlConn{tx: tx}); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -196,17 +252,64 @@ func runGoose(ctx context.Context, dialect goose.Dialect, db *sql.DB, fsys fs.FS
 }
 
 // sqlConn runs SQL through database/sql, turning $N placeholders into ?N,
-// which SQLite binds by number ($N it binds by order of appearance).
+// which SQLite binds by number ($N it binds by order of appearance). On a
+// pool, statements are prepared once and kept; in a transaction, run as
+// they come.
 type sqlConn struct {
-	q interface {
-		ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-		QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	pool  *sql.DB
+	stmts *sync.Map // query text -> *sql.Stmt of pool
+	tx    *sql.Tx   // a transaction, instead of pool
+}
+
+// querier is what sqlConn runs a statement on.
+type querier interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, args ...any) *sql.Row
+}
+
+func (c sqlConn) stmt(ctx context.Context, query string) (querier, error) {
+	if c.tx != nil {
+		return txStmt{c.tx, numbered(query)}, nil
 	}
+	if v, ok := c.stmts.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := c.pool.PrepareContext(ctx, numbered(query))
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := c.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// txStmt runs one query text in a transaction.
+type txStmt struct {
+	tx    *sql.Tx
+	query string
+}
+
+func (t txStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.query, args...)
+}
+
+func (t txStmt) QueryContext(ctx context.Context, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, t.query, args...)
+}
+
+func (t txStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.query, args...)
 }
 
 func (c sqlConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := c.q.ExecContext(ctx, numbered(query), sqliteArgs(args)...)
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, sqliteArgs(args)...)
 	if err != nil {
 		return 0, err
 	}
@@ -214,7 +317,11 @@ func (c sqlConn) Exec(ctx context.Context, query string, args ...any) (int64, er
 }
 
 func (c sqlConn) Query(ctx context.Context, query string, args ...any) (rows, error) {
-	rs, err := c.q.QueryContext(ctx, numbered(query), sqliteArgs(args)...)
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := st.QueryContext(ctx, sqliteArgs(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -222,8 +329,16 @@ func (c sqlConn) Query(ctx context.Context, query string, args ...any) (rows, er
 }
 
 func (c sqlConn) QueryRow(ctx context.Context, query string, args ...any) row {
-	return sqlRow{c.q.QueryRowContext(ctx, numbered(query), sqliteArgs(args)...)}
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return errRow{err}
+	}
+	return sqlRow{st.QueryRowContext(ctx, sqliteArgs(args)...)}
 }
+
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 // sqliteArgs writes times in sqliteTimeFormat.
 func sqliteArgs(args []any) []any {
@@ -256,21 +371,14 @@ func (r sqlRow) Scan(dest ...any) error {
 	return err
 }
 
-var numberedCache sync.Map // query text -> rewritten text
-
-// numbered rewrites $N placeholders as ?N. Queries are constants, so the
-// cache stays as small as the program's SQL.
+// numbered rewrites $N placeholders as ?N. It runs once per query text:
+// the result is prepared and kept.
 func numbered(query string) string {
-	if v, ok := numberedCache.Load(query); ok {
-		return v.(string)
-	}
 	b := []byte(query)
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] == '$' && b[i+1] >= '0' && b[i+1] <= '9' {
 			b[i] = '?'
 		}
 	}
-	out := string(b)
-	numberedCache.Store(query, out)
-	return out
+	return string(b)
 }

@@ -102,10 +102,8 @@ type dialect interface {
 	// transaction ends ("" where the write transaction already excludes
 	// every other writer).
 	forUpdate() string
-	// matchWords returns a condition on products, with %s standing for its
-	// one argument, and that argument: the product's words of column
-	// ("name_words" or "search") hold a word starting with each of words.
-	matchWords(column string, words []string) (cond string, arg any)
+	// search returns how a query reads the products holding words.
+	search(ctx context.Context, c conn, words []string) (wordSearch, error)
 	// constraint returns the name of the unique or check constraint that
 	// err violates, if it is such an error.
 	constraint(err error) (string, bool)
@@ -114,6 +112,19 @@ type dialect interface {
 	migrations() fs.FS
 	stats() PoolStats
 	close() error
+}
+
+// wordSearch is how the queries of one search find the products holding
+// its words.
+type wordSearch struct {
+	// match returns the condition, with its arguments added to q, that a
+	// product's words of column ("name_words" or "search") hold a word
+	// starting with each of the search's words.
+	match func(q *queryBuilder, column string) string
+	// from returns the table a query reads when its matches of column
+	// narrow it most: "products", or the same with a hint of how to reach
+	// them fastest.
+	from func(column string) string
 }
 
 // conn runs SQL written with $1, $2... placeholders.

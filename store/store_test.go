@@ -240,12 +240,27 @@ func TestListProducts(t *testing.T) {
 			}
 		}
 		// The text query ignores case and accents, matches the start of words
-		// of names and SKUs, and stays in the tenant.
-		for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "ver mac": 3, "nada": 0} {
-			got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Words: vitrine.Words(query), Limit: 3})
-			if len(got) != n || !slices.Equal(ids(got), ids(expected(all, vitrine.SortName, "", query))) {
-				t.Errorf("query %q: %v", query, names2(got))
+		// of names and SKUs, and stays in the tenant, whichever plan SQLite
+		// takes for it.
+		for _, plan := range []string{"index", "walk"} {
+			restore := store.PlanSearches(plan)
+			for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "ver mac": 3, "nada": 0} {
+				got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Words: vitrine.Words(query), Limit: 3})
+				if len(got) != n || !slices.Equal(ids(got), ids(expected(all, vitrine.SortName, "", query))) {
+					t.Errorf("%s: query %q: %v", plan, query, names2(got))
+				}
 			}
+			// By relevance: the SKU that is the query, then name matches, then
+			// the rest, each by name.
+			got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("sku 05"), SKU: vitrine.Fold("sku-05"), Limit: 2})
+			if len(got) != 1 || got[0].SKU != "SKU-05" {
+				t.Errorf("%s: relevance: %v", plan, names2(got))
+			}
+			got = pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("uva"), SKU: "uva", Limit: 3})
+			if want := expected(all, vitrine.SortName, "", "uva"); !slices.Equal(ids(got), ids(want)) {
+				t.Errorf("%s: relevance: %v, want %v", plan, names2(got), names2(want))
+			}
+			restore()
 		}
 	})
 }
