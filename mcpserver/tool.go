@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,14 +94,16 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, I
 	return &t
 }
 
-// definition is the tool as MCP lists it.
+// definition is the tool as MCP lists it. The schemas go to the SDK as
+// JSON, encoded once: the SDK re-encodes a *jsonschema.Schema on every
+// tools/list and, for the protocol's header checks, on every tools/call.
 func (t *Tool) definition() *mcp.Tool {
 	return &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
-		InputSchema:  t.InputSchema,
-		OutputSchema: t.OutputSchema,
+		InputSchema:  rawSchema(t.InputSchema),
+		OutputSchema: rawSchema(t.OutputSchema),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.ReadOnly,
@@ -109,6 +112,17 @@ func (t *Tool) definition() *mcp.Tool {
 			OpenWorldHint:   ptr(false),
 		},
 	}
+}
+
+func rawSchema(s *jsonschema.Schema) any {
+	if s == nil {
+		return nil
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("schema %v: %v", s, err)) // the schemas are made from Go types at start
+	}
+	return json.RawMessage(data)
 }
 
 // successResult carries the output both as structured content and, for
