@@ -125,7 +125,9 @@ func TestConcurrencyCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
 	if err != nil {
@@ -139,6 +141,11 @@ func TestConcurrencyCap(t *testing.T) {
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for gauge(t, reg, "vitrine_tool_calls_in_flight") != 1 {
+		select {
+		case err := <-done:
+			t.Fatalf("the call ended (%v) before it was seen in flight", err)
+		default:
+		}
 		if time.Now().After(deadline) {
 			t.Fatal("the call never got in flight")
 		}
