@@ -200,7 +200,11 @@ func TestInternalErrorsAreGeneric(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		technova := w.tenants["technova"]
-		dbtest.Exec(t, url, `DROP TABLE products`) // every product query now fails in the database
+		drop := `DROP TABLE products` // every product query now fails in the database
+		if dbtest.IsPostgres(url) {
+			drop += ` CASCADE` // with the words that refer to it
+		}
+		dbtest.Exec(t, url, drop)
 		for _, tr := range transports {
 			cs := w.session(tr, owner)
 			for _, args := range []map[string]any{{"tenant_id": technova}, {"tenant_id": technova, "query": "dell"}} {

@@ -31,9 +31,9 @@ func (db *DB) ExecAs(ctx context.Context, tenantID, query string, args ...any) (
 	return n, err
 }
 
-// PlanSearches makes SQLite's searches take one plan: "walk" (the products
-// in order, keeping the matches) or "index" (the matches from the
-// full-text index), as if every word were common or rare. It returns how
+// PlanSearches makes searches take one plan: "walk" (the products in
+// order, keeping the matches) or "index" (the matches through the index of
+// words), as if every word were common or rare. It returns how
 // to restore the default.
 func PlanSearches(plan string) (restore func()) {
 	old := selectiveMatches

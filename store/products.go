@@ -222,7 +222,7 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 		var ws wordSearch
 		if len(f.Words) > 0 {
 			var err error
-			if ws, err = db.d.search(ctx, c, f.Words); err != nil {
+			if ws, err = db.d.search(ctx, c, tenantID, f.Words); err != nil {
 				return err
 			}
 		}
@@ -284,21 +284,21 @@ func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID 
 	if f.UpdatedSince != nil {
 		q.add(`updated_at >= `, *f.UpdatedSince)
 	}
-	match := func(column string) string { return ws.match(&q, column) }
+	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	from := "products"
 	switch rank {
 	case -1:
 		if len(f.Words) > 0 {
-			q.where = append(q.where, match("search"))
+			q.where = append(q.where, match("search", true))
 			from = ws.from("search")
 		}
 	case 0:
 		q.add(`sku_key = `, f.SKU)
 	case 1:
-		q.where = append(q.where, match("name_words"), match("search"), `sku_key <> `+q.arg(f.SKU))
+		q.where = append(q.where, match("name_words", true), `sku_key <> `+q.arg(f.SKU))
 		from = ws.from("name_words")
 	case 2:
-		q.where = append(q.where, match("search"), `NOT `+match("name_words"), `sku_key <> `+q.arg(f.SKU))
+		q.where = append(q.where, match("search", true), `NOT `+match("name_words", false), `sku_key <> `+q.arg(f.SKU))
 		from = ws.from("search")
 	}
 	col, ok := sortColumns[f.Sort.Key()]

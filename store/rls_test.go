@@ -65,6 +65,13 @@ func TestRowLevelSecurity(t *testing.T) {
 	if err == nil {
 		t.Error("A wrote a row into B")
 	}
+	// Every table that holds a tenant_id has the wall, forced on its owner too.
+	bare, err := f.db.QueryAs(ctx, "", `SELECT c.relname FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+		WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace AND a.attname = 'tenant_id'
+		AND NOT (c.relrowsecurity AND c.relforcerowsecurity) ORDER BY 1`)
+	if err != nil || len(bare) != 0 {
+		t.Errorf("tables of tenant data without forced row-level security: %v, %v", bare, err)
+	}
 	// The tenant setting does not outlive its transaction on a pooled connection.
 	for range 10 {
 		if got, err := f.db.QueryAs(ctx, "", `SELECT tenant_id::text FROM products`); err != nil || len(got) != 0 {

@@ -100,12 +100,6 @@ func (d *sqliteDB) name() string { return "sqlite" }
 // (BEGIN IMMEDIATE on the single writer connection) from its start.
 func (d *sqliteDB) forUpdate() string { return "" }
 
-// selectiveMatches is the number of matching products under which a
-// search reads its matches from the full-text index and sorts them, rather
-// than walking the tenant's products in order and keeping the matches. (A
-// variable for the tests, which run both plans.)
-var selectiveMatches = 2000
-
 // search picks, for each column, one of two ways to find its matches.
 // SQLite's planner has no statistics for the full-text index: left alone,
 // it walks the tenant's products in order even for a word that three of a
@@ -116,7 +110,7 @@ var selectiveMatches = 2000
 // them. Otherwise it walks the products in order and keeps those whose
 // words hold the query's, stopping at the page's end. Both see the same
 // words (vitrine.Words, space-separated), so both find the same products.
-func (d *sqliteDB) search(ctx context.Context, c conn, words []string) (wordSearch, error) {
+func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string) (wordSearch, error) {
 	exact := make([]string, len(words))
 	for i, w := range words {
 		exact[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
@@ -144,7 +138,7 @@ func (d *sqliteDB) search(ctx context.Context, c conn, words []string) (wordSear
 		selective[column] = n < selectiveMatches
 	}
 	return wordSearch{
-		match: func(q *queryBuilder, column string) string {
+		match: func(q *queryBuilder, column string, _ bool) string {
 			if selective[column] {
 				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.arg(fts(column, "*")) + `)`
 			}

@@ -102,8 +102,8 @@ type dialect interface {
 	// transaction ends ("" where the write transaction already excludes
 	// every other writer).
 	forUpdate() string
-	// search returns how a query reads the products holding words.
-	search(ctx context.Context, c conn, words []string) (wordSearch, error)
+	// search returns how queries read the tenant's products holding words.
+	search(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error)
 	// constraint returns the name of the unique or check constraint that
 	// err violates, if it is such an error.
 	constraint(err error) (string, bool)
@@ -114,13 +114,21 @@ type dialect interface {
 	close() error
 }
 
+// selectiveMatches is the number of matching products under which a
+// search reads its matches through an index of words and sorts them,
+// rather than walking the tenant's products in order and keeping the
+// matches. (A variable for the tests, which run both plans.)
+var selectiveMatches = 2000
+
 // wordSearch is how the queries of one search find the products holding
 // its words.
 type wordSearch struct {
 	// match returns the condition, with its arguments added to q, that a
 	// product's words of column ("name_words" or "search") hold a word
-	// starting with each of the search's words.
-	match func(q *queryBuilder, column string) string
+	// starting with each of the search's words. drive says that the query
+	// should find its products through this condition, if it narrows them
+	// most; otherwise it only checks the products found some other way.
+	match func(q *queryBuilder, column string, drive bool) string
 	// from returns the table a query reads when its matches of column
 	// narrow it most: "products", or the same with a hint of how to reach
 	// them fastest.

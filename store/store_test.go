@@ -240,8 +240,8 @@ func TestListProducts(t *testing.T) {
 			}
 		}
 		// The text query ignores case and accents, matches the start of words
-		// of names and SKUs, and stays in the tenant, whichever plan SQLite
-		// takes for it.
+		// of names and SKUs, and stays in the tenant, whichever plan the
+		// store takes for it.
 		for _, plan := range []string{"index", "walk"} {
 			restore := store.PlanSearches(plan)
 			for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "ver mac": 3, "nada": 0} {
