@@ -229,12 +229,4 @@ func TestEnvironmentTwins(t *testing.T) {
 	}
 }
 
-type bearer string
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+string(b))
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite3", "file:"+path) }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vitrine/vitrine/internal/dbtest"
+)
+
+// vitrine bench runs every scenario against real processes, on each
+// database, and reports each with its ceiling and the targets. Tiny sizes
+// and durations: this checks that the benchmark works, not how fast.
+func TestBenchRuns(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			out, profiles := filepath.Join(t.TempDir(), "report.md"), t.TempDir()
+			args := []string{"bench", "--sizes", "300", "--duration", "200ms", "--concurrency", "2", "--out", out, "--profile", profiles}
+			if db == "postgres" {
+				dbtest.PostgresURL(t) // skips, or fails in CI, without a server
+				args = append(args, "--postgres", dbtest.PostgresAdminURL())
+			}
+			cmd := exec.Command(binary(t), args...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdout, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			report, err := os.ReadFile(out)
+			if err != nil || string(report) != string(stdout) {
+				t.Fatalf("--out holds %q (%v), not the report printed", report, err)
+			}
+			text := string(report)
+			for _, want := range []string{"| noop (protocol ceiling) |", "| get_product |", "| get_product (storage ceiling) |",
+				"| list_products page 1 |", "| search, rare word |", "| search, word in 10% |", "| create_product |",
+				"| import_products (1000 rows) |", "| import_products (storage ceiling: batched insert) |",
+				"get_product ≥", "import_products rows/s ≥", "peak RSS ≤ 150 MiB", "start to ready ≤ 300 ms"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("no %q in the report:\n%s", want, text)
+				}
+			}
+			// | scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling |
+			for _, line := range strings.Split(text, "\n") {
+				if f := strings.Split(line, "|"); len(f) == 9 && strings.TrimSpace(f[1]) != "scenario" && !strings.HasPrefix(f[1], " -") {
+					if strings.TrimSpace(f[6]) != "0" {
+						t.Errorf("calls failed: %s", line)
+					}
+				}
+			}
+			if files, _ := os.ReadDir(profiles); len(files) < 6 {
+				t.Errorf("%d profiles written, want one per scenario the server serves", len(files))
+			}
+		})
+	}
+}

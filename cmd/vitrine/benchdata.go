@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/store"
+	"golang.org/x/sync/errgroup"
+)
+
+// The words of the generated catalog: rareWord is in 3 products, commonWord
+// in one product of ten.
+const (
+	rareWord   = "zanzibar"
+	commonWord = "premium"
+)
+
+var (
+	nouns      = strings.Fields("cadeira mesa luminária tapete estante poltrona sofá cortina espelho vaso relógio quadro almofada banqueta cômoda cabide prateleira lixeira baú escrivaninha")
+	adjectives = strings.Fields("azul verde rústico moderno compacto dobrável clássico industrial escandinavo minimalista grande pequeno alto baixo redondo quadrado")
+	materials  = strings.Fields("madeira metal vidro bambu couro linho algodão mármore cerâmica acrílico palha veludo")
+)
+
+// benchWorld is a filled database and what the scenarios need of it.
+type benchWorld struct {
+	db      *store.DB
+	tenants []string // the first holds most products
+	token   string
+	author  string
+	sample  []string // product ids of the first tenant
+}
+
+// fill makes a catalog of size products: nine tenths in one big tenant,
+// the rest spread over nine small ones. It writes through the store in
+// large transactions, not through tools.
+func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
+	db, err := store.Open(ctx, url, store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	svc := service.New(db, nil)
+	op := svc.Operator()
+	u, err := op.CreateUser(ctx, "bench@vitrine.example", "Bench")
+	if err != nil {
+		return nil, err
+	}
+	w := &benchWorld{db: db, author: u.ID}
+	for i := range 10 {
+		t, err := op.CreateTenant(ctx, fmt.Sprintf("Bench %d", i), fmt.Sprintf("bench-%d", i), u.Email)
+		if err != nil {
+			return nil, err
+		}
+		w.tenants = append(w.tenants, t.ID)
+	}
+	if _, w.token, err = op.CreateToken(ctx, service.NewToken{Email: u.Email, Name: "bench"}); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	big := size * 9 / 10
+	const batch = 5000
+	// Batches are made in order (the random text is the same at every run)
+	// and written by a few writers at once: PostgreSQL overlaps their round
+	// trips; SQLite's single writer takes them in turn.
+	g, gctx := errgroup.WithContext(ctx)
+	batches := make(chan []vitrine.ProductWrite)
+	for range 4 {
+		g.Go(func() error {
+			for writes := range batches {
+				if _, err := db.WriteProducts(gctx, writes[0].Create.TenantID, writes, true, nil); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(batches)
+		for tn, count := range spread(size, big) {
+			for start := 0; start < count; start += batch {
+				writes := make([]vitrine.ProductWrite, 0, min(batch, count-start))
+				for i := start; i < min(count, start+batch); i++ {
+					p := benchProduct(w.tenants[tn], u.ID, fmt.Sprintf("B%d-%07d", tn, i), i)
+					p.Name, p.Description = productText(rng, i, tn == 0)
+					writes = append(writes, vitrine.ProductWrite{Create: p})
+					if tn == 0 && len(w.sample) < 10000 && rng.IntN(max(1, count/10000)) == 0 {
+						w.sample = append(w.sample, p.ID)
+					}
+				}
+				select {
+				case batches <- writes:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// spread returns how many products each tenant gets.
+func spread(size, big int) []int {
+	out := []int{big}
+	for i := range 9 {
+		n := (size - big) / 9
+		if i < (size-big)%9 {
+			n++
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func productText(rng *rand.Rand, i int, big bool) (name, description string) {
+	name = nouns[rng.IntN(len(nouns))] + " " + adjectives[rng.IntN(len(adjectives))] + " de " + materials[rng.IntN(len(materials))]
+	if i%10 == 3 {
+		name += " " + commonWord
+	}
+	if big && (i == 7 || i == 70007 || i == 700007) {
+		name += " " + rareWord
+	}
+	description = "Feito em " + materials[rng.IntN(len(materials))] + ", acabamento " + adjectives[rng.IntN(len(adjectives))] + "."
+	return strings.ToUpper(name[:1]) + name[1:], description
+}
+
+func benchProduct(tenantID, author, sku string, i int) *vitrine.Product {
+	now := vitrine.Now()
+	return &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, SKU: sku, Name: "Produto " + sku, Price: int64(1000 + i%50000),
+		Currency: "BRL", Stock: int64(i % 40), Status: vitrine.ProductActive, Version: 1,
+		CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author}
+}
+
+// deepCursor walks the first tenant's list, 50 a page, to the cursor of the
+// given page, and finds the same position in the store.
+func deepCursor(ctx context.Context, cs *mcp.ClientSession, w *benchWorld, tenant string, page int) (string, *vitrine.ProductKey, error) {
+	cursor := ""
+	for range page - 1 {
+		args := map[string]any{"tenant_id": tenant, "limit": 50}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_products", Arguments: args})
+		if err != nil {
+			return "", nil, err
+		}
+		next, _ := res.StructuredContent.(map[string]any)["next_cursor"].(string)
+		if next == "" {
+			return "", nil, fmt.Errorf("the list ends before page %d", page)
+		}
+		cursor = next
+	}
+	var key *vitrine.ProductKey
+	for left := (page - 1) * 50; left > 0; {
+		n := min(left, 1000)
+		ps, err := w.db.ListProducts(ctx, tenant, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: n, After: key})
+		if err != nil {
+			return "", nil, err
+		}
+		k := vitrine.KeyOf(ps[len(ps)-1], vitrine.SortName)
+		key = &k
+		left -= n
+	}
+	return cursor, key, nil
+}

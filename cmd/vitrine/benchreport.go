@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveNoop serves the protocol ceiling: the same SDK and transport as
+// vitrine serve, and one tool that does nothing.
+func serveNoop(ctx context.Context, addr string) error {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+		})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: mux}
+	go func() { <-ctx.Done(); hs.Close() }()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+type report struct {
+	dialect     string
+	concurrency int
+	duration    time.Duration
+	cpu         string
+	sizes       []*sizeResult
+}
+
+type sizeResult struct {
+	size     int
+	ready    time.Duration
+	rss      int64
+	names    []string
+	measures map[string]*measure
+}
+
+// get returns a scenario's measure, if it ran.
+func (s *sizeResult) get(name string) (*measure, bool) {
+	m, ok := s.measures[name]
+	return m, ok && m.elapsed > 0
+}
+
+func (s *sizeResult) add(name string, m *measure) {
+	if s.measures == nil {
+		s.measures = map[string]*measure{}
+	}
+	s.names = append(s.names, name)
+	s.measures[name] = m
+}
+
+func (r *report) machine() {
+	r.cpu = "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if name, ok := strings.CutPrefix(line, "model name\t: "); ok {
+				r.cpu = name
+				break
+			}
+		}
+	}
+}
+
+// ceilingOf names the ceiling a scenario is measured against.
+func ceilingOf(name string) string {
+	if name == "get_product" {
+		return "noop (protocol ceiling)"
+	}
+	switch name {
+	case "import_products (1000 rows)":
+		return "import_products (storage ceiling: batched insert)"
+	}
+	return name + " (storage ceiling)"
+}
+
+func (r *report) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s, %d sessions, %s a scenario\n\n", r.dialect, r.concurrency, r.duration)
+	fmt.Fprintf(&b, "Measured %s on %d cores (%s), %s, %s.\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), r.cpu, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
+	for _, s := range r.sizes {
+		fmt.Fprintf(&b, "### %d products\n\n", s.size)
+		b.WriteString("| scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+		for _, name := range s.names {
+			m, ran := s.get(name)
+			if !ran {
+				continue
+			}
+			rows := ""
+			if m.rows > 0 {
+				rows = fmt.Sprintf("%.0f", m.perSecond()*float64(m.rows))
+			}
+			ratio := ""
+			if c, ok := s.get(ceilingOf(name)); ok && !strings.Contains(name, "ceiling") && c.perSecond() > 0 {
+				ratio = fmt.Sprintf("%.0f%% of calls/s", 100*m.perSecond()/c.perSecond())
+			}
+			errs := fmt.Sprint(m.errors)
+			if m.firstErr != nil {
+				errs += " (" + truncate(m.firstErr.Error(), 60) + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s |\n", name, m.perSecond(), rows, ms(m.percentile(.5)), ms(m.percentile(.99)), errs, ratio)
+		}
+		fmt.Fprintf(&b, "\nPeak RSS of the server: %.1f MiB. Start to ready: %s.\n\n", float64(s.rss)/(1<<20), ms(s.ready))
+	}
+	b.WriteString(r.targets())
+	return b.String()
+}
+
+func (r *report) targets() string {
+	var b strings.Builder
+	b.WriteString("### Targets\n\n| target | measured | |\n| --- | --- | :-: |\n")
+	row := func(target, measured string, ok bool) {
+		mark := "✗"
+		if ok {
+			mark = "✓"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", target, measured, mark)
+	}
+	small, large := r.sizes[0], r.sizes[len(r.sizes)-1]
+	want := 0.80
+	if r.dialect == "postgres" {
+		want = 0.70
+	}
+	for _, s := range r.sizes {
+		g, ok1 := s.get("get_product")
+		n, ok2 := s.get("noop (protocol ceiling)")
+		if !ok1 || !ok2 {
+			continue
+		}
+		ratio := g.perSecond() / n.perSecond()
+		row(fmt.Sprintf("get_product ≥ %.0f%% of the no-op ceiling's calls/s (%d products)", 100*want, s.size),
+			fmt.Sprintf("%.0f%% (%.0f of %.0f)", 100*ratio, g.perSecond(), n.perSecond()), ratio >= want)
+	}
+	deep, ok1 := large.get("list_products page 1000")
+	first, ok2 := small.get("list_products page 1")
+	if ok1 && ok2 {
+		ratio := float64(deep.percentile(.5)) / float64(first.percentile(.5))
+		row(fmt.Sprintf("list_products p50, page 1,000 of %d ≤ 1.3 × page 1 of %d", large.size, small.size),
+			fmt.Sprintf("%.2f× (%s vs %s)", ratio, ms(deep.percentile(.5)), ms(first.percentile(.5))), ratio <= 1.3)
+	}
+	if g, ok := large.get("get_product"); ok {
+		get := g.percentile(.5)
+		for _, c := range []struct {
+			name  string
+			limit float64
+		}{{"search, rare word", 2}, {"search, word in 10%", 20}} {
+			m, ok := large.get(c.name)
+			if !ok {
+				continue
+			}
+			p := m.percentile(.5)
+			ratio := float64(p) / float64(get)
+			row(fmt.Sprintf("%s p50 ≤ %.0f × get_product p50 (%d products)", c.name, c.limit, large.size),
+				fmt.Sprintf("%.2f× (%s vs %s)", ratio, ms(p), ms(get)), ratio <= c.limit)
+		}
+	}
+	for _, s := range r.sizes {
+		imp, ok1 := s.get("import_products (1000 rows)")
+		ceil, ok2 := s.get("import_products (storage ceiling: batched insert)")
+		if !ok1 || !ok2 {
+			continue
+		}
+		ratio := imp.perSecond() / ceil.perSecond()
+		row(fmt.Sprintf("import_products rows/s ≥ 50%% of the batched insert's (%d products)", s.size),
+			fmt.Sprintf("%.0f%% (%.0f vs %.0f rows/s)", 100*ratio, imp.perSecond()*1000, ceil.perSecond()*1000), ratio >= 0.5)
+	}
+	row(fmt.Sprintf("peak RSS ≤ 150 MiB (%d products)", large.size), fmt.Sprintf("%.1f MiB", float64(large.rss)/(1<<20)), large.rss <= 150<<20)
+	row(fmt.Sprintf("start to ready ≤ 300 ms (%d products)", large.size), ms(large.ready), large.ready <= 300*time.Millisecond)
+	b.WriteString("\n")
+	return b.String()
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
