@@ -86,6 +86,10 @@ func (d *pgDB) search(ctx context.Context, c conn, tenantID string, words []stri
 	}
 	rare := map[string]rarest{}
 	for _, column := range []string{"search", "name_words"} {
+		if r := rare["search"]; column == "name_words" && r.word != "" {
+			rare[column] = r // a name's words are among the product's: as rare, or rarer
+			break
+		}
 		best := rarest{count: selectiveMatches}
 		for _, w := range words {
 			var n int
@@ -139,7 +143,15 @@ func prefixEnd(w string) string {
 
 func (d *pgDB) close() error { d.pool.Close(); return nil }
 
+// read runs fn in a read-only transaction scoped to s; outside any tenant
+// or user (tokens, the access epoch: what every request reads first), on
+// the pool, statement by statement. There, row-level security sees no
+// tenant, as in a transaction that sets none, and BEGIN, the settings and
+// COMMIT would be three round trips to the database for one query's one.
 func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {
+	if s == (scope{}) {
+		return fn(pgConn{d.pool})
+	}
 	return d.tx(ctx, s, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
 }
 
@@ -151,19 +163,23 @@ func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
 // settings are transaction-local: a session-level one would leak to the
 // next borrower of the pooled connection.
 func (d *pgDB) tx(ctx context.Context, s scope, opts pgx.TxOptions, fn func(conn) error) error {
+	all := ""
+	if s.allTenants {
+		all = "on"
+	}
+	// BEGIN and the settings in one round trip: the simple protocol takes
+	// both statements at once, with the values as quoted literals.
+	begin := "BEGIN"
+	if opts.AccessMode == pgx.ReadOnly {
+		begin += " READ ONLY"
+	}
+	opts.BeginQuery = begin + "; SELECT set_config('app.tenant_id', " + quote(s.tenantID) + ", true), set_config('app.user_id', " +
+		quote(s.userID) + ", true), set_config('app.all_tenants', " + quote(all) + ", true)"
 	tx, err := d.pool.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("postgres: begin: %w", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	all := ""
-	if s.allTenants {
-		all = "on"
-	}
-	if _, err := tx.Exec(ctx, `SELECT set_config('app.tenant_id', $1, true), set_config('app.user_id', $2, true), set_config('app.all_tenants', $3, true)`,
-		s.tenantID, s.userID, all); err != nil {
-		return fmt.Errorf("postgres: set tenant: %w", err)
-	}
 	if err := fn(pgConn{tx}); err != nil {
 		return err
 	}
@@ -206,7 +222,18 @@ func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 }
 
 // pgConn runs SQL in a pgx transaction.
-type pgConn struct{ tx pgx.Tx }
+// quote makes s a string literal (standard_conforming_strings, on since
+// PostgreSQL 9.1, leaves backslashes alone).
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// pgConn runs statements in a transaction, or on the pool.
+type pgConn struct {
+	tx interface {
+		Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+		Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+		QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	}
+}
 
 func (c pgConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	tag, err := c.tx.Exec(ctx, query, args...)

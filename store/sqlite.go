@@ -120,6 +120,10 @@ func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string)
 	}
 	selective := map[string]bool{}
 	for _, column := range []string{"search", "name_words"} {
+		if column == "name_words" && selective["search"] {
+			selective[column] = true // a name's words are among the product's
+			break
+		}
 		// The words themselves first: the index reads a term's products
 		// lazily, but merges every term that starts with a word before it
 		// yields the first. Only when the words are rare themselves is
