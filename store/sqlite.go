@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -42,8 +43,19 @@ type sqliteDB struct {
 	// was a tenth of a read call's time. (The writer's single connection
 	// is always inside a transaction, where database/sql cannot prepare on
 	// the pool; its statements are parsed each time.)
-	readerStmts sync.Map
+	readerStmts stmtCache
 }
+
+// stmtCache holds up to maxStmts prepared statements. Most query texts are
+// few (constants, or built from a handful of optional filters), but some
+// grow with their arguments (an IN list of SKUs): past the cap, a text is
+// run without keeping its statement.
+type stmtCache struct {
+	m sync.Map // query text -> *sql.Stmt
+	n atomic.Int64
+}
+
+const maxStmts = 256
 
 func sqliteDSN(path string, readOnly bool) string {
 	q := url.Values{}
@@ -162,7 +174,7 @@ func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string)
 }
 
 func (d *sqliteDB) close() error {
-	d.readerStmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
+	d.readerStmts.close()
 	return errors.Join(d.readers.Close(), d.writer.Close())
 }
 
@@ -255,8 +267,8 @@ func runGoose(ctx context.Context, dialect goose.Dialect, db *sql.DB, fsys fs.FS
 // they come.
 type sqlConn struct {
 	pool  *sql.DB
-	stmts *sync.Map // query text -> *sql.Stmt of pool
-	tx    *sql.Tx   // a transaction, instead of pool
+	stmts *stmtCache // of pool
+	tx    *sql.Tx    // a transaction, instead of pool
 }
 
 // querier is what sqlConn runs a statement on.
@@ -268,38 +280,51 @@ type querier interface {
 
 func (c sqlConn) stmt(ctx context.Context, query string) (querier, error) {
 	if c.tx != nil {
-		return txStmt{c.tx, numbered(query)}, nil
+		return textStmt{c.tx, numbered(query)}, nil
 	}
-	if v, ok := c.stmts.Load(query); ok {
+	if v, ok := c.stmts.m.Load(query); ok {
 		return v.(*sql.Stmt), nil
+	}
+	if c.stmts.n.Load() >= maxStmts {
+		return textStmt{c.pool, numbered(query)}, nil
 	}
 	st, err := c.pool.PrepareContext(ctx, numbered(query))
 	if err != nil {
 		return nil, err
 	}
-	if prev, loaded := c.stmts.LoadOrStore(query, st); loaded {
+	if prev, loaded := c.stmts.m.LoadOrStore(query, st); loaded {
 		st.Close()
 		return prev.(*sql.Stmt), nil
 	}
+	c.stmts.n.Add(1)
 	return st, nil
 }
 
-// txStmt runs one query text in a transaction.
-type txStmt struct {
-	tx    *sql.Tx
+func (c *stmtCache) close() {
+	c.m.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
+}
+
+// textStmt runs one query text, parsed each time, in a transaction or on
+// the pool.
+type textStmt struct {
+	on interface {
+		ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+		QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	}
 	query string
 }
 
-func (t txStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, t.query, args...)
+func (t textStmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return t.on.ExecContext(ctx, t.query, args...)
 }
 
-func (t txStmt) QueryContext(ctx context.Context, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, t.query, args...)
+func (t textStmt) QueryContext(ctx context.Context, args ...any) (*sql.Rows, error) {
+	return t.on.QueryContext(ctx, t.query, args...)
 }
 
-func (t txStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, t.query, args...)
+func (t textStmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return t.on.QueryRowContext(ctx, t.query, args...)
 }
 
 func (c sqlConn) Exec(ctx context.Context, query string, args ...any) (int64, error) {

@@ -340,6 +340,27 @@ func names2(ps []*vitrine.Product) []string {
 	return out
 }
 
+// Reads whose text grows with their arguments (an IN list per batch size)
+// keep working past the number of statements the store keeps prepared.
+func TestManyQueryShapes(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		a := f.tenant("a", f.user("ana@example.com"))
+		p := f.product(a.ID, "ONE", "One", 1, vitrine.ProductActive)
+		for n := 1; n <= 600; n++ {
+			skus := make([]string, n)
+			for i := range skus {
+				skus[i] = fmt.Sprintf("MISSING-%d", i)
+			}
+			skus[n-1] = "one"
+			got, err := f.db.ProductsBySKU(ctx, a.ID, skus)
+			if err != nil || len(got) != 1 || got["one"].ID != p.ID {
+				t.Fatalf("%d SKUs: %v, %v", n, got, err)
+			}
+		}
+	})
+}
+
 func TestTokens(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		f := newFixture(t, url)
