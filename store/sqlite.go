@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -112,60 +113,88 @@ func (d *sqliteDB) name() string { return "sqlite" }
 // (BEGIN IMMEDIATE on the single writer connection) from its start.
 func (d *sqliteDB) forUpdate() string { return "" }
 
-// search picks, for each column, one of two ways to find its matches.
-// SQLite's planner has no statistics for the full-text index: left alone,
-// it walks the tenant's products in order even for a word that three of a
-// million hold. So search counts the products whose column holds the
-// words, up to selectiveMatches (in every tenant: the index is one for
-// all). A query narrowed by a column with few matches reads them from the
-// index, by rowid (NOT INDEXED leaves the planner nothing else), and sorts
-// them. Otherwise it walks the products in order and keeps those whose
-// words hold the query's, stopping at the page's end. Both see the same
-// words (vitrine.Words, space-separated), so both find the same products.
+// search picks, for each column, one of two plans. SQLite's planner has
+// no statistics for the full-text index: left alone, it walks the tenant's
+// products in order even for a word that three of a million hold. So
+// search counts the products whose words hold the query's, up to
+// selectiveMatches (in every tenant: the index is one for all). When they
+// are fewer, queries read them by rowid (NOT INDEXED leaves the planner
+// nothing else) and sort them; otherwise they walk the products in order
+// and keep those whose words hold the query's, stopping at the page's end.
+// The rowids of a rare query are read once, and its name matches checked
+// on those rows. Both plans see the same words (vitrine.Words,
+// space-separated, in the index and in the row), so both find the same
+// products.
 func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string) (wordSearch, error) {
-	exact := make([]string, len(words))
-	for i, w := range words {
-		exact[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
-	}
 	fts := func(column, suffix string) string {
-		return "{" + column + "} : (" + strings.Join(exact, suffix+" AND ") + suffix + ")"
+		t := make([]string, len(words))
+		for i, w := range words {
+			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+		}
+		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
 	}
-	selective := map[string]bool{}
-	for _, column := range []string{"search", "name_words"} {
-		if column == "name_words" && selective["search"] {
-			selective[column] = true // a name's words are among the product's
-			break
-		}
-		// The words themselves first: the index reads a term's products
-		// lazily, but merges every term that starts with a word before it
-		// yields the first. Only when the words are rare themselves is
-		// that merge (of what then is most likely a short list) needed.
-		n := 0
+	limit := strconv.Itoa(selectiveMatches)
+	// count counts column's matches up to the limit: the words themselves
+	// first, as the index reads a term's products lazily but merges every
+	// term that starts with a word before it yields the first. Only when
+	// the words are rare themselves is that merge worth making.
+	count := func(column string) (int, error) {
+		var n int
 		for _, suffix := range []string{"", "*"} {
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+
-				strconv.Itoa(selectiveMatches)+`)`, fts(column, suffix)).Scan(&n)
-			if err != nil {
-				return wordSearch{}, err
-			}
-			if n >= selectiveMatches {
-				break
+			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
+				fts(column, suffix)).Scan(&n)
+			if err != nil || n >= selectiveMatches {
+				return n, err
 			}
 		}
-		selective[column] = n < selectiveMatches
+		return n, nil
+	}
+	// rare says that few products' words hold the query's, and rowids
+	// which (a name's words are among them).
+	var rowids []int64
+	n, err := count("search")
+	if err != nil {
+		return wordSearch{}, err
+	}
+	rare := n < selectiveMatches
+	if rare {
+		rowids, err = collect(ctx, c, func(r row) (id int64, err error) { return id, r.Scan(&id) },
+			`SELECT rowid FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit, fts("search", "*"))
+		if err != nil {
+			return wordSearch{}, err
+		}
+	}
+	// A common query's name matches may still be few (a word of many SKUs
+	// that no name holds): then they are read from the index.
+	rareNames := rare
+	if !rareNames {
+		n, err := count("name_words")
+		if err != nil {
+			return wordSearch{}, err
+		}
+		rareNames = n < selectiveMatches
+	}
+	list := "[]"
+	if len(rowids) > 0 {
+		b, _ := json.Marshal(rowids)
+		list = string(b)
 	}
 	return wordSearch{
 		match: func(q *queryBuilder, column string, _ bool) string {
-			if selective[column] {
+			conds := make([]string, 0, len(words)+1)
+			switch {
+			case rare:
+				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.arg(list)+`))`)
+			case column == "name_words" && rareNames:
 				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.arg(fts(column, "*")) + `)`
 			}
-			conds := make([]string, len(words))
-			for i, w := range words {
-				conds[i] = `instr(' ' || ` + column + `, ` + q.arg(" "+w) + `) > 0`
+			for _, w := range words {
+				conds = append(conds, `instr(' ' || `+column+`, `+q.arg(" "+w)+`) > 0`)
 			}
 			return "(" + strings.Join(conds, " AND ") + ")"
 		},
 		from: func(column string) string {
-			if selective[column] {
+			if rare || column == "name_words" && rareNames {
 				return "products NOT INDEXED"
 			}
 			return "products"

@@ -32,7 +32,7 @@ type BenchCmd struct {
 	Duration    time.Duration `default:"5s" help:"How long each scenario runs."`
 	Postgres    string        `placeholder:"URL" help:"Measure on PostgreSQL instead: the URL of a server and user that may create a database for the run (dropped after)."`
 	Out         string        `placeholder:"FILE" help:"Also write the report (Markdown) to this file."`
-	Only        string        `placeholder:"TEXT" help:"Run only the scenarios whose name contains TEXT (and their ceilings; the no-op ceiling always runs)."`
+	Only        []string      `placeholder:"TEXT,..." help:"Run only the scenarios whose name contains one of these (and their ceilings; the no-op ceiling always runs)."`
 	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios to DIR, for go tool pprof."`
 	Noop        bool          `hidden:"" help:"Serve the bare no-op MCP server on --addr (used by the benchmark itself)."`
 	Addr        string        `hidden:""`
@@ -162,7 +162,8 @@ func (c *BenchCmd) runSize(e *env, exe, noopURL string, size int, r *report) err
 		return nil
 	}
 	selected := func(name string) bool {
-		return c.Only == "" || strings.Contains(name, c.Only) || strings.HasPrefix(name, "noop")
+		return len(c.Only) == 0 || slices.ContainsFunc(c.Only, func(o string) bool { return strings.Contains(name, o) }) ||
+			strings.HasPrefix(name, "noop")
 	}
 	run := func(name string, op func(worker int, rng *rand.Rand) error) *measure {
 		if !selected(name) {
