@@ -1,7 +1,7 @@
 # The few targets people type. `make test` is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: build demo test lint docs e2e fuzz
+.PHONY: build demo test lint docs e2e fuzz bench
 
 build:
 	$(GO) build -o bin/vitrine ./cmd/vitrine
@@ -37,3 +37,9 @@ e2e: build
 # Every fuzz target for FUZZTIME each (make fuzz FUZZTIME=1m for longer).
 fuzz:
 	FUZZTIME=$(or $(FUZZTIME),5s) scripts/fuzz.sh
+
+# The benchmark of docs/performance.md, on SQLite (make bench
+# BENCH_ARGS='--postgres postgres://...' for PostgreSQL). About ten minutes
+# on two cores, most of it filling a million products.
+bench: build
+	bin/vitrine bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
