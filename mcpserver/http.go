@@ -53,6 +53,12 @@ func (s *Server) sessions() http.Handler {
 	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: sessionIdleTimeout})
 	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			// Shutdown waits for these: closing a session while its answer
+			// is being written would cut the answer off.
+			s.metrics.exchanges.Add(1)
+			defer s.metrics.exchanges.Add(-1)
+		}
 		id := r.Header.Get("Mcp-Session-Id")
 		switch {
 		case r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol:

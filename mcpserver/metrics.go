@@ -16,8 +16,11 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
 	limited  *prometheus.CounterVec
-	// running counts the calls in flight, for Shutdown.
-	running atomic.Int64
+	// running counts the calls in flight, and exchanges the HTTP requests
+	// that are not event streams (a call's answer is written after its
+	// handler returns), for Shutdown.
+	running   atomic.Int64
+	exchanges atomic.Int64
 }
 
 func newMetrics(reg prometheus.Registerer, s *Server) *metrics {
@@ -64,13 +67,13 @@ func (m *metrics) end(tool, outcome string, took time.Duration) {
 	m.running.Add(-1)
 }
 
-// Shutdown lets the calls in flight finish, then ends every session, so
-// that an HTTP server shutting down is left with no open stream. It
-// returns when both are done, or when ctx ends.
+// Shutdown lets the calls in flight finish and their answers go out, then
+// ends every session, so that an HTTP server shutting down is left with no
+// open stream. It returns when both are done, or when ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for s.metrics.running.Load() > 0 {
+	for s.metrics.running.Load() > 0 || s.metrics.exchanges.Load() > 0 {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
