@@ -43,6 +43,19 @@ func (c *BenchCmd) Run(e *env) error {
 	if c.Noop {
 		return serveNoop(e.ctx, c.Addr)
 	}
+	for _, n := range c.Sizes {
+		if n < 100 {
+			return fmt.Errorf("--sizes: %d is too few products to measure; give 100 or more", n)
+		}
+	}
+	switch {
+	case len(c.Sizes) == 0:
+		return errors.New("--sizes: give at least one catalog size")
+	case c.Concurrency < 1:
+		return fmt.Errorf("--concurrency: %d sessions; give 1 or more", c.Concurrency)
+	case c.Duration <= 0:
+		return fmt.Errorf("--duration: %s; give a positive time, such as 5s", c.Duration)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err

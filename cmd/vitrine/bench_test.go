@@ -56,3 +56,17 @@ func TestBenchRuns(t *testing.T) {
 		})
 	}
 }
+
+// Arguments that cannot make a measurement are refused before any work.
+func TestBenchRefusesBadArguments(t *testing.T) {
+	for args, want := range map[string]string{
+		"--sizes 10":      "--sizes: 10 is too few products",
+		"--concurrency 0": "--concurrency: 0 sessions",
+		"--duration 0s":   "--duration: 0s",
+	} {
+		out, err := exec.Command(binary(t), append([]string{"bench"}, strings.Fields(args)...)...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Errorf("bench %s: %v, %s", args, err, out)
+		}
+	}
+}
