@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -116,18 +115,7 @@ func TestConcurrencyCap(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	hs := limitedServer(t, w, mcpserver.Limits{TokenConcurrency: 1}, reg)
 	// Hold SQLite's write lock: the first write waits, in flight.
-	lock, err := sql.Open("sqlite3", "file:"+strings.TrimPrefix(url, "sqlite:")+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	conn, err := lock.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	release := dbtest.LockSQLite(t, url)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
 	if err != nil {
@@ -155,7 +143,7 @@ func TestConcurrencyCap(t *testing.T) {
 	if res := request(t, hs.URL, w.tokens[member], initialize); res.StatusCode != 200 {
 		t.Errorf("another token: %d", res.StatusCode)
 	}
-	conn.ExecContext(ctx, "COMMIT")
+	release()
 	if err := <-done; err != nil {
 		t.Errorf("the first call: %v", err)
 	}

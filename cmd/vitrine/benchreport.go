@@ -82,10 +82,9 @@ func (r *report) machine() {
 
 // ceilingOf names the ceiling a scenario is measured against.
 func ceilingOf(name string) string {
-	if name == "get_product" {
-		return "noop (protocol ceiling)"
-	}
 	switch name {
+	case "get_product":
+		return "noop (protocol ceiling)"
 	case "import_products (1000 rows)":
 		return "import_products (storage ceiling: batched insert)"
 	}

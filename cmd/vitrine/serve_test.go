@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/ncruces/go-sqlite3/driver"
+	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
 // syncBuffer is stderr for a server running in the test's process.
@@ -98,18 +99,7 @@ func TestServeOperability(t *testing.T) {
 	}
 
 	// Hold SQLite's write lock, so that the next write waits in flight.
-	lock, err := sql.Open("sqlite3", "file:"+db+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lock.Close()
-	conn, err := lock.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	release := dbtest.LockSQLite(t, db)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(),
 		&mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer(w.Users[0].Token)}, MaxRetries: -1}, nil)
 	if err != nil {
@@ -137,9 +127,7 @@ func TestServeOperability(t *testing.T) {
 		}
 		return err != nil
 	})
-	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	res := <-result
 	if res == nil || res.IsError {
 		t.Fatalf("the call in flight: %+v", res)

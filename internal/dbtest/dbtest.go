@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -132,6 +133,38 @@ func TryExec(url, query string, args ...any) error {
 	defer db.Close()
 	_, err = db.Exec(query, args...)
 	return err
+}
+
+// LockSQLite takes the write lock of the SQLite database at url (a URL or
+// a path), as another process would, so that the server's next write waits
+// in flight; release gives the lock back. It is given back at the end of t
+// anyway.
+func LockSQLite(t testing.TB, url string) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sql.Open("sqlite3", "file:"+strings.TrimPrefix(url, "sqlite:")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+				t.Error(err)
+			}
+			conn.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
 }
 
 // IsPostgres reports whether url names a PostgreSQL database.
