@@ -115,7 +115,7 @@ func (db *DB) ListAudit(ctx context.Context, tenantID string, f vitrine.AuditFil
 		q.add(`id < `, f.Before)
 	}
 	query := `SELECT tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id FROM audit_events WHERE ` +
-		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC LIMIT ` + q.arg(f.Limit)
+		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.arg(f.Limit))
 	var out []*vitrine.AuditEvent
 	err := db.d.read(ctx, s, func(c conn) (err error) {
 		out, err = collect(ctx, c, func(r row) (*vitrine.AuditEvent, error) {

@@ -1,6 +1,12 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/driver"
+)
 
 // The hooks below let tests run raw SQL inside the store's units of work,
 // with their row-level security context but without the application's own
@@ -39,4 +45,37 @@ func PlanSearches(plan string) (restore func()) {
 	old := selectiveMatches
 	selectiveMatches = map[string]int{"walk": 0, "index": 1 << 62}[plan]
 	return func() { selectiveMatches = old }
+}
+
+// Reprepares returns how many times SQLite prepared each statement of the
+// reader pool again after its first preparation, by query text.
+func (db *DB) Reprepares(ctx context.Context) (map[string]int, error) {
+	d, ok := db.d.(*sqliteDB)
+	if !ok {
+		return nil, nil
+	}
+	out := map[string]int{}
+	var conns []*sql.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range d.readers.Stats().OpenConnections {
+		c, err := d.readers.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		conns = append(conns, c)
+		err = c.Raw(func(dc any) error {
+			for s := range dc.(driver.Conn).Raw().Stmts() {
+				out[s.SQL()] += s.Status(sqlite3.STMTSTATUS_REPREPARE, false)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -109,7 +109,7 @@ func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.M
 		q.where = append(q.where, fmt.Sprintf(`(u.email_key, u.id) > (%s, %s)`, q.arg(after.Email), q.arg(after.UserID)))
 	}
 	query := `SELECT ` + membershipColumns + `, u.email, u.name` + membershipFrom + ` JOIN users u ON u.id = m.user_id WHERE ` +
-		strings.Join(q.where, ` AND `) + ` ORDER BY u.email_key, u.id LIMIT ` + q.arg(limit)
+		strings.Join(q.where, ` AND `) + ` ORDER BY u.email_key, u.id` + limitTo(q.arg(limit))
 	var out []*vitrine.Member
 	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
 		out, err = collect(ctx, c, func(r row) (*vitrine.Member, error) {

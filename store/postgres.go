@@ -116,6 +116,7 @@ func (d *pgDB) search(ctx context.Context, c conn, tenantID string, words []stri
 			return cond
 		},
 		from: func(string) string { return "products" },
+		few:  rare["search"].word != "",
 	}, nil
 }
 

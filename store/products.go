@@ -12,13 +12,16 @@ import (
 
 const productColumns = `id, tenant_id, sku, name, description, price, currency, stock, status, version, created_at, created_by, updated_at, updated_by`
 
-func scanProduct(r row) (*vitrine.Product, error) {
+func scanProduct(r row) (*vitrine.Product, error) { return scanProductAnd(r) }
+
+// scanProductAnd scans productColumns, then more.
+func scanProductAnd(r row, more ...any) (*vitrine.Product, error) {
 	var (
 		p      vitrine.Product
 		status string
 	)
-	if err := r.Scan(&p.ID, &p.TenantID, &p.SKU, &p.Name, &p.Description, &p.Price, &p.Currency, &p.Stock, &status,
-		&p.Version, &p.CreatedAt, &p.CreatedBy, &p.UpdatedAt, &p.UpdatedBy); err != nil {
+	if err := r.Scan(append([]any{&p.ID, &p.TenantID, &p.SKU, &p.Name, &p.Description, &p.Price, &p.Currency, &p.Stock, &status,
+		&p.Version, &p.CreatedAt, &p.CreatedBy, &p.UpdatedAt, &p.UpdatedBy}, more...)...); err != nil {
 		return nil, err
 	}
 	p.Status = vitrine.ProductStatus(status)
@@ -212,7 +215,8 @@ var sortColumns = map[string]string{"name": "name_key", "price": "price", "updat
 // starts after f.After in the sort order, on the index that leads with
 // (tenant_id, sort column, id). No OFFSET. A relevance search reads its
 // ranks in turn: the SKU that is the query, then matches in the name, then
-// matches elsewhere.
+// matches elsewhere. When the search's matches are few, the last two ranks
+// are read in one query.
 func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
 	if !validIDs(tenantID) {
 		return nil, nil
@@ -244,9 +248,17 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 			} else {
 				g.After = after
 			}
-			ps, err := db.listProducts(ctx, c, ws, tenantID, g, rank)
+			read := rank
+			if rank > 0 && ws.few {
+				read = nameOrRest
+			}
+			ps, err := db.listProducts(ctx, c, ws, tenantID, g, read)
 			if err != nil {
 				return err
+			}
+			if read == nameOrRest {
+				out = append(out, ps...)
+				break
 			}
 			for _, p := range ps {
 				p.Rank = rank
@@ -261,8 +273,13 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 	return out, nil
 }
 
+// nameOrRest, as the rank of listProducts, reads relevance ranks 1 and 2
+// in one query, each product with its rank.
+const nameOrRest = 12
+
 // listProducts reads one page in one order, finding words as ws says;
-// rank, unless -1, keeps only the products of that relevance rank.
+// rank, unless -1, keeps only the products of that relevance rank (or, as
+// nameOrRest, of ranks 1 and 2).
 func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
 	var q queryBuilder
 	q.add(`tenant_id = `, tenantID)
@@ -300,6 +317,11 @@ func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID 
 	case 2:
 		q.where = append(q.where, match("search", true), `NOT `+match("name_words", false), `sku_key <> `+q.arg(f.SKU))
 		from = ws.from("search")
+	case nameOrRest:
+		// A name's words are among the product's: ranks 1 and 2 are the
+		// products matching in search, apart from the SKU itself.
+		q.where = append(q.where, match("search", true), `sku_key <> `+q.arg(f.SKU))
+		from = ws.from("search")
 	}
 	col, ok := sortColumns[f.Sort.Key()]
 	if !ok {
@@ -322,16 +344,39 @@ func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID 
 			case "updated_at":
 				v = f.After.Updated
 			}
-			q.where = append(q.where, fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.arg(v), q.arg(f.After.ID)))
+			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.arg(v), q.arg(f.After.ID))
+			if rank == nameOrRest {
+				// After a name match, the rest of them, then every other
+				// match; after another match, the rest of those.
+				if f.After.Rank == 1 {
+					keyset = `(NOT ` + match("name_words", false) + ` OR ` + keyset + `)`
+				} else {
+					keyset = `NOT ` + match("name_words", false) + ` AND ` + keyset
+				}
+			}
+			q.where = append(q.where, keyset)
 		}
 	}
 	order := `id ` + dir
 	if col != "" {
 		order = col + ` ` + dir + `, ` + order
 	}
-	query := `SELECT ` + productColumns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
-		` ORDER BY ` + order + ` LIMIT ` + q.arg(f.Limit)
-	return collect(ctx, c, scanProduct, query, q.args...)
+	columns, scan := productColumns, scanProduct
+	if rank == nameOrRest {
+		columns += `, CASE WHEN ` + match("name_words", false) + ` THEN 1 ELSE 2 END AS relevance_rank`
+		order = `relevance_rank, ` + order
+		scan = func(r row) (*vitrine.Product, error) {
+			var rank int
+			p, err := scanProductAnd(r, &rank)
+			if p != nil {
+				p.Rank = rank
+			}
+			return p, err
+		}
+	}
+	query := `SELECT ` + columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
+		` ORDER BY ` + order + limitTo(q.arg(f.Limit))
+	return collect(ctx, c, scan, query, q.args...)
 }
 
 // UpdateProduct reads the product under a row lock (the single writer
@@ -481,7 +526,7 @@ func (db *DB) ListStockMovements(ctx context.Context, tenantID, productID, befor
 		q.add(`id < `, before)
 	}
 	query := `SELECT tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at FROM stock_movements WHERE ` +
-		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC LIMIT ` + q.arg(limit)
+		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.arg(limit))
 	var out []*vitrine.StockMovement
 	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
 		out, err = collect(ctx, c, func(r row) (*vitrine.StockMovement, error) {

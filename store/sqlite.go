@@ -150,9 +150,13 @@ func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string)
 		return n, nil
 	}
 	// rare says that few products' words hold the query's, and rowids
-	// which (a name's words are among them).
+	// which (a name's words are among them). When the words themselves
+	// are rare, the matches of the words as prefixes are read, up to the
+	// limit: fewer, and they are all.
 	var rowids []int64
-	n, err := count("search")
+	var n int
+	err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
+		fts("search", "")).Scan(&n)
 	if err != nil {
 		return wordSearch{}, err
 	}
@@ -163,6 +167,7 @@ func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string)
 		if err != nil {
 			return wordSearch{}, err
 		}
+		rare = len(rowids) < selectiveMatches
 	}
 	// A common query's name matches may still be few (a word of many SKUs
 	// that no name holds): then they are read from the index.
@@ -180,9 +185,11 @@ func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string)
 		list = string(b)
 	}
 	return wordSearch{
-		match: func(q *queryBuilder, column string, _ bool) string {
+		match: func(q *queryBuilder, column string, drive bool) string {
 			conds := make([]string, 0, len(words)+1)
 			switch {
+			case !drive:
+				// the product is found already: its words are checked
 			case rare:
 				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.arg(list)+`))`)
 			case column == "name_words" && rareNames:
@@ -199,6 +206,7 @@ func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string)
 			}
 			return "products"
 		},
+		few: rare,
 	}, nil
 }
 

@@ -133,7 +133,16 @@ type wordSearch struct {
 	// narrow it most: "products", or the same with a hint of how to reach
 	// them fastest.
 	from func(column string) string
+	// few says that the search's matches are few (under selectiveMatches)
+	// and found through an index: a relevance search reads its name
+	// matches and its other matches in one query, and sorts them.
+	few bool
 }
+
+// limitTo is a LIMIT clause whose count is the placeholder p. SQLite plans
+// a statement whose LIMIT is a bare parameter for the value bound, and so
+// prepares it again each time it runs; a LIMIT expression is planned once.
+func limitTo(p string) string { return ` LIMIT CAST(` + p + ` AS INTEGER)` }
 
 // conn runs SQL written with $1, $2... placeholders.
 type conn interface {

@@ -224,6 +224,23 @@ func TestListProducts(t *testing.T) {
 			all = append(all, p)
 		}
 		f.product(b.ID, "SKU-B", "Maçã de outra empresa", 1, vitrine.ProductActive)
+		// A company whose products hold "pera" in the SKU itself, in names,
+		// and elsewhere only.
+		c := f.tenant("c", ana)
+		var peras []*vitrine.Product
+		for _, x := range []struct{ sku, name, description string }{
+			{"PR-3", "Suco", "de pera"}, {"PR-1", "Pera Williams", ""}, {"PERA", "Fruta da estação", ""},
+			{"PR-2", "Doce", "com peras"}, {"PR-4", "Geleia de pera", ""}, {"PR-5", "pera d'água", ""},
+			{"PERAS-6", "Caixa", ""}, {"PR-7", "Uva", ""},
+		} {
+			p := newProduct(c.ID, x.sku, x.name, 1, vitrine.ProductActive)
+			p.Description = x.description
+			if err := createProduct(f.db, p); err != nil {
+				t.Fatal(err)
+			}
+			peras = append(peras, p)
+		}
+		byRelevance := []*vitrine.Product{peras[2], peras[4], peras[5], peras[1], peras[6], peras[3], peras[0]}
 
 		for _, s := range vitrine.ProductSorts {
 			if s == vitrine.SortRelevance {
@@ -259,6 +276,12 @@ func TestListProducts(t *testing.T) {
 			got = pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("uva"), SKU: "uva", Limit: 3})
 			if want := expected(all, vitrine.SortName, "", "uva"); !slices.Equal(ids(got), ids(want)) {
 				t.Errorf("%s: relevance: %v, want %v", plan, names2(got), names2(want))
+			}
+			for limit := 1; limit <= 8; limit++ {
+				got = pages(t, f.db, c.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("Pera"), SKU: "pera", Limit: limit})
+				if !slices.Equal(ids(got), ids(byRelevance)) {
+					t.Errorf("%s: relevance, %d a page: %v, want %v", plan, limit, names2(got), names2(byRelevance))
+				}
 			}
 			restore()
 		}
@@ -359,6 +382,56 @@ func TestManyQueryShapes(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A read's statement is prepared once and then only run, whatever page
+// size and arguments it is given (SQLite would plan a bare LIMIT parameter
+// afresh at every run).
+func TestReadsArePreparedOnce(t *testing.T) {
+	f := newFixture(t, dbtest.SQLiteURL(t))
+	ana := f.user("ana@example.com")
+	a := f.tenant("a", ana)
+	p := f.product(a.ID, "PERA-1", "Pera", 1, vitrine.ProductActive)
+	f.product(a.ID, "PR-2", "Doce", 1, vitrine.ProductActive)
+	for i := range 5 {
+		limit := 1 + i%2
+		for _, pf := range []vitrine.ProductFilter{
+			{Sort: vitrine.SortName, Limit: limit},
+			{Sort: vitrine.SortRelevance, Words: []string{"pera"}, SKU: "pera", Limit: limit},
+			{Sort: vitrine.SortRelevance, Words: []string{"pr"}, SKU: "pr", Limit: limit},
+		} {
+			if _, err := f.db.ListProducts(ctx, a.ID, pf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := f.db.ListStockMovements(ctx, a.ID, p.ID, "", limit); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.db.ListMembers(ctx, a.ID, nil, limit); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.db.ListTenants(ctx, "", limit); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.db.ListUsers(ctx, "", limit); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.db.ListAudit(ctx, a.ID, vitrine.AuditFilter{Limit: limit}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counts, err := f.db.Reprepares(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(counts) < 8 {
+		t.Fatalf("only %d statements kept prepared", len(counts))
+	}
+	for query, n := range counts {
+		if n > 0 {
+			t.Errorf("prepared %d more times: %s", n, query)
+		}
+	}
 }
 
 func TestTokens(t *testing.T) {

@@ -93,7 +93,7 @@ func (db *DB) UpdateTenant(ctx context.Context, t *vitrine.Tenant) error {
 func (db *DB) ListTenants(ctx context.Context, after string, limit int) ([]*vitrine.Tenant, error) {
 	var out []*vitrine.Tenant
 	err := db.d.read(ctx, operator, func(c conn) (err error) {
-		out, err = collect(ctx, c, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE slug > $1 ORDER BY slug LIMIT $2`, after, limit)
+		out, err = collect(ctx, c, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE slug > $1 ORDER BY slug`+limitTo(`$2`), after, limit)
 		return err
 	})
 	if err != nil {

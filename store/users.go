@@ -112,7 +112,7 @@ func emailKey(email string) string {
 func (db *DB) ListUsers(ctx context.Context, after string, limit int) ([]*vitrine.User, error) {
 	var out []*vitrine.User
 	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
-		out, err = collect(ctx, c, scanUser, `SELECT `+userColumns+` FROM users WHERE email_key > $1 ORDER BY email_key LIMIT $2`, after, limit)
+		out, err = collect(ctx, c, scanUser, `SELECT `+userColumns+` FROM users WHERE email_key > $1 ORDER BY email_key`+limitTo(`$2`), after, limit)
 		return err
 	})
 	if err != nil {
