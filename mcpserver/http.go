@@ -18,18 +18,40 @@ import (
 // HTTPPath is where the Streamable HTTP endpoint is served.
 const HTTPPath = "/mcp"
 
-// HTTPHandler serves MCP over Streamable HTTP at /mcp. Every request must
-// carry "Authorization: Bearer <token>"; without a valid one it is answered
-// 401 with a WWW-Authenticate header, and never reaches a tool.
-func (s *Server) HTTPHandler() http.Handler {
+// HTTPHandler is everything `vitrine serve` serves on its main address:
+// MCP over Streamable HTTP at /mcp, where every request must carry
+// "Authorization: Bearer <token>" (without a valid one it is answered 401
+// with a WWW-Authenticate header, and never reaches a tool); with OAuth,
+// the protected-resource metadata of RFC 9728 at the root and
+// path-suffixed well-known URLs; /healthz and /readyz. The caller may add
+// routes (the binary adds /metrics).
+func (s *Server) HTTPHandler() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, s.limits.byIP(s.requireToken(exposeCaller(s.sessions()))))
-	if s.jwt != nil {
-		// RFC 9728: at the root, and under the resource's path.
-		mux.HandleFunc("GET /.well-known/oauth-protected-resource", s.resourceMetadata)
-		mux.HandleFunc("GET /.well-known/oauth-protected-resource"+HTTPPath, s.resourceMetadata)
+	if s.oauth != nil {
+		meta := s.limits.byIP(s.oauth.protectedResourceMetadata())
+		mux.Handle("/.well-known/oauth-protected-resource", meta)
+		mux.Handle("/.well-known/oauth-protected-resource"+HTTPPath, meta)
 	}
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /readyz", s.readyz)
 	return mux
+}
+
+// readyz answers whether this instance can serve: its database answers.
+// The reason goes to the log only: an outage's details (addresses, users)
+// are not for anyone who can reach the port.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Ready != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		if err := s.opts.Ready(ctx); err != nil {
+			s.log.Warn("not ready", "err", err)
+			http.Error(w, "not ready", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	fmt.Fprintln(w, "ready")
 }
 
 // sessionIdleTimeout closes the sessions of clients that went away.
@@ -92,22 +114,23 @@ func (s *Server) hasSession(id string) bool {
 type callerContextKey struct{}
 
 // requireToken authenticates the bearer token of every request: a Vitrine
-// token, or with OAuth a JWT access token of the authorization server.
+// token, or with OAuth an access token of the authorization server.
+// Refusals are logged (without the token) and counted.
 func (s *Server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret, ok := bearer(r)
 		if !ok {
-			s.unauthorized(w, r, "", "send the header Authorization: Bearer <token>")
+			s.refuse(w, r, http.StatusUnauthorized, "", "send the header Authorization: Bearer <token>")
 			return
 		}
 		c, err := s.authenticate(r.Context(), secret)
 		var ae *service.AuthError
 		switch {
 		case errors.Is(err, errScope):
-			s.insufficientScope(w, r)
+			s.refuse(w, r, http.StatusForbidden, "insufficient_scope", errScope.Error())
 			return
 		case errors.As(err, &ae):
-			s.unauthorized(w, r, "invalid_token", ae.Reason)
+			s.refuse(w, r, http.StatusUnauthorized, "invalid_token", ae.Reason)
 			return
 		case err != nil:
 			id := vitrine.NewID()
@@ -121,16 +144,17 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 }
 
 // authenticate resolves a bearer token: Vitrine's own by their prefix, and
-// anything else as a JWT when OAuth is on.
+// anything else as an access token of the authorization server when OAuth
+// is on.
 func (s *Server) authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
-	if strings.HasPrefix(secret, vitrine.TokenPrefix) || s.jwt == nil {
+	if strings.HasPrefix(secret, vitrine.TokenPrefix) || s.oauth == nil {
 		return s.svc.Authenticate(ctx, secret)
 	}
-	id, err := s.jwt.verify(ctx, secret)
+	id, err := s.oauth.verify(ctx, secret)
 	if err != nil {
 		return nil, err
 	}
-	return s.svc.AuthenticateIdentity(ctx, id)
+	return s.svc.AuthenticateIdentity(ctx, id, s.oauth.cfg.Provision)
 }
 
 // exposeCaller hands the authenticated caller to the SDK, which passes it to
@@ -157,27 +181,32 @@ func bearer(r *http.Request) (string, bool) {
 	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
 }
 
-// unauthorized answers 401 as RFC 6750 describes; with OAuth, the
-// challenge points at the resource's metadata (RFC 9728).
-func (s *Server) unauthorized(w http.ResponseWriter, r *http.Request, code, description string) {
+// refuse answers a request without a valid token as RFC 6750 describes:
+// 401 (code "invalid_token", or none when no token came) or 403
+// ("insufficient_scope"). With OAuth, the challenge points at the
+// resource's metadata (RFC 9728), where clients learn where to get a
+// token.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, code, description string) {
+	reason := code
+	if reason == "" {
+		reason = "missing_token"
+	}
+	s.metrics.authFailures.WithLabelValues(reason).Inc()
+	s.log.Info("authentication refused", "reason", reason, "detail", description, "remote", r.RemoteAddr, "path", r.URL.Path)
 	challenge := `Bearer realm="vitrine"`
 	body := map[string]string{"error": "unauthorized", "error_description": description}
 	if code != "" {
 		challenge += fmt.Sprintf(`, error=%q, error_description=%q`, code, description)
 		body["error"] = code
 	}
-	if s.jwt != nil {
-		challenge += fmt.Sprintf(`, resource_metadata=%q`, s.metadataURL(r))
+	if code == "insufficient_scope" {
+		challenge += fmt.Sprintf(`, scope=%q`, ScopeRead+" "+ScopeWrite)
+	}
+	if s.oauth != nil {
+		challenge += fmt.Sprintf(`, resource_metadata=%q`, s.oauth.metadataURL())
 	}
 	w.Header().Set("WWW-Authenticate", challenge)
-	writeJSON(w, http.StatusUnauthorized, body)
-}
-
-// insufficientScope answers 403 to a valid token without a Vitrine scope.
-func (s *Server) insufficientScope(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="vitrine", error="insufficient_scope", scope=%q, resource_metadata=%q`,
-		ScopeRead+" "+ScopeWrite, s.metadataURL(r)))
-	writeJSON(w, http.StatusForbidden, map[string]string{"error": "insufficient_scope", "error_description": errScope.Error()})
+	writeJSON(w, status, body)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

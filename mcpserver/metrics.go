@@ -16,6 +16,8 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
 	limited  *prometheus.CounterVec
+	// authFailures counts requests refused for their token.
+	authFailures *prometheus.CounterVec
 	// running counts the calls in flight, and exchanges the HTTP requests
 	// that are not event streams (a call's answer is written after its
 	// handler returns), for Shutdown.
@@ -38,9 +40,12 @@ func newMetrics(reg prometheus.Registerer, s *Server) *metrics {
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vitrine_rate_limited_total", Help: "HTTP requests refused by an abuse limit, by limit.",
 		}, []string{"limit"}),
+		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vitrine_auth_failures_total", Help: "HTTP requests refused for their token, by reason: missing_token, invalid_token, insufficient_scope.",
+		}, []string{"reason"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.calls, m.duration, m.inFlight, m.limited,
+		reg.MustRegister(m.calls, m.duration, m.inFlight, m.limited, m.authFailures,
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "vitrine_sessions_active", Help: "MCP sessions held by this instance.",
 			}, func() float64 {

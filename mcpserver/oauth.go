@@ -5,33 +5,67 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jws"
-	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vitrine/vitrine/service"
 )
 
 // OAuth configures resource-server mode (the MCP authorization spec): the
-// HTTP server then accepts JWT access tokens issued by Issuer for Audience,
-// besides Vitrine's own tokens.
+// HTTP server then accepts the access tokens of an external authorization
+// server, besides Vitrine's own tokens: JWTs, checked against the issuer's
+// keys, and opaque tokens, through token introspection (RFC 7662).
 type OAuth struct {
-	Issuer   string
+	// Issuer is the authorization server's issuer identifier, exactly as
+	// its metadata states it (Auth0's end in "/"). A configured issuer
+	// that differs from the metadata's only by a trailing slash takes the
+	// metadata's form.
+	Issuer string
+	// Audience is what the tokens' "aud" must hold; empty means the
+	// resource URL this server advertises (PublicURL + /mcp), which is
+	// what MCP clients ask for (RFC 8707). A URL audience must be that
+	// resource; an identifier that is not a URL (Entra's api://…) is taken
+	// as it is.
 	Audience string
 	// JWKSURL is where the issuer's keys are; empty discovers it from the
 	// issuer's metadata (RFC 8414, then OpenID Connect discovery).
 	JWKSURL string
-	// UserClaim names the claim that identifies the Vitrine user: "email"
-	// (matched against users' emails) or "sub" (matched against the
-	// subject linked with vitrine user update --subject).
+	// Introspection, when it has a client id, lets opaque (non-JWT) access
+	// tokens in through the issuer's introspection endpoint.
+	Introspection Introspection
+	// UserClaim is "email" (the default: the user linked to the token's
+	// subject, else the user with its verified email) or "sub" (the linked
+	// subject alone, as vitrine user update --subject links it).
 	UserClaim string
-	// HTTPClient fetches metadata and keys; nil uses a client with a
-	// timeout.
+	// MaxTokenLifetime, if set, refuses tokens that live longer (from
+	// "iat", or from now without one). Every token must carry "exp".
+	MaxTokenLifetime time.Duration
+	// Provision lets a verified email of these domains become a Vitrine
+	// user, with no membership, on first sign-in.
+	Provision service.Provisioning
+	// HTTPClient fetches metadata and keys and calls the introspection
+	// endpoint; nil uses a client with a timeout.
 	HTTPClient *http.Client
+}
+
+// Introspection configures RFC 7662 token introspection.
+type Introspection struct {
+	// URL is the introspection endpoint; empty takes the issuer's
+	// metadata's introspection_endpoint.
+	URL string
+	// ClientID and ClientSecret authenticate this server to the endpoint
+	// (HTTP Basic, client_secret_basic).
+	ClientID, ClientSecret string
+	// CacheTTL bounds how long an active answer is reused (never past the
+	// token's expiry): a token revoked at the issuer stops working within
+	// it. 0 asks the issuer at every request.
+	CacheTTL time.Duration
 }
 
 // The scopes a token needs: write gives every tool, read the read-only
@@ -41,235 +75,200 @@ const (
 	ScopeWrite = "vitrine:write"
 )
 
-// clockSkew tolerates issuer and server clocks that disagree a little.
-const clockSkew = 30 * time.Second
+// resourceServer checks the access tokens of one authorization server for
+// this server's resource.
+type resourceServer struct {
+	cfg      OAuth
+	resource string // the resource URL this server advertises
+	client   *http.Client
+	keys     keyCache
+	intro    *introspector // nil without a client id
 
-// keyRefresh bounds how often an unknown key id may refetch the key set;
-// keyTTL is how long fetched keys are trusted before they are fetched
-// again, so that a key the issuer withdrew stops verifying.
-const (
-	keyRefresh = 30 * time.Second
-	keyTTL     = 15 * time.Minute
-)
-
-// jwtVerifier checks JWT access tokens against the issuer's keys, which it
-// caches and refetches when a token names a key it does not know.
-type jwtVerifier struct {
-	cfg OAuth
-
-	mu      sync.Mutex
-	keys    jwk.Set
-	fetched time.Time // of the keys
-	forced  time.Time // of the last fetch for an unknown key id
+	mu         sync.Mutex
+	discovered bool
+	meta       issuerMeta
 }
 
-func newJWTVerifier(cfg OAuth) *jwtVerifier {
-	if cfg.UserClaim == "" {
-		cfg.UserClaim = "email"
+// newResourceServer checks the configuration against the resource URL the
+// server advertises, which comes from publicURL (https://mcp.example.com).
+func newResourceServer(cfg OAuth, publicURL string) (*resourceServer, error) {
+	if cfg.Issuer == "" {
+		return nil, errors.New("OAuth needs the authorization server's issuer (--oauth-issuer)")
+	}
+	if _, err := absoluteURL(cfg.Issuer); err != nil {
+		return nil, fmt.Errorf("the issuer %q is not an absolute URL", cfg.Issuer)
+	}
+	if c := cfg.UserClaim; c != "" && c != "email" && c != "sub" {
+		return nil, fmt.Errorf("the OAuth user claim is email or sub, not %q", c)
+	}
+	if publicURL == "" {
+		return nil, errors.New("OAuth needs the URL clients reach this server at, for its resource URL: set --public-url (https://mcp.example.com)")
+	}
+	pub, err := absoluteURL(publicURL)
+	if err != nil {
+		return nil, fmt.Errorf("--public-url %q is not an absolute http(s) URL", publicURL)
+	}
+	resource := strings.TrimSuffix(publicURL, "/") + HTTPPath
+	if pub.Scheme == "http" && !isLoopback(pub.Hostname()) {
+		return nil, fmt.Errorf("the resource URL %s is not https, and MCP clients will not send tokens to it: "+
+			"behind a TLS proxy, set --public-url https://%s", resource, pub.Host)
+	}
+	if cfg.Audience == "" {
+		cfg.Audience = resource
+	} else if aud, err := url.Parse(cfg.Audience); err == nil && (aud.Scheme == "http" || aud.Scheme == "https") &&
+		!oauthex.MatchesResource([]string{cfg.Audience}, resource) {
+		return nil, fmt.Errorf("--oauth-audience %s is not the resource this server advertises, %s: MCP clients ask for tokens "+
+			"of that resource; leave --oauth-audience unset (it defaults to the resource), or set --public-url to the URL before /mcp",
+			cfg.Audience, resource)
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
-	cfg.Issuer = strings.TrimSuffix(cfg.Issuer, "/")
-	return &jwtVerifier{cfg: cfg}
+	rs := &resourceServer{cfg: cfg, resource: resource, client: cfg.HTTPClient}
+	rs.keys.fetch = rs.fetchKeys
+	if cfg.Introspection.ClientID != "" {
+		if cfg.Introspection.CacheTTL > maxIntrospectionCache {
+			return nil, fmt.Errorf("the introspection cache is at most %s", maxIntrospectionCache)
+		}
+		rs.intro = &introspector{rs: rs, cache: map[[32]byte]introspected{}}
+	}
+	return rs, nil
 }
 
-// Check fetches the issuer's keys, so that a misconfiguration shows at
-// start rather than at the first call.
-func (v *jwtVerifier) Check(ctx context.Context) error {
-	_, err := v.keySet(ctx, false)
+func absoluteURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("not an absolute http(s) URL")
+	}
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// issuerMeta is what this server reads of the authorization server's
+// metadata.
+type issuerMeta struct {
+	Issuer                string `json:"issuer"`
+	JWKSURI               string `json:"jwks_uri"`
+	IntrospectionEndpoint string `json:"introspection_endpoint"`
+}
+
+// check discovers the issuer and fetches its keys, so that a
+// misconfiguration shows at start rather than at the first call.
+func (rs *resourceServer) check(ctx context.Context) error {
+	if _, err := rs.metadata(ctx); err != nil {
+		return err
+	}
+	if rs.intro != nil {
+		if _, err := rs.intro.endpoint(ctx); err != nil {
+			return err
+		}
+	}
+	_, err := rs.keys.get(ctx, false)
 	return err
 }
 
-// keySet returns the cached keys, fetching them when there are none, when
-// they are older than keyTTL, or when unknownKid asks for it and no such
-// fetch happened in the last keyRefresh.
-func (v *jwtVerifier) keySet(ctx context.Context, unknownKid bool) (jwk.Set, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	stale := v.keys == nil || time.Since(v.fetched) > keyTTL
-	if unknownKid && time.Since(v.forced) >= keyRefresh {
-		v.forced, stale = time.Now(), true
+// metadata reads the issuer's metadata once. Its issuer becomes the one
+// tokens are compared with, so that "https://x.auth0.com" configured and
+// "https://x.auth0.com/" published agree. Without metadata, explicit
+// endpoints (--oauth-jwks-url, the introspection URL) are enough.
+func (rs *resourceServer) metadata(ctx context.Context) (issuerMeta, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.discovered {
+		return rs.meta, nil
 	}
-	if !stale {
-		return v.keys, nil
-	}
-	url := v.cfg.JWKSURL
-	if url == "" {
-		var err error
-		if url, err = v.discover(ctx); err != nil {
-			return nil, err
-		}
-	}
-	set, err := jwk.Fetch(ctx, url, jwk.WithHTTPClient(v.cfg.HTTPClient))
+	meta, err := rs.discover(ctx)
 	if err != nil {
-		if v.keys != nil && !unknownKid && time.Since(v.fetched) < 2*keyTTL {
-			return v.keys, nil // the issuer is down for now: keep the keys a while
+		if rs.cfg.JWKSURL == "" && (rs.intro == nil || rs.cfg.Introspection.URL == "") {
+			return issuerMeta{}, err
 		}
-		return nil, fmt.Errorf("fetch the issuer's keys from %s: %w", url, err)
+		meta = issuerMeta{Issuer: rs.cfg.Issuer}
 	}
-	v.keys, v.fetched = set, time.Now()
-	return set, nil
+	rs.meta, rs.discovered = meta, true
+	return meta, nil
 }
 
-// discover reads the issuer's jwks_uri from its metadata.
-func (v *jwtVerifier) discover(ctx context.Context) (string, error) {
-	for _, path := range []string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"} {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.cfg.Issuer+path, nil)
+// discover tries the metadata locations of RFC 8414 (the well-known path
+// inserted before the issuer's path) and of OpenID Connect (appended).
+func (rs *resourceServer) discover(ctx context.Context) (issuerMeta, error) {
+	u, _ := url.Parse(rs.cfg.Issuer)
+	path := strings.TrimSuffix(u.Path, "/")
+	base := u.Scheme + "://" + u.Host
+	var tried []string
+	for _, loc := range []string{
+		base + "/.well-known/oauth-authorization-server" + path,
+		base + "/.well-known/openid-configuration" + path,
+		base + path + "/.well-known/openid-configuration",
+	} {
+		var meta issuerMeta
+		status, err := getJSON(ctx, rs.client, loc, &meta)
 		if err != nil {
-			return "", err
+			return issuerMeta{}, fmt.Errorf("read the issuer's metadata at %s: %w", loc, err)
 		}
-		res, err := v.cfg.HTTPClient.Do(req)
-		if err != nil {
-			return "", fmt.Errorf("discover the issuer's keys: %w", err)
-		}
-		var meta struct {
-			Issuer  string `json:"issuer"`
-			JWKSURI string `json:"jwks_uri"`
-		}
-		err = json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<20)).Decode(&meta)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK || err != nil || meta.JWKSURI == "" {
+		if status != http.StatusOK {
+			tried = append(tried, fmt.Sprintf("%s (%d)", loc, status))
 			continue
 		}
-		if strings.TrimSuffix(meta.Issuer, "/") != v.cfg.Issuer {
-			return "", fmt.Errorf("the issuer's metadata names another issuer, %q", meta.Issuer)
+		if meta.Issuer != rs.cfg.Issuer && strings.TrimSuffix(meta.Issuer, "/") != strings.TrimSuffix(rs.cfg.Issuer, "/") {
+			return issuerMeta{}, fmt.Errorf("the metadata at %s names another issuer, %q: set --oauth-issuer to it", loc, meta.Issuer)
 		}
-		return meta.JWKSURI, nil
+		return meta, nil
 	}
-	return "", fmt.Errorf("no metadata with a jwks_uri at %s: give --oauth-jwks-url", v.cfg.Issuer)
+	return issuerMeta{}, fmt.Errorf("no metadata for the issuer %s at %s: check --oauth-issuer, or give --oauth-jwks-url",
+		rs.cfg.Issuer, strings.Join(tried, ", "))
 }
 
-// errScope refuses a valid token that holds no Vitrine scope.
-var errScope = errors.New("the token holds neither " + ScopeRead + " nor " + ScopeWrite)
-
-// verify checks a JWT's signature, issuer, audience, expiry and not-before,
-// and returns the identity it vouches for.
-func (v *jwtVerifier) verify(ctx context.Context, raw string) (service.Identity, error) {
-	keys, err := v.keySet(ctx, false)
+// getJSON reads a JSON document of at most 1 MiB; a status other than 200
+// is returned without an error.
+func getJSON(ctx context.Context, c *http.Client, loc string, v any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
 	if err != nil {
-		return service.Identity{}, err
+		return 0, err
 	}
-	opts := func(keys jwk.Set) []jwt.ParseOption {
-		return []jwt.ParseOption{
-			jwt.WithKeySet(keys, jws.WithInferAlgorithmFromKey(true)),
-			jwt.WithValidate(true),
-			jwt.WithIssuer(v.cfg.Issuer),
-			jwt.WithAudience(v.cfg.Audience),
-			jwt.WithAcceptableSkew(clockSkew),
-		}
-	}
-	tok, err := jwt.Parse([]byte(raw), opts(keys)...)
-	if err != nil && unknownKey(keys, raw) {
-		// The issuer may have rotated its keys: refetch them, at most once
-		// in keyRefresh, so that forged key ids cannot flood the issuer.
-		if keys, ferr := v.keySet(ctx, true); ferr == nil {
-			tok, err = jwt.Parse([]byte(raw), opts(keys)...)
-		}
-	}
+	req.Header.Set("Accept", "application/json")
+	res, err := c.Do(req)
 	if err != nil {
-		return service.Identity{}, &service.AuthError{Reason: "the access token is not valid: " + reason(err)}
+		return 0, err
 	}
-	var value string
-	if err := tok.Get(v.cfg.UserClaim, &value); err != nil || value == "" {
-		return service.Identity{}, &service.AuthError{Reason: "the access token has no " + v.cfg.UserClaim + " claim"}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return res.StatusCode, nil
 	}
-	scopes := tokenScopes(tok)
-	id := service.Identity{Claim: v.cfg.UserClaim, Value: value, TokenID: "oauth"}
-	if jti, ok := tok.JwtID(); ok {
-		id.TokenID = "oauth:" + jti
+	if err := json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<20)).Decode(v); err != nil {
+		return 0, fmt.Errorf("not JSON: %w", err)
 	}
-	if exp, ok := tok.Expiration(); ok {
-		id.ExpiresAt = exp
-	}
-	switch {
-	case scopes[ScopeWrite]:
-	case scopes[ScopeRead]:
-		id.ReadOnly = true
-	default:
-		return service.Identity{}, errScope
-	}
-	return id, nil
+	return res.StatusCode, nil
 }
 
-// unknownKey reports whether the token names a key id that the cached keys
-// lack: the issuer may have rotated its keys since they were fetched.
-func unknownKey(keys jwk.Set, raw string) bool {
-	msg, err := jws.Parse([]byte(raw))
-	if err != nil || len(msg.Signatures()) != 1 {
-		return false
-	}
-	kid, ok := msg.Signatures()[0].ProtectedHeaders().KeyID()
-	if !ok {
-		return false
-	}
-	_, known := keys.LookupKeyID(kid)
-	return !known
-}
-
-// reason words a verification failure without echoing the token.
-func reason(err error) string {
-	switch {
-	case errors.Is(err, jwt.TokenExpiredError()):
-		return "it expired"
-	case errors.Is(err, jwt.TokenNotYetValidError()):
-		return "it is not valid yet"
-	case errors.Is(err, jwt.InvalidIssuerError()):
-		return "another issuer signed it"
-	case errors.Is(err, jwt.InvalidAudienceError()):
-		return "it is meant for another audience"
-	case errors.Is(err, jwt.ValidateError()):
-		return "its claims do not hold"
-	}
-	return "its signature does not verify with the issuer's keys"
-}
-
-// tokenScopes reads "scope" (a space-separated string) or "scp" (a list).
-func tokenScopes(tok jwt.Token) map[string]bool {
-	out := map[string]bool{}
-	var s string
-	if tok.Get("scope", &s) == nil {
-		for _, f := range strings.Fields(s) {
-			out[f] = true
+// protectedResourceMetadata serves RFC 9728 metadata: the resource, the
+// authorization server whose tokens it takes (its issuer exactly as its
+// metadata states it), and the scopes it knows.
+func (rs *resourceServer) protectedResourceMetadata() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		issuer := rs.cfg.Issuer
+		if meta, err := rs.metadata(r.Context()); err == nil {
+			issuer = meta.Issuer
 		}
-	}
-	var list []any
-	if tok.Get("scp", &list) == nil {
-		for _, v := range list {
-			if str, ok := v.(string); ok {
-				out[str] = true
-			}
-		}
-	}
-	return out
-}
-
-// resourceMetadata serves RFC 9728 protected-resource metadata: where this
-// resource's tokens come from, and which scopes it knows.
-func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	writeJSON(w, http.StatusOK, map[string]any{
-		"resource":                 s.publicURL(r) + HTTPPath,
-		"authorization_servers":    []string{s.jwt.cfg.Issuer},
-		"scopes_supported":         []string{ScopeRead, ScopeWrite},
-		"bearer_methods_supported": []string{"header"},
-		"resource_name":            "Vitrine",
+		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource:               rs.resource,
+			AuthorizationServers:   []string{issuer},
+			ScopesSupported:        []string{ScopeRead, ScopeWrite},
+			BearerMethodsSupported: []string{"header"},
+			ResourceName:           "Vitrine",
+		}).ServeHTTP(w, r)
 	})
 }
 
-// publicURL is the base URL clients reach this server at.
-func (s *Server) publicURL(r *http.Request) string {
-	if s.opts.PublicURL != "" {
-		return strings.TrimSuffix(s.opts.PublicURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
-// metadataURL is where a 401 sends clients to learn how to authenticate.
-func (s *Server) metadataURL(r *http.Request) string {
-	return s.publicURL(r) + "/.well-known/oauth-protected-resource"
+// metadataURL is where a 401 sends clients to learn how to authenticate:
+// RFC 9728's well-known path, inserted before the resource's path.
+func (rs *resourceServer) metadataURL() string {
+	u, _ := url.Parse(rs.resource)
+	return u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + u.Path
 }

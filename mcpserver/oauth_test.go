@@ -33,13 +33,17 @@ type issuer struct {
 	srv *httptest.Server
 	mu  sync.Mutex
 	key jwk.Key // the signing key, published in the JWKS
+	// iss is the issuer as its metadata and tokens name it (srv.URL, or
+	// with a trailing slash as Auth0's); aud is its tokens' default
+	// audience.
+	iss, aud string
 }
 
 func newIssuer(t *testing.T) *issuer {
 	is := &issuer{t: t, key: rsaKey(t, "key-1")}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(map[string]string{"issuer": is.srv.URL, "jwks_uri": is.srv.URL + "/jwks"})
+		json.NewEncoder(w).Encode(map[string]string{"issuer": is.iss, "jwks_uri": is.srv.URL + "/jwks"})
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
 		is.mu.Lock()
@@ -53,6 +57,7 @@ func newIssuer(t *testing.T) *issuer {
 		json.NewEncoder(w).Encode(set)
 	})
 	is.srv = httptest.NewServer(mux)
+	is.iss = is.srv.URL
 	t.Cleanup(is.srv.Close)
 	return is
 }
@@ -80,8 +85,8 @@ func (is *issuer) token(claims map[string]any, key jwk.Key) string {
 		is.mu.Unlock()
 	}
 	tok := jwt.New()
-	base := map[string]any{"iss": is.srv.URL, "aud": "vitrine-test", "exp": time.Now().Add(time.Hour).Unix(),
-		"iat": time.Now().Unix(), "jti": "jti-1", "scope": "openid vitrine:write"}
+	base := map[string]any{"iss": is.iss, "aud": is.aud, "exp": time.Now().Add(time.Hour).Unix(),
+		"iat": time.Now().Unix(), "jti": "jti-1", "scope": "openid vitrine:write", "email_verified": true}
 	for k, v := range claims {
 		base[k] = v
 	}
@@ -101,20 +106,36 @@ func (is *issuer) token(claims map[string]any, key jwk.Key) string {
 	return string(signed)
 }
 
-func oauthWorld(t *testing.T) (*world, *issuer, *httptest.Server) {
+// oauthWorld serves the demo world with OAuth on, as `vitrine serve`
+// mounts it (HTTPHandler), at a URL known before it starts: the resource
+// URL the tokens are issued for.
+func oauthWorld(t *testing.T, cfg func(*mcpserver.OAuth)) (*world, *issuer, *httptest.Server) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	is := newIssuer(t)
-	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)),
-		OAuth: &mcpserver.OAuth{Issuer: is.srv.URL, Audience: "vitrine-test"}})
+	hs := oauthServer(t, w, is, cfg)
+	return w, is, hs
+}
+
+func oauthServer(t *testing.T, w *world, is *issuer, cfg func(*mcpserver.OAuth)) *httptest.Server {
+	t.Helper()
+	hs := httptest.NewUnstartedServer(nil)
+	public := "http://" + hs.Listener.Addr().String()
+	o := &mcpserver.OAuth{Issuer: is.srv.URL}
+	if cfg != nil {
+		cfg(o)
+	}
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), OAuth: o, PublicURL: public})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.CheckOAuth(ctx); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.HTTPHandler())
+	hs.Config.Handler = srv.HTTPHandler()
+	hs.Start()
 	t.Cleanup(hs.Close)
-	return w, is, hs
+	is.aud = hs.URL + mcpserver.HTTPPath
+	return hs
 }
 
 func post(t *testing.T, url, token string) *http.Response {
@@ -133,7 +154,7 @@ func post(t *testing.T, url, token string) *http.Response {
 }
 
 func TestOAuthResourceServer(t *testing.T) {
-	w, is, hs := oauthWorld(t)
+	w, is, hs := oauthWorld(t, nil)
 	connect := func(token string) *mcp.ClientSession {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 			&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
@@ -176,15 +197,19 @@ func TestOAuthResourceServer(t *testing.T) {
 	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, service.UserChanges{Subject: &sub}); err != nil {
 		t.Fatal(err)
 	}
-	srv, _ := mcpserver.New(w.svc, mcpserver.Options{OAuth: &mcpserver.OAuth{Issuer: is.srv.URL, Audience: "vitrine-test", UserClaim: "sub"}})
-	bySub := httptest.NewServer(srv.HTTPHandler())
-	defer bySub.Close()
+	bySub := oauthServer(t, w, is, func(o *mcpserver.OAuth) { o.UserClaim = "sub" })
 	if res := post(t, bySub.URL, is.token(map[string]any{"sub": sub}, nil)); res.StatusCode != 200 {
 		t.Errorf("a linked subject: %d", res.StatusCode)
 	}
-	if res := post(t, bySub.URL, is.token(map[string]any{"sub": "someone-else"}, nil)); res.StatusCode != 401 {
-		t.Errorf("an unlinked subject: %d", res.StatusCode)
+	for name, claims := range map[string]map[string]any{
+		"an unlinked subject":           {"sub": "someone-else"},
+		"a verified email, by sub only": {"sub": "someone-else", "email": member},
+	} {
+		if res := post(t, bySub.URL, is.token(claims, nil)); res.StatusCode != 401 {
+			t.Errorf("%s: %d", name, res.StatusCode)
+		}
 	}
+	is.aud = hs.URL + mcpserver.HTTPPath
 
 	// The issuer rotates its key: tokens of the new key are accepted at once.
 	is.mu.Lock()
@@ -211,13 +236,14 @@ func TestOAuthResourceServer(t *testing.T) {
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + parts[1] + "."
 	for name, token := range map[string]string{
 		"wrong issuer":   is.token(map[string]any{"email": member, "iss": "https://evil.example"}, nil),
-		"wrong audience": is.token(map[string]any{"email": member, "aud": "another-api"}, nil),
+		"wrong audience": is.token(map[string]any{"email": member, "aud": "https://other.example/mcp"}, nil),
+		"no expiry":      is.token(map[string]any{"email": member, "exp": nil}, nil),
 		"expired":        is.token(map[string]any{"email": member, "exp": time.Now().Add(-time.Hour).Unix()}, nil),
 		"not yet valid":  is.token(map[string]any{"email": member, "nbf": time.Now().Add(time.Hour).Unix()}, nil),
 		"unknown key":    is.token(map[string]any{"email": member}, stranger),
 		"other curve":    is.token(map[string]any{"email": member}, ec),
 		"bad signature":  is.token(map[string]any{"email": member}, other),
-		"tampered":       parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"email":"ana@technova.example","iss":"`+is.srv.URL+`","aud":"vitrine-test","exp":9999999999,"scope":"vitrine:write"}`)) + "." + parts[2],
+		"tampered":       parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"email":"ana@technova.example","email_verified":true,"iss":"`+is.iss+`","aud":"`+is.aud+`","exp":9999999999,"scope":"vitrine:write"}`)) + "." + parts[2],
 		"alg none":       none,
 		"unknown user":   is.token(map[string]any{"email": "nobody@x.example"}, nil),
 		"no email":       is.token(map[string]any{"email": nil}, nil),
@@ -226,13 +252,14 @@ func TestOAuthResourceServer(t *testing.T) {
 		res := post(t, hs.URL, token)
 		challenge := res.Header.Get("WWW-Authenticate")
 		if res.StatusCode != 401 || !strings.Contains(challenge, `error="invalid_token"`) ||
-			!strings.Contains(challenge, `resource_metadata="`+hs.URL+`/.well-known/oauth-protected-resource"`) {
+			!strings.Contains(challenge, `resource_metadata="`+hs.URL+`/.well-known/oauth-protected-resource/mcp"`) {
 			t.Errorf("%s: %d %q", name, res.StatusCode, challenge)
 		}
 	}
 	// A valid token without a Vitrine scope is forbidden, saying which scopes.
 	res := post(t, hs.URL, is.token(map[string]any{"email": member, "scope": "openid"}, nil))
-	if res.StatusCode != 403 || !strings.Contains(res.Header.Get("WWW-Authenticate"), `error="insufficient_scope", scope="vitrine:read vitrine:write"`) {
+	if ch := res.Header.Get("WWW-Authenticate"); res.StatusCode != 403 || !strings.Contains(ch, `error="insufficient_scope"`) ||
+		!strings.Contains(ch, `scope="vitrine:read vitrine:write"`) {
 		t.Errorf("no scope: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
 	}
 	// Without a token, the challenge points at the metadata too.
@@ -260,4 +287,202 @@ func TestOAuthResourceServer(t *testing.T) {
 		}
 	}
 
+}
+
+// challenge posts an initialize with token and returns the status and the
+// WWW-Authenticate header.
+func challenge(t *testing.T, hs *httptest.Server, token string) (int, string) {
+	t.Helper()
+	res := post(t, hs.URL, token)
+	return res.StatusCode, res.Header.Get("WWW-Authenticate")
+}
+
+// The holes a review found in front of real identity providers, each
+// closed: unverified emails, tokens without expiry, Entra's scp string.
+func TestOAuthClaims(t *testing.T) {
+	w, is, hs := oauthWorld(t, func(o *mcpserver.OAuth) { o.MaxTokenLifetime = 2 * time.Hour })
+	for name, c := range map[string]struct {
+		claims map[string]any
+		status int
+		says   string
+	}{
+		"unverified email":        {map[string]any{"email": owner, "email_verified": false}, 401, "email_verified is not true"},
+		"no email_verified":       {map[string]any{"email": owner, "email_verified": nil}, 401, "email_verified is not true"},
+		"email_verified a string": {map[string]any{"email": owner, "email_verified": "true"}, 200, ""},
+		"no exp":                  {map[string]any{"email": owner, "exp": nil}, 401, "no expiry"},
+		"too long a life":         {map[string]any{"email": owner, "exp": time.Now().Add(30 * 24 * time.Hour).Unix()}, 401, "lives longer"},
+		"scp as a string":         {map[string]any{"email": owner, "scope": nil, "scp": "openid vitrine:write"}, 200, ""},
+		"scp as a list":           {map[string]any{"email": owner, "scope": nil, "scp": []string{"vitrine:read"}}, 200, ""},
+		"scope as a list":         {map[string]any{"email": owner, "scope": []string{"vitrine:write"}}, 200, ""},
+		"neither":                 {map[string]any{"email": owner, "scope": nil}, 403, "insufficient_scope"},
+		"audience with a slash":   {map[string]any{"email": owner, "aud": hs.URL + "/mcp/"}, 200, ""},
+		"audience of the origin":  {map[string]any{"email": owner, "aud": hs.URL}, 401, "another audience"},
+	} {
+		status, ch := challenge(t, hs, is.token(c.claims, nil))
+		if status != c.status || !strings.Contains(ch, c.says) {
+			t.Errorf("%s: %d %q", name, status, ch)
+		}
+	}
+
+	// An Entra-style scp string with only the read scope narrows to reads.
+	cs := connectTo(t, hs.URL, is.token(map[string]any{"email": member, "scope": nil, "scp": "vitrine:read"}, nil))
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if !tool.Annotations.ReadOnlyHint {
+			t.Errorf("scp vitrine:read lists %s", tool.Name)
+		}
+	}
+	ok[any](t, cs, "list_products", map[string]any{"tenant_id": w.tenants["technova"]})
+}
+
+// An issuer whose metadata names it with a trailing slash (Auth0's) is
+// taken exactly so, configured with or without the slash; its tokens are
+// compared with that exact issuer, and the metadata advertises it.
+func TestOAuthIssuerWithTrailingSlash(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	is := newIssuer(t)
+	is.iss = is.srv.URL + "/"
+	for _, configured := range []string{is.srv.URL + "/", is.srv.URL} {
+		hs := oauthServer(t, w, is, func(o *mcpserver.OAuth) { o.Issuer = configured })
+		if status, ch := challenge(t, hs, is.token(map[string]any{"email": owner}, nil)); status != 200 {
+			t.Errorf("configured %s: a token of %s: %d %q", configured, is.iss, status, ch)
+		}
+		if status, _ := challenge(t, hs, is.token(map[string]any{"email": owner, "iss": is.srv.URL}, nil)); status != 401 {
+			t.Errorf("configured %s: a token of the issuer without its slash: %d", configured, status)
+		}
+		var meta struct {
+			AuthorizationServers []string `json:"authorization_servers"`
+		}
+		getJSONDoc(t, hs.URL+"/.well-known/oauth-protected-resource/mcp", &meta)
+		if !slices.Equal(meta.AuthorizationServers, []string{is.iss}) {
+			t.Errorf("configured %s: advertised %v", configured, meta.AuthorizationServers)
+		}
+	}
+	// An issuer whose metadata names another one is refused at start.
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{OAuth: &mcpserver.OAuth{Issuer: is.srv.URL + "/tenant"}, PublicURL: "http://127.0.0.1:1"})
+	if err == nil {
+		err = srv.CheckOAuth(ctx)
+	}
+	if err == nil {
+		t.Error("an issuer without metadata was accepted")
+	}
+}
+
+// A configuration that cannot work is refused at start, saying what to set.
+func TestOAuthConfigurationRefusedAtStart(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	for name, c := range map[string]struct {
+		public, audience, says string
+	}{
+		"no public URL":            {"", "", "--public-url"},
+		"plain http beyond":        {"http://mcp.example.com", "", "--public-url https://mcp.example.com"},
+		"another URL audience":     {"https://mcp.example.com", "https://api.example.com", "leave --oauth-audience unset"},
+		"audience of the base URL": {"https://mcp.example.com", "https://mcp.example.com", "leave --oauth-audience unset"},
+	} {
+		_, err := mcpserver.New(w.svc, mcpserver.Options{PublicURL: c.public,
+			OAuth: &mcpserver.OAuth{Issuer: "https://id.example.com", Audience: c.audience}})
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for name, c := range map[string]struct{ public, audience string }{
+		"https":                 {"https://mcp.example.com", ""},
+		"the resource":          {"https://mcp.example.com/", "https://mcp.example.com/mcp"},
+		"an identifier (Entra)": {"https://mcp.example.com", "api://4b1f-vitrine"},
+		"loopback http":         {"http://127.0.0.1:8080", ""},
+	} {
+		if _, err := mcpserver.New(w.svc, mcpserver.Options{PublicURL: c.public,
+			OAuth: &mcpserver.OAuth{Issuer: "https://id.example.com", Audience: c.audience}}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// Users are found by a linked subject first, then by verified email; with
+// provisioning on, a verified email of a listed domain becomes a user with
+// no membership, and other domains are still refused.
+func TestOAuthUserMapping(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	is := newIssuer(t)
+	hs := oauthServer(t, w, is, func(o *mcpserver.OAuth) {
+		o.Provision.Domains = []string{"newco.example"}
+	})
+	sub := "okta|00u1"
+	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, service.UserChanges{Subject: &sub}); err != nil {
+		t.Fatal(err)
+	}
+	type who struct {
+		User    struct{ Email string }
+		Tenants []struct{ Slug string }
+	}
+	// The linked subject wins over the token's email.
+	got := ok[who](t, connectTo(t, hs.URL, is.token(map[string]any{"sub": sub, "email": owner}, nil)), "whoami", nil)
+	if got.User.Email != viewer {
+		t.Errorf("a linked subject with another email acted as %s", got.User.Email)
+	}
+	got = ok[who](t, connectTo(t, hs.URL, is.token(map[string]any{"sub": "new-1", "email": "Rita@NewCo.example", "name": "Rita"}, nil)), "whoami", nil)
+	if !strings.EqualFold(got.User.Email, "rita@newco.example") || len(got.Tenants) != 0 {
+		t.Errorf("a provisioned user: %+v", got)
+	}
+	if u, err := w.svc.Operator().User(ctx, "email", "rita@newco.example"); err != nil || u.Name != "Rita" {
+		t.Errorf("the provisioned user: %+v %v", u, err)
+	}
+	for name, claims := range map[string]map[string]any{
+		"another domain":                   {"email": "eve@elsewhere.example"},
+		"a provisioned domain, unverified": {"email": "mallory@newco.example", "email_verified": false},
+	} {
+		if status, _ := challenge(t, hs, is.token(claims, nil)); status != 401 {
+			t.Errorf("%s: %d", name, status)
+		}
+	}
+	if _, err := w.svc.Operator().User(ctx, "email", "mallory@newco.example"); err == nil {
+		t.Error("an unverified email was provisioned")
+	}
+}
+
+// Results depend on the caller: none is marked shareable between users.
+func TestResultsAreNotSharedBetweenUsers(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(hs.Close)
+	tools, err := connectTo(t, hs.URL, w.tokens[owner]).ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools.CacheScope != "private" {
+		t.Errorf("tools/list cacheScope %q", tools.CacheScope)
+	}
+}
+
+func connectTo(t *testing.T, url, token string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: url + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func getJSONDoc(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %s", url, res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
 }

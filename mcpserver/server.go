@@ -43,13 +43,15 @@ type Options struct {
 	ConfirmDestructive bool
 	// Metrics, if set, receives the server's Prometheus instruments.
 	Metrics prometheus.Registerer
-	// OAuth, if set, makes the HTTP server accept the JWT access tokens of
-	// an authorization server too.
+	// OAuth, if set, makes the HTTP server accept the access tokens of an
+	// external authorization server too (it needs PublicURL).
 	OAuth *OAuth
 	// PublicURL is the base URL clients reach the HTTP server at (as in
-	// https://mcp.example.com), for the OAuth metadata; default: from the
-	// request.
+	// https://mcp.example.com): the resource URL the OAuth metadata
+	// advertises is PublicURL + /mcp.
 	PublicURL string
+	// Ready, if set, tells /readyz whether the instance can serve.
+	Ready func(context.Context) error
 	// Limits are the HTTP abuse limits.
 	Limits Limits
 	// CallTimeout bounds a tool call; past it the call answers an internal
@@ -68,7 +70,7 @@ type Server struct {
 	byName  map[string]*Tool
 	mcp     *mcp.Server
 	metrics *metrics
-	jwt     *jwtVerifier // nil without OAuth
+	oauth   *resourceServer // nil without OAuth
 	limits  *limiter
 }
 
@@ -99,6 +101,9 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		Instructions: instructions,
 		Logger:       opts.SDKLogger,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
+		// What a caller is shown depends on who they are (their token,
+		// their memberships): no cache may share it with another user.
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
 	})
 	for _, t := range s.tools {
 		s.mcp.AddTool(t.definition(), s.handler(t))
@@ -109,13 +114,11 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.visibility)
 	s.metrics = newMetrics(opts.Metrics, s)
 	if opts.OAuth != nil {
-		if opts.OAuth.Issuer == "" || opts.OAuth.Audience == "" {
-			return nil, errors.New("OAuth needs an issuer and an audience")
+		rs, err := newResourceServer(*opts.OAuth, opts.PublicURL)
+		if err != nil {
+			return nil, err
 		}
-		if c := opts.OAuth.UserClaim; c != "" && c != "email" && c != "sub" {
-			return nil, fmt.Errorf("the OAuth user claim is email or sub, not %q", c)
-		}
-		s.jwt = newJWTVerifier(*opts.OAuth)
+		s.oauth = rs
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
 	return s, nil
@@ -134,13 +137,14 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 		memberTools(svc), roleTools(svc), auditTools(svc))
 }
 
-// CheckOAuth fetches the authorization server's keys, so that a
-// misconfiguration shows at start; without OAuth it does nothing.
+// CheckOAuth reads the authorization server's metadata and keys (and
+// finds its introspection endpoint), so that a misconfiguration shows at
+// start; without OAuth it does nothing.
 func (s *Server) CheckOAuth(ctx context.Context) error {
-	if s.jwt == nil {
+	if s.oauth == nil {
 		return nil
 	}
-	return s.jwt.Check(ctx)
+	return s.oauth.check(ctx)
 }
 
 // Tools returns the tools this server serves, in listing order.

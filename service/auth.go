@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -84,10 +85,20 @@ func IsAuthError(err error) bool {
 }
 
 // Identity is a user as an external authorization server vouches for them
-// (a verified OAuth access token).
+// (a verified OAuth access token, or an introspected opaque one).
 type Identity struct {
-	// Claim names what Value is: "email", or "sub" for a linked subject.
-	Claim, Value string
+	// Subject is the token's "sub": the user's id at the authorization
+	// server, which an operator may link to a Vitrine user.
+	Subject string
+	// Email and EmailVerified are the token's "email" and
+	// "email_verified"; an email names a user only when it is verified.
+	Email         string
+	EmailVerified bool
+	// Name is the token's "name", for a user provisioned on first sign-in.
+	Name string
+	// SubjectOnly maps the identity by its linked subject alone, never by
+	// email (vitrine serve --oauth-user-claim sub).
+	SubjectOnly bool
 	// ReadOnly narrows the caller to the tools that change nothing.
 	ReadOnly  bool
 	ExpiresAt time.Time
@@ -95,24 +106,45 @@ type Identity struct {
 	TokenID string
 }
 
+// Provisioning lets a verified identity without a Vitrine user become one
+// on first sign-in (just-in-time provisioning). The zero value provisions
+// nobody.
+type Provisioning struct {
+	// Domains are the email domains (example.com) whose verified addresses
+	// are given a user; the user belongs to no company until invited.
+	Domains []string
+}
+
+func (p Provisioning) allows(email string) bool {
+	_, domain, ok := strings.Cut(email, "@")
+	if !ok {
+		return false
+	}
+	for _, d := range p.Domains {
+		if strings.EqualFold(strings.TrimPrefix(d, "@"), domain) {
+			return true
+		}
+	}
+	return false
+}
+
+// errUnverified refuses an identity that could only be matched by an email
+// its authorization server has not verified: anyone may put any address on
+// an account at some providers.
+var errUnverified = &AuthError{Reason: "the access token's email is not verified (email_verified is not true): " +
+	"verify the address at the identity provider, or link the user's subject (vitrine user update --subject)"}
+
 // AuthenticateIdentity resolves a verified external identity to its
-// caller: the Vitrine user with that email, or linked to that subject. The
-// user's memberships stay the authority on what they may do.
-func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity) (*vitrine.Caller, error) {
+// caller: the Vitrine user linked to its subject, else (unless the
+// identity is to be matched by subject alone) the user with its verified
+// email, else, when prov allows the email's domain, a new user with no
+// membership. The user's memberships stay the authority on what they may do.
+func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity, prov Provisioning) (*vitrine.Caller, error) {
 	epoch, err := s.store.AccessEpoch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var u *vitrine.User
-	switch id.Claim {
-	case "sub":
-		u, err = s.store.UserBySubject(ctx, id.Value)
-	default:
-		u, err = s.store.UserByEmail(ctx, id.Value)
-	}
-	if vitrine.TypeOf(err) == vitrine.NotFoundError {
-		return nil, &AuthError{Reason: "no Vitrine user has this identity (" + id.Claim + ")"}
-	}
+	u, err := s.identityUser(ctx, id, prov)
 	if err != nil {
 		return nil, err
 	}
@@ -122,4 +154,45 @@ func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity) (*vitri
 	exp := id.ExpiresAt
 	return &vitrine.Caller{User: *u, Token: vitrine.Token{ID: id.TokenID, UserID: u.ID, Name: "OAuth access token",
 		ReadOnly: id.ReadOnly, ExpiresAt: &exp}, AccessEpoch: epoch}, nil
+}
+
+func (s *Service) identityUser(ctx context.Context, id Identity, prov Provisioning) (*vitrine.User, error) {
+	if id.Subject != "" {
+		u, err := s.store.UserBySubject(ctx, id.Subject)
+		if vitrine.TypeOf(err) != vitrine.NotFoundError {
+			return u, err
+		}
+	}
+	switch {
+	case id.SubjectOnly:
+		return nil, &AuthError{Reason: "no Vitrine user is linked to the access token's subject (sub): link one with vitrine user update --subject"}
+	case id.Email == "":
+		return nil, &AuthError{Reason: "the access token has no email claim and its subject (sub) is linked to no Vitrine user"}
+	case !id.EmailVerified:
+		return nil, errUnverified
+	}
+	u, err := s.store.UserByEmail(ctx, id.Email)
+	if vitrine.TypeOf(err) != vitrine.NotFoundError {
+		return u, err
+	}
+	if !prov.allows(id.Email) {
+		return nil, &AuthError{Reason: "no Vitrine user has the access token's email"}
+	}
+	name, err := vitrine.ValidateName("name", id.Name, 200)
+	if err != nil {
+		name, _, _ = strings.Cut(id.Email, "@")
+	}
+	u, err = s.Operator().CreateUser(ctx, id.Email, name)
+	switch vitrine.TypeOf(err) {
+	case vitrine.ValidationError:
+		return nil, &AuthError{Reason: "the access token's email is not an address Vitrine can use"}
+	case vitrine.ConflictError:
+		// Another request provisioned them first.
+		return s.store.UserByEmail(ctx, id.Email)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("provisioned a user on first sign-in", "user_id", u.ID, "email", u.Email)
+	return u, nil
 }

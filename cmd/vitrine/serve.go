@@ -38,7 +38,7 @@ func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
 // ServeCmd serves MCP over Streamable HTTP.
 type ServeCmd struct {
 	Addr            string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
-	PublicURL       string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com), for the OAuth metadata; default: taken from each request."`
+	PublicURL       string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com): the OAuth resource is this URL + /mcp. Needed with --oauth-issuer unless the server listens on loopback."`
 	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token and client configuration."`
 	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address instead of the main one (keep it private)."`
 	PprofAddr       string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
@@ -49,22 +49,35 @@ type ServeCmd struct {
 	LogFlags
 }
 
-// OAuthFlags configure resource-server mode.
+// OAuthFlags configure resource-server mode: an external authorization
+// server issues the access tokens (docs/oauth.md).
 type OAuthFlags struct {
-	Issuer    string `placeholder:"URL" help:"Accept JWT access tokens of this OAuth authorization server too (with --oauth-audience)."`
-	Audience  string `placeholder:"AUD" help:"The audience the access tokens must be issued for."`
-	JWKSURL   string `name:"jwks-url" placeholder:"URL" help:"Where the issuer's keys are; default: discovered from the issuer's metadata."`
-	UserClaim string `enum:"email,sub" default:"email" help:"The claim that names the Vitrine user: email, or sub (linked with vitrine user update --subject)."`
+	Issuer             string        `placeholder:"URL" help:"Accept the access tokens of this OAuth authorization server too, as its metadata names it (Auth0's end in /)."`
+	Audience           string        `placeholder:"AUD" help:"The audience the access tokens must be issued for; default: the resource URL, --public-url + /mcp."`
+	JWKSURL            string        `name:"jwks-url" placeholder:"URL" help:"Where the issuer's keys are; default: discovered from the issuer's metadata."`
+	UserClaim          string        `enum:"email,sub" default:"email" help:"How a token names its Vitrine user: email (the user linked to its sub, else the user with its verified email) or sub (linked with vitrine user update --subject, only)."`
+	MaxTokenLifetime   time.Duration `placeholder:"DURATION" help:"Refuse access tokens that live longer than this (0: any lifetime; every token must expire)."`
+	ClientID           string        `name:"client-id" placeholder:"ID" help:"This server's client id at the issuer, for token introspection: opaque access tokens are then accepted too."`
+	ClientSecret       string        `name:"client-secret" placeholder:"SECRET" help:"The client secret for token introspection (prefer VITRINE_OAUTH_CLIENT_SECRET to the flag)."`
+	IntrospectionURL   string        `name:"introspection-url" placeholder:"URL" help:"The introspection endpoint; default: from the issuer's metadata."`
+	IntrospectionCache time.Duration `default:"30s" help:"How long an introspected token is trusted before the issuer is asked again (at most 5m): a token revoked at the issuer stops working within it."`
+	ProvisionDomains   []string      `name:"provision-domains" placeholder:"DOMAIN" help:"Create a Vitrine user, with no membership, for a verified email of these domains on first sign-in. Off by default."`
 }
 
 func (f OAuthFlags) config() (*mcpserver.OAuth, error) {
-	if f.Issuer == "" && f.Audience == "" && f.JWKSURL == "" {
+	if f.Issuer == "" {
+		if f.Audience != "" || f.JWKSURL != "" || f.ClientID != "" || f.IntrospectionURL != "" || len(f.ProvisionDomains) > 0 {
+			return nil, &usageError{"the --oauth-* flags need --oauth-issuer, the authorization server's issuer URL"}
+		}
 		return nil, nil
 	}
-	if f.Issuer == "" || f.Audience == "" {
-		return nil, &usageError{"OAuth needs both --oauth-issuer and --oauth-audience"}
+	if (f.ClientSecret != "" || f.IntrospectionURL != "") && f.ClientID == "" {
+		return nil, &usageError{"token introspection needs --oauth-client-id"}
 	}
-	return &mcpserver.OAuth{Issuer: f.Issuer, Audience: f.Audience, JWKSURL: f.JWKSURL, UserClaim: f.UserClaim}, nil
+	return &mcpserver.OAuth{Issuer: f.Issuer, Audience: f.Audience, JWKSURL: f.JWKSURL, UserClaim: f.UserClaim,
+		MaxTokenLifetime: f.MaxTokenLifetime, Provision: service.Provisioning{Domains: f.ProvisionDomains},
+		Introspection: mcpserver.Introspection{URL: f.IntrospectionURL, ClientID: f.ClientID, ClientSecret: f.ClientSecret,
+			CacheTTL: f.IntrospectionCache}}, nil
 }
 
 // LimitFlags are the HTTP abuse limits; 0 turns one off.
@@ -99,16 +112,24 @@ func (c *ServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg,
-		OAuth: oauth, PublicURL: c.PublicURL, Limits: c.limits()}))
+	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
 	}
-	if err := srv.CheckOAuth(e.ctx); err != nil {
-		return fmt.Errorf("OAuth: %w", err)
+	publicURL := c.PublicURL
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && publicURL == "" && tcp.IP.IsLoopback() {
+		publicURL = "http://" + ln.Addr().String() // only this machine's clients reach it
 	}
-	ln, err := net.Listen("tcp", c.Addr)
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg,
+		OAuth: oauth, PublicURL: publicURL, Limits: c.limits(), Ready: db.Ready}))
+	if err == nil {
+		err = srv.CheckOAuth(e.ctx)
+	}
 	if err != nil {
+		ln.Close()
+		if oauth != nil {
+			return fmt.Errorf("OAuth: %w", err)
+		}
 		return err
 	}
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcpserver.HTTPPath)
@@ -122,19 +143,7 @@ func (c *ServeCmd) Run(e *env) error {
 	}
 
 	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	mux := http.NewServeMux()
-	mux.Handle(mcpserver.HTTPPath, srv.HTTPHandler())
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-		defer cancel()
-		if err := db.Ready(ctx); err != nil {
-			log.Warn("not ready", "err", err)
-			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ready")
-	})
+	mux := srv.HTTPHandler()
 	servers := []*http.Server{{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
 	listeners := []net.Listener{ln}
 	if c.MetricsAddr == "" {

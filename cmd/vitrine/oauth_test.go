@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lestrrat-go/jwx/v3/jwk"
+)
+
+// discoveryIssuer serves an authorization server's metadata and keys: all
+// that `vitrine serve --oauth-issuer` reads at start. (The whole OAuth
+// flow, with a real authorization server, is e2e/oauth.test.mjs.)
+func discoveryIssuer(t *testing.T) string {
+	t.Helper()
+	raw, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := jwk.Import(raw.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key.Set(jwk.KeyIDKey, "k1")
+	var hs *httptest.Server
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]string{"issuer": hs.URL + "/", "jwks_uri": hs.URL + "/jwks"})
+	})
+	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
+		set := jwk.NewSet()
+		set.AddKey(key)
+		json.NewEncoder(w).Encode(set)
+	})
+	hs = httptest.NewServer(mux)
+	t.Cleanup(hs.Close)
+	return hs.URL + "/"
+}
+
+// serveInProcess runs `vitrine serve` with args as the binary does, and
+// returns its base URL once it listens.
+func serveInProcess(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	stderr := &syncBuffer{}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "v.db"), "--addr", "127.0.0.1:0",
+			"--log-format", "json"}, args...), strings.NewReader(""), io.Discard, stderr)
+	}()
+	t.Cleanup(func() {
+		stop()
+		if code := <-exited; code != 0 {
+			t.Errorf("exit %d: %s", code, stderr.String())
+		}
+	})
+	var base string
+	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
+	waitFor(t, "the server to listen", func() bool {
+		if m := re.FindStringSubmatch(stderr.String()); m != nil {
+			base = m[1]
+		}
+		select {
+		case code := <-exited:
+			exited <- code
+			t.Fatalf("serve exited with %d: %s", code, stderr.String())
+		default:
+		}
+		return base != ""
+	})
+	return base
+}
+
+// checkDiscovery follows what an MCP client does with no token: POST /mcp,
+// read the 401's resource_metadata, fetch it, find the issuer.
+func checkDiscovery(t *testing.T, base, issuer string) {
+	t.Helper()
+	res, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	m := regexp.MustCompile(`resource_metadata="([^"]+)"`).FindStringSubmatch(res.Header.Get("WWW-Authenticate"))
+	if res.StatusCode != 401 || m == nil {
+		t.Fatalf("no token: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+	}
+	if m[1] != base+"/.well-known/oauth-protected-resource/mcp" {
+		t.Errorf("the challenge points at %s", m[1])
+	}
+	for _, loc := range []string{m[1], base + "/.well-known/oauth-protected-resource"} {
+		code, body := get(t, loc)
+		var meta struct {
+			Resource             string   `json:"resource"`
+			AuthorizationServers []string `json:"authorization_servers"`
+		}
+		json.Unmarshal([]byte(body), &meta)
+		if code != 200 || meta.Resource != base+"/mcp" || len(meta.AuthorizationServers) != 1 || meta.AuthorizationServers[0] != issuer {
+			t.Errorf("GET %s: %d %s", loc, code, body)
+		}
+	}
+}
+
+// The protected-resource metadata that a 401 points at is served by the
+// binary itself (it once answered 404, and no OAuth client could connect).
+func TestServeOAuthDiscovery(t *testing.T) {
+	issuer := discoveryIssuer(t)
+	base := serveInProcess(t, "--oauth-issuer", issuer)
+	checkDiscovery(t, base, issuer)
+}
+
+// Behind a reverse proxy, --public-url is what the metadata and the
+// challenges advertise, and discovery works through the proxy.
+func TestServeOAuthDiscoveryThroughAProxy(t *testing.T) {
+	issuer := discoveryIssuer(t)
+	proxy := httptest.NewUnstartedServer(nil)
+	public := "http://" + proxy.Listener.Addr().String()
+	base := serveInProcess(t, "--oauth-issuer", issuer, "--public-url", public)
+	target, _ := url.Parse(base)
+	proxy.Config.Handler = httputil.NewSingleHostReverseProxy(target)
+	proxy.Start()
+	t.Cleanup(proxy.Close)
+	checkDiscovery(t, public, issuer)
+}
+
+// A configuration no client could use stops the server at start, saying
+// what to set.
+func TestServeOAuthRefusedAtStart(t *testing.T) {
+	issuer := discoveryIssuer(t)
+	for name, c := range map[string]struct {
+		args []string
+		says string
+	}{
+		"beyond loopback, no public URL": {[]string{"--addr", "0.0.0.0:0"}, "set --public-url"},
+		"plain http beyond loopback":     {[]string{"--public-url", "http://mcp.example.com"}, "--public-url https://mcp.example.com"},
+		"an audience of another URL":     {[]string{"--oauth-audience", "https://api.example.com"}, "leave --oauth-audience unset"},
+		"introspection without a client": {[]string{"--oauth-client-secret", "s"}, "--oauth-client-id"},
+	} {
+		args := append([]string{"serve", "--db", filepath.Join(t.TempDir(), "v.db"), "--addr", "127.0.0.1:0", "--oauth-issuer", issuer}, c.args...)
+		_, errs, code := runCLI(t, args...)
+		if code == 0 || !strings.Contains(errs, c.says) {
+			t.Errorf("%s: exit %d, %s", name, code, errs)
+		}
+	}
+}

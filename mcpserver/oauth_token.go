@@ -1,0 +1,383 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jws"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/vitrine/vitrine/service"
+)
+
+// clockSkew tolerates issuer and server clocks that disagree a little.
+const clockSkew = 30 * time.Second
+
+// errScope refuses a valid token that holds no Vitrine scope.
+var errScope = errors.New("the token holds neither " + ScopeRead + " nor " + ScopeWrite)
+
+// verify checks an access token of the authorization server, a JWT by its
+// signature or an opaque token by introspection, and returns the identity
+// it vouches for. Both kinds go through the same checks of their claims.
+func (rs *resourceServer) verify(ctx context.Context, raw string) (service.Identity, error) {
+	meta, err := rs.metadata(ctx)
+	if err != nil {
+		return service.Identity{}, err
+	}
+	var c claims
+	switch {
+	case looksLikeJWT(raw):
+		if c, err = rs.verifyJWT(ctx, raw); err != nil {
+			return service.Identity{}, err
+		}
+	case rs.intro != nil:
+		if c, err = rs.intro.introspect(ctx, raw); err != nil {
+			return service.Identity{}, err
+		}
+	default:
+		return service.Identity{}, invalid("it is neither a Vitrine token nor a JWT, and token introspection is not configured")
+	}
+	return rs.identity(c, meta.Issuer, time.Now())
+}
+
+func invalid(reason string) error {
+	return &service.AuthError{Reason: "the access token is not valid: " + reason}
+}
+
+// claims are what Vitrine reads of a JWT's payload or an introspection
+// answer (RFC 7662 uses the same names).
+type claims struct {
+	Active        *bool        `json:"active"` // introspection only
+	Issuer        string       `json:"iss"`
+	Subject       string       `json:"sub"`
+	Audience      stringOrList `json:"aud"`
+	Expiry        *numericDate `json:"exp"`
+	NotBefore     *numericDate `json:"nbf"`
+	IssuedAt      *numericDate `json:"iat"`
+	ID            string       `json:"jti"`
+	Scope         stringOrList `json:"scope"`
+	Scp           stringOrList `json:"scp"` // Entra ID, Okta
+	Email         string       `json:"email"`
+	EmailVerified boolish      `json:"email_verified"`
+	Name          string       `json:"name"`
+}
+
+// identity checks the claims every access token must satisfy, whatever
+// its kind, and maps them to an identity.
+func (rs *resourceServer) identity(c claims, issuer string, now time.Time) (service.Identity, error) {
+	switch {
+	case c.Issuer != issuer:
+		return service.Identity{}, invalid("another issuer signed it")
+	case !c.Audience.matches(rs.cfg.Audience):
+		return service.Identity{}, invalid("it is meant for another audience than " + rs.cfg.Audience)
+	case c.Expiry == nil:
+		return service.Identity{}, invalid("it has no expiry (exp)")
+	case now.After(c.Expiry.Time().Add(clockSkew)):
+		return service.Identity{}, invalid("it expired")
+	case c.NotBefore != nil && now.Add(clockSkew).Before(c.NotBefore.Time()):
+		return service.Identity{}, invalid("it is not valid yet")
+	}
+	if max := rs.cfg.MaxTokenLifetime; max > 0 {
+		from := now
+		if c.IssuedAt != nil {
+			from = c.IssuedAt.Time()
+		}
+		if c.Expiry.Time().Sub(from) > max+clockSkew {
+			return service.Identity{}, invalid(fmt.Sprintf("it lives longer than this server accepts (%s)", max))
+		}
+	}
+	id := service.Identity{Subject: c.Subject, Email: c.Email, EmailVerified: bool(c.EmailVerified), Name: c.Name,
+		SubjectOnly: rs.cfg.UserClaim == "sub", ExpiresAt: c.Expiry.Time(), TokenID: "oauth"}
+	if c.ID != "" {
+		id.TokenID = "oauth:" + c.ID
+	}
+	scopes := append(c.Scope.list(), c.Scp.list()...)
+	switch {
+	case contains(scopes, ScopeWrite):
+	case contains(scopes, ScopeRead):
+		id.ReadOnly = true
+	default:
+		return service.Identity{}, errScope
+	}
+	return id, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stringOrList is a claim that may be one string or a list of them; a
+// string of several words (the "scope" claim, Entra's "scp") is split.
+type stringOrList []string
+
+func (s *stringOrList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*s = strings.Fields(one)
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("neither a string nor a list of strings")
+	}
+	*s = many
+	return nil
+}
+
+func (s stringOrList) list() []string { return s }
+
+// matches compares audiences as RFC 9728 asks (simple string comparison),
+// tolerating the trailing slash that some authorization servers add or
+// drop.
+func (s stringOrList) matches(aud string) bool {
+	return oauthex.MatchesResource(s, aud)
+}
+
+// boolish reads true or "true": some providers (Amazon Cognito) send
+// email_verified as a string.
+type boolish bool
+
+func (b *boolish) UnmarshalJSON(data []byte) error {
+	*b = boolish(string(data) == "true" || string(data) == `"true"`)
+	return nil
+}
+
+// numericDate is a JWT time: seconds since the epoch, maybe fractional.
+type numericDate float64
+
+func (d numericDate) Time() time.Time {
+	return time.Unix(0, int64(float64(d)*float64(time.Second))).UTC()
+}
+
+// looksLikeJWT reports whether raw has the shape of a signed JWT: three
+// base64url parts, the first a JSON header.
+func looksLikeJWT(raw string) bool {
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	header, err := base64.RawURLEncoding.DecodeString(parts[0])
+	return err == nil && json.Valid(header)
+}
+
+// verifyJWT checks a JWT's signature with the issuer's keys and returns
+// its claims. An unknown key id refetches the keys (the issuer may have
+// rotated them), at most once in keyRefresh.
+func (rs *resourceServer) verifyJWT(ctx context.Context, raw string) (claims, error) {
+	keys, err := rs.keys.get(ctx, false)
+	if err != nil {
+		return claims{}, err
+	}
+	payload, err := jws.Verify([]byte(raw), jws.WithKeySet(keys, jws.WithInferAlgorithmFromKey(true)))
+	if err != nil && unknownKey(keys, raw) {
+		if keys, ferr := rs.keys.get(ctx, true); ferr == nil {
+			payload, err = jws.Verify([]byte(raw), jws.WithKeySet(keys, jws.WithInferAlgorithmFromKey(true)))
+		}
+	}
+	if err != nil {
+		return claims{}, invalid("its signature does not verify with the issuer's keys")
+	}
+	var c claims
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return claims{}, invalid("its claims are not well formed")
+	}
+	c.Active = nil // only introspection says that
+	return c, nil
+}
+
+// unknownKey reports whether the token names a key id that the cached keys
+// lack.
+func unknownKey(keys jwk.Set, raw string) bool {
+	msg, err := jws.Parse([]byte(raw))
+	if err != nil || len(msg.Signatures()) != 1 {
+		return false
+	}
+	kid, ok := msg.Signatures()[0].ProtectedHeaders().KeyID()
+	if !ok {
+		return false
+	}
+	_, known := keys.LookupKeyID(kid)
+	return !known
+}
+
+// keyRefresh bounds how often an unknown key id may refetch the key set;
+// keyTTL is how long fetched keys are trusted before they are fetched
+// again, so that a key the issuer withdrew stops verifying.
+const (
+	keyRefresh = 30 * time.Second
+	keyTTL     = 15 * time.Minute
+)
+
+// keyCache holds the issuer's keys.
+type keyCache struct {
+	fetch func(ctx context.Context) (jwk.Set, error)
+
+	mu      sync.Mutex
+	keys    jwk.Set
+	fetched time.Time // of the keys
+	forced  time.Time // of the last fetch for an unknown key id
+}
+
+// get returns the cached keys, fetching them when there are none, when
+// they are older than keyTTL, or when unknownKid asks for it and no such
+// fetch happened in the last keyRefresh.
+func (k *keyCache) get(ctx context.Context, unknownKid bool) (jwk.Set, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	stale := k.keys == nil || time.Since(k.fetched) > keyTTL
+	if unknownKid && time.Since(k.forced) >= keyRefresh {
+		k.forced, stale = time.Now(), true
+	}
+	if !stale {
+		return k.keys, nil
+	}
+	set, err := k.fetch(ctx)
+	if err != nil {
+		if k.keys != nil && !unknownKid && time.Since(k.fetched) < 2*keyTTL {
+			return k.keys, nil // the issuer is down for now: keep the keys a while
+		}
+		return nil, err
+	}
+	k.keys, k.fetched = set, time.Now()
+	return set, nil
+}
+
+func (rs *resourceServer) fetchKeys(ctx context.Context) (jwk.Set, error) {
+	loc := rs.cfg.JWKSURL
+	if loc == "" {
+		meta, err := rs.metadata(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if loc = meta.JWKSURI; loc == "" {
+			if rs.intro != nil {
+				return jwk.NewSet(), nil // opaque tokens only
+			}
+			return nil, fmt.Errorf("the issuer's metadata has no jwks_uri: give --oauth-jwks-url")
+		}
+	}
+	set, err := jwk.Fetch(ctx, loc, jwk.WithHTTPClient(rs.client))
+	if err != nil {
+		return nil, fmt.Errorf("fetch the issuer's keys from %s: %w", loc, err)
+	}
+	return set, nil
+}
+
+// maxIntrospectionCache bounds Introspection.CacheTTL: past it, a token
+// revoked at the issuer would work too long.
+const maxIntrospectionCache = 5 * time.Minute
+
+// maxIntrospected bounds the answers kept; past it, expired ones are
+// forgotten, then all.
+const maxIntrospected = 10000
+
+// introspector asks the issuer about opaque tokens (RFC 7662) and keeps
+// its active answers for a short, bounded time.
+type introspector struct {
+	rs *resourceServer
+
+	mu    sync.Mutex
+	cache map[[32]byte]introspected // by the token's SHA-256: no secret kept
+}
+
+type introspected struct {
+	claims claims
+	until  time.Time
+}
+
+func (in *introspector) endpoint(ctx context.Context) (string, error) {
+	if u := in.rs.cfg.Introspection.URL; u != "" {
+		return u, nil
+	}
+	meta, err := in.rs.metadata(ctx)
+	if err != nil {
+		return "", err
+	}
+	if meta.IntrospectionEndpoint == "" {
+		return "", errors.New("the issuer's metadata has no introspection_endpoint: give --oauth-introspection-url")
+	}
+	return meta.IntrospectionEndpoint, nil
+}
+
+func (in *introspector) introspect(ctx context.Context, raw string) (claims, error) {
+	key := sha256.Sum256([]byte(raw))
+	now := time.Now()
+	in.mu.Lock()
+	hit, ok := in.cache[key]
+	in.mu.Unlock()
+	if ok && now.Before(hit.until) {
+		return hit.claims, nil
+	}
+	endpoint, err := in.endpoint(ctx)
+	if err != nil {
+		return claims{}, err
+	}
+	cfg := in.rs.cfg.Introspection
+	form := url.Values{"token": {raw}, "token_type_hint": {"access_token"}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return claims{}, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	req.SetBasicAuth(url.QueryEscape(cfg.ClientID), url.QueryEscape(cfg.ClientSecret)) // RFC 6749 §2.3.1
+	res, err := in.rs.client.Do(req)
+	if err != nil {
+		return claims{}, fmt.Errorf("introspect a token: %w", err)
+	}
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(http.MaxBytesReader(nil, res.Body, 1<<20)); err != nil {
+		return claims{}, fmt.Errorf("introspect a token: %w", err)
+	}
+	if res.StatusCode != http.StatusOK {
+		return claims{}, fmt.Errorf("introspect a token: the endpoint answered %s (check --oauth-client-id and its secret)", res.Status)
+	}
+	var c claims
+	if err := json.Unmarshal(buf.Bytes(), &c); err != nil {
+		return claims{}, fmt.Errorf("introspect a token: the answer is not JSON: %w", err)
+	}
+	if c.Active == nil || !*c.Active {
+		return claims{}, invalid("the authorization server says it is not active (revoked, expired or unknown)")
+	}
+	if c.Issuer == "" {
+		// Optional in an answer (RFC 7662): it comes from the issuer itself.
+		meta, _ := in.rs.metadata(ctx)
+		c.Issuer = meta.Issuer
+	}
+	if ttl := cfg.CacheTTL; ttl > 0 && c.Expiry != nil {
+		until := now.Add(ttl)
+		if exp := c.Expiry.Time(); exp.Before(until) {
+			until = exp
+		}
+		in.mu.Lock()
+		if len(in.cache) >= maxIntrospected {
+			for k, v := range in.cache {
+				if !now.Before(v.until) {
+					delete(in.cache, k)
+				}
+			}
+			if len(in.cache) >= maxIntrospected {
+				clear(in.cache)
+			}
+		}
+		in.cache[key] = introspected{claims: c, until: until}
+		in.mu.Unlock()
+	}
+	return c, nil
+}
