@@ -66,7 +66,7 @@ type productRow struct {
 	Status      string     `json:"status"`
 	Version     int64      `json:"version"`
 	UpdatedAt   time.Time  `json:"updated_at"`
-	TenantID    string     `json:"tenant_id,omitempty" jsonschema:"This and the fields below: with detail full."`
+	TenantID    string     `json:"tenant_id,omitempty"`
 	Description *string    `json:"description,omitempty"`
 	CreatedAt   *time.Time `json:"created_at,omitempty"`
 	CreatedBy   string     `json:"created_by,omitempty"`

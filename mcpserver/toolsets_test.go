@@ -108,6 +108,16 @@ func TestEnableToolset(t *testing.T) {
 			t.Errorf("%s: another session of the same user lists %v", tr, got)
 		}
 	}
+	// Served statelessly (the sessionless revision, or another instance),
+	// a request has no session to remember the toolsets in: the list stays
+	// that of the start, and every tool still answers by name.
+	stateless := w.session("http", owner)
+	ok[toolsetsOut](t, stateless, "enable_toolset", map[string]any{"toolset": "roles"})
+	if got := toolNames(t, stateless); !slices.Equal(got, listedByDefault(w)) {
+		t.Errorf("stateless: lists %v", got)
+	}
+	ok[map[string]any](t, stateless, "list_roles", map[string]any{"tenant_id": technova})
+
 	// A truly unknown tool is still the contract's protocol error.
 	_, err := w.connect(mcpserver.Options{}, owner, nil).CallTool(ctx, &mcp.CallToolParams{Name: "invalid_tool_name"})
 	var werr *jsonrpc.Error
