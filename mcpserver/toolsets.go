@@ -125,13 +125,6 @@ func (st *sessionToolsets) enable(ss *mcp.ServerSession, toolset string) bool {
 	return true
 }
 
-// sessions returns how many sessions hold enabled toolsets (for tests).
-func (st *sessionToolsets) sessions() int {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return len(st.enabled)
-}
-
 type toolsetName string
 
 type enableToolsetIn struct {
