@@ -29,7 +29,7 @@ type importRowIn struct {
 
 type importIn struct {
 	TenantArg
-	Products importRows `json:"products" jsonschema:"As in create_product."`
+	Products importRows `json:"products"`
 	Mode     importMode `json:"mode,omitempty" jsonschema:"upsert: a SKU that exists updates its product, keeping fields left out. Default: create (an error)."`
 	Atomic   bool       `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
 }

@@ -43,7 +43,7 @@ type listMembersOut struct {
 
 type addMemberIn struct {
 	TenantArg
-	Email email    `json:"email" jsonschema:"Of an existing Vitrine user."`
+	Email email    `json:"email"`
 	Role  roleName `json:"role" jsonschema:"Built-in or custom (list_roles)."`
 }
 
@@ -81,7 +81,7 @@ func memberTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "list_members",
 			Title:       "List members",
-			Description: "List the members of a company, by email, a page at a time: each with role, status and permissions.",
+			Description: "List a company's members by email, a page at a time, with role, status and permissions.",
 			Toolset:     "members", Permission: vitrine.MembersRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listMembersIn) (listMembersOut, error) {
 			page, err := svc.ListMembers(ctx, a, int(in.Limit), string(in.Cursor))

@@ -74,7 +74,7 @@ func roleTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "list_permissions",
 			Title:       "List permissions",
-			Description: "List the permission catalog: every permission a role or a grant can hold, with what it allows.",
+			Description: "List every permission a role or a grant can hold, with what it allows.",
 			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listPermissionsOut, error) {
 			ps, err := svc.Permissions(ctx, a)

@@ -52,7 +52,7 @@ type TenantArg struct {
 // pageArgs are the arguments of a list that pages.
 type pageArgs struct {
 	Limit  pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
-	Cursor pageCursor `json:"cursor,omitempty" jsonschema:"The last page's next_cursor (empty: no more)."`
+	Cursor pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
 }
 
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the
