@@ -141,7 +141,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 func allTools(svc *service.Service, opts Options, plan toolsetPlan, enabled *sessionToolsets) []*Tool {
 	tools := slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
-	return append(tools, discoveryTools(plan, enabled, tools)...)
+	return append(tools, discoveryTools(plan, opts, enabled, tools)...)
 }
 
 // CheckOAuth fetches the authorization server's keys, so that a
@@ -176,8 +176,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.
 // and answers when called by its name.
 
 // serves applies filters 1 and 2.
-func (s *Server) serves(t *Tool) bool {
-	return slices.Contains(s.plan.served, t.Toolset) && (!s.opts.ReadOnly || t.ReadOnly)
+func (s *Server) serves(t *Tool) bool { return serves(s.plan, s.opts, t) }
+
+func serves(plan toolsetPlan, opts Options, t *Tool) bool {
+	return slices.Contains(plan.served, t.Toolset) && (!opts.ReadOnly || t.ReadOnly)
 }
 
 // listed applies filters 3 and 4 to a tool the server serves.

@@ -143,9 +143,10 @@ type enableToolsetOut struct {
 }
 
 // discoveryTools makes enable_toolset: it shows the toolsets this server
-// serves and adds one to the session's tools/list, telling the client to
-// reload it (notifications/tools/list_changed).
-func discoveryTools(plan toolsetPlan, st *sessionToolsets, tools []*Tool) []*Tool {
+// serves, with the tools the caller can call, and adds one to the
+// session's tools/list, telling the client to reload it
+// (notifications/tools/list_changed).
+func discoveryTools(plan toolsetPlan, opts Options, st *sessionToolsets, tools []*Tool) []*Tool {
 	onDemand := plan.onDemand()
 	return []*Tool{callerTool(Tool{
 		Name:  "enable_toolset",
@@ -153,7 +154,7 @@ func discoveryTools(plan toolsetPlan, st *sessionToolsets, tools []*Tool) []*Too
 		Description: "List the toolsets and their tools; with toolset, add its tools to your tool list. On demand: " +
 			strings.Join(onDemand, ", ") + ". Unlisted tools answer when called by name too.",
 		Toolset: discoveryToolset, ReadOnly: true, Idempotent: true,
-	}, func(ctx context.Context, _ *vitrine.Caller, in enableToolsetIn) (enableToolsetOut, error) {
+	}, func(ctx context.Context, c *vitrine.Caller, in enableToolsetIn) (enableToolsetOut, error) {
 		req := requestFrom(ctx)
 		var ss *mcp.ServerSession
 		if req != nil {
@@ -174,7 +175,7 @@ func discoveryTools(plan toolsetPlan, st *sessionToolsets, tools []*Tool) []*Too
 			}
 			o := toolsetOut{Name: ts, About: toolsetAbout[ts], Listed: slices.Contains(plan.listed, ts) || (ss != nil && st.has(ss, ts)), Tools: []string{}}
 			for _, t := range tools {
-				if t.Toolset == ts {
+				if t.Toolset == ts && serves(plan, opts, t) && visible(t, c) {
 					o.Tools = append(o.Tools, t.Name)
 				}
 			}

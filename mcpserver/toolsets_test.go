@@ -156,7 +156,12 @@ func TestToolsetsOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	reader := w.sessionWithToken("memory", secret)
-	ok[toolsetsOut](t, reader, "enable_toolset", map[string]any{"toolset": "members"})
+	sets := ok[toolsetsOut](t, reader, "enable_toolset", map[string]any{"toolset": "members"})
+	for _, ts := range sets.Toolsets {
+		if ts.Name == "members" && !slices.Equal(ts.Tools, []string{"list_members"}) {
+			t.Errorf("a read-only token is shown the members tools %v", ts.Tools)
+		}
+	}
 	if got := toolNames(t, reader); !slices.Contains(got, "list_members") || slices.Contains(got, "add_member") {
 		t.Errorf("a read-only token lists %v after enabling members", got)
 	}
