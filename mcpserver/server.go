@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -96,7 +97,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.SDKLogger = opts.Logger
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vitrine", Title: "Vitrine", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructions + onDemandHint(plan),
 		Logger:       opts.SDKLogger,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:   &mcp.ToolCapabilities{ListChanged: len(plan.onDemand()) > 0},
@@ -131,6 +132,14 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 	`Every other tool takes a tenant_id. Errors come back as JSON with a type: PermissionError (tell the user to ask ` +
 	`an administrator), NotFoundError (check the id), ConflictError (check the data), ValidationError (fix the ` +
 	`arguments and retry), Error (report it; for "Membership not found or inactive", call list_tenants).`
+
+// onDemandHint tells a model of the tools it is not shown at first.
+func onDemandHint(plan toolsetPlan) string {
+	if len(plan.onDemand()) == 0 {
+		return ""
+	}
+	return " More tools (" + strings.Join(plan.onDemand(), ", ") + ") are listed after enable_toolset, and answer by name anyway."
+}
 
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
