@@ -15,8 +15,8 @@ type cursor struct {
 	Pos   json.RawMessage `json:"k"`
 }
 
-// maxCursorLength bounds what DecodeCursor reads.
-const maxCursorLength = 1024
+// MaxCursorLength bounds what DecodeCursor reads, and the cursor argument.
+const MaxCursorLength = 1024
 
 func cursorScope(scope string) string {
 	h := sha256.Sum256([]byte(scope))
@@ -37,7 +37,7 @@ func EncodeCursor(scope string, pos any) string {
 // DecodeCursor reads a cursor made by EncodeCursor for the same scope into pos.
 func DecodeCursor(field, s, scope string, pos any) error {
 	invalid := Invalid(field, "%s is not a cursor from this list; pass the next_cursor of the previous page unchanged, with the same filters", field)
-	if len(s) > maxCursorLength {
+	if len(s) > MaxCursorLength {
 		return invalid
 	}
 	data, err := base64.RawURLEncoding.DecodeString(s)

@@ -1,12 +1,13 @@
 // The official TypeScript SDK's client against the real binary, over stdio
 // and over Streamable HTTP: the seed's scenarios byte for byte, a product's
-// whole life, and the protocol errors.
+// whole life, the protocol errors, and toolsets enabled on demand.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bin, serve, world } from './harness.mjs';
 
 let w, server;
@@ -105,7 +106,52 @@ for (const kind of Object.keys(transports)) {
         return true;
       });
       const { tools } = await ana.listTools();
-      assert.ok(tools.length >= 25 && tools.every((x) => x.title && x.description && x.annotations && x.outputSchema));
+      assert.ok(tools.length >= 10 && tools.every((x) => x.title && x.description && x.annotations && x.outputSchema));
+    } finally {
+      await ana.close();
+    }
+  });
+
+  test(`${kind}: a toolset enabled on demand`, async () => {
+    const ana = await connect(kind, 'ana@technova.example'); // an owner
+    const t = w.tenants['technova'];
+    let changed;
+    const listChanged = new Promise((resolve) => { changed = resolve; });
+    ana.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+    const names = async (client) => (await client.listTools()).tools.map((x) => x.name);
+    try {
+      const start = await names(ana);
+      assert.ok(start.includes('list_products') && start.includes('enable_toolset'), start.join());
+      assert.ok(!start.includes('list_members'), 'team tools are not listed from the start');
+      const { toolsets } = ok(await ana.callTool({ name: 'enable_toolset', arguments: { toolset: 'members' } }));
+      assert.deepEqual(toolsets.find((x) => x.name === 'members')?.listed, true);
+      let timer;
+      await Promise.race([listChanged, new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no notifications/tools/list_changed')), 10000);
+      })]);
+      clearTimeout(timer);
+      const now = await names(ana);
+      assert.ok(now.includes('list_members') && now.includes('grant_permission'), now.join());
+      const { members } = ok(await ana.callTool({ name: 'list_members', arguments: { tenant_id: t } }));
+      assert.ok(members.some((m) => m.email === 'ana@technova.example'));
+
+      // A client that never reloads its list calls a tool it was not shown,
+      // by name, and gets its answer.
+      const diego = await connect(kind, 'diego@technova.example'); // a viewer
+      try {
+        assert.ok(!(await names(diego)).includes('list_roles'));
+        failsWith(await diego.callTool({ name: 'list_roles', arguments: { tenant_id: t } }),
+          '{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}');
+        const carla = await connect(kind, 'carla@technova.example'); // a member, who may read roles
+        try {
+          const { roles } = ok(await carla.callTool({ name: 'list_roles', arguments: { tenant_id: t } }));
+          assert.ok(roles.some((r) => r.name === 'owner'));
+        } finally {
+          await carla.close();
+        }
+      } finally {
+        await diego.close();
+      }
     } finally {
       await ana.close();
     }

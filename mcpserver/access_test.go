@@ -105,10 +105,10 @@ func TestReadOnlyToken(t *testing.T) {
 			t.Errorf("%s: whoami for a read-only token: %+v", tr, who)
 		}
 	}
-	// A full token of the same user lists everything.
+	// A full token of the same user lists every tool of the default toolsets.
 	res, _ := w.session("http", owner).ListTools(ctx, nil)
-	if len(res.Tools) != len(mcpserver.AllTools(w.svc, mcpserver.Options{})) {
-		t.Errorf("owner lists %d tools", len(res.Tools))
+	if want := listedByDefault(w); len(res.Tools) != len(want) {
+		t.Errorf("owner lists %d tools, want %d", len(res.Tools), len(want))
 	}
 }
 
@@ -144,32 +144,54 @@ func TestWhoami(t *testing.T) {
 }
 
 // Every tool carries what a model and a client need: a title, a
-// description, described parameters, an output schema and honest
-// annotations.
+// description, typed parameters, an output schema and honest annotations,
+// each said once: no annotation repeats the title, the arguments that many
+// tools share read the same everywhere, and a text argument states its
+// bound (or its values) in the schema, not in prose. Ids and times are
+// checked by lookup and by parsing instead.
 func TestToolDefinitions(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	res, err := w.session("memory", owner).ListTools(ctx, nil)
+	res, err := w.connect(mcpserver.Options{Toolsets: []string{"all", "default"}}, owner, nil).ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	shared := map[string]string{}
 	for _, tool := range res.Tools {
-		if tool.Title == "" || len(tool.Description) < 40 || tool.Annotations == nil || tool.Annotations.Title != tool.Title {
+		if tool.Title == "" || len(tool.Description) < 40 || tool.Annotations == nil || tool.Annotations.Title != "" {
 			t.Errorf("%s: title %q, description %q", tool.Name, tool.Title, tool.Description)
 		}
 		a := tool.Annotations
-		if a.OpenWorldHint == nil || *a.OpenWorldHint || a.DestructiveHint == nil {
+		if a.OpenWorldHint == nil || *a.OpenWorldHint || a.ReadOnlyHint != (a.DestructiveHint == nil) {
 			t.Errorf("%s: annotations %+v", tool.Name, a)
 		}
-		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami"
+		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami" || tool.Name == "enable_toolset"
 		destructive := strings.HasPrefix(tool.Name, "delete_") || strings.HasPrefix(tool.Name, "remove_") || strings.HasPrefix(tool.Name, "revoke_")
-		if a.ReadOnlyHint != readOnly || *a.DestructiveHint != destructive {
-			t.Errorf("%s: readOnly %v destructive %v", tool.Name, a.ReadOnlyHint, *a.DestructiveHint)
+		if a.ReadOnlyHint != readOnly || (!readOnly && *a.DestructiveHint != destructive) {
+			t.Errorf("%s: readOnly %v destructive %v", tool.Name, a.ReadOnlyHint, a.DestructiveHint)
 		}
 		in, _ := tool.InputSchema.(map[string]any)
 		props, _ := in["properties"].(map[string]any)
 		for name, p := range props {
-			if d, _ := p.(map[string]any)["description"].(string); d == "" {
-				t.Errorf("%s: parameter %s has no description", tool.Name, name)
+			p := p.(map[string]any)
+			d, _ := p["description"].(string)
+			if name == "tenant_id" || name == "limit" || name == "cursor" {
+				if d == "" || (shared[name] != "" && shared[name] != d) {
+					t.Errorf("%s: %s reads %q, elsewhere %q", tool.Name, name, d, shared[name])
+				}
+				shared[name] = d
+			}
+			if strings.HasPrefix(strings.ToLower(d), "the "+strings.ReplaceAll(name, "_", " ")) {
+				t.Errorf("%s: %s's description repeats its name: %q", tool.Name, name, d)
+			}
+			idOrTime := name == "tool" || strings.HasSuffix(name, "id") || name == "since" || name == "until" || name == "updated_since"
+			if items, ok := p["items"].(map[string]any); ok {
+				p = items
+			}
+			if p["type"] == "string" && p["maxLength"] == nil && p["enum"] == nil && p["pattern"] == nil && !idOrTime {
+				t.Errorf("%s: %s is an unbounded string", tool.Name, name)
+			}
+			if p["type"] == nil {
+				t.Errorf("%s: %s has no type", tool.Name, name)
 			}
 		}
 		if in["type"] != "object" || in["additionalProperties"] == nil {

@@ -81,12 +81,20 @@ func ToolsDoc(tools []*Tool) string {
 	b.WriteString("# Tools\n\n")
 	b.WriteString("<!-- Generated from the code by `make docs`; a test fails when this file drifts. -->\n\n")
 	b.WriteString("Every tenant-scoped tool takes `tenant_id` first; errors follow [the error contract](errors.md); who may " +
-		"call what is in [permissions.md](permissions.md). Optional parameters are marked with `?`.\n")
+		"call what is in [permissions.md](permissions.md). Optional parameters are marked with `?`.\n\n")
+	fmt.Fprintf(&b, "With the default `--toolsets`, `tools/list` holds the tools of %s and `enable_toolset`. The other "+
+		"toolsets' tools are listed in a session once it enables their toolset with `enable_toolset` (the client is told "+
+		"to reload its list), and answer when called by name in any case. `--toolsets all` lists every tool from the start.\n",
+		code(DefaultToolsets))
 	toolset := ""
 	for _, t := range tools {
 		if t.Toolset != toolset {
 			toolset = t.Toolset
-			fmt.Fprintf(&b, "\n## %s\n", toolsetTitles[toolset])
+			onDemand := ""
+			if !slices.Contains(DefaultToolsets, toolset) && toolset != discoveryToolset {
+				onDemand = ", listed on demand"
+			}
+			fmt.Fprintf(&b, "\n## %s%s\n", toolsetTitles[toolset], onDemand)
 		}
 		fmt.Fprintf(&b, "\n### `%s` — %s\n\n%s\n\n", t.Name, t.Title, t.Description)
 		need := "a valid token (acts on the caller)"
@@ -113,7 +121,9 @@ func ToolsDoc(tools []*Tool) string {
 
 var toolsetTitles = map[string]string{
 	"tenants": "Companies (toolset `tenants`)", "products": "Products (toolset `products`)",
-	"members": "Members (toolset `members`)", "roles": "Roles (toolset `roles`)", "audit": "Audit (toolset `audit`)",
+	"inventory": "Inventory (toolset `inventory`)",
+	"members":   "Members (toolset `members`)", "roles": "Roles (toolset `roles`)", "audit": "Audit (toolset `audit`)",
+	discoveryToolset: "Toolsets (served with the default `--toolsets`)",
 }
 
 // ToolsTable renders the table of tools the README holds.
@@ -178,6 +188,10 @@ func typeOf(s *jsonschema.Schema) string {
 		return "array of " + typeOf(s.Items)
 	case t == "integer" && s.Minimum != nil && s.Maximum != nil:
 		return fmt.Sprintf("integer %v–%v", *s.Minimum, *s.Maximum)
+	case t == "string" && s.MaxLength != nil:
+		return fmt.Sprintf("string ≤ %d characters", *s.MaxLength)
+	case t == "string" && s.Pattern != "":
+		return "string `" + s.Pattern + "`"
 	}
 	return t
 }

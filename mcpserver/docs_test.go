@@ -3,10 +3,13 @@ package mcpserver_test
 import (
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -56,19 +59,29 @@ func TestReadmeToolsDoc(t *testing.T) {
 }
 
 // A snapshot of every tool as clients see it: a change to the surface that
-// agents read shows up in review. The size of tools/list is what every
-// agent pays, in context, for the definitions.
+// agents read shows up in review. It holds every toolset's tools, as
+// --toolsets all lists them, and enable_toolset, which the default lists.
+// What each list costs is TestToolsListBudget's.
 func TestToolsSnapshot(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	res, err := w.session("memory", owner).ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
+	byName := map[string]*mcp.Tool{}
+	for _, toolsets := range [][]string{{"all"}, nil} {
+		res, err := w.connect(mcpserver.Options{Toolsets: toolsets}, owner, nil).ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range res.Tools {
+			byName[tool.Name] = tool
+		}
 	}
-	data, err := json.MarshalIndent(res.Tools, "", "  ")
+	names := slices.Sorted(maps.Keys(byName))
+	all := make([]*mcp.Tool, len(names))
+	for i, n := range names {
+		all[i] = byName[n]
+	}
+	data, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/tools.json", string(data)+"\n")
-	compact, _ := json.Marshal(res)
-	t.Logf("tools/list: %d tools, %d bytes", len(res.Tools), len(compact))
 }

@@ -18,35 +18,35 @@ type (
 const MaxImportRows = 1000
 
 type importRowIn struct {
-	SKU         string         `json:"sku" jsonschema:"Stock-keeping unit; in upsert mode, a SKU that exists updates that product."`
-	Name        string         `json:"name" jsonschema:"Product name."`
-	Price       string         `json:"price" jsonschema:"Price as a decimal string, such as \"4599.90\"."`
-	Description *string        `json:"description,omitempty" jsonschema:"Free text."`
-	Currency    *string        `json:"currency,omitempty" jsonschema:"ISO 4217 code. Default: BRL for a new product; the product's own for an update."`
-	Stock       *stockLevel    `json:"stock,omitempty" jsonschema:"Units in stock."`
-	Status      *productStatus `json:"status,omitempty" jsonschema:"active or archived."`
+	SKU         sku            `json:"sku"`
+	Name        shortText      `json:"name"`
+	Price       decimal        `json:"price"`
+	Description *longText      `json:"description,omitempty"`
+	Currency    *currencyCode  `json:"currency,omitempty" jsonschema:"Default: BRL, or the product's own in an update."`
+	Stock       *stockLevel    `json:"stock,omitempty"`
+	Status      *productStatus `json:"status,omitempty"`
 }
 
 type importIn struct {
 	TenantArg
-	Products importRows `json:"products" jsonschema:"The rows, 1 to 1000: the fields of create_product."`
-	Mode     importMode `json:"mode,omitempty" jsonschema:"\"create\": a SKU that exists is an error for its row. \"upsert\": it updates that product, keeping the fields the row leaves out. Default: create."`
-	Atomic   bool       `json:"atomic,omitempty" jsonschema:"true: if any row fails, nothing is written. Default: false, each valid row is written."`
+	Products importRows `json:"products"`
+	Mode     importMode `json:"mode,omitempty" jsonschema:"upsert: a SKU that exists updates its product, keeping fields left out. Default: create (an error)."`
+	Atomic   bool       `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
 }
 
 type importRowOut struct {
 	Index  int        `json:"index"`
 	SKU    string     `json:"sku"`
-	Status string     `json:"status" jsonschema:"created, updated, error, or skipped (valid, but not written because an atomic import failed)."`
+	Status string     `json:"status" jsonschema:"created, updated, error, or skipped (an atomic import failed)."`
 	ID     string     `json:"id,omitempty"`
-	Error  *errorBody `json:"error,omitempty" jsonschema:"Why the row failed: an error of the same form as a tool's."`
+	Error  *errorBody `json:"error,omitempty" jsonschema:"As a tool's error."`
 }
 
 type importOut struct {
 	Created int            `json:"created"`
 	Updated int            `json:"updated"`
 	Failed  int            `json:"failed"`
-	Written bool           `json:"written" jsonschema:"false when an atomic import wrote nothing."`
+	Written bool           `json:"written"`
 	Rows    []importRowOut `json:"rows"`
 }
 
@@ -54,15 +54,14 @@ func importTools(svc *service.Service) []*Tool {
 	t := tenantTool(svc, Tool{
 		Name:  "import_products",
 		Title: "Import products",
-		Description: "Create up to 1000 products at once, or with mode \"upsert\" create and update them by SKU. " +
-			"Every row gets its own result (created, updated, or its error, typed like a tool error); with " +
-			"atomic, one failed row writes nothing. Sends progress notifications when the call carries a progress token.",
-		Toolset: "products", Permission: vitrine.ProductsCreate,
+		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
+			"result. Reports progress.",
+		Toolset: "inventory", Permission: vitrine.ProductsCreate,
 	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
 		rows := make([]service.ImportRow, len(in.Products))
 		for i, r := range in.Products {
-			rows[i] = service.ImportRow{SKU: r.SKU, Name: r.Name, Price: r.Price, Description: r.Description,
-				Currency: r.Currency, Stock: (*int64)(r.Stock), Status: (*string)(r.Status)}
+			rows[i] = service.ImportRow{SKU: string(r.SKU), Name: string(r.Name), Price: string(r.Price), Description: (*string)(r.Description),
+				Currency: (*string)(r.Currency), Stock: (*int64)(r.Stock), Status: (*string)(r.Status)}
 		}
 		sum, err := svc.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {

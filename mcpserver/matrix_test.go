@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"update_role":          {"owner", "admin"},
 	"delete_role":          {"owner", "admin"},
 	"list_audit_events":    {"owner", "admin", "custom"},
+	"enable_toolset":       {"owner", "admin", "member", "viewer", "custom"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

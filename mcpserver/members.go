@@ -19,7 +19,7 @@ type memberOut struct {
 	Email       string    `json:"email"`
 	Name        string    `json:"name"`
 	Role        string    `json:"role"`
-	Status      string    `json:"status" jsonschema:"\"active\", or \"inactive\": an inactive member reaches nothing in the company."`
+	Status      string    `json:"status"`
 	Granted     []string  `json:"granted_permissions"`
 	Permissions []string  `json:"permissions"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -33,31 +33,30 @@ func memberView(m *vitrine.Member) memberOut {
 
 type listMembersIn struct {
 	TenantArg
-	Limit  pageLimit `json:"limit,omitempty" jsonschema:"Members per page, 1 to 100. Default: 20."`
-	Cursor string    `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page. Omit for the first page."`
+	pageArgs
 }
 
 type listMembersOut struct {
 	Members    []memberOut `json:"members"`
-	NextCursor string      `json:"next_cursor" jsonschema:"Pass as cursor for the next page; empty on the last page."`
+	NextCursor string      `json:"next_cursor"`
 }
 
 type addMemberIn struct {
 	TenantArg
-	Email string `json:"email" jsonschema:"Email of an existing Vitrine user."`
-	Role  string `json:"role" jsonschema:"A built-in role (owner, admin, member, viewer) or a custom role of the company, from list_roles."`
+	Email email    `json:"email"`
+	Role  roleName `json:"role" jsonschema:"Built-in or custom (list_roles)."`
 }
 
 type updateMemberIn struct {
 	TenantArg
-	UserID string       `json:"user_id" jsonschema:"The member's user id, from list_members."`
-	Role   string       `json:"role,omitempty" jsonschema:"The new role."`
-	Status memberStatus `json:"status,omitempty" jsonschema:"\"inactive\" takes the member's access away at once, keeping the membership; \"active\" gives it back."`
+	UserID string       `json:"user_id"`
+	Role   roleName     `json:"role,omitempty"`
+	Status memberStatus `json:"status,omitempty" jsonschema:"inactive: no access, membership kept."`
 }
 
 type memberRefIn struct {
 	TenantArg
-	UserID string `json:"user_id" jsonschema:"The member's user id, from list_members."`
+	UserID string `json:"user_id"`
 }
 
 type removeMemberOut struct {
@@ -67,8 +66,8 @@ type removeMemberOut struct {
 
 type permissionIn struct {
 	TenantArg
-	UserID     string         `json:"user_id" jsonschema:"The member's user id, from list_members."`
-	Permission permissionName `json:"permission" jsonschema:"A permission of the catalog, such as \"products:delete\"."`
+	UserID     string         `json:"user_id"`
+	Permission permissionName `json:"permission"`
 }
 
 func memberTools(svc *service.Service) []*Tool {
@@ -82,10 +81,10 @@ func memberTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "list_members",
 			Title:       "List members",
-			Description: "List the members of a company, a page at a time, by email: each with role, status and permissions.",
+			Description: "List a company's members by email, a page at a time, with role, status and permissions.",
 			Toolset:     "members", Permission: vitrine.MembersRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listMembersIn) (listMembersOut, error) {
-			page, err := svc.ListMembers(ctx, a, int(in.Limit), in.Cursor)
+			page, err := svc.ListMembers(ctx, a, int(in.Limit), string(in.Cursor))
 			if err != nil {
 				return listMembersOut{}, err
 			}
@@ -96,30 +95,26 @@ func memberTools(svc *service.Service) []*Tool {
 			return out, nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "add_member",
-			Title: "Add a member",
-			Description: "Add an existing Vitrine user to a company, by email, with a role. You cannot give a role that " +
-				"holds permissions you do not hold; only an owner makes an owner.",
-			Toolset: "members", Permission: vitrine.MembersManage,
+			Name:        "add_member",
+			Title:       "Add a member",
+			Description: "Add an existing user to a company by email, with a role no stronger than yours.",
+			Toolset:     "members", Permission: vitrine.MembersManage,
 		}, func(ctx context.Context, a *service.Access, in addMemberIn) (memberOut, error) {
-			return member(svc.AddMember(ctx, a, in.Email, in.Role))
+			return member(svc.AddMember(ctx, a, string(in.Email), string(in.Role)))
 		}),
 		tenantTool(svc, Tool{
-			Name:  "update_member",
-			Title: "Change a member",
-			Description: "Change a member's role, or status: \"inactive\" takes their access away from their very next " +
-				"call. A company always keeps an active owner; only an owner changes an owner; you cannot change a " +
-				"member who holds permissions you do not.",
-			Toolset: "members", Permission: vitrine.MembersManage, Idempotent: true, TargetArg: "user_id",
+			Name:        "update_member",
+			Title:       "Change a member",
+			Description: "Change a member's role or status. Only an owner changes an owner; a company keeps an active owner.",
+			Toolset:     "members", Permission: vitrine.MembersManage, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in updateMemberIn) (memberOut, error) {
-			return member(svc.UpdateMember(ctx, a, in.UserID, service.MemberChanges{Role: in.Role, Status: string(in.Status)}))
+			return member(svc.UpdateMember(ctx, a, in.UserID, service.MemberChanges{Role: string(in.Role), Status: string(in.Status)}))
 		}),
 		tenantTool(svc, Tool{
-			Name:  "remove_member",
-			Title: "Remove a member",
-			Description: "Take a user out of a company: their membership and its grants are deleted. To suspend access " +
-				"but keep the membership, use update_member with status \"inactive\". The last active owner cannot be removed.",
-			Toolset: "members", Permission: vitrine.MembersManage, Destructive: true, Idempotent: true, TargetArg: "user_id",
+			Name:        "remove_member",
+			Title:       "Remove a member",
+			Description: "Delete a member's membership and grants; to suspend instead, update_member with status inactive.",
+			Toolset:     "members", Permission: vitrine.MembersManage, Destructive: true, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in memberRefIn) (removeMemberOut, error) {
 			if err := svc.RemoveMember(ctx, a, in.UserID); err != nil {
 				return removeMemberOut{}, err
@@ -127,20 +122,18 @@ func memberTools(svc *service.Service) []*Tool {
 			return removeMemberOut{UserID: in.UserID, Removed: true}, nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "grant_permission",
-			Title: "Grant a permission",
-			Description: "Give a member one permission on top of their role, such as products:delete. You can grant " +
-				"only permissions you hold yourself.",
-			Toolset: "members", Permission: vitrine.MembersManage, Idempotent: true, TargetArg: "user_id",
+			Name:        "grant_permission",
+			Title:       "Grant a permission",
+			Description: "Give a member a permission on top of their role; only one you hold yourself.",
+			Toolset:     "members", Permission: vitrine.MembersManage, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in permissionIn) (memberOut, error) {
 			return member(svc.GrantPermission(ctx, a, in.UserID, string(in.Permission)))
 		}),
 		tenantTool(svc, Tool{
-			Name:  "revoke_permission",
-			Title: "Revoke a permission",
-			Description: "Take back a permission granted to a member on top of their role. A permission that comes " +
-				"with the role goes only by changing the role (update_member).",
-			Toolset: "members", Permission: vitrine.MembersManage, Destructive: true, Idempotent: true, TargetArg: "user_id",
+			Name:        "revoke_permission",
+			Title:       "Revoke a permission",
+			Description: "Take back a permission granted on top of a member's role; the role's own go with the role.",
+			Toolset:     "members", Permission: vitrine.MembersManage, Destructive: true, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in permissionIn) (memberOut, error) {
 			return member(svc.RevokePermission(ctx, a, in.UserID, string(in.Permission)))
 		}),

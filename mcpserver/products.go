@@ -12,22 +12,32 @@ import (
 type (
 	productStatus string
 	productSort   string
+	productDetail string
 	pageLimit     int
 	stockLevel    int64
+	sku           string
+	shortText     string // names, reasons, queries, keys
+	longText      string
+	decimal       string
+	currencyCode  string
+	slug          string
+	email         string
+	roleName      string
+	roleText      string
 )
 
-// productOut is a product as tools return it.
+// productOut is a product as tools return it: the whole record.
 type productOut struct {
 	ID          string    `json:"id"`
 	TenantID    string    `json:"tenant_id"`
 	SKU         string    `json:"sku"`
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
-	Price       string    `json:"price" jsonschema:"Exact decimal price in the currency's units, such as \"4599.90\"."`
+	Price       string    `json:"price"`
 	Currency    string    `json:"currency"`
 	Stock       int64     `json:"stock"`
 	Status      string    `json:"status"`
-	Version     int64     `json:"version" jsonschema:"Grows with every change; pass it as expected_version to update_product to avoid overwriting someone else's change."`
+	Version     int64     `json:"version"`
 	CreatedAt   time.Time `json:"created_at"`
 	CreatedBy   string    `json:"created_by"`
 	UpdatedAt   time.Time `json:"updated_at"`
@@ -42,66 +52,96 @@ func productView(p *vitrine.Product) productOut {
 	}
 }
 
+// productRow is a product in a page of list_products: what an agent uses
+// to decide and act on it, and the rest of the record only on request
+// (detail "full"), since a page goes whole into the model's context.
+// get_product returns everything.
+type productRow struct {
+	ID          string     `json:"id"`
+	SKU         string     `json:"sku"`
+	Name        string     `json:"name"`
+	Price       string     `json:"price"`
+	Currency    string     `json:"currency"`
+	Stock       int64      `json:"stock"`
+	Status      string     `json:"status"`
+	Version     int64      `json:"version"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+	TenantID    string     `json:"tenant_id,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	CreatedAt   *time.Time `json:"created_at,omitempty"`
+	CreatedBy   string     `json:"created_by,omitempty"`
+	UpdatedBy   string     `json:"updated_by,omitempty"`
+}
+
+func productRowView(p *vitrine.Product, full bool) productRow {
+	r := productRow{ID: p.ID, SKU: p.SKU, Name: p.Name, Price: p.PriceString(), Currency: p.Currency,
+		Stock: p.Stock, Status: string(p.Status), Version: p.Version, UpdatedAt: p.UpdatedAt}
+	if full {
+		r.TenantID, r.Description, r.CreatedAt, r.CreatedBy, r.UpdatedBy = p.TenantID, &p.Description, &p.CreatedAt, p.CreatedBy, p.UpdatedBy
+	}
+	return r
+}
+
 type listProductsIn struct {
 	TenantArg
-	Query        string        `json:"query,omitempty" jsonschema:"Words to find in product names, SKUs and descriptions; case and accents are ignored and a word matches the start of a word (\"note\" finds \"Notebook\"). Results are ranked: the exact SKU first, then matches in the name, then the rest."`
-	Status       productStatus `json:"status,omitempty" jsonschema:"Only products with this status. Default: any."`
-	InStock      *bool         `json:"in_stock,omitempty" jsonschema:"true: only products with stock; false: only those out of stock."`
-	MinPrice     string        `json:"min_price,omitempty" jsonschema:"Only products priced at least this, in currency (decimal string)."`
-	MaxPrice     string        `json:"max_price,omitempty" jsonschema:"Only products priced at most this, in currency (decimal string)."`
-	Currency     string        `json:"currency,omitempty" jsonschema:"The currency of min_price and max_price; only products in it match them. Default: BRL."`
-	UpdatedSince string        `json:"updated_since,omitempty" jsonschema:"Only products changed at or after this time (RFC 3339)."`
-	Sort         productSort   `json:"sort,omitempty" jsonschema:"Order of the list; a leading - reverses it. Default: relevance with a query, name without."`
-	Limit        pageLimit     `json:"limit,omitempty" jsonschema:"Products per page, 1 to 100. Default: 20."`
-	Cursor       string        `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page, with the same filters. Omit for the first page."`
+	Query        shortText     `json:"query,omitempty" jsonschema:"Words of name, SKU or description; case and accents ignored; matches word starts. Ranked: exact SKU, then name."`
+	Status       productStatus `json:"status,omitempty" jsonschema:"Default: any."`
+	InStock      *bool         `json:"in_stock,omitempty" jsonschema:"true: stock above 0; false: out of stock."`
+	MinPrice     decimal       `json:"min_price,omitempty" jsonschema:"In currency."`
+	MaxPrice     decimal       `json:"max_price,omitempty" jsonschema:"In currency."`
+	Currency     currencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217, of min_price and max_price. Default: BRL."`
+	UpdatedSince string        `json:"updated_since,omitempty" jsonschema:"RFC 3339 time."`
+	Sort         productSort   `json:"sort,omitempty" jsonschema:"A leading - reverses. Default: relevance with a query, else name."`
+	Detail       productDetail `json:"detail,omitempty" jsonschema:"full: every field, as get_product. Default: summary."`
+	pageArgs
 }
 
 type listProductsOut struct {
-	Products   []productOut `json:"products"`
-	NextCursor string       `json:"next_cursor" jsonschema:"Pass as cursor for the next page; empty on the last page."`
+	Products   []productRow `json:"products"`
+	NextCursor string       `json:"next_cursor"`
 }
 
 type getProductIn struct {
 	TenantArg
-	ID  string `json:"id,omitempty" jsonschema:"The product's id. Give id or sku."`
-	SKU string `json:"sku,omitempty" jsonschema:"The product's SKU, in any case. Give id or sku."`
+	ID  string `json:"id,omitempty" jsonschema:"Give id or sku."`
+	SKU sku    `json:"sku,omitempty" jsonschema:"Any case."`
 }
 
 type createProductIn struct {
 	TenantArg
-	SKU         string        `json:"sku" jsonschema:"Stock-keeping unit: letters, digits and . _ / - (not at the ends), up to 64 characters; unique in the company without regard to case."`
-	Name        string        `json:"name" jsonschema:"Product name, up to 200 characters."`
-	Price       string        `json:"price" jsonschema:"Price as a decimal string in the currency's units, such as \"4599.90\"; no more decimals than the currency has (2 for BRL)."`
-	Description string        `json:"description,omitempty" jsonschema:"Free text, up to 5000 characters."`
-	Currency    string        `json:"currency,omitempty" jsonschema:"ISO 4217 currency code. Default: BRL."`
-	Stock       stockLevel    `json:"stock,omitempty" jsonschema:"Units in stock. Default: 0."`
+	SKU         sku           `json:"sku" jsonschema:"Letters, digits and . _ / - (not at the ends); unique in the company, ignoring case."`
+	Name        shortText     `json:"name"`
+	Price       decimal       `json:"price" jsonschema:"Decimal string in the currency's units, such as \"4599.90\"."`
+	Description longText      `json:"description,omitempty"`
+	Currency    currencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217. Default: BRL."`
+	Stock       stockLevel    `json:"stock,omitempty" jsonschema:"Default: 0."`
 	Status      productStatus `json:"status,omitempty" jsonschema:"Default: active."`
 	// IdempotencyKey makes a retry safe.
-	IdempotencyKey string `json:"idempotency_key,omitempty" jsonschema:"Any unique string, such as a UUID, to make retries safe: a call repeated with the same key and arguments within 24 hours returns the product the first call created instead of a duplicate; the same key with other arguments is a ConflictError."`
+	IdempotencyKey shortText `json:"idempotency_key,omitempty" jsonschema:"A unique string: a retry with the same key and arguments within 24 h returns the first call's product; other arguments are a ConflictError."`
 }
 
 type updateProductIn struct {
 	TenantArg
-	ID              string         `json:"id" jsonschema:"The id of the product to change."`
-	SKU             *string        `json:"sku,omitempty" jsonschema:"New SKU, unique in the company."`
-	Name            *string        `json:"name,omitempty" jsonschema:"New name."`
-	Price           *string        `json:"price,omitempty" jsonschema:"New price as a decimal string, such as \"4599.90\"."`
-	Description     *string        `json:"description,omitempty" jsonschema:"New description; an empty string clears it."`
-	Currency        *string        `json:"currency,omitempty" jsonschema:"New ISO 4217 currency code. Without price, the amount is kept if the new currency can express it exactly."`
-	Stock           *stockLevel    `json:"stock,omitempty" jsonschema:"New stock level."`
-	Status          *productStatus `json:"status,omitempty" jsonschema:"\"archived\" takes the product off sale; \"active\" restores it."`
-	ExpectedVersion *int64         `json:"expected_version,omitempty" jsonschema:"The version you read. If the product has changed since, nothing is written and a ConflictError says so. Omit to apply the change to the latest version."`
+	ID              string         `json:"id"`
+	SKU             *sku           `json:"sku,omitempty"`
+	Name            *shortText     `json:"name,omitempty"`
+	Price           *decimal       `json:"price,omitempty"`
+	Description     *longText      `json:"description,omitempty" jsonschema:"Empty clears it."`
+	Currency        *currencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217. Without price, the amount is kept if the currency can express it."`
+	Stock           *stockLevel    `json:"stock,omitempty"`
+	Status          *productStatus `json:"status,omitempty" jsonschema:"archived takes it off sale; active restores it."`
+	ExpectedVersion *int64         `json:"expected_version,omitempty" jsonschema:"The product's version you read; if it changed since, a ConflictError and nothing written."`
 }
 
 type deleteProductIn struct {
 	TenantArg
-	ID string `json:"id" jsonschema:"The id of the product to delete."`
+	ID string `json:"id"`
 }
 
 type deleteProductOut struct {
 	ID      string `json:"id"`
-	Deleted bool   `json:"deleted" jsonschema:"Whether the product is gone: false when the user declined to confirm."`
-	Message string `json:"message,omitempty" jsonschema:"Why nothing was deleted, when nothing was."`
+	Deleted bool   `json:"deleted" jsonschema:"false when the user declined to confirm."`
+	Message string `json:"message,omitempty"`
 }
 
 func productTools(svc *service.Service, opts Options) []*Tool {
@@ -109,64 +149,59 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 		tenantTool(svc, Tool{
 			Name:  "list_products",
 			Title: "List products",
-			Description: "List a company's products, a page at a time, optionally filtered by a text query on name and SKU " +
-				"and by status, in the order given by sort. To fetch the next page, call again with cursor set to next_cursor; " +
-				"an empty next_cursor means there are no more products.",
+			Description: "List a company's products, a page at a time. Each has id, sku, name, price, currency, stock, " +
+				"status, version, updated_at; detail full adds the rest.",
 			Toolset: "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
 			page, err := svc.ListProducts(ctx, a, service.ProductQuery{
-				Query: in.Query, Status: string(in.Status), InStock: in.InStock, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice,
-				Currency: in.Currency, UpdatedSince: in.UpdatedSince, Sort: string(in.Sort), Limit: int(in.Limit), Cursor: in.Cursor,
+				Query: string(in.Query), Status: string(in.Status), InStock: in.InStock, MinPrice: string(in.MinPrice), MaxPrice: string(in.MaxPrice),
+				Currency: string(in.Currency), UpdatedSince: in.UpdatedSince, Sort: string(in.Sort), Limit: int(in.Limit), Cursor: string(in.Cursor),
 			})
 			if err != nil {
 				return listProductsOut{}, err
 			}
-			out := listProductsOut{Products: make([]productOut, 0, len(page.Products)), NextCursor: page.NextCursor}
+			out := listProductsOut{Products: make([]productRow, 0, len(page.Products)), NextCursor: page.NextCursor}
 			for _, p := range page.Products {
-				out.Products = append(out.Products, productView(p))
+				out.Products = append(out.Products, productRowView(p, in.Detail == "full"))
 			}
 			return out, nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "get_product",
-			Title: "Get a product",
-			Description: "Get one product of a company by its id or by its SKU (give exactly one). " +
-				"A product that does not exist in that company is a NotFoundError.",
-			Toolset: "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true, TargetArg: "id",
+			Name:        "get_product",
+			Title:       "Get a product",
+			Description: "Get a product, every field of it, by id or by SKU. One that is not in the company is a NotFoundError.",
+			Toolset:     "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in getProductIn) (productOut, error) {
-			p, err := svc.GetProduct(ctx, a, in.ID, in.SKU)
+			p, err := svc.GetProduct(ctx, a, in.ID, string(in.SKU))
 			if err != nil {
 				return productOut{}, err
 			}
 			return productView(p), nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "create_product",
-			Title: "Create a product",
-			Description: "Add a product to a company's catalog. The SKU must be new in the company (a ConflictError says " +
-				"when it is taken); the price is a decimal string such as \"4599.90\". Returns the product with its id.",
-			Toolset: "products", Permission: vitrine.ProductsCreate,
+			Name:        "create_product",
+			Title:       "Create a product",
+			Description: "Add a product to a company's catalog; a SKU already taken is a ConflictError. Returns the product.",
+			Toolset:     "products", Permission: vitrine.ProductsCreate,
 		}, func(ctx context.Context, a *service.Access, in createProductIn) (productOut, error) {
 			p, err := svc.CreateProduct(ctx, a, service.NewProduct{
-				SKU: in.SKU, Name: in.Name, Description: in.Description, Price: in.Price,
-				Currency: in.Currency, Stock: int64(in.Stock), Status: string(in.Status),
-			}, in.IdempotencyKey)
+				SKU: string(in.SKU), Name: string(in.Name), Description: string(in.Description), Price: string(in.Price),
+				Currency: string(in.Currency), Stock: int64(in.Stock), Status: string(in.Status),
+			}, string(in.IdempotencyKey))
 			if err != nil {
 				return productOut{}, err
 			}
 			return productView(p), nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "update_product",
-			Title: "Update a product",
-			Description: "Change some fields of a product; fields you leave out stay as they are. Pass expected_version " +
-				"(the version you read) to make sure you do not overwrite someone else's change. Archive a product with " +
-				"status \"archived\". Returns the product as it now is.",
-			Toolset: "products", Permission: vitrine.ProductsUpdate, TargetArg: "id",
+			Name:        "update_product",
+			Title:       "Update a product",
+			Description: "Change the fields given of a product; the others stay. Returns the product as it now is.",
+			Toolset:     "products", Permission: vitrine.ProductsUpdate, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
 			p, err := svc.UpdateProduct(ctx, a, in.ID, service.ProductChanges{
-				SKU: in.SKU, Name: in.Name, Description: in.Description, Price: in.Price, Currency: in.Currency,
-				Stock: (*int64)(in.Stock), Status: (*string)(in.Status), ExpectedVersion: in.ExpectedVersion,
+				SKU: (*string)(in.SKU), Name: (*string)(in.Name), Description: (*string)(in.Description), Price: (*string)(in.Price),
+				Currency: (*string)(in.Currency), Stock: (*int64)(in.Stock), Status: (*string)(in.Status), ExpectedVersion: in.ExpectedVersion,
 			})
 			if err != nil {
 				return productOut{}, err
@@ -176,9 +211,8 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 		tenantTool(svc, Tool{
 			Name:  "delete_product",
 			Title: "Delete a product",
-			Description: "Delete a product for good; this cannot be undone. To take a product off sale but keep it, " +
-				"use update_product with status \"archived\" instead. Needs the products:delete permission. The " +
-				"server may ask the user to confirm first; if they decline, nothing is deleted and deleted is false.",
+			Description: "Delete a product for good. To keep it off sale instead, archive it (update_product). The " +
+				"user may be asked to confirm.",
 			Toolset: "products", Permission: vitrine.ProductsDelete, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
 			if opts.ConfirmDestructive {

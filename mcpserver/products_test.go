@@ -91,7 +91,7 @@ func TestTenantIsolation(t *testing.T) {
 				fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "FR-MACA-FUJI"}, notFound)
 				fails(t, cs, "update_product", map[string]any{"tenant_id": technova, "id": maca, "price": "0.01"}, notFound)
 				fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": maca}, notFound)
-				for _, args := range []map[string]any{{"tenant_id": technova, "limit": 100}, {"tenant_id": technova, "query": "maçã"}} {
+				for _, args := range []map[string]any{{"tenant_id": technova, "limit": 100, "detail": "full"}, {"tenant_id": technova, "query": "maçã", "detail": "full"}} {
 					list := ok[productList](t, cs, "list_products", args)
 					for _, p := range list.Products {
 						if p.TenantID != technova {
@@ -102,7 +102,7 @@ func TestTenantIsolation(t *testing.T) {
 				fails(t, cs, "list_products", map[string]any{"tenant_id": verdeID}, `{"error":true,"type":"Error","message":"Membership not found or inactive"}`)
 				// Carla sees both tenants, each with its own products only.
 				carla := w.session(tr, member)
-				verdeList := ok[productList](t, carla, "list_products", map[string]any{"tenant_id": verdeID, "limit": 100})
+				verdeList := ok[productList](t, carla, "list_products", map[string]any{"tenant_id": verdeID, "limit": 100, "detail": "full"})
 				if len(verdeList.Products) != 4 {
 					t.Errorf("mercado-verde has %d products", len(verdeList.Products))
 				}

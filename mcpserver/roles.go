@@ -11,7 +11,7 @@ type roleOut struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Permissions []string `json:"permissions"`
-	Builtin     bool     `json:"builtin" jsonschema:"Built-in roles exist in every company and cannot be changed."`
+	Builtin     bool     `json:"builtin"`
 }
 
 func roleView(r *vitrine.Role) roleOut {
@@ -26,7 +26,7 @@ type permissionOut struct {
 
 type listPermissionsOut struct {
 	Permissions []permissionOut `json:"permissions"`
-	NextCursor  string          `json:"next_cursor" jsonschema:"Always empty: the whole catalog is on this page."`
+	NextCursor  string          `json:"next_cursor"`
 }
 
 type listRolesIn struct {
@@ -35,19 +35,19 @@ type listRolesIn struct {
 
 type listRolesOut struct {
 	Roles      []roleOut `json:"roles"`
-	NextCursor string    `json:"next_cursor" jsonschema:"Always empty: every role is on this page."`
+	NextCursor string    `json:"next_cursor"`
 }
 
 type roleIn struct {
 	TenantArg
-	Name        string           `json:"name" jsonschema:"The custom role's name: lowercase letters, digits, - or _, such as \"catalog-editor\". Built-in names are reserved."`
-	Permissions []permissionName `json:"permissions" jsonschema:"Every permission the role holds, from list_permissions."`
-	Description *string          `json:"description,omitempty" jsonschema:"What the role is for, up to 500 characters."`
+	Name        roleName         `json:"name" jsonschema:"Lowercase letters, digits, - or _; not a built-in name."`
+	Permissions []permissionName `json:"permissions" jsonschema:"All the role holds."`
+	Description *roleText        `json:"description,omitempty"`
 }
 
 type roleRefIn struct {
 	TenantArg
-	Name string `json:"name" jsonschema:"The custom role's name."`
+	Name roleName `json:"name" jsonschema:"A custom role."`
 }
 
 type deleteRoleOut struct {
@@ -60,7 +60,7 @@ func (in roleIn) input() service.RoleInput {
 	for i, p := range in.Permissions {
 		ps[i] = string(p)
 	}
-	return service.RoleInput{Name: in.Name, Permissions: ps, Description: in.Description}
+	return service.RoleInput{Name: string(in.Name), Permissions: ps, Description: (*string)(in.Description)}
 }
 
 func roleTools(svc *service.Service) []*Tool {
@@ -74,7 +74,7 @@ func roleTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "list_permissions",
 			Title:       "List permissions",
-			Description: "List the permission catalog: every permission a role or a grant can hold, with what it allows.",
+			Description: "List every permission a role or a grant can hold, with what it allows.",
 			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listPermissionsOut, error) {
 			ps, err := svc.Permissions(ctx, a)
@@ -90,7 +90,7 @@ func roleTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "list_roles",
 			Title:       "List roles",
-			Description: "List the roles of a company: the built-in ones (owner, admin, member, viewer) and its custom roles, with their permissions.",
+			Description: "List a company's roles with their permissions: built-in (unchangeable) and custom.",
 			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listRolesOut, error) {
 			rs, err := svc.Roles(ctx, a)
@@ -104,34 +104,31 @@ func roleTools(svc *service.Service) []*Tool {
 			return out, nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "create_role",
-			Title: "Create a role",
-			Description: "Create a custom role in a company: a name and the permissions it holds. You cannot create a " +
-				"role that holds permissions you do not hold.",
-			Toolset: "roles", Permission: vitrine.RolesManage, TargetArg: "name",
+			Name:        "create_role",
+			Title:       "Create a role",
+			Description: "Create a custom role in a company, holding only permissions you hold.",
+			Toolset:     "roles", Permission: vitrine.RolesManage, TargetArg: "name",
 		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
 			return role(svc.CreateRole(ctx, a, in.input()))
 		}),
 		tenantTool(svc, Tool{
-			Name:  "update_role",
-			Title: "Update a role",
-			Description: "Replace the permissions (and description, if given) of a custom role. Its members hold the " +
-				"new permissions from their next call. Built-in roles cannot be changed.",
-			Toolset: "roles", Permission: vitrine.RolesManage, Idempotent: true, TargetArg: "name",
+			Name:        "update_role",
+			Title:       "Update a role",
+			Description: "Replace a custom role's permissions (and description, if given), from its members' next call.",
+			Toolset:     "roles", Permission: vitrine.RolesManage, Idempotent: true, TargetArg: "name",
 		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
 			return role(svc.UpdateRole(ctx, a, in.input()))
 		}),
 		tenantTool(svc, Tool{
-			Name:  "delete_role",
-			Title: "Delete a role",
-			Description: "Delete a custom role that no member holds (a ConflictError says how many still do). " +
-				"Built-in roles cannot be deleted.",
-			Toolset: "roles", Permission: vitrine.RolesManage, Destructive: true, Idempotent: true, TargetArg: "name",
+			Name:        "delete_role",
+			Title:       "Delete a role",
+			Description: "Delete a custom role that no member holds (else a ConflictError says how many do).",
+			Toolset:     "roles", Permission: vitrine.RolesManage, Destructive: true, Idempotent: true, TargetArg: "name",
 		}, func(ctx context.Context, a *service.Access, in roleRefIn) (deleteRoleOut, error) {
-			if err := svc.DeleteRole(ctx, a, in.Name); err != nil {
+			if err := svc.DeleteRole(ctx, a, string(in.Name)); err != nil {
 				return deleteRoleOut{}, err
 			}
-			return deleteRoleOut{Name: in.Name, Deleted: true}, nil
+			return deleteRoleOut{Name: string(in.Name), Deleted: true}, nil
 		}),
 	}
 }

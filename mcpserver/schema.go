@@ -18,6 +18,18 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[productSort](): {Type: "string", Enum: []any{
 		"relevance", "name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
 	reflect.TypeFor[pageLimit]():      {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
+	reflect.TypeFor[productDetail]():  {Type: "string", Enum: []any{"summary", "full"}},
+	reflect.TypeFor[sku]():            {Type: "string", MaxLength: ptr(vitrine.MaxSKULength)},
+	reflect.TypeFor[shortText]():      {Type: "string", MaxLength: ptr(200)},
+	reflect.TypeFor[longText]():       {Type: "string", MaxLength: ptr(vitrine.MaxDescriptionLength)},
+	reflect.TypeFor[decimal]():        {Type: "string", MaxLength: ptr(40)},
+	reflect.TypeFor[currencyCode]():   {Type: "string", Pattern: "^[A-Za-z]{3}$"}, // checked by the service, which says more
+	reflect.TypeFor[slug]():           {Type: "string", MaxLength: ptr(63)},
+	reflect.TypeFor[email]():          {Type: "string", MaxLength: ptr(254)},
+	reflect.TypeFor[roleName]():       {Type: "string", MaxLength: ptr(40)},
+	reflect.TypeFor[roleText]():       {Type: "string", MaxLength: ptr(500)},
+	reflect.TypeFor[pageCursor]():     {Type: "string", MaxLength: ptr(vitrine.MaxCursorLength)},
+	reflect.TypeFor[toolsetName]():    {Type: "string", Enum: toolsetEnum()},
 	reflect.TypeFor[stockLevel]():     {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
 	reflect.TypeFor[memberStatus]():   {Type: "string", Enum: []any{"active", "inactive"}},
 	reflect.TypeFor[importMode]():     {Type: "string", Enum: []any{"create", "upsert"}},
@@ -26,6 +38,31 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 }
 
 func ptr[T any](v T) *T { return &v }
+
+type pageCursor string
+
+// outputSchemaFor derives the schema of a result: its fields and their
+// types, said once. A result carries every field of its struct but those
+// marked omitempty (which the docs and the field's description tell), so
+// "required" would repeat every name of every result in every tools/list,
+// at the agent's expense; and additionalProperties would forbid a result
+// to grow.
+func outputSchemaFor[T any]() *jsonschema.Schema {
+	s := schemaFor[T]()
+	openObjects(s)
+	return s
+}
+
+func openObjects(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.AdditionalProperties, s.Required = nil, nil
+	for _, p := range s.Properties {
+		openObjects(p)
+	}
+	openObjects(s.Items)
+}
 
 // schemaFor derives the schema of T. Optional fields (omitempty) are
 // pointers in Go so that "absent" differs from "zero"; in the schema they
@@ -56,6 +93,16 @@ func simplify(s *jsonschema.Schema) {
 		simplify(p)
 	}
 	simplify(s.Items)
+}
+
+func toolsetEnum() []any { return stringEnum(Toolsets) }
+
+func stringEnum(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
 }
 
 func permissionEnum() []any {

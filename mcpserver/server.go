@@ -22,12 +22,12 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
-// Toolsets lists the toolsets in the order their tools are listed.
-var Toolsets = []string{"tenants", "products", "members", "roles", "audit"}
-
 // Options configure a Server.
 type Options struct {
-	// Toolsets narrows the tools to these toolsets; empty means all.
+	// Toolsets are the toolsets served: names of Toolsets, "all", or
+	// "default" (empty means it): every toolset served, DefaultToolsets
+	// and those named beside "default" listed from the start, the others
+	// listed once a session enables them (enable_toolset).
 	Toolsets []string
 	// ReadOnly exposes only the tools that change nothing.
 	ReadOnly bool
@@ -68,6 +68,8 @@ type Server struct {
 	log     *slog.Logger
 	tools   []*Tool // after the server's filters, in listing order
 	byName  map[string]*Tool
+	plan    toolsetPlan
+	enabled *sessionToolsets
 	mcp     *mcp.Server
 	metrics *metrics
 	oauth   *resourceServer // nil without OAuth
@@ -82,13 +84,12 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = time.Minute
 	}
-	for _, ts := range opts.Toolsets {
-		if !slices.Contains(Toolsets, ts) {
-			return nil, fmt.Errorf("unknown toolset %q; the toolsets are %s", ts, strings.Join(Toolsets, ", "))
-		}
+	plan, err := planToolsets(opts.Toolsets)
+	if err != nil {
+		return nil, err
 	}
-	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}}
-	for _, t := range AllTools(svc, opts) {
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}, plan: plan, enabled: &sessionToolsets{}}
+	for _, t := range allTools(svc, opts, plan, s.enabled) {
 		if s.serves(t) {
 			s.tools = append(s.tools, t)
 			s.byName[t.Name] = t
@@ -98,9 +99,12 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.SDKLogger = opts.Logger
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vitrine", Title: "Vitrine", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructions + onDemandHint(plan),
 		Logger:       opts.SDKLogger,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:   &mcp.ToolCapabilities{ListChanged: len(plan.onDemand()) > 0},
+			Logging: &mcp.LoggingCapabilities{},
+		},
 		// What a caller is shown depends on who they are (their token,
 		// their memberships): no cache may share it with another user.
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
@@ -112,6 +116,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		s.addResources()
 	}
 	s.mcp.AddReceivingMiddleware(s.visibility)
+	s.mcp.AddSendingMiddleware(listChanged)
 	s.metrics = newMetrics(opts.Metrics, s)
 	if opts.OAuth != nil {
 		rs, err := newResourceServer(*opts.OAuth, opts.PublicURL)
@@ -131,10 +136,24 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 	`an administrator), NotFoundError (check the id), ConflictError (check the data), ValidationError (fix the ` +
 	`arguments and retry), Error (report it; for "Membership not found or inactive", call list_tenants).`
 
+// onDemandHint tells a model of the tools it is not shown at first.
+func onDemandHint(plan toolsetPlan) string {
+	if len(plan.onDemand()) == 0 {
+		return ""
+	}
+	return " More tools (" + strings.Join(plan.onDemand(), ", ") + ") are listed after enable_toolset, and answer by name anyway."
+}
+
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
-	return slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
+	plan, _ := planToolsets(opts.Toolsets)
+	return allTools(svc, opts, plan, &sessionToolsets{})
+}
+
+func allTools(svc *service.Service, opts Options, plan toolsetPlan, enabled *sessionToolsets) []*Tool {
+	tools := slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
+	return append(tools, discoveryTools(plan, opts, enabled, tools)...)
 }
 
 // CheckOAuth reads the authorization server's metadata and keys (and
@@ -160,18 +179,25 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.
 //  1. the server's toolsets (Options.Toolsets);
 //  2. the server's read-only mode (Options.ReadOnly);
 //  3. the caller's token: a read-only token sees only read-only tools;
-//  4. the caller's permissions, checked per call in the tenant named: a tool
+//  4. the session's list: tools/list holds the toolsets listed from the
+//     start and those the session enabled (enable_toolset);
+//  5. the caller's permissions, checked per call in the tenant named: a tool
 //     stays listed, and answers PermissionError where it is not allowed.
 //
 // A tool hidden by 1 to 3 does not exist for that caller: calling it is the
-// protocol error "Unknown tool".
+// protocol error "Unknown tool". A tool left out by 4 only is not listed,
+// and answers when called by its name.
 
 // serves applies filters 1 and 2.
-func (s *Server) serves(t *Tool) bool {
-	if len(s.opts.Toolsets) > 0 && !slices.Contains(s.opts.Toolsets, t.Toolset) {
-		return false
-	}
-	return !s.opts.ReadOnly || t.ReadOnly
+func (s *Server) serves(t *Tool) bool { return serves(s.plan, s.opts, t) }
+
+func serves(plan toolsetPlan, opts Options, t *Tool) bool {
+	return slices.Contains(plan.served, t.Toolset) && (!opts.ReadOnly || t.ReadOnly)
+}
+
+// listed applies filters 3 and 4 to a tool the server serves.
+func (s *Server) listed(t *Tool, c *vitrine.Caller, ss *mcp.ServerSession) bool {
+	return visible(t, c) && (slices.Contains(s.plan.listed, t.Toolset) || (ss != nil && s.enabled.has(ss, t.Toolset)))
 }
 
 // visible applies filter 3.
@@ -179,9 +205,9 @@ func visible(t *Tool, c *vitrine.Caller) bool {
 	return t.ReadOnly || c == nil || !c.ReadOnly()
 }
 
-// visibility is the SDK middleware that applies filter 3 to tools/list and
-// tools/call, and answers unknown tools with the contract's exact message
-// (the SDK's own reads `unknown tool "x"`).
+// visibility is the SDK middleware that applies filter 3 to tools/call and
+// filters 3 and 4 to tools/list, and answers unknown tools with the
+// contract's exact message (the SDK's own reads `unknown tool "x"`).
 func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
@@ -200,8 +226,8 @@ func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 				return res, err
 			}
 			c, _ := s.caller(ctx, req)
-			if lr, ok := res.(*mcp.ListToolsResult); ok && c != nil && c.ReadOnly() {
-				lr.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return !visible(s.byName[t.Name], c) })
+			if lr, ok := res.(*mcp.ListToolsResult); ok {
+				lr.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return !s.listed(s.byName[t.Name], c, r.Session) })
 			}
 			return res, nil
 		}

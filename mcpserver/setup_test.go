@@ -111,6 +111,25 @@ func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
 	return cs
 }
 
+// connect connects an SDK client, with its options, in memory to a server
+// of its own with opts, as the user with that email.
+func (w *world) connect(opts mcpserver.Options, email string, copts *mcp.ClientOptions) *mcp.ClientSession {
+	w.t.Helper()
+	opts.Token = w.tokens[email]
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := w.server(opts).MCP().Connect(ctx, st, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(ctx, ct, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func (w *world) productID(slug, sku string) string {
 	w.t.Helper()
 	p, err := w.db.ProductBySKU(ctx, w.tenants[slug], sku)

@@ -228,7 +228,8 @@ func TestRevokedTokenIsRefusedAtOnce(t *testing.T) {
 	}
 }
 
-// The server's own filters: toolsets, then read-only.
+// The server's own filters: toolsets, then read-only; tools/list holds the
+// toolsets listed from the start.
 func TestServerToolFilters(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, c := range []struct {
@@ -237,7 +238,9 @@ func TestServerToolFilters(t *testing.T) {
 		hidden string
 	}{
 		{mcpserver.Options{Toolsets: []string{"products"}}, func(t *mcpserver.Tool) bool { return t.Toolset == "products" }, "list_members"},
-		{mcpserver.Options{ReadOnly: true}, func(t *mcpserver.Tool) bool { return t.ReadOnly }, "create_product"},
+		{mcpserver.Options{ReadOnly: true}, func(t *mcpserver.Tool) bool {
+			return t.ReadOnly && (slices.Contains(mcpserver.DefaultToolsets, t.Toolset) || t.Name == "enable_toolset")
+		}, "create_product"},
 		{mcpserver.Options{Toolsets: []string{"members", "audit"}, ReadOnly: true}, func(t *mcpserver.Tool) bool {
 			return t.ReadOnly && (t.Toolset == "members" || t.Toolset == "audit")
 		}, "add_member"},

@@ -10,11 +10,11 @@ import (
 
 // tenantOut is a company as one caller sees it.
 type tenantOut struct {
-	ID          string    `json:"id" jsonschema:"The company's id: pass it as tenant_id to the other tools."`
+	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Slug        string    `json:"slug"`
 	Role        string    `json:"role"`
-	Permissions []string  `json:"permissions" jsonschema:"What you may do in the company: your role's permissions and those granted to you."`
+	Permissions []string  `json:"permissions"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
 }
@@ -58,14 +58,14 @@ type getTenantIn struct {
 }
 
 type createTenantIn struct {
-	Name string `json:"name" jsonschema:"The company's name."`
-	Slug string `json:"slug,omitempty" jsonschema:"Short unique name: lowercase letters, digits and inner hyphens. Derived from the name if omitted."`
+	Name shortText `json:"name"`
+	Slug slug      `json:"slug,omitempty" jsonschema:"Lowercase letters, digits and inner hyphens, unique. Default: from the name."`
 }
 
 type updateTenantIn struct {
 	TenantArg
-	Name *string `json:"name,omitempty" jsonschema:"The new name."`
-	Slug *string `json:"slug,omitempty" jsonschema:"The new slug, unique across Vitrine."`
+	Name *shortText `json:"name,omitempty"`
+	Slug *slug      `json:"slug,omitempty" jsonschema:"Unique across Vitrine."`
 }
 
 func tenant(t *service.TenantAccess, err error) (tenantOut, error) {
@@ -91,8 +91,8 @@ func tenantTools(svc *service.Service) []*Tool {
 		callerTool(Tool{
 			Name:  "whoami",
 			Title: "Who am I",
-			Description: "Tell who the agent acts for: the signed-in user, the token in use, and the companies the user " +
-				"can act in with the role and permissions held in each. Call it first to know what you may do.",
+			Description: "Tell who you act for: user, token, and your companies with your role and permissions in each. " +
+				"Call it first.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (whoamiOut, error) {
 			ts, err := tenants(ctx, c)
@@ -108,9 +108,8 @@ func tenantTools(svc *service.Service) []*Tool {
 		callerTool(Tool{
 			Name:  "list_tenants",
 			Title: "List my companies",
-			Description: "List the companies (tenants) you can act in: those where you hold an active membership, with your " +
-				"role and permissions in each. Use an id from here as tenant_id. When a tool answers " +
-				"\"Membership not found or inactive\", call this to see which companies are available.",
+			Description: "List the companies (tenants) you can act in, with your role and permissions in each. After " +
+				"\"Membership not found or inactive\", call it.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (listTenantsOut, error) {
 			ts, err := tenants(ctx, c)
@@ -119,27 +118,26 @@ func tenantTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "get_tenant",
 			Title:       "Get a company",
-			Description: "Get one company you belong to: its name and slug, with your role and permissions there.",
+			Description: "Get a company you belong to: its name and slug, with your role and permissions there.",
 			Toolset:     "tenants", Permission: vitrine.TenantsRead, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, a *service.Access, _ getTenantIn) (tenantOut, error) {
 			return tenant(svc.Tenant(ctx, a))
 		}),
 		callerTool(Tool{
-			Name:  "create_tenant",
-			Title: "Create a company",
-			Description: "Create a new company (tenant); you become its owner, with every permission in it. Returns the " +
-				"company with its id, to pass as tenant_id.",
-			Toolset: "tenants",
+			Name:        "create_tenant",
+			Title:       "Create a company",
+			Description: "Create a company (tenant); you become its owner, with every permission in it.",
+			Toolset:     "tenants",
 		}, func(ctx context.Context, c *vitrine.Caller, in createTenantIn) (tenantOut, error) {
-			return tenant(svc.CreateTenant(ctx, c, in.Name, in.Slug))
+			return tenant(svc.CreateTenant(ctx, c, string(in.Name), string(in.Slug)))
 		}),
 		tenantTool(svc, Tool{
 			Name:        "update_tenant",
 			Title:       "Update a company",
-			Description: "Rename a company, or change its slug (unique across Vitrine; a ConflictError says when it is taken). Returns the company as it now is.",
+			Description: "Rename a company or change its slug; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Permission: vitrine.TenantsUpdate, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, a *service.Access, in updateTenantIn) (tenantOut, error) {
-			return tenant(svc.UpdateTenant(ctx, a, in.Name, in.Slug))
+			return tenant(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug)))
 		}),
 	}
 }

@@ -42,16 +42,24 @@ type call struct {
 	args   map[string]any
 }
 
-// TenantArg is the argument every tenant-scoped tool takes first.
+// TenantArg is the argument every tenant-scoped tool takes first. Its
+// wording, like that of limit and cursor (pageArgs), is the same in every
+// tool: said once, in the same words, an agent reads it as one thing.
 type TenantArg struct {
-	TenantID string `json:"tenant_id" jsonschema:"The id of the company (tenant) to act in, from list_tenants."`
+	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
+}
+
+// pageArgs are the arguments of a list that pages.
+type pageArgs struct {
+	Limit  pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
+	Cursor pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
 }
 
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the
 // order of checks of docs/errors.md: active membership, then permission,
 // then the arguments, then whatever fn looks up and writes.
 func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Context, *service.Access, In) (Out, error)) *Tool {
-	t.InputSchema, t.OutputSchema = schemaFor[In](), schemaFor[Out]()
+	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
 	t.run = func(ctx context.Context, c *call) (any, error) {
 		tenantID, err := stringArg(c.args, "tenant_id")
 		if err != nil {
@@ -83,7 +91,7 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 
 // callerTool makes a tool that acts on the caller alone.
 func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, In) (Out, error)) *Tool {
-	t.InputSchema, t.OutputSchema = schemaFor[In](), schemaFor[Out]()
+	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
 	t.run = func(ctx context.Context, c *call) (any, error) {
 		var in In
 		if err := decodeArgs(c.args, t.InputSchema, &in); err != nil {
@@ -97,20 +105,21 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, I
 // definition is the tool as MCP lists it. The schemas go to the SDK as
 // JSON, encoded once: the SDK re-encodes a *jsonschema.Schema on every
 // tools/list and, for the protocol's header checks, on every tools/call.
+// The annotations say each thing once: the title is the tool's own, and
+// destructiveHint, which the protocol reads only when readOnlyHint is
+// false, goes with the tools that write.
 func (t *Tool) definition() *mcp.Tool {
+	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)}
+	if !t.ReadOnly {
+		a.DestructiveHint = ptr(t.Destructive)
+	}
 	return &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
 		InputSchema:  rawSchema(t.InputSchema),
 		OutputSchema: rawSchema(t.OutputSchema),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           t.Title,
-			ReadOnlyHint:    t.ReadOnly,
-			DestructiveHint: ptr(t.Destructive),
-			IdempotentHint:  t.Idempotent,
-			OpenWorldHint:   ptr(false),
-		},
+		Annotations:  a,
 	}
 }
 

@@ -24,7 +24,7 @@ import (
 
 // ToolFlags narrow the tools every caller sees.
 type ToolFlags struct {
-	Toolsets    []string      `placeholder:"SET" help:"Serve only these toolsets: tenants, products, members, roles, audit. Default: all."`
+	Toolsets    []string      `default:"default" placeholder:"SET" help:"Toolsets to serve. default: all of them, with tenants and products listed from the start and the others (inventory, members, roles, audit) once a session enables them (enable_toolset); names beside default are listed from the start too. all: every toolset, all listed. Or some of tenants, products, inventory, members, roles, audit: only those."`
 	ReadOnly    bool          `name:"read-only" help:"Serve only the tools that change nothing."`
 	Confirm     bool          `name:"confirm-destructive" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
 	CallTimeout time.Duration `default:"60s" help:"Longest time a tool call may take; past it, it answers an error and writes nothing."`
