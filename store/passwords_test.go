@@ -2,12 +2,15 @@ package store_test
 
 import (
 	"bytes"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/store"
 )
 
 func TestPasswords(t *testing.T) {
@@ -135,6 +138,28 @@ func TestPasswordLinks(t *testing.T) {
 		wantType(t, err, vitrine.NotFoundError)
 		if _, hash, _ := f.db.UserPassword(ctx, ana.Email); hash != "$argon2id$set" {
 			t.Fatalf("a used link set the password again: %q", hash)
+		}
+
+		// Redeemed at once on two instances: one wins, the other changes nothing.
+		other := dbtest.Open(t, url)
+		third := link(ana, "third", time.Hour)
+		var (
+			wg  sync.WaitGroup
+			won atomic.Int32
+		)
+		for i, db := range []*store.DB{f.db, other} {
+			wg.Go(func() {
+				_, err := db.RedeemPasswordLink(ctx, third.Hash, fmt.Sprintf("$argon2id$race-%d", i), now)
+				if err == nil {
+					won.Add(1)
+				} else if vitrine.TypeOf(err) != vitrine.NotFoundError {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if won.Load() != 1 {
+			t.Fatalf("%d concurrent redemptions of one link succeeded", won.Load())
 		}
 	})
 }
