@@ -103,7 +103,9 @@ func TestPasswordCommands(t *testing.T) {
 
 func TestDemoPasswords(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
-		var w struct{ Users []struct{ Email, Token, Password string } }
+		var w struct {
+			Users []struct{ Email, Token, Password string }
+		}
 		out := must(t, "demo", "--db="+url, "--json")
 		if err := json.Unmarshal([]byte(out), &w); err != nil || len(w.Users) != 6 {
 			t.Fatalf("demo --json: %s", out)
