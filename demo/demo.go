@@ -5,19 +5,23 @@ package demo
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
 
-// User is a demo user and the token made for them by this run.
+// User is a demo user and the token and password made for them by this
+// run.
 type User struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
 	// Roles says where the user belongs: "owner of technova".
 	Roles string `json:"roles"`
 	Token string `json:"token"`
+	// Password signs them in on the server's pages.
+	Password string `json:"password"`
 }
 
 // Tenant is a demo company.
@@ -79,7 +83,7 @@ var members = []member{
 }
 
 // Seed creates the demo world, or completes it where an earlier run left
-// it, and makes a fresh token for every demo user.
+// it, and makes a fresh token and password for every demo user.
 func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 	w := &World{}
 	op := svc.Operator()
@@ -118,7 +122,12 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo token for %s: %w", m.email, err)
 		}
-		w.Users = append(w.Users, User{Email: m.email, Name: m.name, Roles: roles, Token: secret})
+		// Random, as a demo database may be served beyond this machine.
+		password := rand.Text()
+		if err := op.SetPassword(ctx, m.email, password); err != nil {
+			return nil, fmt.Errorf("demo password for %s: %w", m.email, err)
+		}
+		w.Users = append(w.Users, User{Email: m.email, Name: m.name, Roles: roles, Token: secret, Password: password})
 	}
 	return w, nil
 }

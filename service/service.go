@@ -20,6 +20,7 @@ type Service struct {
 	now   func() time.Time
 	audit *auditLog
 	cache accessCache
+	pw    *passwords
 	// touching holds the ids of the tokens whose use is being recorded.
 	touching sync.Map
 }
@@ -29,7 +30,7 @@ func New(store vitrine.Store, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, log: log, now: vitrine.Now, audit: &auditLog{store: store, log: log}}
+	return &Service{store: store, log: log, now: vitrine.Now, audit: &auditLog{store: store, log: log}, pw: newPasswords()}
 }
 
 // Access is the proof that a caller holds an active membership in a tenant.

@@ -10,13 +10,7 @@ import (
 
 const userColumns = `id, email, name, COALESCE(subject, ''), disabled, created_at, updated_at`
 
-func scanUser(r row) (*vitrine.User, error) {
-	var u vitrine.User
-	if err := r.Scan(&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt); err != nil {
-		return nil, err
-	}
-	return &u, nil
-}
+func scanUser(r row) (*vitrine.User, error) { return scanUserWith(r) }
 
 func nullString(s string) any {
 	if s == "" {

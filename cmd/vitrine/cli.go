@@ -14,7 +14,7 @@ type CLI struct {
 	Serve   ServeCmd   `cmd:"" help:"Serve MCP over Streamable HTTP (default http://127.0.0.1:8080/mcp)."`
 	Stdio   StdioCmd   `cmd:"" help:"Serve MCP over stdio, as the user of the token in VITRINE_TOKEN."`
 	Migrate MigrateCmd `cmd:"" help:"Bring the database schema up to date (serve also does, at start)."`
-	Demo    DemoCmd    `cmd:"" help:"Fill the database with demo companies, users and products, and print their tokens."`
+	Demo    DemoCmd    `cmd:"" help:"Fill the database with demo companies, users and products, and print their tokens and passwords."`
 	User    UserCmd    `cmd:"" help:"Manage users."`
 	Audit   AuditCmd   `cmd:"" help:"Read the audit log."`
 	Tenant  TenantCmd  `cmd:"" help:"Manage companies (tenants)."`
@@ -30,6 +30,9 @@ type UserCmd struct {
 	Create UserCreateCmd `cmd:"" help:"Create a user."`
 	Update UserUpdateCmd `cmd:"" help:"Rename, disable or enable a user, or link their OAuth subject."`
 	List   UserListCmd   `cmd:"" help:"List every user."`
+
+	SetPassword UserSetPasswordCmd `cmd:"" name:"set-password" help:"Set a user's password, read from standard input (or asked for on a terminal)."`
+	Invite      UserInviteCmd      `cmd:"" help:"Print a one-time, expiring link where a user sets their password."`
 }
 
 // AuditCmd groups the audit commands.

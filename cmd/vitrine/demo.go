@@ -13,7 +13,7 @@ import (
 // DemoCmd fills the database with demo data.
 type DemoCmd struct {
 	URL  string `default:"http://127.0.0.1:8080/mcp" help:"Endpoint to write into the HTTP client configurations."`
-	JSON bool   `name:"json" help:"Print the demo world (companies, users, tokens) as one JSON object."`
+	JSON bool   `name:"json" help:"Print the demo world (companies, users, tokens, passwords) as one JSON object."`
 }
 
 // Run seeds the demo world and prints it.
@@ -34,8 +34,8 @@ func (c *DemoCmd) Run(e *env) error {
 	return nil
 }
 
-// printDemo prints each demo user's token with ready-to-paste MCP client
-// configurations for stdio and HTTP.
+// printDemo prints each demo user's token and password, with
+// ready-to-paste MCP client configurations for stdio and HTTP.
 func printDemo(e *env, w *demo.World, url string) {
 	out := e.stdout
 	fmt.Fprintln(out, "Vitrine demo data")
@@ -47,6 +47,7 @@ func printDemo(e *env, w *demo.World, url string) {
 	for _, u := range w.Users {
 		fmt.Fprintf(out, "\n%s <%s>: %s\n", u.Name, u.Email, u.Roles)
 		fmt.Fprintf(out, "  token: %s\n", u.Token)
+		fmt.Fprintf(out, "  password: %s\n", u.Password)
 		fmt.Fprintf(out, "  stdio: %s\n", configJSON(map[string]any{"command": exe, "args": []string{"stdio", "--db", dbPath},
 			"env": map[string]string{"VITRINE_TOKEN": u.Token}}))
 		fmt.Fprintf(out, "  http:  %s\n", configJSON(map[string]any{"type": "http", "url": url,
@@ -57,7 +58,7 @@ func printDemo(e *env, w *demo.World, url string) {
 	if note != "" {
 		fmt.Fprintln(out, note)
 	}
-	fmt.Fprintln(out, "The tokens are shown once; run \"vitrine demo\" again for new ones.")
+	fmt.Fprintln(out, "The tokens and passwords are shown once; run \"vitrine demo\" again for new ones.")
 }
 
 // configJSON is one client entry named "vitrine".

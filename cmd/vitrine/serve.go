@@ -39,7 +39,7 @@ func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
 type ServeCmd struct {
 	Addr            string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
 	PublicURL       string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com): the OAuth resource is this URL + /mcp. Needed with --oauth-issuer unless the server listens on loopback."`
-	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token and client configuration."`
+	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token, password and client configuration."`
 	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address instead of the main one (keep it private)."`
 	PprofAddr       string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
