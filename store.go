@@ -21,6 +21,7 @@ type Store interface {
 	ProductStore
 	AuditStore
 	PasswordStore
+	OAuthStore
 	// AccessEpoch returns a number that grows whenever a user, token,
 	// tenant, membership or role changes, whoever changes it: what was
 	// read of them under one epoch holds for as long as it is current.
@@ -93,7 +94,8 @@ type TokenStore interface {
 	TokenByPrefix(ctx context.Context, prefix string) (*Token, *User, error)
 	// TouchToken records that a token was used, at most once a minute.
 	TouchToken(ctx context.Context, id string, at time.Time) error
-	// TokensOfUser returns a user's tokens, newest first.
+	// TokensOfUser returns a user's personal tokens (not those issued
+	// to OAuth clients), newest first.
 	TokensOfUser(ctx context.Context, userID string) ([]*Token, error)
 	// RevokeToken marks a token revoked; revoking it again changes nothing.
 	RevokeToken(ctx context.Context, id string, at time.Time) (*Token, error)

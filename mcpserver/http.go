@@ -28,8 +28,15 @@ const HTTPPath = "/mcp"
 func (s *Server) HTTPHandler() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, s.limits.byIP(s.requireToken(exposeCaller(s.sessions()))))
-	if s.oauth != nil {
-		meta := s.limits.byIP(s.oauth.protectedResourceMetadata())
+	var meta http.Handler
+	switch {
+	case s.oauth != nil:
+		meta = s.oauth.protectedResourceMetadata()
+	case s.self != nil:
+		meta = s.self.protectedResourceMetadata()
+	}
+	if meta != nil {
+		meta = s.limits.byIP(meta)
 		mux.Handle("/.well-known/oauth-protected-resource", meta)
 		mux.Handle("/.well-known/oauth-protected-resource"+HTTPPath, meta)
 	}
@@ -202,8 +209,11 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, code
 	if code == "insufficient_scope" {
 		challenge += fmt.Sprintf(`, scope=%q`, ScopeRead+" "+ScopeWrite)
 	}
-	if s.oauth != nil {
+	switch {
+	case s.oauth != nil:
 		challenge += fmt.Sprintf(`, resource_metadata=%q`, s.oauth.metadataURL())
+	case s.self != nil:
+		challenge += fmt.Sprintf(`, resource_metadata=%q`, metadataURLOf(s.self.resource))
 	}
 	w.Header().Set("WWW-Authenticate", challenge)
 	writeJSON(w, status, body)

@@ -266,9 +266,27 @@ func (rs *resourceServer) protectedResourceMetadata() http.Handler {
 	})
 }
 
-// metadataURL is where a 401 sends clients to learn how to authenticate:
-// RFC 9728's well-known path, inserted before the resource's path.
-func (rs *resourceServer) metadataURL() string {
-	u, _ := url.Parse(rs.resource)
+// metadataURL is where a 401 sends clients to learn how to authenticate.
+func (rs *resourceServer) metadataURL() string { return metadataURLOf(rs.resource) }
+
+// metadataURLOf is RFC 9728's well-known URL of a resource: the
+// well-known path inserted before the resource's path.
+func metadataURLOf(resource string) string {
+	u, _ := url.Parse(resource)
 	return u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + u.Path
+}
+
+// selfIssued is the resource's side of Vitrine's own authorization server
+// (package authserver): its tokens are Vitrine tokens, checked as every
+// token is, so all this side does is say where they come from.
+type selfIssued struct{ issuer, resource string }
+
+func (si *selfIssued) protectedResourceMetadata() http.Handler {
+	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource:               si.resource,
+		AuthorizationServers:   []string{si.issuer},
+		ScopesSupported:        []string{ScopeRead, ScopeWrite},
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           "Vitrine",
+	})
 }

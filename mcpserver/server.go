@@ -50,6 +50,10 @@ type Options struct {
 	// https://mcp.example.com): the resource URL the OAuth metadata
 	// advertises is PublicURL + /mcp.
 	PublicURL string
+	// AuthorizationServer, when set (and OAuth is not), is the issuer of
+	// Vitrine's own authorization server: the protected-resource metadata
+	// names it, so that clients connect by URL alone.
+	AuthorizationServer string
 	// Ready, if set, tells /readyz whether the instance can serve.
 	Ready func(context.Context) error
 	// Limits are the HTTP abuse limits.
@@ -72,7 +76,8 @@ type Server struct {
 	enabled *sessionToolsets
 	mcp     *mcp.Server
 	metrics *metrics
-	oauth   *resourceServer // nil without OAuth
+	oauth   *resourceServer // nil without an external authorization server
+	self    *selfIssued     // nil without Vitrine's own
 	limits  *limiter
 }
 
@@ -118,12 +123,18 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.visibility)
 	s.mcp.AddSendingMiddleware(listChanged)
 	s.metrics = newMetrics(opts.Metrics, s)
-	if opts.OAuth != nil {
+	switch {
+	case opts.OAuth != nil:
 		rs, err := newResourceServer(*opts.OAuth, opts.PublicURL)
 		if err != nil {
 			return nil, err
 		}
 		s.oauth = rs
+	case opts.AuthorizationServer != "":
+		if opts.PublicURL == "" {
+			return nil, errors.New("an authorization server needs the public URL of the resource")
+		}
+		s.self = &selfIssued{issuer: opts.AuthorizationServer, resource: strings.TrimSuffix(opts.PublicURL, "/") + HTTPPath}
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
 	return s, nil

@@ -104,14 +104,14 @@ func scanToken(r row, extra ...any) (*vitrine.Token, error) {
 	return &t, nil
 }
 
-// TokensOfUser returns a user's tokens, newest first.
+// TokensOfUser returns a user's personal tokens, newest first.
 func (db *DB) TokensOfUser(ctx context.Context, userID string) ([]*vitrine.Token, error) {
 	if !validIDs(userID) {
 		return nil, nil
 	}
 	var out []*vitrine.Token
 	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.Token, error) { return scanToken(r) }, `SELECT `+tokenColumns+` FROM api_tokens WHERE user_id = $1 ORDER BY id DESC`, userID)
+		out, err = collect(ctx, c, func(r row) (*vitrine.Token, error) { return scanToken(r) }, `SELECT `+tokenColumns+` FROM api_tokens WHERE user_id = $1 AND grant_id IS NULL ORDER BY id DESC`, userID)
 		return err
 	})
 	if err != nil {

@@ -5,17 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vitrine/vitrine/authserver"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -45,8 +48,19 @@ type ServeCmd struct {
 	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	ToolFlags
 	OAuthFlags `prefix:"oauth-"`
+	LoginFlags
 	LimitFlags
 	LogFlags
+}
+
+// LoginFlags configure Vitrine's own authorization server, on when no
+// --oauth-issuer is given (docs/oauth.md).
+type LoginFlags struct {
+	AuthServer                bool   `default:"true" negatable:"" help:"Be an OAuth authorization server for /mcp, with sign-in and consent pages, so that clients connect by URL alone (needs --public-url beyond loopback). Ignored with --oauth-issuer."`
+	LoginOIDCIssuer           string `name:"login-oidc-issuer" placeholder:"URL" help:"Let people sign in with this OpenID Connect provider (their company's SSO), matched to their Vitrine user by verified email."`
+	LoginOIDCClientID         string `name:"login-oidc-client-id" placeholder:"ID" help:"Vitrine's client id at the sign-in provider; its redirect URI is --public-url + /login/sso/callback."`
+	LoginOIDCClientSecret     string `name:"login-oidc-client-secret" placeholder:"SECRET" help:"Vitrine's client secret at the sign-in provider (prefer VITRINE_LOGIN_OIDC_CLIENT_SECRET)."`
+	DevInsecureClientMetadata bool   `name:"dev-insecure-client-metadata" help:"For development and tests only: fetch OAuth client metadata documents over http and from private and loopback addresses."`
 }
 
 // OAuthFlags configure resource-server mode: an external authorization
@@ -97,6 +111,26 @@ func (f LimitFlags) limits() mcpserver.Limits {
 		TokenConcurrency: f.TokenConcurrency, MaxBodyBytes: f.MaxBody, BodyTimeout: f.BodyTimeout, AllowedOrigins: f.AllowedOrigins}
 }
 
+// authServer builds Vitrine's own authorization server, or none (with a
+// warning) when there is no public URL to be the issuer.
+func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *slog.Logger, publicURL string) (*authserver.Server, error) {
+	if publicURL == "" {
+		log.Warn("OAuth sign-in is off: the server listens beyond loopback and has no --public-url to be its issuer; " +
+			"set --public-url https://… to let clients connect by URL")
+		return nil, nil
+	}
+	opts := authserver.Options{Issuer: publicURL, Resource: strings.TrimSuffix(publicURL, "/") + mcpserver.HTTPPath, Logger: log,
+		InsecureClientMetadata: c.DevInsecureClientMetadata}
+	if c.LoginOIDCIssuer != "" || c.LoginOIDCClientID != "" {
+		opts.Upstream = &authserver.Upstream{Issuer: c.LoginOIDCIssuer, ClientID: c.LoginOIDCClientID, ClientSecret: c.LoginOIDCClientSecret}
+	}
+	as, err := authserver.New(ctx, svc, opts)
+	if err != nil {
+		return nil, fmt.Errorf("OAuth sign-in: %w", err)
+	}
+	return as, nil
+}
+
 // Run serves until interrupted.
 func (c *ServeCmd) Run(e *env) error {
 	tuneGC()
@@ -120,8 +154,19 @@ func (c *ServeCmd) Run(e *env) error {
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && publicURL == "" && tcp.IP.IsLoopback() {
 		publicURL = "http://" + ln.Addr().String() // only this machine's clients reach it
 	}
+	var as *authserver.Server
+	if oauth == nil && c.AuthServer {
+		if as, err = c.authServer(e.ctx, svc, log, publicURL); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	issuer := ""
+	if as != nil {
+		issuer = publicURL
+	}
 	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg,
-		OAuth: oauth, PublicURL: publicURL, Limits: c.limits(), Ready: db.Ready}))
+		OAuth: oauth, AuthorizationServer: issuer, PublicURL: publicURL, Limits: c.limits(), Ready: db.Ready}))
 	if err == nil {
 		err = srv.CheckOAuth(e.ctx)
 	}
@@ -144,6 +189,10 @@ func (c *ServeCmd) Run(e *env) error {
 
 	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	mux := srv.HTTPHandler()
+	if as != nil {
+		as.Register(mux)
+		log.Info("serving OAuth sign-in", "issuer", publicURL, "account", publicURL+"/account")
+	}
 	servers := []*http.Server{{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
 	listeners := []net.Listener{ln}
 	if c.MetricsAddr == "" {

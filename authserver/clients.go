@@ -1,0 +1,347 @@
+package authserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+
+	"github.com/ory/fosite"
+	"github.com/vitrine/vitrine"
+)
+
+// clients finds the clients of authorization requests: registered ones in
+// the database, and those whose client_id is the https URL of their
+// metadata document (the MCP authorization spec's Client ID Metadata
+// Documents), fetched and kept for metadataTTL.
+type clients struct {
+	db       vitrine.OAuthStore
+	resource string // the one audience of every client
+	http *http.Client
+	// insecure lets metadata documents be fetched over http and from
+	// private and loopback addresses: for development and tests only.
+	insecure bool
+	now      func() time.Time
+}
+
+// Bounds on fetching a metadata document: it is an attacker's URL.
+const (
+	metadataTTL      = time.Hour
+	metadataStaleMax = 24 * time.Hour // a cached document serves this long when its host is down
+	metadataMaxBytes = 8 << 10
+	metadataTimeout  = 5 * time.Second
+)
+
+func newClients(db vitrine.OAuthStore, resource string, insecure bool, now func() time.Time) *clients {
+	c := &clients{db: db, resource: resource, insecure: insecure, now: now}
+	dialer := &net.Dialer{Timeout: metadataTimeout, Control: func(_, address string, _ syscall.RawConn) error {
+		// Checked on the address actually dialled, after DNS: a name
+		// that resolves to an inside address (or rebinds to one) is
+		// refused all the same.
+		if ap, err := netip.ParseAddrPort(address); err == nil && !c.insecure && !publicAddr(ap.Addr()) {
+			return fmt.Errorf("the address %s is not a public one", ap.Addr())
+		}
+		return nil
+	}}
+	c.http = &http.Client{
+		Timeout:   metadataTimeout,
+		Transport: &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: metadataTimeout, ResponseHeaderTimeout: metadataTimeout, Proxy: nil},
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return errors.New("a client metadata document must not redirect")
+		},
+	}
+	return c
+}
+
+// publicAddr reports whether an address is one on the internet: not
+// loopback, private, link-local, shared (CGNAT), multicast or unspecified.
+func publicAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	cgnat := netip.MustParsePrefix("100.64.0.0/10")
+	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a)
+}
+
+// isMetadataURL reports whether a client_id names a metadata document.
+func isMetadataURL(id string) bool {
+	return strings.HasPrefix(id, "https://") || strings.HasPrefix(id, "http://")
+}
+
+// get returns the client with that id as fosite knows it.
+func (c *clients) get(ctx context.Context, id string) (fosite.Client, error) {
+	oc, err := c.lookup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return fositeClient(oc, c.resource), nil
+}
+
+func (c *clients) lookup(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
+	if isMetadataURL(id) {
+		return c.metadataClient(ctx, id)
+	}
+	oc, err := c.db.OAuthClient(ctx, id)
+	if vitrine.TypeOf(err) == vitrine.NotFoundError || (err == nil && oc.Kind != "registered") {
+		return nil, fosite.ErrInvalidClient.WithHint("No client has this client_id: register it, or use the https URL of its metadata document.")
+	}
+	return oc, err
+}
+
+func fositeClient(oc *vitrine.OAuthClient, resource string) fosite.Client {
+	grants := oc.Metadata.GrantTypes
+	if len(grants) == 0 {
+		grants = []string{"authorization_code", "refresh_token"}
+	}
+	return &fosite.DefaultClient{ID: oc.ID, Secret: oc.SecretHash, RedirectURIs: oc.Metadata.RedirectURIs,
+		GrantTypes: grants, ResponseTypes: []string{"code"}, Scopes: []string{ScopeRead, ScopeWrite},
+		Audience: []string{resource}, Public: len(oc.SecretHash) == 0}
+}
+
+// metadataClient returns the client of a metadata document: the copy kept
+// when fresh, else the document fetched again.
+func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
+	cached, err := c.db.OAuthClient(ctx, id)
+	if err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError {
+		return nil, err
+	}
+	now := c.now()
+	if cached != nil && now.Sub(cached.FetchedAt) < metadataTTL {
+		return cached, nil
+	}
+	meta, ferr := c.fetch(ctx, id)
+	if ferr != nil {
+		if cached != nil && now.Sub(cached.FetchedAt) < metadataStaleMax {
+			return cached, nil
+		}
+		return nil, fosite.ErrInvalidClient.WithHintf("The client's metadata document could not be used: %s.", ferr)
+	}
+	oc := &vitrine.OAuthClient{ID: id, Kind: "metadata", Metadata: *meta, CreatedAt: now, FetchedAt: now}
+	if cached != nil {
+		oc.CreatedAt = cached.CreatedAt
+	}
+	if err := c.db.SaveOAuthClient(ctx, oc); err != nil {
+		return nil, err
+	}
+	return oc, nil
+}
+
+// fetch reads and checks a client metadata document.
+func (c *clients) fetch(ctx context.Context, id string) (*vitrine.ClientMetadata, error) {
+	u, err := url.Parse(id)
+	switch {
+	case err != nil || u.Host == "" || u.User != nil || u.Fragment != "":
+		return nil, errors.New("its client_id is not a plain URL")
+	case u.Scheme != "https" && !c.insecure:
+		return nil, errors.New("its client_id is not an https URL")
+	case u.Path == "" || u.Path == "/":
+		return nil, errors.New("its client_id URL has no path")
+	}
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !c.insecure && !publicAddr(ip) {
+		return nil, errors.New("its client_id names an address that is not a public one")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetching it failed (%v)", trimErr(err))
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("it answered %s", res.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, metadataMaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading it failed (%v)", trimErr(err))
+	}
+	if len(body) > metadataMaxBytes {
+		return nil, fmt.Errorf("it is larger than %d bytes", metadataMaxBytes)
+	}
+	var doc struct {
+		vitrine.ClientMetadata
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, errors.New("it is not a JSON object")
+	}
+	switch {
+	case doc.ClientID != id:
+		return nil, errors.New("its client_id is not its own URL")
+	case doc.ClientSecret != "":
+		return nil, errors.New("it holds a client_secret")
+	case doc.TokenEndpointAuthMethod != "" && doc.TokenEndpointAuthMethod != "none":
+		return nil, errors.New("its token_endpoint_auth_method is not none")
+	}
+	meta, err := checkMetadata(doc.ClientMetadata)
+	if err != nil {
+		return nil, err
+	}
+	return meta, nil
+}
+
+func trimErr(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// checkMetadata validates and cleans what a client says of itself.
+func checkMetadata(m vitrine.ClientMetadata) (*vitrine.ClientMetadata, error) {
+	if len(m.RedirectURIs) == 0 || len(m.RedirectURIs) > 10 {
+		return nil, errors.New("redirect_uris must hold 1 to 10 URIs")
+	}
+	for _, r := range m.RedirectURIs {
+		if err := checkRedirectURI(r); err != nil {
+			return nil, fmt.Errorf("the redirect URI %q %w", r, err)
+		}
+	}
+	for _, g := range m.GrantTypes {
+		if g != "authorization_code" && g != "refresh_token" {
+			return nil, fmt.Errorf("the grant type %q is not supported (authorization_code, refresh_token)", g)
+		}
+	}
+	for _, rt := range m.ResponseTypes {
+		if rt != "code" {
+			return nil, fmt.Errorf("the response type %q is not supported (code)", rt)
+		}
+	}
+	m.ClientName = cleanText(m.ClientName, 80)
+	if u, err := url.Parse(m.ClientURI); err != nil || u.Scheme != "https" {
+		m.ClientURI = ""
+	}
+	m.LogoURI = "" // never shown: a remote image would tell its host who looks at the page
+	m.SoftwareID, m.SoftwareVersion = cleanText(m.SoftwareID, 100), cleanText(m.SoftwareVersion, 40)
+	return &m, nil
+}
+
+// checkRedirectURI accepts https, http on loopback (native apps, RFC
+// 8252) and private-use schemes (cursor://…), never a fragment or a
+// scheme that runs code.
+func checkRedirectURI(r string) error {
+	u, err := url.Parse(r)
+	switch {
+	case err != nil || u.Scheme == "":
+		return errors.New("is not an absolute URI")
+	case u.Fragment != "" || strings.Contains(r, "#"):
+		return errors.New("has a fragment")
+	case slices.Contains([]string{"javascript", "data", "vbscript", "file", "about", "blob"}, strings.ToLower(u.Scheme)):
+		return errors.New("has a scheme that is not allowed")
+	case u.Scheme == "http" && !loopbackHost(u.Hostname()):
+		return errors.New("is http on a host other than loopback")
+	case (u.Scheme == "https" || u.Scheme == "http") && u.Host == "":
+		return errors.New("has no host")
+	}
+	return nil
+}
+
+func loopbackHost(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.IsLoopback()
+}
+
+// cleanText keeps printable characters and at most max runes.
+func cleanText(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsPrint(r) {
+			return r
+		}
+		return -1
+	}, strings.TrimSpace(s))
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max])
+	}
+	return s
+}
+
+// register serves dynamic client registration (RFC 7591).
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	var m vitrine.ClientMetadata
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10)).Decode(&m); err != nil {
+		registrationError(w, "invalid_client_metadata", "the body is not a JSON object of client metadata")
+		return
+	}
+	meta, err := checkMetadata(m)
+	if err != nil {
+		code := "invalid_client_metadata"
+		if strings.HasPrefix(err.Error(), "the redirect URI") || strings.HasPrefix(err.Error(), "redirect_uris") {
+			code = "invalid_redirect_uri"
+		}
+		registrationError(w, code, err.Error())
+		return
+	}
+	if meta.TokenEndpointAuthMethod == "" {
+		meta.TokenEndpointAuthMethod = "client_secret_basic" // RFC 7591's default
+	}
+	if !slices.Contains([]string{"none", "client_secret_basic", "client_secret_post"}, meta.TokenEndpointAuthMethod) {
+		registrationError(w, "invalid_client_metadata", "token_endpoint_auth_method must be none, client_secret_basic or client_secret_post")
+		return
+	}
+	if len(meta.GrantTypes) == 0 {
+		meta.GrantTypes = []string{"authorization_code", "refresh_token"}
+	}
+	meta.ResponseTypes = []string{"code"}
+	now := s.now()
+	oc := &vitrine.OAuthClient{ID: "vc_" + randomSecret("")[:32], Kind: "registered", Metadata: *meta,
+		CreatedAt: now, FetchedAt: now}
+	var secret string
+	if meta.TokenEndpointAuthMethod != "none" {
+		secret = randomSecret("vcs_")
+		h := sha256.Sum256([]byte(secret))
+		oc.SecretHash = h[:]
+	}
+	if err := s.svc.OAuthStore().SaveOAuthClient(r.Context(), oc); err != nil {
+		s.internal(w, r, "register a client", err)
+		return
+	}
+	s.log.Info("client registered", "client_id", oc.ID, "client_name", meta.ClientName)
+	out := map[string]any{"client_id": oc.ID, "client_id_issued_at": now.Unix(), "client_name": meta.ClientName,
+		"redirect_uris": meta.RedirectURIs, "grant_types": meta.GrantTypes, "response_types": meta.ResponseTypes,
+		"token_endpoint_auth_method": meta.TokenEndpointAuthMethod}
+	if meta.ClientURI != "" {
+		out["client_uri"] = meta.ClientURI
+	}
+	if secret != "" {
+		out["client_secret"], out["client_secret_expires_at"] = secret, 0
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func registrationError(w http.ResponseWriter, code, description string) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"error": code, "error_description": description})
+}
+
+// secretHasher compares client secrets by SHA-256: they are random and
+// long, so a slow hash would add nothing.
+type secretHasher struct{}
+
+func (secretHasher) Compare(_ context.Context, hash, data []byte) error {
+	h := sha256.Sum256(data)
+	if subtle.ConstantTimeCompare(hash, h[:]) != 1 {
+		return errors.New("the client secret does not match")
+	}
+	return nil
+}
+
+func (secretHasher) Hash(_ context.Context, data []byte) ([]byte, error) {
+	h := sha256.Sum256(data)
+	return h[:], nil
+}

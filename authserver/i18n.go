@@ -1,0 +1,169 @@
+package authserver
+
+import (
+	"net/http"
+
+	"golang.org/x/text/language"
+)
+
+// lang is the language of a page: English or Brazilian Portuguese, by the
+// browser's Accept-Language.
+type lang struct {
+	Tag      string // for <html lang>
+	messages map[string]string
+}
+
+var (
+	languages = language.NewMatcher([]language.Tag{language.English, language.BrazilianPortuguese})
+	english   = &lang{Tag: "en", messages: messagesEN}
+	portugues = &lang{Tag: "pt-BR", messages: messagesPT}
+)
+
+func pageLanguage(r *http.Request) *lang {
+	tags, _, _ := language.ParseAcceptLanguage(r.Header.Get("Accept-Language"))
+	_, i, _ := languages.Match(tags...)
+	if i == 1 {
+		return portugues
+	}
+	return english
+}
+
+// t returns the message of a key, or the key when it has none (a test
+// catches that).
+func (l *lang) t(key string) string {
+	if m, ok := l.messages[key]; ok {
+		return m
+	}
+	return key
+}
+
+var messagesEN = map[string]string{
+	"sign_in":              "Sign in",
+	"sign_in_to":           "Sign in to Vitrine",
+	"email":                "Email",
+	"password":             "Password",
+	"new_password":         "New password",
+	"repeat_password":      "Repeat the password",
+	"password_hint":        "At least 12 characters.",
+	"sign_in_sso":          "Sign in with your company's account",
+	"or":                   "or",
+	"wrong_credentials":    "The email or the password is wrong.",
+	"locked":               "Too many attempts. Try again in a moment.",
+	"expired_title":        "This form has expired",
+	"expired_text":         "Go back, reload the page and try again.",
+	"authorize_title":      "Allow access to Vitrine?",
+	"authorize_asks":       "wants to act for you in Vitrine.",
+	"unverified":           "Unverified app: this name is the app's own claim.",
+	"verified_domain":      "Published by",
+	"redirect_to":          "After your answer you go back to",
+	"access":               "Access",
+	"read_only":            "Read only: see companies, products and members; change nothing.",
+	"read_write":           "Read and write: also create, change and delete, within your role.",
+	"your_companies":       "Your companies, where the app acts with your role",
+	"no_companies":         "You belong to no company yet.",
+	"role":                 "role",
+	"allow":                "Allow",
+	"deny":                 "Deny",
+	"signed_in_as":         "Signed in as",
+	"sign_out":             "Sign out",
+	"account_title":        "Your account",
+	"connected_apps":       "Connected apps",
+	"no_apps":              "No app is connected.",
+	"approved":             "approved",
+	"last_used":            "last used",
+	"never":                "never",
+	"disconnect":           "Disconnect",
+	"personal_tokens":      "Personal tokens",
+	"tokens_help":          "For clients where you paste a token (Authorization: Bearer …).",
+	"no_tokens":            "You have no personal token.",
+	"token_name":           "Name",
+	"token_read_only":      "Read only",
+	"token_expires":        "Expires",
+	"days_30":              "in 30 days",
+	"days_90":              "in 90 days",
+	"no_expiry":            "never",
+	"create_token":         "Create a token",
+	"revoke":               "Revoke",
+	"revoked":              "revoked",
+	"expired":              "expired",
+	"new_token":            "Your new token. Copy it now: it is shown only once.",
+	"set_password_title":   "Set your password",
+	"passwords_differ":     "The two passwords differ.",
+	"link_invalid_title":   "This link no longer works",
+	"link_invalid_text":    "It was used, or it expired. Ask your administrator for a new one.",
+	"scopes":               "access",
+	"scope_vitrine:read":   "read",
+	"scope_vitrine:write":  "read and write",
+	"error_title":          "Something went wrong",
+	"sso_failed":           "Your company's sign-in did not confirm a verified email of a Vitrine user.",
+	"too_many":             "Too many attempts from your address. Wait a minute.",
+	"lang_name":            "English",
+	"account_link":         "Your account",
+}
+
+var messagesPT = map[string]string{
+	"sign_in":              "Entrar",
+	"sign_in_to":           "Entrar na Vitrine",
+	"email":                "E-mail",
+	"password":             "Senha",
+	"new_password":         "Nova senha",
+	"repeat_password":      "Repita a senha",
+	"password_hint":        "Pelo menos 12 caracteres.",
+	"sign_in_sso":          "Entrar com a conta da sua empresa",
+	"or":                   "ou",
+	"wrong_credentials":    "O e-mail ou a senha está errado.",
+	"locked":               "Tentativas demais. Tente de novo daqui a pouco.",
+	"expired_title":        "Este formulário expirou",
+	"expired_text":         "Volte, recarregue a página e tente de novo.",
+	"authorize_title":      "Permitir acesso à Vitrine?",
+	"authorize_asks":       "quer agir por você na Vitrine.",
+	"unverified":           "Aplicativo não verificado: este nome é o que o próprio aplicativo declara.",
+	"verified_domain":      "Publicado por",
+	"redirect_to":          "Depois da sua resposta você volta para",
+	"access":               "Acesso",
+	"read_only":            "Somente leitura: ver empresas, produtos e membros; sem alterar nada.",
+	"read_write":           "Leitura e escrita: também criar, alterar e excluir, dentro do seu papel.",
+	"your_companies":       "Suas empresas, onde o aplicativo age com o seu papel",
+	"no_companies":         "Você ainda não pertence a nenhuma empresa.",
+	"role":                 "papel",
+	"allow":                "Permitir",
+	"deny":                 "Recusar",
+	"signed_in_as":         "Conectado como",
+	"sign_out":             "Sair",
+	"account_title":        "Sua conta",
+	"connected_apps":       "Aplicativos conectados",
+	"no_apps":              "Nenhum aplicativo conectado.",
+	"approved":             "aprovado em",
+	"last_used":            "último uso",
+	"never":                "nunca",
+	"disconnect":           "Desconectar",
+	"personal_tokens":      "Tokens pessoais",
+	"tokens_help":          "Para clientes em que você cola um token (Authorization: Bearer …).",
+	"no_tokens":            "Você não tem nenhum token pessoal.",
+	"token_name":           "Nome",
+	"token_read_only":      "Somente leitura",
+	"token_expires":        "Expira",
+	"days_30":              "em 30 dias",
+	"days_90":              "em 90 dias",
+	"no_expiry":            "nunca",
+	"create_token":         "Criar um token",
+	"revoke":               "Revogar",
+	"revoked":              "revogado",
+	"expired":              "expirado",
+	"new_token":            "Seu novo token. Copie agora: ele só é mostrado uma vez.",
+	"set_password_title":   "Defina sua senha",
+	"passwords_differ":     "As duas senhas são diferentes.",
+	"link_invalid_title":   "Este link não funciona mais",
+	"link_invalid_text":    "Ele já foi usado ou expirou. Peça um novo ao administrador.",
+	"scopes":               "acesso",
+	"scope_vitrine:read":   "leitura",
+	"scope_vitrine:write":  "leitura e escrita",
+	"error_title":          "Algo deu errado",
+	"sso_failed":           "O login da sua empresa não confirmou um e-mail verificado de um usuário da Vitrine.",
+	"too_many":             "Tentativas demais a partir do seu endereço. Aguarde um minuto.",
+	"lang_name":            "Português",
+	"account_link":         "Sua conta",
+}
+
+// T is t for templates.
+func (l *lang) T(key string) string { return l.t(key) }

@@ -1,0 +1,419 @@
+package authserver
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ory/fosite"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+//go:embed templates/pages.html templates/vitrine.css
+var assets embed.FS
+
+var pages = template.Must(template.ParseFS(assets, "templates/pages.html"))
+
+func serveCSS(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	http.ServeFileFS(w, r, assets, "templates/vitrine.css")
+}
+
+// render writes a page, with the security headers of page() and a
+// Content-Security-Policy that allows nothing the page does not use.
+func (s *Server) render(p *pageCtx, name string, data map[string]any) error {
+	data["L"], data["User"], data["CSRF"] = p.lang, p.user, s.web.csrf(p)
+	if _, ok := data["Title"]; !ok {
+		data["Title"] = p.lang.t(name + "_title")
+	}
+	var buf bytes.Buffer
+	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+		return err
+	}
+	formAction := strings.Join(append([]string{"'self'"}, p.formAction...), " ")
+	p.w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action "+formAction+
+		"; frame-ancestors 'none'; base-uri 'none'")
+	p.w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, err := p.w.Write(buf.Bytes())
+	return err
+}
+
+func (s *Server) message(p *pageCtx, status int, title, text string) error {
+	p.w.WriteHeader(status)
+	return s.render(p, "message", map[string]any{"Title": title, "Text": text})
+}
+
+// authorize shows the consent page of an authorization request, after
+// sign-in.
+func (s *Server) authorize(p *pageCtx) error {
+	ctx := p.r.Context()
+	ar, err := s.provider.NewAuthorizeRequest(ctx, p.r)
+	if err == nil {
+		err = s.checkResource(p.r)
+	}
+	if err == nil {
+		err = checkPKCE(p.r)
+	}
+	if err != nil {
+		s.logProtocolError("authorize", err)
+		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
+		return nil
+	}
+	if p.user == nil {
+		return redirect(p, "/login?next="+url.QueryEscape(p.r.URL.RequestURI()))
+	}
+	return s.consentPage(p, ar, p.r.URL.RawQuery)
+}
+
+// clientView is what the consent and account pages say of a client.
+type clientView struct {
+	Name, Host string
+	// Verified: the host of a metadata document is where it was fetched
+	// from; a registered client's name is only its own claim.
+	Verified bool
+}
+
+func (s *Server) describe(r *http.Request, clientID string) clientView {
+	oc, err := s.clients.lookup(r.Context(), clientID)
+	if err != nil {
+		return clientView{Name: clientID}
+	}
+	v := clientView{Name: oc.Metadata.ClientName}
+	if oc.Kind == "metadata" {
+		u, _ := url.Parse(oc.ID)
+		v.Host, v.Verified = u.Host, true
+		if v.Name == "" {
+			v.Name = u.Host
+		}
+	}
+	if v.Name == "" {
+		v.Name = clientID
+	}
+	return v
+}
+
+func (s *Server) consentPage(p *pageCtx, ar fosite.AuthorizeRequester, query string) error {
+	cv := s.describe(p.r, ar.GetClient().GetID())
+	redirectURI := ar.GetRedirectURI()
+	target := redirectURI.Scheme + ":"
+	host := redirectURI.Scheme + ":"
+	if redirectURI.Host != "" {
+		target = redirectURI.Scheme + "://" + redirectURI.Host
+		host = redirectURI.Host
+	}
+	// Chromium applies form-action to the redirect that answers the
+	// form: the client's redirect URI must be allowed too.
+	p.formAction = []string{target}
+	companies, err := s.svc.Companies(p.r.Context(), p.user)
+	if err != nil {
+		return err
+	}
+	return s.render(p, "consent", map[string]any{"Title": p.lang.t("authorize_title"), "ClientName": cv.Name, "ClientHost": cv.Host,
+		"Verified": cv.Verified, "RedirectHost": host, "Query": query, "OfferWrite": offersWrite(ar.GetRequestedScopes()),
+		"Companies": companies})
+}
+
+// offersWrite: a request that names no scope may be given either.
+func offersWrite(requested fosite.Arguments) bool {
+	return len(requested) == 0 || requested.Has(ScopeWrite)
+}
+
+// consent takes the person's answer to the consent page.
+func (s *Server) consent(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.user == nil {
+		return redirect(p, "/login")
+	}
+	ctx := p.r.Context()
+	// The request as the consent page showed it, checked again.
+	orig := p.r.Clone(ctx)
+	orig.Method, orig.Body, orig.Form, orig.PostForm = http.MethodGet, http.NoBody, nil, nil
+	orig.URL.RawQuery = p.r.PostForm.Get("authz")
+	ar, err := s.provider.NewAuthorizeRequest(ctx, orig)
+	if err == nil {
+		err = s.checkResource(orig)
+	}
+	if err != nil {
+		s.logProtocolError("authorize", err)
+		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
+		return nil
+	}
+	if p.r.PostForm.Get("decision") != "approve" {
+		s.log.Info("authorization denied", "user_id", p.user.ID, "client_id", ar.GetClient().GetID())
+		s.provider.WriteAuthorizeError(ctx, p.w, ar, fosite.ErrAccessDenied.WithHint("The user denied the request."))
+		return nil
+	}
+	granted := []string{ScopeRead}
+	if p.r.PostForm.Get("scope") == "write" && offersWrite(ar.GetRequestedScopes()) {
+		granted = append(granted, ScopeWrite)
+	}
+	for _, sc := range granted {
+		ar.GrantScope(sc)
+	}
+	ar.GrantAudience(s.opts.Resource)
+	now := s.now()
+	g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: p.user.ID, ClientID: ar.GetClient().GetID(), Scope: strings.Join(granted, " "),
+		CreatedAt: now, UpdatedAt: now}
+	if err := s.svc.OAuthStore().SaveOAuthGrant(ctx, g); err != nil {
+		return err
+	}
+	sess := &session{UserID: p.user.ID, GrantID: g.ID, ClientTag: s.describe(p.r, g.ClientID).Name}
+	res, err := s.provider.NewAuthorizeResponse(ctx, ar, sess)
+	if err != nil {
+		s.logProtocolError("authorize", err)
+		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
+		return nil
+	}
+	s.log.Info("authorization granted", "user_id", p.user.ID, "client_id", g.ClientID, "grant_id", g.ID, "scope", g.Scope)
+	s.provider.WriteAuthorizeResponse(ctx, p.w, ar, res)
+	return nil
+}
+
+func (s *Server) loginPage(p *pageCtx) error {
+	next := safeNext(p.r.URL.Query().Get("next"))
+	if p.user != nil {
+		return redirect(p, next)
+	}
+	return s.render(p, "login", map[string]any{"Title": p.lang.t("sign_in_to"), "Next": next, "SSO": s.upstream != nil})
+}
+
+func (s *Server) login(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	next, email := safeNext(p.r.PostForm.Get("next")), strings.TrimSpace(p.r.PostForm.Get("email"))
+	again := func(status int, msg string) error {
+		p.w.WriteHeader(status)
+		return s.render(p, "login", map[string]any{"Title": p.lang.t("sign_in_to"), "Next": next, "Email": email,
+			"Error": msg, "SSO": s.upstream != nil})
+	}
+	if !s.web.signIn.allow(p.r) {
+		return again(http.StatusTooManyRequests, p.lang.t("too_many"))
+	}
+	u, err := s.svc.SignIn(p.r.Context(), email, p.r.PostForm.Get("password"))
+	var se *service.SignInError
+	switch {
+	case errors.As(err, &se) && se.RetryAfter > 0:
+		p.w.Header().Set("Retry-After", fmt.Sprint(int(se.RetryAfter.Seconds()+0.999)))
+		return again(http.StatusTooManyRequests, p.lang.t("locked"))
+	case errors.As(err, &se):
+		s.log.Info("sign-in refused", "remote", p.r.RemoteAddr)
+		return again(http.StatusUnauthorized, p.lang.t("wrong_credentials"))
+	case err != nil:
+		return err
+	}
+	if err := s.startSession(p, u); err != nil {
+		return err
+	}
+	s.log.Info("signed in", "user_id", u.ID)
+	return redirect(p, next)
+}
+
+func (s *Server) logout(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.session != "" {
+		if err := s.svc.OAuthStore().DeleteWebSession(p.r.Context(), p.session); err != nil {
+			return err
+		}
+	}
+	s.web.clearCookie(p.w, "vitrine_session")
+	return redirect(p, "/login")
+}
+
+// appView and tokenView are rows of the account page.
+type appView struct {
+	ID, Name, Scope, Approved, LastUsed string
+	Verified                            bool
+}
+
+type tokenView struct {
+	ID, Name, Prefix, Expires, LastUsed, State string
+	ReadOnly                                   bool
+}
+
+func (s *Server) account(p *pageCtx) error {
+	return s.accountPage(p, "")
+}
+
+func (s *Server) accountPage(p *pageCtx, newToken string) error {
+	if p.user == nil {
+		return redirect(p, "/login?next=/account")
+	}
+	ctx := p.r.Context()
+	grants, err := s.svc.ConnectedApps(ctx, p.user)
+	if err != nil {
+		return err
+	}
+	tokens, err := s.svc.PersonalTokens(ctx, p.user)
+	if err != nil {
+		return err
+	}
+	day := func(t *time.Time) string {
+		if t == nil {
+			return p.lang.t("never")
+		}
+		return t.Format("2006-01-02")
+	}
+	var apps []appView
+	for _, g := range grants {
+		name, verified := g.ClientID, false
+		if g.Client != nil {
+			name = g.Client.Metadata.ClientName
+			if g.Client.Kind == "metadata" {
+				u, _ := url.Parse(g.Client.ID)
+				verified = true
+				if name == "" {
+					name = u.Host
+				} else {
+					name += " (" + u.Host + ")"
+				}
+			}
+		}
+		if name == "" {
+			name = g.ClientID
+		}
+		scope := p.lang.t("scope_" + ScopeRead)
+		if slices.Contains(strings.Fields(g.Scope), ScopeWrite) {
+			scope = p.lang.t("scope_" + ScopeWrite)
+		}
+		created := g.CreatedAt
+		apps = append(apps, appView{ID: g.ID, Name: name, Scope: scope, Approved: day(&created), LastUsed: day(g.LastUsedAt), Verified: verified})
+	}
+	var views []tokenView
+	now := s.now()
+	for _, t := range tokens {
+		v := tokenView{ID: t.ID, Name: t.Name, Prefix: t.Prefix, Expires: day(t.ExpiresAt), LastUsed: day(t.LastUsedAt), ReadOnly: t.ReadOnly}
+		switch {
+		case t.RevokedAt != nil:
+			v.State = p.lang.t("revoked")
+		case !t.Usable(now):
+			v.State = p.lang.t("expired")
+		}
+		views = append(views, v)
+	}
+	return s.render(p, "account", map[string]any{"Apps": apps, "Tokens": views, "NewToken": newToken})
+}
+
+func (s *Server) revokeApp(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.user == nil {
+		return redirect(p, "/login?next=/account")
+	}
+	err := s.svc.DisconnectApp(p.r.Context(), p.user, p.r.PathValue("id"))
+	if err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError {
+		return err
+	}
+	s.log.Info("app disconnected", "user_id", p.user.ID, "grant_id", p.r.PathValue("id"))
+	return redirect(p, "/account")
+}
+
+func (s *Server) createToken(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.user == nil {
+		return redirect(p, "/login?next=/account")
+	}
+	var expires *time.Time
+	switch p.r.PostForm.Get("expires") {
+	case "30", "":
+		t := s.now().Add(30 * 24 * time.Hour)
+		expires = &t
+	case "90":
+		t := s.now().Add(90 * 24 * time.Hour)
+		expires = &t
+	}
+	_, secret, err := s.svc.CreatePersonalToken(p.r.Context(), p.user, p.r.PostForm.Get("name"), p.r.PostForm.Get("read_only") != "", expires)
+	if vitrine.TypeOf(err) == vitrine.ValidationError {
+		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	return s.accountPage(p, secret)
+}
+
+func (s *Server) revokeToken(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.user == nil {
+		return redirect(p, "/login?next=/account")
+	}
+	err := s.svc.RevokePersonalToken(p.r.Context(), p.user, p.r.PathValue("id"))
+	if err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError {
+		return err
+	}
+	return redirect(p, "/account")
+}
+
+// passwordPage is where an invitation link (vitrine user invite) leads.
+func (s *Server) passwordPage(p *pageCtx) error {
+	token := p.r.URL.Query().Get("token")
+	u, err := s.svc.PasswordLinkUser(p.r.Context(), token)
+	if vitrine.TypeOf(err) == vitrine.NotFoundError {
+		return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
+	}
+	if err != nil {
+		return err
+	}
+	return s.render(p, "password", map[string]any{"Token": token, "Email": u.Email})
+}
+
+func (s *Server) setPassword(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	token := p.r.PostForm.Get("token")
+	again := func(msg string) error {
+		u, err := s.svc.PasswordLinkUser(p.r.Context(), token)
+		if err != nil {
+			return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
+		}
+		p.w.WriteHeader(http.StatusBadRequest)
+		return s.render(p, "password", map[string]any{"Token": token, "Email": u.Email, "Error": msg})
+	}
+	if !s.web.signIn.allow(p.r) {
+		return again(p.lang.t("too_many"))
+	}
+	pw := p.r.PostForm.Get("password")
+	if pw != p.r.PostForm.Get("password2") {
+		return again(p.lang.t("passwords_differ"))
+	}
+	u, err := s.svc.RedeemPasswordLink(p.r.Context(), token, pw)
+	switch vitrine.TypeOf(err) {
+	case vitrine.NotFoundError:
+		return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
+	case vitrine.ValidationError:
+		return again(validationText(err))
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.startSession(p, u); err != nil {
+		return err
+	}
+	return redirect(p, "/account")
+}
+
+func validationText(err error) string {
+	var e *vitrine.Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return err.Error()
+}

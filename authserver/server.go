@@ -1,0 +1,255 @@
+// Package authserver is Vitrine's own OAuth 2.1 authorization server, for
+// its MCP resource: the protocol endpoints (RFC 8414 metadata,
+// authorization code with PKCE S256, resource indicators, refresh tokens
+// rotated with reuse detection, revocation, dynamic client registration and
+// client metadata documents), built on ory/fosite, and the pages a person
+// sees: sign-in, consent, connected apps and personal tokens.
+//
+// Everything it keeps lives in the database (vitrine.OAuthStore), so any
+// instance can carry on a flow another began. The access tokens it issues
+// are Vitrine tokens of the user, tied to the grant: the MCP server checks
+// them as it checks every token, and revoking the grant ends them at the
+// next request.
+package authserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/ory/fosite"
+	"github.com/ory/fosite/compose"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// The scopes: write gives every tool, read the read-only ones.
+const (
+	ScopeRead  = "vitrine:read"
+	ScopeWrite = "vitrine:write"
+)
+
+// Lifetimes of what the server issues.
+const (
+	accessLifespan  = time.Hour
+	refreshLifespan = 30 * 24 * time.Hour
+	codeLifespan    = 10 * time.Minute
+	sessionLifespan = 14 * 24 * time.Hour
+)
+
+// Options configure the authorization server.
+type Options struct {
+	// Issuer is the public base URL (https://mcp.example.com): the
+	// issuer identifier, and where the endpoints and pages are.
+	Issuer string
+	// Resource is the MCP resource the tokens are for (Issuer + /mcp).
+	Resource string
+	Logger   *slog.Logger
+	// InsecureClientMetadata lets client metadata documents be fetched
+	// over http and from private and loopback addresses: for development
+	// and tests only.
+	InsecureClientMetadata bool
+	// Upstream, when set, signs people in with the company's OpenID
+	// Connect provider too.
+	Upstream *Upstream
+}
+
+// Server is the authorization server.
+type Server struct {
+	opts     Options
+	svc      *service.Service
+	log      *slog.Logger
+	provider fosite.OAuth2Provider
+	store    *storage
+	clients  *clients
+	web      *web
+	upstream *upstream
+	now      func() time.Time
+}
+
+// New builds the server; it reads the upstream provider's metadata, if
+// any, so that a misconfiguration shows at start.
+func New(ctx context.Context, svc *service.Service, opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	opts.Issuer = strings.TrimSuffix(opts.Issuer, "/")
+	s := &Server{opts: opts, svc: svc, log: opts.Logger, now: svc.Now}
+	s.clients = newClients(svc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, svc.Now)
+	s.store = &storage{db: svc.OAuthStore(), clients: s.clients, now: svc.Now}
+	cfg := &fosite.Config{
+		AccessTokenLifespan:            accessLifespan,
+		RefreshTokenLifespan:           refreshLifespan,
+		AuthorizeCodeLifespan:          codeLifespan,
+		EnforcePKCE:                    true,
+		EnablePKCEPlainChallengeMethod: false,
+		RefreshTokenScopes:             []string{}, // every grant gets a refresh token
+		ScopeStrategy:                  fosite.ExactScopeStrategy,
+		ClientSecretsHasher:            secretHasher{},
+		TokenURL:                       opts.Issuer + "/oauth/token",
+		SendDebugMessagesToClients:     false,
+	}
+	s.provider = compose.Compose(cfg, s.store, strategy{},
+		compose.OAuth2AuthorizeExplicitFactory,
+		compose.OAuth2RefreshTokenGrantFactory,
+		compose.OAuth2TokenRevocationFactory,
+		compose.OAuth2PKCEFactory,
+	)
+	secure := !strings.HasPrefix(opts.Issuer, "http://")
+	w, err := newWeb(ctx, svc, secure)
+	if err != nil {
+		return nil, err
+	}
+	s.web = w
+	if opts.Upstream != nil {
+		if s.upstream, err = newUpstream(ctx, *opts.Upstream, opts.Issuer); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Register adds the server's endpoints and pages to mux.
+func (s *Server) Register(mux *http.ServeMux) {
+	mux.HandleFunc("/.well-known/oauth-authorization-server", cors(s.metadata))
+	mux.HandleFunc("/oauth/token", cors(s.token))
+	mux.HandleFunc("/oauth/revoke", cors(s.revoke))
+	mux.HandleFunc("/oauth/register", cors(s.register))
+	mux.HandleFunc("GET /oauth/authorize", s.page(s.authorize))
+	mux.HandleFunc("POST /oauth/authorize", s.page(s.consent))
+	mux.HandleFunc("GET /login", s.page(s.loginPage))
+	mux.HandleFunc("POST /login", s.page(s.login))
+	mux.HandleFunc("POST /logout", s.page(s.logout))
+	mux.HandleFunc("GET /login/sso", s.page(s.ssoStart))
+	mux.HandleFunc("GET /login/sso/callback", s.page(s.ssoCallback))
+	mux.HandleFunc("GET /account", s.page(s.account))
+	mux.HandleFunc("POST /account/apps/{id}/revoke", s.page(s.revokeApp))
+	mux.HandleFunc("POST /account/tokens", s.page(s.createToken))
+	mux.HandleFunc("POST /account/tokens/{id}/revoke", s.page(s.revokeToken))
+	mux.HandleFunc("GET /password", s.page(s.passwordPage))
+	mux.HandleFunc("POST /password", s.page(s.setPassword))
+	mux.HandleFunc("GET /static/vitrine.css", serveCSS)
+}
+
+// cors lets browser-based clients call the protocol endpoints, which take
+// no cookies.
+func cors(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type, MCP-Protocol-Version")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// metadata serves RFC 8414 authorization server metadata.
+func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	auth := []string{"none", "client_secret_basic", "client_secret_post"}
+	// A map, not the SDK's AuthServerMeta: that one always sends a
+	// jwks_uri, and this server has no keys to publish (its tokens are
+	// opaque).
+	writeJSON(w, http.StatusOK, map[string]any{
+		"issuer":                                s.opts.Issuer,
+		"authorization_endpoint":                s.opts.Issuer + "/oauth/authorize",
+		"token_endpoint":                        s.opts.Issuer + "/oauth/token",
+		"registration_endpoint":                 s.opts.Issuer + "/oauth/register",
+		"revocation_endpoint":                   s.opts.Issuer + "/oauth/revoke",
+		"scopes_supported":                      []string{ScopeRead, ScopeWrite},
+		"response_types_supported":              []string{"code"},
+		"response_modes_supported":              []string{"query"},
+		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+		"token_endpoint_auth_methods_supported": auth,
+		"revocation_endpoint_auth_methods_supported": auth,
+		"code_challenge_methods_supported":      []string{"S256"},
+		"client_id_metadata_document_supported": true,
+		"service_documentation":                 s.opts.Issuer + "/account",
+	})
+}
+
+// checkResource enforces resource indicators (RFC 8707): a request may
+// name only this server's MCP resource.
+func (s *Server) checkResource(r *http.Request) error {
+	for _, res := range r.Form["resource"] {
+		if !oauthex.MatchesResource([]string{res}, s.opts.Resource) {
+			return fosite.ErrInvalidRequest.WithHintf("This server issues tokens for %s only.", s.opts.Resource).
+				WithWrap(fmt.Errorf("invalid_target"))
+		}
+	}
+	return nil
+}
+
+// checkPKCE refuses, before anyone signs in, an authorization request
+// without a PKCE S256 challenge (fosite would only at the answer).
+func checkPKCE(r *http.Request) error {
+	if r.Form.Get("code_challenge") == "" || r.Form.Get("code_challenge_method") != "S256" {
+		return fosite.ErrInvalidRequest.WithHint("PKCE is required: send code_challenge with code_challenge_method S256.")
+	}
+	return nil
+}
+
+// token serves the token endpoint: codes and refresh tokens for tokens.
+func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	ar, err := s.provider.NewAccessRequest(ctx, r, &session{})
+	if err == nil {
+		err = s.checkResource(r)
+	}
+	if err != nil {
+		s.logProtocolError("token", err)
+		s.provider.WriteAccessError(ctx, w, ar, err)
+		return
+	}
+	res, err := s.provider.NewAccessResponse(ctx, ar)
+	if err != nil {
+		s.logProtocolError("token", err)
+		s.provider.WriteAccessError(ctx, w, ar, err)
+		return
+	}
+	s.provider.WriteAccessResponse(ctx, w, ar, res)
+}
+
+// revoke serves token revocation (RFC 7009).
+func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
+	err := s.provider.NewRevocationRequest(r.Context(), r)
+	if err != nil {
+		s.logProtocolError("revoke", err)
+	}
+	s.provider.WriteRevocationResponse(r.Context(), w, err)
+}
+
+func (s *Server) logProtocolError(endpoint string, err error) {
+	rfc := fosite.ErrorToRFC6749Error(err)
+	if rfc.CodeField >= 500 {
+		s.log.Error("oauth "+endpoint, "err", err, "debug", rfc.DebugField)
+		return
+	}
+	s.log.Info("oauth "+endpoint+" refused", "error", rfc.ErrorField, "hint", rfc.HintField)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// internal answers an unexpected failure with a request id; the detail
+// goes to the log only.
+func (s *Server) internal(w http.ResponseWriter, r *http.Request, what string, err error) {
+	id := vitrine.NewID()
+	s.log.Error(what, "request_id", id, "err", err, "path", r.URL.Path)
+	http.Error(w, "Something went wrong on our side (request "+id+").", http.StatusInternalServerError)
+}

@@ -1,0 +1,209 @@
+package authserver
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+	"golang.org/x/time/rate"
+)
+
+// web is what the pages share: the signed-in browser's session, the CSRF
+// key every instance agrees on, and the limits on sign-in attempts.
+type web struct {
+	svc    *service.Service
+	key    []byte // signs CSRF tokens; kept in the database
+	secure bool   // cookies are Secure (off only on loopback http)
+	signIn *ipLimiter
+}
+
+func newWeb(ctx context.Context, svc *service.Service, secure bool) (*web, error) {
+	fresh := make([]byte, 32)
+	rand.Read(fresh)
+	key, err := svc.OAuthStore().ServerSecret(ctx, "csrf", fresh)
+	if err != nil {
+		return nil, err
+	}
+	// 10 sign-in attempts a minute from one address (then one every 6 s).
+	return &web{svc: svc, key: key, secure: secure, signIn: newIPLimiter(rate.Every(6*time.Second), 10)}, nil
+}
+
+// The cookies: on https, __Host- names bind them to this host and path /.
+func (wb *web) cookieName(base string) string {
+	if wb.secure {
+		return "__Host-" + base
+	}
+	return base
+}
+
+func (wb *web) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
+	http.SetCookie(w, &http.Cookie{Name: wb.cookieName(name), Value: value, Path: "/", MaxAge: int(maxAge.Seconds()),
+		HttpOnly: true, Secure: wb.secure, SameSite: http.SameSiteLaxMode})
+}
+
+func (wb *web) clearCookie(w http.ResponseWriter, name string) {
+	http.SetCookie(w, &http.Cookie{Name: wb.cookieName(name), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: wb.secure, SameSite: http.SameSiteLaxMode})
+}
+
+func hashHex(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// pageCtx is one request to a page.
+type pageCtx struct {
+	w    http.ResponseWriter
+	r    *http.Request
+	lang *lang
+	// user is the signed-in person, nil when nobody is; session is the
+	// hash of their session cookie.
+	user    *vitrine.User
+	session string
+	// binding ties CSRF tokens to this browser: the session, or before
+	// sign-in a random cookie of its own.
+	binding string
+	// formAction widens the page's form-action policy (the consent page
+	// redirects to its client).
+	formAction []string
+}
+
+// page wraps a page handler: headers that keep it from being framed,
+// cached or sniffed, the person's language, their session, and a CSRF
+// binding.
+func (s *Server) page(fn func(p *pageCtx) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p := &pageCtx{w: w, r: r, lang: pageLanguage(r)}
+		h := w.Header()
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-store")
+		if c, err := r.Cookie(s.web.cookieName("vitrine_session")); err == nil && c.Value != "" {
+			id := hashHex(c.Value)
+			_, u, err := s.svc.OAuthStore().WebSession(r.Context(), id, s.now())
+			switch {
+			case err == nil && !u.Disabled:
+				p.user, p.session, p.binding = u, id, "s:"+id
+			case err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError:
+				s.internal(w, r, "read web session", err)
+				return
+			}
+		}
+		if p.binding == "" {
+			c, err := r.Cookie(s.web.cookieName("vitrine_pre"))
+			if err != nil || len(c.Value) < 20 {
+				v := randomSecret("")
+				s.web.setCookie(w, "vitrine_pre", v, sessionLifespan)
+				c = &http.Cookie{Value: v}
+			}
+			p.binding = "p:" + c.Value
+		}
+		if err := fn(p); err != nil {
+			s.internal(w, r, "page "+r.URL.Path, err)
+		}
+	}
+}
+
+// csrf is the token a form of this browser must send back.
+func (wb *web) csrf(p *pageCtx) string {
+	m := hmac.New(sha256.New, wb.key)
+	m.Write([]byte("csrf\x00" + p.binding))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// errCSRF refuses a form that this browser's page did not make.
+var errCSRF = errors.New("the form is not this page's")
+
+// checkForm parses a posted form and checks its CSRF token.
+func (s *Server) checkForm(p *pageCtx) error {
+	p.r.Body = http.MaxBytesReader(p.w, p.r.Body, 64<<10)
+	if err := p.r.ParseForm(); err != nil {
+		return errCSRF
+	}
+	got := p.r.PostForm.Get("csrf")
+	if subtle.ConstantTimeCompare([]byte(got), []byte(s.web.csrf(p))) != 1 {
+		return errCSRF
+	}
+	return nil
+}
+
+// refuseForm answers a form with a bad or missing CSRF token.
+func (s *Server) refuseForm(p *pageCtx) error {
+	s.log.Warn("form refused: bad CSRF token", "path", p.r.URL.Path, "remote", p.r.RemoteAddr)
+	p.w.WriteHeader(http.StatusForbidden)
+	return s.render(p, "message", map[string]any{"Title": p.lang.t("expired_title"), "Text": p.lang.t("expired_text")})
+}
+
+// startSession signs the person in on this browser.
+func (s *Server) startSession(p *pageCtx, u *vitrine.User) error {
+	secret := randomSecret("")
+	now := s.now()
+	if err := s.svc.OAuthStore().CreateWebSession(p.r.Context(), &vitrine.WebSession{ID: hashHex(secret), UserID: u.ID,
+		CreatedAt: now, ExpiresAt: now.Add(sessionLifespan)}); err != nil {
+		return err
+	}
+	s.web.setCookie(p.w, "vitrine_session", secret, sessionLifespan)
+	s.web.clearCookie(p.w, "vitrine_pre")
+	return nil
+}
+
+// safeNext keeps a post-sign-in destination on this server: a path, not
+// another site.
+func safeNext(next string) string {
+	u, err := url.Parse(next)
+	if err != nil || next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.HasPrefix(next, "/\\") || u.Host != "" || u.Scheme != "" {
+		return "/account"
+	}
+	return next
+}
+
+func redirect(p *pageCtx, to string) error {
+	http.Redirect(p.w, p.r, to, http.StatusSeeOther)
+	return nil
+}
+
+// ipLimiter bounds the attempts of one address.
+type ipLimiter struct {
+	every rate.Limit
+	burst int
+	mu    sync.Mutex
+	byIP  map[string]*rate.Limiter
+}
+
+func newIPLimiter(every rate.Limit, burst int) *ipLimiter {
+	return &ipLimiter{every: every, burst: burst, byIP: map[string]*rate.Limiter{}}
+}
+
+// allow reports whether the address may try now.
+func (l *ipLimiter) allow(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.byIP[host]
+	if !ok {
+		if len(l.byIP) > 10000 {
+			clear(l.byIP) // bounded: an address forgotten starts afresh
+		}
+		lim = rate.NewLimiter(l.every, l.burst)
+		l.byIP[host] = lim
+	}
+	return lim.Allow()
+}
