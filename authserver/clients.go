@@ -29,7 +29,7 @@ import (
 type clients struct {
 	db       vitrine.OAuthStore
 	resource string // the one audience of every client
-	http *http.Client
+	http     *http.Client
 	// insecure lets metadata documents be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	insecure bool

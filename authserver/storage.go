@@ -319,7 +319,9 @@ func secretSignature(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
-func (strategy) RefreshTokenSignature(_ context.Context, token string) string { return secretSignature(token) }
+func (strategy) RefreshTokenSignature(_ context.Context, token string) string {
+	return secretSignature(token)
+}
 
 func (strategy) GenerateRefreshToken(context.Context, fosite.Requester) (string, string, error) {
 	t := randomSecret(refreshPrefix)
