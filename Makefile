@@ -15,10 +15,13 @@ demo: build
 # VITRINE_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres,
 # each in a database it creates and drops; here a missing server is a
 # failure, not a skip), then the end-to-end suites of e2e/: the official
-# TypeScript SDK client and the MCP conformance suite against the binary.
+# TypeScript SDK client, the MCP conformance suite, OAuth against a real
+# authorization server, and the sign-in pages in Chromium (installed with
+# apt when missing, by scripts/chromium.sh) against the binary.
 test: lint build
 	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
 	scripts/fuzz.sh
+	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
 
 lint:
@@ -32,6 +35,7 @@ docs:
 
 # Only the end-to-end suites (e2e/), against a fresh build.
 e2e: build
+	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
 
 # Every fuzz target for a few seconds' worth of inputs, or for FUZZTIME

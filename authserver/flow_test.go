@@ -395,6 +395,25 @@ func TestAuthorizationServer(t *testing.T) {
 			}
 		})
 
+		t.Run("state may be left out, but not be short", func(t *testing.T) {
+			cfg := oauthConfig(c, client)
+			verifier := oauth2.GenerateVerifier()
+			b := newBrowser(t)
+			consent := b.signIn(c, cfg.AuthCodeURL("", oauth2.S256ChallengeOption(verifier)), "ana@technova.example", c.password("ana@technova.example"))
+			back := b.answer(c, consent, "approve", "read")
+			if back.Query().Get("code") == "" || back.Query().Get("state") != "" {
+				t.Errorf("no state: %s", back)
+			}
+			consent = b.do("GET", cfg.AuthCodeURL("", oauth2.S256ChallengeOption(verifier)), nil)
+			if denied := b.answer(c, consent, "deny", "read"); denied.Query().Get("error") != "access_denied" || strings.Contains(denied.RawQuery, "no-state") {
+				t.Errorf("no state, denied: %s", denied)
+			}
+			p := newBrowser(t).do("GET", cfg.AuthCodeURL("short", oauth2.S256ChallengeOption(verifier)), nil)
+			if !strings.Contains(p.location, "error=invalid_state") {
+				t.Errorf("a short state: %d %s", p.status, p.location)
+			}
+		})
+
 		t.Run("PKCE is required", func(t *testing.T) {
 			p := newBrowser(t).do("GET", oauthConfig(c, client).AuthCodeURL("state-123456"), nil)
 			if !strings.Contains(p.location, "error=invalid_request") {

@@ -55,13 +55,8 @@ func (s *Server) message(p *pageCtx, status int, title, text string) error {
 // sign-in.
 func (s *Server) authorize(p *pageCtx) error {
 	ctx := p.r.Context()
-	ar, err := s.provider.NewAuthorizeRequest(ctx, p.r)
-	if err == nil {
-		err = s.checkResource(p.r)
-	}
-	if err == nil {
-		err = checkPKCE(p.r)
-	}
+	query := p.r.URL.RawQuery
+	ar, err := s.parseAuthorize(ctx, p.r)
 	if err != nil {
 		s.logProtocolError("authorize", err)
 		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
@@ -70,7 +65,7 @@ func (s *Server) authorize(p *pageCtx) error {
 	if p.user == nil {
 		return redirect(p, "/login?next="+url.QueryEscape(p.r.URL.RequestURI()))
 	}
-	return s.consentPage(p, ar, p.r.URL.RawQuery)
+	return s.consentPage(p, ar, query)
 }
 
 // clientView is what the consent and account pages say of a client.
@@ -139,10 +134,7 @@ func (s *Server) consent(p *pageCtx) error {
 	orig := p.r.Clone(ctx)
 	orig.Method, orig.Body, orig.Form, orig.PostForm = http.MethodGet, http.NoBody, nil, nil
 	orig.URL.RawQuery = p.r.PostForm.Get("authz")
-	ar, err := s.provider.NewAuthorizeRequest(ctx, orig)
-	if err == nil {
-		err = s.checkResource(orig)
-	}
+	ar, err := s.parseAuthorize(ctx, orig)
 	if err != nil {
 		s.logProtocolError("authorize", err)
 		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
@@ -173,6 +165,9 @@ func (s *Server) consent(p *pageCtx) error {
 		s.logProtocolError("authorize", err)
 		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
 		return nil
+	}
+	if ar.GetState() == "" {
+		res.GetParameters().Del("state") // the stand-in of parseAuthorize
 	}
 	s.log.Info("authorization granted", "user_id", p.user.ID, "client_id", g.ClientID, "grant_id", g.ID, "scope", g.Scope)
 	s.provider.WriteAuthorizeResponse(ctx, p.w, ar, res)

@@ -191,13 +191,35 @@ func (s *Server) checkResource(r *http.Request) error {
 	return nil
 }
 
-// checkPKCE refuses, before anyone signs in, an authorization request
-// without a PKCE S256 challenge (fosite would only at the answer).
-func checkPKCE(r *http.Request) error {
-	if r.Form.Get("code_challenge") == "" || r.Form.Get("code_challenge_method") != "S256" {
-		return fosite.ErrInvalidRequest.WithHint("PKCE is required: send code_challenge with code_challenge_method S256.")
+// parseAuthorize reads an authorization request (a GET's query) and
+// checks it all before anyone signs in: the client and its exact redirect
+// URI, PKCE with S256 (which fosite would check only at the answer), the
+// resource, and state.
+//
+// A request may omit state: OAuth 2.1 lets PKCE carry its protection, and
+// the official MCP SDKs send none. fosite insists on one of at least 8
+// characters, so a request without one is parsed with a stand-in that is
+// then cleared, and nothing is echoed; a state sent must still have 8
+// characters, and is returned exactly.
+func (s *Server) parseAuthorize(ctx context.Context, r *http.Request) (fosite.AuthorizeRequester, error) {
+	r = r.Clone(ctx) // the caller's request stays as the client sent it
+	q := r.URL.Query()
+	noState := q.Get("state") == ""
+	if noState {
+		q.Set("state", "no-state-sent")
+		r.URL.RawQuery, r.Form = q.Encode(), nil
 	}
-	return nil
+	ar, err := s.provider.NewAuthorizeRequest(ctx, r)
+	if a, ok := ar.(*fosite.AuthorizeRequest); ok && noState {
+		a.State = ""
+	}
+	switch {
+	case err != nil:
+		return ar, err
+	case q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256":
+		return ar, fosite.ErrInvalidRequest.WithHint("PKCE is required: send code_challenge with code_challenge_method S256.")
+	}
+	return ar, s.checkResource(r)
 }
 
 // token serves the token endpoint: codes and refresh tokens for tokens.

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 export const bin = resolve(process.env.VITRINE_BIN ?? new URL('../bin/vitrine', import.meta.url).pathname);
 
 // world fills a new database with the demo data and returns it: the
-// database's path, the tenants by slug and the tokens by email.
+// database's path, the tenants by slug, and the tokens and passwords by
+// email.
 export async function world() {
   const dir = mkdtempSync(join(tmpdir(), 'vitrine-e2e-'));
   const db = join(dir, 'e2e.db');
@@ -19,6 +20,7 @@ export async function world() {
     db,
     tenants: Object.fromEntries(demo.tenants.map((t) => [t.slug, t.id])),
     tokens: Object.fromEntries(demo.users.map((u) => [u.email, u.token])),
+    passwords: Object.fromEntries(demo.users.map((u) => [u.email, u.password])),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

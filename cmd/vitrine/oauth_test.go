@@ -153,3 +153,38 @@ func TestServeOAuthRefusedAtStart(t *testing.T) {
 		}
 	}
 }
+
+// With no --oauth-issuer, the binary is its own authorization server: the
+// discovery a client follows and the pages a person sees are what it
+// serves, on its own mux.
+func TestServeAuthorizationServerRoutes(t *testing.T) {
+	base := serveInProcess(t)
+	checkDiscovery(t, base, base)
+	code, body := get(t, base+"/.well-known/oauth-authorization-server")
+	var meta struct {
+		Issuer        string   `json:"issuer"`
+		Authorization string   `json:"authorization_endpoint"`
+		Registration  string   `json:"registration_endpoint"`
+		PKCE          []string `json:"code_challenge_methods_supported"`
+		CIMD          bool     `json:"client_id_metadata_document_supported"`
+	}
+	json.Unmarshal([]byte(body), &meta)
+	if code != 200 || meta.Issuer != base || meta.Authorization != base+"/oauth/authorize" || meta.Registration != base+"/oauth/register" ||
+		len(meta.PKCE) != 1 || meta.PKCE[0] != "S256" || !meta.CIMD {
+		t.Errorf("authorization server metadata: %d %s", code, body)
+	}
+	res, err := http.Get(base + "/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	csp := res.Header.Get("Content-Security-Policy")
+	if res.StatusCode != 200 || !strings.Contains(csp, "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("/login: %d %q", res.StatusCode, csp)
+	}
+	// --no-auth-server turns it off: no metadata, no pages.
+	off := serveInProcess(t, "--no-auth-server")
+	if code, _ := get(t, off+"/.well-known/oauth-authorization-server"); code != 404 {
+		t.Errorf("--no-auth-server still serves metadata: %d", code)
+	}
+}

@@ -1,0 +1,258 @@
+// Vitrine as its own authorization server, as a person meets it: the
+// official TypeScript SDK's OAuth client connects to the real binary with
+// no token, and a real browser (Debian's Chromium, driven by
+// puppeteer-core) opens the authorization URL, signs in and answers the
+// consent page. Screenshots of the pages go to e2e/screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { createServer as createHTTPSServer } from 'node:https';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { serve, world } from './harness.mjs';
+
+const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let w, server, browser, callback, metadataDoc, certDir;
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  callback = await startCallback();
+  metadataDoc = await startMetadataDocument(callback.url);
+  // Vitrine trusts the test's certificate for the metadata document
+  // (Go reads SSL_CERT_FILE), and may fetch it from loopback.
+  process.env.SSL_CERT_FILE = metadataDoc.cert;
+  w = await world();
+  server = await serve(w.db, '--dev-insecure-client-metadata');
+  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--lang=en-US'] });
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  callback?.close();
+  metadataDoc?.close();
+  w?.cleanup();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
+});
+
+// startCallback is the client application's redirect URI: it hands each
+// request's parameters to whoever waits for the next one.
+function startCallback() {
+  let waiting = [];
+  const srv = createServer((req, res) => {
+    const params = new URL(req.url, 'http://x').searchParams;
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>You can close this window.</p>');
+    waiting.shift()?.(params);
+  });
+  return new Promise((done) => srv.listen(0, '127.0.0.1', () => done({
+    url: `http://127.0.0.1:${srv.address().port}/callback`,
+    next: () => new Promise((resolve) => waiting.push(resolve)),
+    close: () => srv.close(),
+  })));
+}
+
+// startMetadataDocument serves a client metadata document over https,
+// with a certificate made for the run.
+function startMetadataDocument(redirectUri) {
+  certDir = mkdtempSync(join(tmpdir(), 'vitrine-cert-'));
+  const key = join(certDir, 'key.pem'), cert = join(certDir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  let url;
+  const srv = createHTTPSServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+      client_id: url, client_name: 'Metadata Agent', redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
+    }));
+  });
+  return new Promise((done) => srv.listen(0, '127.0.0.1', () => {
+    url = `https://127.0.0.1:${srv.address().port}/oauth/client.json`;
+    done({ url, cert, close: () => srv.close() });
+  }));
+}
+
+// clientProvider is the SDK's OAuthClientProvider, in memory.
+class clientProvider {
+  authorizationUrl;
+  #client; #tokens; #verifier;
+  constructor(clientMetadataUrl) { this.clientMetadataUrl = clientMetadataUrl; }
+  get redirectUrl() { return callback.url; }
+  get clientMetadata() {
+    return { client_name: 'Browser Test Agent', redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() { return this.#client; }
+  saveClientInformation(c) { this.#client = c; }
+  tokens() { return this.#tokens; }
+  saveTokens(t) { this.#tokens = t; }
+  redirectToAuthorization(url) { this.authorizationUrl = url; }
+  saveCodeVerifier(v) { this.#verifier = v; }
+  codeVerifier() { return this.#verifier; }
+}
+
+const transport = (provider) => new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
+
+// begin makes the client try to connect, as an agent does, and returns
+// the authorization URL it would open in the browser.
+async function begin(provider) {
+  await assert.rejects(new Client({ name: 'e2e', version: '1' }).connect(transport(provider)), UnauthorizedError);
+  return provider.authorizationUrl.href;
+}
+
+async function newPage(lang = 'en-US') {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setExtraHTTPHeaders({ 'Accept-Language': lang });
+  return page;
+}
+
+async function signIn(page, url, email, password, shot) {
+  await page.goto(url);
+  assert.match(page.url(), /\/login\?next=/);
+  if (shot) await page.screenshot({ path: join(shots, `${shot}.png`), fullPage: true });
+  await page.type('#email', email);
+  await page.type('#password', password);
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+}
+
+// answer chooses on the consent page and returns what the client's
+// redirect URI receives.
+async function answer(page, decision, { scope = 'write', shot } = {}) {
+  await page.waitForSelector('button[value=approve]');
+  if (shot) await page.screenshot({ path: join(shots, `${shot}.png`), fullPage: true });
+  if (scope === 'read') await page.click('#scope-read');
+  const received = callback.next();
+  await page.click(`button[value=${decision}]`);
+  return received;
+}
+
+// connect runs the whole flow and returns a connected client.
+async function connect({ email = 'ana@technova.example', scope = 'write', metadataUrl, shots: names = {} } = {}) {
+  const provider = new clientProvider(metadataUrl);
+  const url = await begin(provider);
+  const page = await newPage();
+  await signIn(page, url, email, w.passwords[email], names.signIn);
+  const params = await answer(page, 'approve', { scope, shot: names.consent });
+  assert.ok(params.get('code'), `no code: ${params}`);
+  await transport(provider).finishAuth(params.get('code'));
+  const client = new Client({ name: 'e2e', version: '1' });
+  await client.connect(transport(provider));
+  return { client, provider, page };
+}
+
+// ping sends a request with an access token, as a client's next call does.
+function ping(token) {
+  return fetch(server.url, { method: 'POST', headers: { authorization: `Bearer ${token}`,
+    'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+}
+
+function ok(res) {
+  assert.ok(!res.isError, res.content?.[0]?.text);
+  return res.structuredContent;
+}
+
+const product = (sku) => ({ name: 'create_product', arguments: { tenant_id: w.tenants['technova'], sku, name: `Made with ${sku}`, price: '10.00' } });
+
+test('connect by URL: sign in in the browser, approve, list tenants, create a product', async () => {
+  const { client, provider } = await connect({ shots: { signIn: 'sign-in', consent: 'consent' } });
+  assert.ok(provider.clientInformation().client_id.startsWith('vc_'), 'the client registered itself');
+  const { tenants } = ok(await client.callTool({ name: 'list_tenants', arguments: {} }));
+  assert.deepEqual(tenants.map((t) => t.slug), ['technova']);
+  assert.equal(ok(await client.callTool(product('BROWSER-1'))).sku, 'BROWSER-1');
+  await client.close();
+});
+
+test('a client known by its metadata document connects too', async () => {
+  const { client, provider } = await connect({ metadataUrl: metadataDoc.url });
+  assert.equal(provider.clientInformation().client_id, metadataDoc.url);
+  ok(await client.callTool({ name: 'list_tenants', arguments: {} }));
+  await client.close();
+});
+
+test('denial returns access_denied to the client', async () => {
+  const page = await newPage();
+  await signIn(page, await begin(new clientProvider()), 'ana@technova.example', w.passwords['ana@technova.example']);
+  const params = await answer(page, 'deny');
+  assert.equal(params.get('error'), 'access_denied');
+  assert.equal(params.get('code'), null);
+});
+
+test('a wrong password shows the page again with an error, and issues nothing', async () => {
+  const page = await newPage();
+  await signIn(page, await begin(new clientProvider()), 'ana@technova.example', 'not-the-password-at-all');
+  const error = await page.$eval('[role=alert]', (e) => e.textContent);
+  assert.equal(error, 'The email or the password is wrong.');
+  assert.equal(await page.$eval('#email', (e) => e.value), 'ana@technova.example');
+  assert.ok(!(await page.cookies()).some((c) => c.name.includes('vitrine_session')), 'no session');
+  await page.screenshot({ path: join(shots, 'sign-in-error.png'), fullPage: true });
+});
+
+test('a read-only approval cannot write', async () => {
+  const { client } = await connect({ scope: 'read' });
+  ok(await client.callTool({ name: 'list_tenants', arguments: {} }));
+  await assert.rejects(client.callTool(product('BROWSER-RO')), /Unknown tool: create_product/);
+  await client.close();
+});
+
+test('connected apps: the page lists the app, and a disconnected app is refused at its next call', async () => {
+  const { client, page, provider } = await connect({ email: 'carla@technova.example' });
+  ok(await client.callTool({ name: 'list_tenants', arguments: {} }));
+  await page.goto(new URL('/account', server.url).href);
+  const apps = await page.$$eval('li strong', (els) => els.map((e) => e.textContent));
+  assert.ok(apps.includes('Browser Test Agent'), `apps: ${apps}`);
+  await page.type('#token-name', 'Laptop');
+  await Promise.all([page.waitForNavigation(), page.click('form.inline button[type=submit]')]);
+  const secret = await page.$eval('#new-token', (e) => e.textContent);
+  assert.match(secret, /^vtr_/);
+  await page.screenshot({ path: join(shots, 'connected-apps.png'), fullPage: true });
+  const token = provider.tokens().access_token;
+  await Promise.all([page.waitForNavigation(), page.click('button[aria-label="Disconnect Browser Test Agent"]')]);
+  assert.equal((await ping(token)).status, 401, 'its access token is refused at once');
+  // The client's next call meets the 401, and its refresh token is refused too.
+  await assert.rejects(client.callTool({ name: 'list_tenants', arguments: {} }), /refresh token|401|Unauthorized/);
+  await client.close().catch(() => {});
+});
+
+test('a refresh token used twice revokes the whole grant', async () => {
+  const { client, provider } = await connect({ email: 'diego@technova.example' });
+  const meta = await (await fetch(new URL('/.well-known/oauth-authorization-server', server.url))).json();
+  const refresh = (token) => fetch(meta.token_endpoint, { method: 'POST', body: new URLSearchParams({
+    grant_type: 'refresh_token', refresh_token: token, client_id: provider.clientInformation().client_id }) });
+  const first = provider.tokens().refresh_token;
+  const res = await refresh(first);
+  assert.equal(res.status, 200);
+  const rotated = await res.json();
+  assert.notEqual(rotated.refresh_token, first);
+  assert.equal((await refresh(first)).status, 400, 'the used refresh token is refused');
+  assert.equal((await refresh(rotated.refresh_token)).status, 400, 'and the whole family with it');
+  assert.equal((await ping(rotated.access_token)).status, 401, 'the refreshed access token is revoked');
+  await client.close().catch(() => {});
+});
+
+test('a forged CSRF token is refused', async () => {
+  const page = await newPage();
+  await page.goto(new URL('/login', server.url).href);
+  await page.$eval('input[name=csrf]', (e) => { e.value = 'forged'; });
+  await page.type('#email', 'ana@technova.example');
+  await page.type('#password', w.passwords['ana@technova.example']);
+  const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  assert.equal(res.status(), 403);
+  assert.ok(!(await page.cookies()).some((c) => c.name.includes('vitrine_session')), 'no session');
+});
+
+test('the pages speak Portuguese to a Portuguese browser', async () => {
+  const page = await newPage('pt-BR,pt;q=0.9');
+  await signIn(page, await begin(new clientProvider()), 'ana@technova.example', w.passwords['ana@technova.example']);
+  await page.waitForSelector('button[value=approve]');
+  assert.equal(await page.$eval('h1', (e) => e.textContent), 'Permitir acesso à Vitrine?');
+  assert.equal(await page.$eval('html', (e) => e.lang), 'pt-BR');
+  await page.screenshot({ path: join(shots, 'consent-pt.png'), fullPage: true });
+});
