@@ -83,7 +83,11 @@ func (s *Server) ssoStart(p *pageCtx) error {
 	st := ssoState{State: randomSecret(""), Nonce: randomSecret(""), Verifier: oauth2.GenerateVerifier(),
 		Next: safeNext(p.r.URL.Query().Get("next")), Expires: s.now().Add(10 * time.Minute)}
 	s.web.setCookie(p.w, "vitrine_sso", s.signState(st), 10*time.Minute)
-	return redirect(p, s.upstream.config.AuthCodeURL(st.State, oidc.Nonce(st.Nonce), oauth2.S256ChallengeOption(st.Verifier)))
+	opts := []oauth2.AuthCodeOption{oidc.Nonce(st.Nonce), oauth2.S256ChallengeOption(st.Verifier)}
+	if hint := p.r.URL.Query().Get("login_hint"); hint != "" {
+		opts = append(opts, oauth2.SetAuthURLParam("login_hint", hint)) // the provider may fill in who signs in
+	}
+	return redirect(p, s.upstream.config.AuthCodeURL(st.State, opts...))
 }
 
 func (s *Server) ssoCallback(p *pageCtx) error {

@@ -36,7 +36,13 @@ const provider = new Provider(issuer, {
   clients: [
     // The resource server's own client, for token introspection.
     { client_id: 'vitrine', client_secret: 'vitrine-introspection-secret', grant_types: [], redirect_uris: [], response_types: [] },
+    // Vitrine signing people in with this server as their company's
+    // provider (sso.test.mjs), when it says where it listens.
+    ...(process.env.SSO_REDIRECT_URI ? [{ client_id: 'vitrine-sso', client_secret: 'vitrine-sso-secret',
+      redirect_uris: [process.env.SSO_REDIRECT_URI], grant_types: ['authorization_code'], response_types: ['code'] }] : []),
   ],
+  // The email claims go in the ID token, where a relying party reads them.
+  conformIdTokenClaims: false,
   jwks: { keys: [{ ...rs256, kid: 'test-rs256', alg: 'RS256', use: 'sig' }, { ...es256, kid: 'test-es256', alg: 'ES256', use: 'sig' }] },
   cookies: { keys: ['oauth-suite-cookie-key'] },
   scopes: ['openid', 'offline_access', 'vitrine:read', 'vitrine:write'],
