@@ -185,6 +185,11 @@ func (c *ServeCmd) Run(e *env) error {
 			return err
 		}
 		printDemo(e, w, url)
+		if as != nil {
+			fmt.Fprintf(e.stdout, "\nConnect any MCP client by URL alone: %s\n"+
+				"It opens a browser where you sign in with an email and password above, and approve.\n"+
+				"Your connected apps and tokens: %s/account\n", url, publicURL)
+		}
 	}
 
 	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
