@@ -274,6 +274,16 @@ func cleanText(s string, max int) string {
 
 // register serves dynamic client registration (RFC 7591).
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if !s.web.register.allow(r) {
+		w.Header().Set("Retry-After", "180")
+		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too_many_requests",
+			"error_description": "too many client registrations from this address; try again later"})
+		return
+	}
 	var m vitrine.ClientMetadata
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10)).Decode(&m); err != nil {
 		registrationError(w, "invalid_client_metadata", "the body is not a JSON object of client metadata")

@@ -450,3 +450,32 @@ func TestAuthorizationServer(t *testing.T) {
 func refused(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "401") || strings.Contains(err.Error(), "Unauthorized"))
 }
+
+// Anyone may register a client, but not without end: an address that
+// registers many gets 429, and nothing more is stored.
+func TestRegistrationIsLimited(t *testing.T) {
+	c := newCluster(t, dbtest.SQLiteURL(t))
+	body := `{"client_name":"Flood","redirect_uris":["` + redirectURI + `"],"token_endpoint_auth_method":"none"}`
+	var codes []int
+	for range 45 {
+		res, err := http.Post(c.url+"/oauth/register", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		codes = append(codes, res.StatusCode)
+	}
+	// Two instances behind the proxy: each allows 20 from one address
+	// (limits are per instance, as every limit of the server).
+	created := 0
+	for _, code := range codes {
+		if code == 201 {
+			created++
+		} else if code != 429 {
+			t.Fatalf("registration answered %d", code)
+		}
+	}
+	if created != 40 {
+		t.Errorf("%d of 45 registrations from one address went through, want 40", created)
+	}
+}

@@ -28,6 +28,8 @@ type web struct {
 	key    []byte // signs CSRF tokens; kept in the database
 	secure bool   // cookies are Secure (off only on loopback http)
 	signIn *ipLimiter
+	// register bounds client registrations, which anyone may make.
+	register *ipLimiter
 }
 
 func newWeb(ctx context.Context, svc *service.Service, secure bool) (*web, error) {
@@ -38,7 +40,9 @@ func newWeb(ctx context.Context, svc *service.Service, secure bool) (*web, error
 		return nil, err
 	}
 	// 10 sign-in attempts a minute from one address (then one every 6 s).
-	return &web{svc: svc, key: key, secure: secure, signIn: newIPLimiter(rate.Every(6*time.Second), 10)}, nil
+	// 20 client registrations from one address, then one every 3 minutes.
+	return &web{svc: svc, key: key, secure: secure, signIn: newIPLimiter(rate.Every(6*time.Second), 10),
+		register: newIPLimiter(rate.Every(3*time.Minute), 20)}, nil
 }
 
 // The cookies: on https, __Host- names bind them to this host and path /.
