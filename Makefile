@@ -3,8 +3,11 @@ GO ?= go
 
 .PHONY: build demo test lint docs e2e fuzz bench
 
+# bin/vitrine, the server and the operator's commands; bin/vitrine-bench,
+# the benchmark that drives it.
 build:
 	$(GO) build -o bin/vitrine ./cmd/vitrine
+	$(GO) build -o bin/vitrine-bench ./cmd/vitrine-bench
 
 # Start the HTTP server on an embedded SQLite database (vitrine.db) filled
 # with demo data, printing each demo user's token and client configuration.
@@ -43,8 +46,9 @@ e2e: build
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-# The benchmark of docs/performance.md, on SQLite (make bench
-# BENCH_ARGS='--postgres postgres://...' for PostgreSQL). About ten minutes
-# on two cores, most of it filling a million products.
+# The benchmark of docs/performance.md: bin/vitrine-bench driving bin/vitrine,
+# on SQLite (make bench BENCH_ARGS='--postgres postgres://...' for
+# PostgreSQL). About ten minutes on two cores, most of it filling a million
+# products.
 bench: build
-	bin/vitrine bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
+	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
