@@ -27,9 +27,11 @@ test: lint build
 	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
 
+# gofmt, go vet and staticcheck (its version pinned in go.mod as a tool).
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 # Regenerate what is generated from the code (docs/permissions.md, ...);
 # tests fail when a checked-in copy drifts.
