@@ -10,9 +10,10 @@ build:
 	$(GO) build -o bin/vitrine-bench ./cmd/vitrine-bench
 
 # Start the HTTP server on an embedded SQLite database (vitrine.db) filled
-# with demo data, printing each demo user's token and client configuration.
+# with demo data, printing each demo user's token and client configuration;
+# on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090).
 demo: build
-	bin/vitrine serve --demo
+	bin/vitrine serve --demo $(if $(ADDR),--addr $(ADDR))
 
 # The whole suite: Go tests (PostgreSQL ones on the server at
 # VITRINE_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres,
