@@ -3,13 +3,17 @@ GO ?= go
 
 .PHONY: build demo test lint docs e2e fuzz bench
 
+# bin/vitrine, the server and the operator's commands; bin/vitrine-bench,
+# the benchmark that drives it.
 build:
 	$(GO) build -o bin/vitrine ./cmd/vitrine
+	$(GO) build -o bin/vitrine-bench ./cmd/vitrine-bench
 
 # Start the HTTP server on an embedded SQLite database (vitrine.db) filled
-# with demo data, printing each demo user's token and client configuration.
+# with demo data, printing each demo user's token and client configuration;
+# on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090).
 demo: build
-	bin/vitrine serve --demo
+	bin/vitrine serve --demo $(if $(ADDR),--addr $(ADDR))
 
 # The whole suite: Go tests (PostgreSQL ones on the server at
 # VITRINE_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres,
@@ -24,9 +28,11 @@ test: lint build
 	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
 
+# gofmt, go vet and staticcheck (its version pinned in go.mod as a tool).
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 # Regenerate what is generated from the code (docs/permissions.md, ...);
 # tests fail when a checked-in copy drifts.
@@ -43,8 +49,9 @@ e2e: build
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-# The benchmark of docs/performance.md, on SQLite (make bench
-# BENCH_ARGS='--postgres postgres://...' for PostgreSQL). About ten minutes
-# on two cores, most of it filling a million products.
+# The benchmark of docs/performance.md: bin/vitrine-bench driving bin/vitrine,
+# on SQLite (make bench BENCH_ARGS='--postgres postgres://...' for
+# PostgreSQL). About ten minutes on two cores, most of it filling a million
+# products.
 bench: build
-	bin/vitrine bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
+	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)

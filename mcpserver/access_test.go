@@ -209,6 +209,7 @@ func TestLoggingNotifications(t *testing.T) {
 	for _, tr := range []string{"memory", "http-sessions"} {
 		got := make(chan map[string]any, 10)
 		client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+			//lint:ignore SA1019 the deprecated logging feature is tested as long as it is served (see New in server.go).
 			LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 				if d, ok := r.Params.Data.(map[string]any); ok {
 					d["level"] = string(r.Params.Level)
@@ -233,6 +234,7 @@ func TestLoggingNotifications(t *testing.T) {
 			t.Fatal(err)
 		}
 		ok[map[string]any](t, cs, "whoami", nil) // before any level is set: nothing is sent
+		//lint:ignore SA1019 the deprecated logging feature is tested as long as it is served.
 		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ import (
 // BenchmarkGetProduct measures a get_product through the whole stack
 // (HTTP, authentication, membership, permission, store, audit) against a
 // tool that does nothing on the same transport. Run with -cpu 1,2,8 to see
-// how it scales; vitrine bench measures the same against real processes.
+// how it scales; vitrine-bench measures the same against real processes.
 func BenchmarkGetProduct(b *testing.B) {
 	w := newWorld(b, dbtest.SQLiteURL(b))
 	technova := w.tenants["technova"]

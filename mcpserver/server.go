@@ -107,7 +107,8 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		Instructions: instructions + onDemandHint(plan),
 		Logger:       opts.SDKLogger,
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:   &mcp.ToolCapabilities{ListChanged: len(plan.onDemand()) > 0},
+			Tools: &mcp.ToolCapabilities{ListChanged: len(plan.onDemand()) > 0},
+			//lint:ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577), with no replacement in the protocol or the SDK; kept for the clients of earlier revisions that ask for it (logging/setLevel), functional for at least twelve months.
 			Logging: &mcp.LoggingCapabilities{},
 		},
 		// What a caller is shown depends on who they are (their token,
@@ -376,12 +377,13 @@ func notifyLog(ctx context.Context, ss *mcp.ServerSession, level slog.Level, too
 	if ss == nil {
 		return
 	}
-	lvl := mcp.LoggingLevel("info")
+	lvl := "info"
 	if level >= slog.LevelError {
 		lvl = "error"
 	}
 	// Best effort: a client that went away must not fail the call.
-	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: lvl, Logger: "vitrine", Data: map[string]any{
+	//lint:ignore SA1019 the logging feature is deprecated; see the capability in New.
+	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(lvl), Logger: "vitrine", Data: map[string]any{
 		"msg": "tool call", "tool": tool, "outcome": outcome, "request_id": requestID, "duration_ms": took.Milliseconds(),
 	}})
 }

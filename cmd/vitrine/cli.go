@@ -22,7 +22,6 @@ type CLI struct {
 	Product ProductCmd `cmd:"" help:"Import and export a company's products."`
 	Token   TokenCmd   `cmd:"" help:"Manage personal access tokens."`
 	Version VersionCmd `cmd:"" help:"Print the version, the commit and the Go version."`
-	Bench   BenchCmd   `cmd:"" help:"Measure the server against the protocol and storage ceilings (see docs/performance.md)."`
 }
 
 // UserCmd groups the user commands.

@@ -47,6 +47,22 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
+// bearer is an HTTP transport that sends a bearer token, keeping a
+// connection per session alive.
+type bearer string
+
+var bearerTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return bearerTransport.RoundTrip(r)
+}
+
 // startServe runs `vitrine serve` as a process and returns its URL.
 func startServe(t *testing.T, db string) (*exec.Cmd, string) {
 	t.Helper()

@@ -35,7 +35,9 @@ func (c *DemoCmd) Run(e *env) error {
 }
 
 // printDemo prints each demo user's token and password, with
-// ready-to-paste MCP client configurations for stdio and HTTP.
+// ready-to-paste MCP client configurations for stdio and HTTP, and for
+// Claude Desktop over HTTP, which it reaches only through the mcp-remote
+// bridge (as README.md shows).
 func printDemo(e *env, w *demo.World, url string) {
 	out := e.stdout
 	fmt.Fprintln(out, "Vitrine demo data")
@@ -52,9 +54,13 @@ func printDemo(e *env, w *demo.World, url string) {
 			"env": map[string]string{"VITRINE_TOKEN": u.Token}}))
 		fmt.Fprintf(out, "  http:  %s\n", configJSON(map[string]any{"type": "http", "url": url,
 			"headers": map[string]string{"Authorization": "Bearer " + u.Token}}))
+		fmt.Fprintf(out, "  http for Claude Desktop, through mcp-remote: %s\n", configJSON(map[string]any{"command": "npx",
+			"args": []string{"-y", "mcp-remote", url, "--header", "Authorization:${VITRINE_AUTH}"},
+			"env":  map[string]string{"VITRINE_AUTH": "Bearer " + u.Token}}))
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, `Each configuration goes under "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) in your client's MCP settings.`)
+	fmt.Fprintln(out, `Claude Desktop reaches an HTTP server only through the mcp-remote bridge: give it the "http for Claude Desktop" line (it needs Node.js for npx).`)
 	if note != "" {
 		fmt.Fprintln(out, note)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
 // The client configurations in README.md parse, and point at the real
@@ -74,6 +76,48 @@ func TestReadmeClientConfigs(t *testing.T) {
 		if !seen[want] {
 			t.Errorf("README.md lacks the %s configuration", want)
 		}
+	}
+}
+
+// vitrine demo (and serve --demo) prints, for Claude Desktop over HTTP,
+// the mcp-remote configuration of the README, with each user's token: the
+// plain HTTP entry is one Claude Desktop cannot use.
+func TestDemoPrintsReadmeClaudeDesktopConfig(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)<!-- config: claude-desktop-http -->\n```json\n(.*?)```").FindSubmatch(readme)
+	var want struct {
+		MCPServers map[string]server `json:"mcpServers"`
+	}
+	if block == nil || json.Unmarshal(block[1], &want) != nil {
+		t.Fatal("README.md lacks a claude-desktop-http configuration that parses")
+	}
+	text := must(t, "demo", "--db", dbtest.SQLiteURL(t))
+	const label = "  http for Claude Desktop, through mcp-remote: "
+	n := 0
+	for _, line := range strings.Split(text, "\n") {
+		entry, ok := strings.CutPrefix(line, label)
+		if !ok {
+			continue
+		}
+		n++
+		var got map[string]server
+		if err := json.Unmarshal([]byte(entry), &got); err != nil {
+			t.Fatalf("%q does not parse: %v", entry, err)
+		}
+		g, w := got["vitrine"], want.MCPServers["vitrine"]
+		if !strings.HasPrefix(g.Env["VITRINE_AUTH"], "Bearer vtr_") {
+			t.Errorf("VITRINE_AUTH %q: want the user's token", g.Env["VITRINE_AUTH"])
+		}
+		g.Env, w.Env = nil, nil
+		if gj, wj := fmt.Sprint(g), fmt.Sprint(w); gj != wj {
+			t.Errorf("demo prints %s\nREADME gives %s", gj, wj)
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d Claude Desktop configurations printed, want one per demo user:\n%s", n, text)
 	}
 }
 

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,10 +20,11 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// BenchCmd measures the server against the two ceilings it cannot beat: a
-// bare MCP server whose tool does nothing (the protocol ceiling), and the
-// same SQL run directly (the storage ceiling). See docs/performance.md.
+// BenchCmd measures the vitrine binary it is given against the two
+// ceilings it cannot beat: a bare MCP server whose tool does nothing (the
+// protocol ceiling), and the same SQL run directly (the storage ceiling).
 type BenchCmd struct {
+	Vitrine     string        `placeholder:"PATH" help:"The vitrine binary to measure (default: the one beside this command, as make build leaves them in bin/)."`
 	Sizes       []int         `default:"10000,1000000" help:"Catalog sizes to fill and measure, in products."`
 	Concurrency int           `default:"8" help:"Concurrent MCP client sessions."`
 	Duration    time.Duration `default:"5s" help:"How long each scenario runs."`
@@ -34,15 +32,10 @@ type BenchCmd struct {
 	Out         string        `placeholder:"FILE" help:"Also write the report (Markdown) to this file."`
 	Only        []string      `placeholder:"TEXT,..." help:"Run only the scenarios whose name contains one of these (and their ceilings; the no-op ceiling always runs)."`
 	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios to DIR, for go tool pprof."`
-	Noop        bool          `hidden:"" help:"Serve the bare no-op MCP server on --addr (used by the benchmark itself)."`
-	Addr        string        `hidden:""`
 }
 
 // Run runs every scenario at every size and prints the report.
 func (c *BenchCmd) Run(e *env) error {
-	if c.Noop {
-		return serveNoop(e.ctx, c.Addr)
-	}
 	for _, n := range c.Sizes {
 		if n < 100 {
 			return fmt.Errorf("--sizes: %d is too few products to measure; give 100 or more", n)
@@ -56,7 +49,11 @@ func (c *BenchCmd) Run(e *env) error {
 	case c.Duration <= 0:
 		return fmt.Errorf("--duration: %s; give a positive time, such as 5s", c.Duration)
 	}
-	exe, err := os.Executable()
+	server, version, err := c.server(e.ctx)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
@@ -64,15 +61,17 @@ func (c *BenchCmd) Run(e *env) error {
 	if c.Postgres != "" {
 		dialect = "postgres"
 	}
-	r := &report{dialect: dialect, concurrency: c.Concurrency, duration: c.Duration}
+	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration}
 	r.machine()
-	noop, noopProc, err := startProcess(e.ctx, exe, "", "bench", "--noop")
+	// The protocol ceiling runs in a process of its own, as the server under
+	// test does, so that both pay for the same scheduling and loopback.
+	noop, noopProc, err := startProcess(e.ctx, self, "", "noop-server")
 	if err != nil {
 		return err
 	}
 	defer stopProcess(noopProc)
 	for _, size := range c.Sizes {
-		if err := c.runSize(e, exe, noop, size, r); err != nil {
+		if err := c.runSize(e, server, noop, size, r); err != nil {
 			return err
 		}
 	}
@@ -84,7 +83,28 @@ func (c *BenchCmd) Run(e *env) error {
 	return nil
 }
 
-func (c *BenchCmd) runSize(e *env, exe, noopURL string, size int, r *report) error {
+// server finds the vitrine binary to measure, and its version line.
+func (c *BenchCmd) server(ctx context.Context) (path, version string, err error) {
+	path = c.Vitrine
+	if path == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return "", "", err
+		}
+		path = filepath.Join(filepath.Dir(self), "vitrine")
+	}
+	out, err := exec.CommandContext(ctx, path, "version").Output()
+	version = strings.TrimSpace(string(out))
+	if err == nil && !strings.HasPrefix(version, "vitrine ") {
+		err = fmt.Errorf("its version reads %q", version)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("--vitrine: %s is not a vitrine binary that runs (%v); build it with make build, or give its path", path, err)
+	}
+	return path, version, nil
+}
+
+func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) error {
 	ctx := e.ctx
 	url, drop, err := c.database(ctx)
 	if err != nil {
@@ -113,7 +133,7 @@ func (c *BenchCmd) runSize(e *env, exe, noopURL string, size int, r *report) err
 	}
 	fmt.Fprintf(e.stderr, "bench: filled in %s\n", time.Since(start).Round(time.Millisecond))
 
-	ready, err := startToReady(ctx, exe, url)
+	ready, err := startToReady(ctx, server, url)
 	if err != nil {
 		return err
 	}
@@ -130,7 +150,7 @@ func (c *BenchCmd) runSize(e *env, exe, noopURL string, size int, r *report) err
 		pprofAddr = "127.0.0.1:" + port
 		serveArgs = append(serveArgs, "--pprof-addr", pprofAddr)
 	}
-	serverURL, proc, err := startProcess(ctx, exe, url, serveArgs...)
+	serverURL, proc, err := startProcess(ctx, server, url, serveArgs...)
 	if err != nil {
 		return err
 	}
@@ -269,42 +289,6 @@ func (c *BenchCmd) runSize(e *env, exe, noopURL string, size int, r *report) err
 	return nil
 }
 
-// saveProfile writes the server's CPU profile over the next d to file.
-func saveProfile(ctx context.Context, addr string, d time.Duration, file string) error {
-	secs := max(1, int(d.Round(time.Second)/time.Second))
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs), nil)
-	if err != nil {
-		return err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("profiler answered %s", res.Status)
-	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, res.Body); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// slug turns a scenario's name into a file name.
-func slug(name string) string {
-	return strings.Trim(strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
-			return r
-		}
-		return '-'
-	}, strings.ToLower(name)), "-")
-}
-
 // database returns a new, empty database for a run, and how to drop it.
 func (c *BenchCmd) database(ctx context.Context) (string, func(), error) {
 	if c.Postgres == "" {
@@ -340,171 +324,4 @@ func urlWithDB(u, name string) (string, error) {
 		q = u[j:]
 	}
 	return u[:i+1] + name + q, nil
-}
-
-// startProcess runs `vitrine ARGS... --addr 127.0.0.1:PORT` and returns its
-// base URL once it answers.
-func startProcess(ctx context.Context, exe, db string, args ...string) (string, *exec.Cmd, error) {
-	port, err := freePort()
-	if err != nil {
-		return "", nil, err
-	}
-	args = append(args, "--addr", "127.0.0.1:"+port)
-	if db != "" {
-		args = append(args, "--db", db)
-	}
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if err := cmd.Start(); err != nil {
-		return "", nil, err
-	}
-	base := "http://127.0.0.1:" + port
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if res, err := http.Get(base + "/healthz"); err == nil {
-			res.Body.Close()
-			return base, cmd, nil
-		}
-		if time.Now().After(deadline) {
-			stopProcess(cmd)
-			return "", nil, fmt.Errorf("%v did not start", args)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
-func stopProcess(cmd *exec.Cmd) {
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait()
-}
-
-// startToReady times a second server from its start to its first 200 at
-// /readyz, on the filled database.
-func startToReady(ctx context.Context, exe, db string) (time.Duration, error) {
-	port, err := freePort()
-	if err != nil {
-		return 0, err
-	}
-	start := time.Now()
-	cmd := exec.CommandContext(ctx, exe, "serve", "--db", db, "--addr", "127.0.0.1:"+port, "--metrics-addr", "127.0.0.1:0")
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
-	for time.Since(start) < time.Minute {
-		if res, err := http.Get("http://127.0.0.1:" + port + "/readyz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return time.Since(start), nil
-			}
-		}
-		time.Sleep(time.Millisecond)
-	}
-	return 0, errors.New("the server never got ready")
-}
-
-func freePort() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port, nil
-}
-
-// peakRSS reads a running process's peak resident memory (VmHWM).
-func peakRSS(pid int) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
-}
-
-// measure is what one scenario did.
-type measure struct {
-	calls     int
-	errors    int
-	firstErr  error
-	elapsed   time.Duration
-	latencies []time.Duration
-	rows      int // rows per call, for imports
-}
-
-func (m *measure) perSecond() float64 { return float64(m.calls) / m.elapsed.Seconds() }
-
-func (m *measure) percentile(p float64) time.Duration {
-	if len(m.latencies) == 0 {
-		return 0
-	}
-	return m.latencies[min(len(m.latencies)-1, int(p*float64(len(m.latencies))))]
-}
-
-// measureFor runs op on c workers for d and gathers its latencies.
-func measureFor(c int, d time.Duration, op func(worker int, rng *rand.Rand) error) *measure {
-	var (
-		mu  sync.Mutex
-		m   measure
-		wg  sync.WaitGroup
-		end = time.Now().Add(d)
-	)
-	start := time.Now()
-	for i := range c {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(i), 1))
-			var lat []time.Duration
-			errs := 0
-			var first error
-			for time.Now().Before(end) {
-				t := time.Now()
-				if err := op(i, rng); err != nil {
-					errs++
-					if first == nil {
-						first = err
-					}
-					continue
-				}
-				lat = append(lat, time.Since(t))
-			}
-			mu.Lock()
-			m.latencies = append(m.latencies, lat...)
-			m.errors += errs
-			if m.firstErr == nil {
-				m.firstErr = first
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	m.elapsed = time.Since(start)
-	m.calls = len(m.latencies)
-	slices.Sort(m.latencies)
-	return &m
-}
-
-// bearer is an HTTP transport that sends a bearer token.
-type bearer string
-
-// benchTransport keeps a connection per session alive (the default keeps
-// two per host, and would measure TCP handshakes instead of calls).
-var benchTransport = func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 256
-	return t
-}()
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+string(b))
-	return benchTransport.RoundTrip(r)
 }

@@ -1,45 +1,16 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// serveNoop serves the protocol ceiling: the same SDK and transport as
-// vitrine serve, and one tool that does nothing.
-func serveNoop(ctx context.Context, addr string) error {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
-		})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: mux}
-	go func() { <-ctx.Done(); hs.Close() }()
-	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
-}
 
 type report struct {
 	dialect     string
+	server      string // the version line of the vitrine measured
 	concurrency int
 	duration    time.Duration
 	cpu         string
@@ -95,6 +66,7 @@ func (r *report) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s, %d sessions, %s a scenario\n\n", r.dialect, r.concurrency, r.duration)
 	fmt.Fprintf(&b, "Measured %s on %d cores (%s), %s, %s.\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), r.cpu, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
+	fmt.Fprintf(&b, "Server: %s.\n\n", r.server)
 	for _, s := range r.sizes {
 		fmt.Fprintf(&b, "### %d products\n\n", s.size)
 		b.WriteString("| scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")

@@ -1,23 +1,52 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
-// vitrine bench runs every scenario against real processes, on each
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// binary builds vitrine-bench and, beside it, the vitrine it measures by
+// default, as make build leaves them in bin/; it returns vitrine-bench.
+func binary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "vitrine-bench-bin-"); binErr != nil {
+			return
+		}
+		for _, pkg := range []string{".", "../vitrine"} {
+			if out, err := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), pkg).CombinedOutput(); err != nil {
+				binErr = fmt.Errorf("build %s: %v\n%s", pkg, err, out)
+				return
+			}
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return filepath.Join(binDir, "vitrine-bench")
+}
+
+// vitrine-bench runs every scenario against real processes, on each
 // database, and reports each with its ceiling and the targets. Tiny sizes
 // and durations: this checks that the benchmark works, not how fast.
 func TestBenchRuns(t *testing.T) {
 	for _, db := range []string{"sqlite", "postgres"} {
 		t.Run(db, func(t *testing.T) {
 			out, profiles := filepath.Join(t.TempDir(), "report.md"), t.TempDir()
-			args := []string{"bench", "--sizes", "300", "--duration", "200ms", "--concurrency", "2", "--out", out, "--profile", profiles}
+			args := []string{"--sizes", "300", "--duration", "200ms", "--concurrency", "2", "--out", out, "--profile", profiles}
 			if db == "postgres" {
 				dbtest.PostgresURL(t) // skips, or fails in CI, without a server
 				args = append(args, "--postgres", dbtest.PostgresAdminURL())
@@ -64,9 +93,19 @@ func TestBenchRefusesBadArguments(t *testing.T) {
 		"--concurrency 0": "--concurrency: 0 sessions",
 		"--duration 0s":   "--duration: 0s",
 	} {
-		out, err := exec.Command(binary(t), append([]string{"bench"}, strings.Fields(args)...)...).CombinedOutput()
+		out, err := exec.Command(binary(t), strings.Fields(args)...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), want) {
-			t.Errorf("bench %s: %v, %s", args, err, out)
+			t.Errorf("vitrine-bench %s: %v, %s", args, err, out)
 		}
+	}
+}
+
+// Without a vitrine binary to drive, the benchmark says where it looked
+// and how to get one, before any work.
+func TestBenchNeedsVitrine(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "vitrine")
+	out, err := exec.Command(binary(t), "--sizes", "300", "--vitrine", missing).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--vitrine: "+missing+" is not a vitrine binary") || !strings.Contains(string(out), "make build") {
+		t.Errorf("%v, %s", err, out)
 	}
 }

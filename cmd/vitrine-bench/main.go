@@ -1,0 +1,82 @@
+// Command vitrine-bench measures a vitrine binary against the two ceilings
+// it cannot beat: a bare go-sdk server whose tool does nothing (the protocol
+// ceiling, served by "vitrine-bench noop-server" in a process of its own),
+// and the same store calls run directly (the storage ceiling).
+//
+//	make build
+//	bin/vitrine-bench --sizes 10000 --only get_product   # drives bin/vitrine
+//
+// docs/performance.md has the scenarios, the targets and the figures.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// CLI is the command line: the benchmark, and the no-op server it starts.
+type CLI struct {
+	Run        BenchCmd      `cmd:"" default:"withargs" help:"Fill a database, serve it with vitrine, and measure each scenario beside its ceiling (the default command)."`
+	NoopServer NoopServerCmd `cmd:"" name:"noop-server" help:"Serve the protocol ceiling: a bare go-sdk MCP server with one tool that does nothing (the benchmark starts it itself)."`
+}
+
+// env is what every command runs with.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// exit carries kong's exit code (after --help, say) out of Parse.
+type exit int
+
+// run parses args and runs the command, returning the process exit code:
+// 0 on success, 1 when the command failed, 2 for a command line that does
+// not parse.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("vitrine-bench"),
+		kong.Description("Measure a vitrine binary against the protocol and storage ceilings (see docs/performance.md)."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exit(code)) }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "vitrine-bench: %v\n", err)
+		return 1
+	}
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case exit:
+			code = int(r)
+		default:
+			panic(r)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "vitrine-bench: %v\n", err)
+		return 2
+	}
+	if err := kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr}); err != nil {
+		fmt.Fprintf(stderr, "vitrine-bench: %v\n", err)
+		return 1
+	}
+	return 0
+}

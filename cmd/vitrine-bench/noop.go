@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NoopServerCmd serves the protocol ceiling on --addr until interrupted.
+type NoopServerCmd struct {
+	Addr string `default:"127.0.0.1:8090" help:"Address to serve MCP on, at /mcp."`
+}
+
+// Run serves until the context ends.
+func (c *NoopServerCmd) Run(e *env) error { return serveNoop(e.ctx, c.Addr) }
+
+// serveNoop serves the protocol ceiling: the same SDK and transport as
+// vitrine serve, and one tool that does nothing.
+func serveNoop(ctx context.Context, addr string) error {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+		})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: mux}
+	go func() { <-ctx.Done(); hs.Close() }()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

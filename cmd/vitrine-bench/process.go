@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// saveProfile writes the server's CPU profile over the next d to file.
+func saveProfile(ctx context.Context, addr string, d time.Duration, file string) error {
+	secs := max(1, int(d.Round(time.Second)/time.Second))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs), nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("profiler answered %s", res.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// slug turns a scenario's name into a file name.
+func slug(name string) string {
+	return strings.Trim(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(name)), "-")
+}
+
+// startProcess runs `vitrine ARGS... --addr 127.0.0.1:PORT` and returns its
+// base URL once it answers.
+func startProcess(ctx context.Context, exe, db string, args ...string) (string, *exec.Cmd, error) {
+	port, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	args = append(args, "--addr", "127.0.0.1:"+port)
+	if db != "" {
+		args = append(args, "--db", db)
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	base := "http://127.0.0.1:" + port
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if res, err := http.Get(base + "/healthz"); err == nil {
+			res.Body.Close()
+			return base, cmd, nil
+		}
+		if time.Now().After(deadline) {
+			stopProcess(cmd)
+			return "", nil, fmt.Errorf("%v did not start", args)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func stopProcess(cmd *exec.Cmd) {
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+}
+
+// startToReady times a second server from its start to its first 200 at
+// /readyz, on the filled database.
+func startToReady(ctx context.Context, exe, db string) (time.Duration, error) {
+	port, err := freePort()
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, exe, "serve", "--db", db, "--addr", "127.0.0.1:"+port, "--metrics-addr", "127.0.0.1:0")
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
+	for time.Since(start) < time.Minute {
+		if res, err := http.Get("http://127.0.0.1:" + port + "/readyz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return time.Since(start), nil
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return 0, errors.New("the server never got ready")
+}
+
+func freePort() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port, nil
+}
+
+// peakRSS reads a running process's peak resident memory (VmHWM).
+func peakRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
