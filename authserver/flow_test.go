@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -36,14 +37,37 @@ const redirectURI = "http://127.0.0.1:9/callback"
 type cluster struct {
 	url   string // the public URL: the proxy
 	world *demo.World
-	log   *strings.Builder
+	log   *syncBuffer
+}
+
+// syncBuffer is a log both instances write to.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newCluster(t *testing.T, dbURL string) *cluster {
 	t.Helper()
 	proxy := httptest.NewUnstartedServer(nil)
 	public := "http://" + proxy.Listener.Addr().String()
-	c := &cluster{url: public, log: &strings.Builder{}}
+	c := &cluster{url: public, log: &syncBuffer{}}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the servers' log:\n%s", c.log.String())
+		}
+	})
 	var backends []*url.URL
 	for i := range 2 {
 		db := dbtest.Open(t, dbURL)
@@ -56,7 +80,7 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 			c.world = w
 		}
 		as, err := authserver.New(ctx, svc, authserver.Options{Issuer: public, Resource: public + "/mcp",
-			InsecureClientMetadata: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			InsecureClientMetadata: true, Logger: slog.New(slog.NewTextHandler(c.log, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -128,25 +128,45 @@ func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*vitrine.
 	err := db.d.read(ctx, scope{userID: userID}, func(c conn) (err error) {
 		out, err = collect(ctx, c, func(r row) (*vitrine.OAuthGrant, error) {
 			var (
-				used   sql.NullTime
-				client *vitrine.OAuthClient
+				cl   vitrine.OAuthClient
+				meta string
 			)
-			var cl vitrine.OAuthClient
-			var meta string
-			g, err := scanGrant(r, &cl.ID, &cl.Kind, &meta, &cl.SecretHash, &cl.CreatedAt, &cl.FetchedAt, &used)
+			g, err := scanGrant(r, &cl.ID, &cl.Kind, &meta, &cl.SecretHash, &cl.CreatedAt, &cl.FetchedAt)
 			if err != nil {
 				return nil, err
 			}
 			if err := json.Unmarshal([]byte(meta), &cl.Metadata); err != nil {
 				return nil, fmt.Errorf("client %s: %w", cl.ID, err)
 			}
-			client = &cl
-			g.Client, g.LastUsedAt = client, timePtr(used)
+			g.Client = &cl
 			return g, nil
-		}, `SELECT `+grantColumns+`, `+clientColumns+`,
-				(SELECT MAX(t.last_used_at) FROM api_tokens t WHERE t.grant_id = g.id)
+		}, `SELECT `+grantColumns+`, `+clientColumns+`
 			FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
 			WHERE g.user_id = $1 AND g.revoked_at IS NULL ORDER BY g.updated_at DESC, g.id DESC`, userID)
+		if err != nil || len(out) == 0 {
+			return err
+		}
+		// The last use of each grant's tokens: the column itself, not an
+		// aggregate of it, which SQLite would return as text.
+		byID := map[string]*vitrine.OAuthGrant{}
+		for _, g := range out {
+			byID[g.ID] = g
+		}
+		type use struct {
+			grantID string
+			at      time.Time
+		}
+		uses, err := collect(ctx, c, func(r row) (use, error) {
+			var u use
+			err := r.Scan(&u.grantID, &u.at)
+			return u, err
+		}, `SELECT grant_id, last_used_at FROM api_tokens WHERE user_id = $1 AND grant_id IS NOT NULL AND last_used_at IS NOT NULL`, userID)
+		for _, u := range uses {
+			if g := byID[u.grantID]; g != nil && (g.LastUsedAt == nil || u.at.After(*g.LastUsedAt)) {
+				at := u.at.UTC()
+				g.LastUsedAt = &at
+			}
+		}
 		return err
 	})
 	if err != nil {

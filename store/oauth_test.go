@@ -1,0 +1,66 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+)
+
+// A connected app shows its client and the last use of its tokens; revoking
+// it revokes its tokens and ends its refresh tokens, and it is listed no
+// more.
+func TestOAuthGrants(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		u := f.user("ana@example.com")
+		now := vitrine.Now()
+		client := &vitrine.OAuthClient{ID: "vc_test", Kind: "registered", CreatedAt: now, FetchedAt: now,
+			Metadata: vitrine.ClientMetadata{ClientName: "Agent", RedirectURIs: []string{"http://127.0.0.1/cb"}}}
+		if err := f.db.SaveOAuthClient(ctx, client); err != nil {
+			t.Fatal(err)
+		}
+		g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: client.ID, Scope: "vitrine:read", CreatedAt: now, UpdatedAt: now}
+		if err := f.db.SaveOAuthGrant(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		again := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: client.ID, Scope: "vitrine:read vitrine:write", CreatedAt: now, UpdatedAt: now}
+		if err := f.db.SaveOAuthGrant(ctx, again); err != nil || again.ID != g.ID {
+			t.Fatalf("approving the same client again: %v, id %s want %s", err, again.ID, g.ID)
+		}
+		exp := now.Add(time.Hour)
+		secret := vitrine.NewTokenSecret()
+		prefix, _ := vitrine.TokenLookupPrefix(secret)
+		tok := &vitrine.Token{ID: vitrine.NewID(), UserID: u.ID, Name: "Agent (connected app)", Prefix: prefix, Hash: vitrine.HashToken(secret),
+			ExpiresAt: &exp, CreatedAt: now}
+		if err := f.db.CreateGrantToken(ctx, tok, g.ID, "family-1"); err != nil {
+			t.Fatal(err)
+		}
+		used := now.Add(time.Minute)
+		if err := f.db.TouchToken(ctx, tok.ID, used); err != nil {
+			t.Fatal(err)
+		}
+		grants, err := f.db.OAuthGrantsOfUser(ctx, u.ID)
+		if err != nil || len(grants) != 1 {
+			t.Fatalf("grants: %v %v", grants, err)
+		}
+		if got := grants[0]; got.Scope != "vitrine:read vitrine:write" || got.Client.Metadata.ClientName != "Agent" ||
+			got.LastUsedAt == nil || !got.LastUsedAt.Equal(used) {
+			t.Errorf("grant: %+v (last used %v)", got, got.LastUsedAt)
+		}
+		if personal, _ := f.db.TokensOfUser(ctx, u.ID); len(personal) != 0 {
+			t.Errorf("an app's token is listed among personal tokens: %v", personal)
+		}
+		wantType(t, f.db.RevokeOAuthGrant(ctx, vitrine.NewID(), g.ID, now), vitrine.NotFoundError) // not another's
+		if err := f.db.RevokeOAuthGrant(ctx, u.ID, g.ID, now); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := f.db.TokenByPrefix(ctx, prefix); got == nil || got.RevokedAt == nil {
+			t.Errorf("the app's token after revocation: %+v", got)
+		}
+		if grants, _ := f.db.OAuthGrantsOfUser(ctx, u.ID); len(grants) != 0 {
+			t.Errorf("a revoked grant is listed: %v", grants)
+		}
+	})
+}
