@@ -24,6 +24,9 @@ type Store interface {
 	// tenant, membership or role changes, whoever changes it: what was
 	// read of them under one epoch holds for as long as it is current.
 	AccessEpoch(ctx context.Context) (int64, error)
+	// ServerKey returns the secret key stored under name, storing fresh
+	// under it if none is: every instance gets the same key.
+	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)
 	Close() error
 }
 

@@ -23,10 +23,14 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 	if limit < 1 || limit > vitrine.MaxPageLimit {
 		return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, limit)
 	}
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var after *vitrine.MemberKey
 	if cursor != "" {
 		after = new(vitrine.MemberKey)
-		if err := vitrine.DecodeCursor("cursor", cursor, "members\x00"+a.TenantID, after); err != nil {
+		if err := cursors.Decode("cursor", cursor, "members\x00"+a.TenantID, after); err != nil {
 			return nil, err
 		}
 	}
@@ -38,7 +42,7 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 	if len(ms) > limit {
 		last := ms[limit-1]
 		page.Members = ms[:limit]
-		page.NextCursor = vitrine.EncodeCursor("members\x00"+a.TenantID, vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID})
+		page.NextCursor = cursors.Encode("members\x00"+a.TenantID, vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID})
 	}
 	return page, nil
 }

@@ -75,9 +75,13 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	// The cursor belongs to this tenant and these filters.
 	filters, _ := json.Marshal(q.withoutPage())
 	scope := a.TenantID + "\x00" + string(filters)
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if q.Cursor != "" {
 		var after vitrine.ProductKey
-		if err := vitrine.DecodeCursor("cursor", q.Cursor, scope, &after); err != nil {
+		if err := cursors.Decode("cursor", q.Cursor, scope, &after); err != nil {
 			return nil, err
 		}
 		f.After = &after
@@ -91,7 +95,7 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	page := &ProductPage{Products: ps}
 	if len(ps) > limit {
 		page.Products = ps[:limit]
-		page.NextCursor = vitrine.EncodeCursor(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
+		page.NextCursor = cursors.Encode(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
 	}
 	return page, nil
 }
@@ -489,8 +493,12 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 	}
 	scope := "movements\x00" + a.TenantID + "\x00" + productID
 	var before string
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if cursor != "" {
-		if err := vitrine.DecodeCursor("cursor", cursor, scope, &before); err != nil {
+		if err := cursors.Decode("cursor", cursor, scope, &before); err != nil {
 			return nil, err
 		}
 	}
@@ -501,7 +509,7 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 	page := &MovementPage{Movements: ms}
 	if len(ms) > limit {
 		page.Movements = ms[:limit]
-		page.NextCursor = vitrine.EncodeCursor(scope, ms[limit-1].ID)
+		page.NextCursor = cursors.Encode(scope, ms[limit-1].ID)
 	}
 	return page, nil
 }
