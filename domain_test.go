@@ -147,3 +147,14 @@ func TestTokenSecret(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"a a a A á": "a", "note notebook NO": "notebook", "dell note dell": "dell note", "": "", "x-y x": "x y",
+		strings.Repeat("a ", 100): "a",
+	} {
+		if got := strings.Join(SearchWords(in), " "); got != want {
+			t.Errorf("SearchWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

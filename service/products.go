@@ -111,7 +111,9 @@ func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
 	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
 		return f, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
 	}
-	if f.Words = vitrine.Words(q.Query); len(f.Words) > 0 {
+	if f.Words = vitrine.SearchWords(q.Query); len(f.Words) > vitrine.MaxSearchWords {
+		return f, vitrine.Invalid("query", "query holds %d different words; the limit is %d", len(f.Words), vitrine.MaxSearchWords)
+	} else if len(f.Words) > 0 {
 		f.Sort = vitrine.SortRelevance
 		f.SKU = vitrine.SKUKey(strings.TrimSpace(q.Query))
 	} else if strings.TrimSpace(q.Query) != "" {
