@@ -82,6 +82,9 @@ type RoleStore interface {
 	// Roles returns the tenant's custom roles by name.
 	Roles(ctx context.Context, tenantID string) ([]*Role, error)
 	UpdateRole(ctx context.Context, r *Role) error
+	// RoleHolders returns the tenant's memberships, of any status, that
+	// hold the role.
+	RoleHolders(ctx context.Context, tenantID, role string) ([]*Membership, error)
 	// DeleteRole removes a custom role no member holds; one still held is
 	// a ConflictError.
 	DeleteRole(ctx context.Context, tenantID, name string) error

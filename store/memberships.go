@@ -197,3 +197,21 @@ func (db *DB) DeleteMembership(ctx context.Context, tenantID, userID string) err
 	}
 	return err
 }
+
+// RoleHolders returns the tenant's memberships, of any status, that hold
+// the role.
+func (db *DB) RoleHolders(ctx context.Context, tenantID, role string) ([]*vitrine.Membership, error) {
+	if !validIDs(tenantID) {
+		return nil, nil
+	}
+	var out []*vitrine.Membership
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (*vitrine.Membership, error) { return scanMembership(r) },
+			`SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.role = $2 ORDER BY m.user_id`, tenantID, role)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list role holders: %w", err)
+	}
+	return out, nil
+}
