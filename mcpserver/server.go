@@ -106,7 +106,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if s.serves(&Tool{Toolset: "products", ReadOnly: true}) {
 		s.addResources()
 	}
-	s.mcp.AddReceivingMiddleware(s.visibility)
+	s.mcp.AddReceivingMiddleware(s.visibility, s.callDeadline)
 	s.metrics = newMetrics(opts.Metrics, s)
 	if opts.OAuth != nil {
 		if opts.OAuth.Issuer == "" || opts.OAuth.Audience == "" {

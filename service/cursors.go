@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"crypto/rand"
+	"time"
 
 	"github.com/vitrine/vitrine"
 )
@@ -27,4 +28,30 @@ func (s *Service) cursors(ctx context.Context) (*vitrine.Cursors, error) {
 	}
 	s.cursor = vitrine.NewCursors(key)
 	return s.cursor, nil
+}
+
+// SealState returns a token, signed like cursors, that says the server
+// itself issued it for scope, valid for ttl: a multi round-trip call's
+// requestState, which proves that a retry answers a question the server
+// asked rather than one the client made up.
+func (s *Service) SealState(ctx context.Context, scope string, ttl time.Duration) (string, error) {
+	cs, err := s.cursors(ctx)
+	if err != nil {
+		return "", err
+	}
+	return cs.Encode("state\x00"+scope, s.now().Add(ttl).Unix()), nil
+}
+
+// OpenState reports whether state is a token SealState issued for scope
+// that has not expired.
+func (s *Service) OpenState(ctx context.Context, scope, state string) (bool, error) {
+	cs, err := s.cursors(ctx)
+	if err != nil {
+		return false, err
+	}
+	var expires int64
+	if cs.Decode("state", state, "state\x00"+scope, &expires) != nil {
+		return false, nil
+	}
+	return s.now().Unix() < expires, nil
 }
