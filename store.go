@@ -63,8 +63,11 @@ type MembershipStore interface {
 	// MembershipsOfUser returns the user's active memberships with their
 	// tenants, ordered by tenant name.
 	MembershipsOfUser(ctx context.Context, userID string) ([]TenantMembership, error)
+	// InvitationsOfUser returns the user's invited memberships (not yet
+	// accepted) with their tenants, ordered by tenant name.
+	InvitationsOfUser(ctx context.Context, userID string) ([]TenantMembership, error)
 	// ListMembers returns up to limit members of a tenant, by email, after
-	// the position after.
+	// the position after; invitations are not members yet.
 	ListMembers(ctx context.Context, tenantID string, after *MemberKey, limit int) ([]*Member, error)
 	// UpdateMembership writes a membership's role, status and grants, and
 	// DeleteMembership removes one. Both refuse, with a ConflictError, to

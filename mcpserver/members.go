@@ -44,8 +44,16 @@ type listMembersOut struct {
 
 type addMemberIn struct {
 	TenantArg
-	Email string `json:"email" jsonschema:"Email of an existing Vitrine user."`
+	Email string `json:"email" jsonschema:"Email of the Vitrine user to invite."`
 	Role  string `json:"role" jsonschema:"A built-in role (owner, admin, member, viewer) or a custom role of the company, from list_roles."`
+}
+
+// invitationOut is add_member's answer: the same whether or not the email
+// has an account.
+type invitationOut struct {
+	Email  string `json:"email"`
+	Role   string `json:"role"`
+	Status string `json:"status" jsonschema:"\"invited\": the membership opens the company once its user accepts it."`
 }
 
 type updateMemberIn struct {
@@ -97,12 +105,17 @@ func memberTools(svc *service.Service) []*Tool {
 		}),
 		tenantTool(svc, Tool{
 			Name:  "add_member",
-			Title: "Add a member",
-			Description: "Add an existing Vitrine user to a company, by email, with a role. You cannot give a role that " +
-				"holds permissions you do not hold; only an owner makes an owner.",
+			Title: "Invite a member",
+			Description: "Invite a Vitrine user into a company, by email, with a role; they join when they accept " +
+				"(accept_invitation). The answer is the same whether or not the email has an account. You cannot give " +
+				"a role that holds permissions you do not hold; only an owner makes an owner.",
 			Toolset: "members", Permission: vitrine.MembersManage,
-		}, func(ctx context.Context, a *service.Access, in addMemberIn) (memberOut, error) {
-			return member(svc.AddMember(ctx, a, in.Email, in.Role))
+		}, func(ctx context.Context, a *service.Access, in addMemberIn) (invitationOut, error) {
+			inv, err := svc.Invite(ctx, a, in.Email, in.Role)
+			if err != nil {
+				return invitationOut{}, err
+			}
+			return invitationOut{Email: inv.Email, Role: inv.Role, Status: string(inv.Status)}, nil
 		}),
 		tenantTool(svc, Tool{
 			Name:  "update_member",

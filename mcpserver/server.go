@@ -130,7 +130,7 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
-	return slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
+	return slices.Concat(tenantTools(svc), invitationTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
 }
 
