@@ -83,3 +83,16 @@ func TestDerivedSlugRevealsNoCount(t *testing.T) {
 		t.Errorf("slug %q", slug)
 	}
 }
+
+// The whole server on PostgreSQL as a plain database owner (no superuser,
+// BYPASSRLS or CREATEROLE): it migrates, serves, and keeps companies apart.
+func TestServeAsPlainDatabaseOwner(t *testing.T) {
+	w := newWorld(t, dbtest.PostgresOwnerURL(t))
+	technova := w.tenants["technova"]
+	cs := w.session("http", owner)
+	ok[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": "OWN-1", "name": "Owned", "price": "1.00"})
+	if got := ok[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "owned"}); len(got.Products) != 1 {
+		t.Errorf("list_products: %+v", got)
+	}
+	fails(t, w.session("http", verde), "list_products", map[string]any{"tenant_id": technova}, noMembership)
+}

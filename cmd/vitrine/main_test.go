@@ -184,6 +184,19 @@ func TestMigrateAndDemo(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) { migrateAndDemo(t, "--db="+url) })
 }
 
+// vitrine migrate says how the connections meet row-level security: as the
+// owner of the tables, for a plain database owner; through the database's
+// own role, for a superuser.
+func TestMigrateSaysRowSecurityMode(t *testing.T) {
+	owner := dbtest.PostgresOwnerURL(t)
+	if out := must(t, "migrate", "--db="+owner); !strings.Contains(out, "Row-level security: connections act as vitrine_owner_") {
+		t.Errorf("migrate as the owner: %q", out)
+	}
+	if out := must(t, "migrate", "--db="+dbtest.PostgresURL(t)); !strings.Contains(out, "bypasses row-level security, so connections switch to role vitrine_app_vitrine_test_") {
+		t.Errorf("migrate as a superuser: %q", out)
+	}
+}
+
 func migrateAndDemo(t *testing.T, d string) {
 	if out := must(t, "migrate", d); !strings.Contains(out, "applied 00001_init.sql") {
 		t.Errorf("first migrate: %q", out)

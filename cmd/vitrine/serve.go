@@ -167,6 +167,9 @@ func (c *ServeCmd) Run(e *env) error {
 		log.Info("serving the profiler", "url", fmt.Sprintf("http://%s/debug/pprof/", pln.Addr()))
 	}
 	log.Info("serving MCP over Streamable HTTP", "url", url, "db", db.Dialect())
+	if rs := db.RowSecurity(); rs != "" {
+		log.Info("row-level security", "mode", rs)
+	}
 	errc := make(chan error, len(servers))
 	for i, hs := range servers {
 		go func() { errc <- hs.Serve(listeners[i]) }()
