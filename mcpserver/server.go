@@ -70,6 +70,8 @@ type Server struct {
 	metrics *metrics
 	jwt     *jwtVerifier // nil without OAuth
 	limits  *limiter
+	// sessionCap bounds the sessions of one user (Limits.SessionsPerUser).
+	sessionCap *sessionCap
 }
 
 // New builds the server and its tools.
@@ -118,6 +120,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		s.jwt = newJWTVerifier(*opts.OAuth)
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
+	s.sessionCap = newSessionCap(s, opts.Limits.SessionsPerUser)
 	return s, nil
 }
 
