@@ -14,9 +14,9 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
-// A client that never answers a confirmation holds neither its call past
-// --call-timeout nor the server past --shutdown-timeout: serve exits after
-// SIGTERM whatever the client does.
+// A client that never answers a confirmation, and goes away, does not hold
+// the server past --shutdown-timeout: closing its session used to wait,
+// without end, for the handler still waiting for the answer.
 func TestShutdownDespiteAnUnansweredConfirmation(t *testing.T) {
 	dbtest.Each(t, testShutdownDespiteAnUnansweredConfirmation)
 }
@@ -33,7 +33,7 @@ func testShutdownDespiteAnUnansweredConfirmation(t *testing.T, db string) {
 	exited := make(chan int, 1)
 	go func() {
 		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--confirm-destructive",
-			"--call-timeout", "1h", "--shutdown-timeout", "200ms"}, strings.NewReader(""), io.Discard, stderr)
+			"--call-timeout", "1h", "--shutdown-timeout", "2s"}, strings.NewReader(""), io.Discard, stderr)
 	}()
 	var url string
 	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
@@ -61,9 +61,11 @@ func testShutdownDespiteAnUnansweredConfirmation(t *testing.T, db string) {
 	out := must(t, "product", "export", "--db", db, "--tenant", w.Tenants[0].Slug, "--format", "jsonl")
 	var p struct{ ID string }
 	json.Unmarshal([]byte(out[:strings.IndexByte(out, '\n')]), &p)
-	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": w.Tenants[0].ID, "id": p.ID}})
+	callCtx, hangUp := context.WithCancel(context.Background())
+	go cs.CallTool(callCtx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": w.Tenants[0].ID, "id": p.ID}})
 	<-asked
-	stop() // what SIGTERM does
+	hangUp() // the client goes away without answering
+	stop()   // what SIGTERM does
 	select {
 	case <-exited:
 	case <-time.After(30 * time.Second): // a hang, not a measure
