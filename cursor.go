@@ -1,51 +1,80 @@
 package vitrine
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
+	"strings"
 )
 
-// A cursor is opaque to agents: base64url JSON holding a keyset position and
-// a digest of the query it belongs to, so that a cursor replayed against
-// another query is refused instead of silently skipping rows.
-type cursor struct {
-	Scope string          `json:"s"`
-	Pos   json.RawMessage `json:"k"`
+// Cursors makes and reads the cursors of lists. A cursor is opaque to
+// agents: base64url JSON holding a keyset position, then a MAC of that
+// position and of the query it belongs to, under a key the database keeps
+// (so every instance agrees, and a restart keeps cursors valid). A cursor
+// an agent wrote itself, or one replayed against another query, is refused
+// before its position is read.
+type Cursors struct {
+	key []byte
 }
 
-// MaxCursorLength bounds what DecodeCursor reads, and the cursor argument.
+// NewCursors returns the cursors signed with key.
+func NewCursors(key []byte) *Cursors { return &Cursors{key: key} }
+
+// CursorKeyLength is the length of a cursor key in bytes.
+const CursorKeyLength = 32
+
+// MaxCursorLength bounds what Decode reads, and the cursor argument.
 const MaxCursorLength = 1024
 
-func cursorScope(scope string) string {
-	h := sha256.Sum256([]byte(scope))
-	return hex.EncodeToString(h[:6])
+// cursorMACLength is the length of a cursor's MAC in bytes: 128 bits.
+const cursorMACLength = 16
+
+// A cursorPosition checks its own bounds once its MAC is verified: what a
+// cursor may hold is bounded even under a leaked key.
+type cursorPosition interface{ validCursor() bool }
+
+func (c *Cursors) mac(scope string, pos []byte) []byte {
+	h := hmac.New(sha256.New, c.key)
+	h.Write([]byte(scope))
+	h.Write([]byte{0})
+	h.Write(pos)
+	return h.Sum(nil)[:cursorMACLength]
 }
 
-// EncodeCursor returns the cursor for position pos in the list that scope
+// Encode returns the cursor for position pos in the list that scope
 // describes.
-func EncodeCursor(scope string, pos any) string {
+func (c *Cursors) Encode(scope string, pos any) string {
 	raw, err := json.Marshal(pos)
 	if err != nil {
 		panic(err) // positions are plain structs
 	}
-	data, _ := json.Marshal(cursor{Scope: cursorScope(scope), Pos: raw})
-	return base64.RawURLEncoding.EncodeToString(data)
+	return base64.RawURLEncoding.EncodeToString(raw) + "." + base64.RawURLEncoding.EncodeToString(c.mac(scope, raw))
 }
 
-// DecodeCursor reads a cursor made by EncodeCursor for the same scope into pos.
-func DecodeCursor(field, s, scope string, pos any) error {
+// Decode reads a cursor made by Encode for the same scope into pos. Any
+// other string is a ValidationError naming field.
+func (c *Cursors) Decode(field, s, scope string, pos any) error {
 	invalid := Invalid(field, "%s is not a cursor from this list; pass the next_cursor of the previous page unchanged, with the same filters", field)
 	if len(s) > MaxCursorLength {
 		return invalid
 	}
-	data, err := base64.RawURLEncoding.DecodeString(s)
+	body, sig, ok := strings.Cut(s, ".")
+	if !ok {
+		return invalid
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil {
 		return invalid
 	}
-	var c cursor
-	if json.Unmarshal(data, &c) != nil || c.Scope != cursorScope(scope) || json.Unmarshal(c.Pos, pos) != nil {
+	mac, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil || !hmac.Equal(mac, c.mac(scope, raw)) {
+		return invalid
+	}
+	if json.Unmarshal(raw, pos) != nil {
+		return invalid
+	}
+	if p, ok := pos.(cursorPosition); ok && !p.validCursor() {
 		return invalid
 	}
 	return nil

@@ -30,3 +30,25 @@ func Fold(s string) string {
 func Words(s string) []string {
 	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
+
+// MaxSearchWords bounds the words of one search: each costs the database
+// an index lookup and a condition on every product it reads.
+const MaxSearchWords = 10
+
+// SearchWords returns the words of a search query: its Words, each once,
+// without those that another word starts with (a product holding a word
+// that starts with "note" holds one that starts with "no"), in their order.
+func SearchWords(s string) []string {
+	ws := Words(s)
+	out := ws[:0:0]
+next:
+	for i, w := range ws {
+		for j, o := range ws {
+			if j != i && strings.HasPrefix(o, w) && (len(o) > len(w) || j < i) {
+				continue next
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}

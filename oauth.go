@@ -112,7 +112,7 @@ type OAuthStore interface {
 	// WebSession returns an unexpired session with its user.
 	WebSession(ctx context.Context, id string, now time.Time) (*WebSession, *User, error)
 	DeleteWebSession(ctx context.Context, id string) error
-	// ServerSecret returns the secret named name, storing fresh (made by
-	// the first instance to ask) when there is none.
-	ServerSecret(ctx context.Context, name string, fresh []byte) ([]byte, error)
+	// ServerKey returns the key every instance shares under name (the
+	// CSRF key of the pages), storing fresh when there is none.
+	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)
 }

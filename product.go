@@ -176,6 +176,12 @@ type ProductKey struct {
 	ID      string    `json:"i"`
 }
 
+// validCursor bounds what a cursor may place a list at: a relevance rank
+// the search reads (0 to 2) and an id. (A cursor's length bounds the name.)
+func (k ProductKey) validCursor() bool {
+	return k.Rank >= 0 && k.Rank <= 2 && ValidID(k.ID)
+}
+
 // KeyOf returns p's position in the sort order s.
 func KeyOf(p *Product, s ProductSort) ProductKey {
 	k := ProductKey{ID: p.ID}

@@ -26,6 +26,9 @@ type Store interface {
 	// tenant, membership or role changes, whoever changes it: what was
 	// read of them under one epoch holds for as long as it is current.
 	AccessEpoch(ctx context.Context) (int64, error)
+	// ServerKey returns the secret key stored under name, storing fresh
+	// under it if none is: every instance gets the same key.
+	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)
 	Close() error
 }
 
@@ -62,8 +65,11 @@ type MembershipStore interface {
 	// MembershipsOfUser returns the user's active memberships with their
 	// tenants, ordered by tenant name.
 	MembershipsOfUser(ctx context.Context, userID string) ([]TenantMembership, error)
+	// InvitationsOfUser returns the user's invited memberships (not yet
+	// accepted) with their tenants, ordered by tenant name.
+	InvitationsOfUser(ctx context.Context, userID string) ([]TenantMembership, error)
 	// ListMembers returns up to limit members of a tenant, by email, after
-	// the position after.
+	// the position after; invitations are not members yet.
 	ListMembers(ctx context.Context, tenantID string, after *MemberKey, limit int) ([]*Member, error)
 	// UpdateMembership writes a membership's role, status and grants, and
 	// DeleteMembership removes one. Both refuse, with a ConflictError, to
@@ -81,6 +87,9 @@ type RoleStore interface {
 	// Roles returns the tenant's custom roles by name.
 	Roles(ctx context.Context, tenantID string) ([]*Role, error)
 	UpdateRole(ctx context.Context, r *Role) error
+	// RoleHolders returns the tenant's memberships, of any status, that
+	// hold the role.
+	RoleHolders(ctx context.Context, tenantID, role string) ([]*Membership, error)
 	// DeleteRole removes a custom role no member holds; one still held is
 	// a ConflictError.
 	DeleteRole(ctx context.Context, tenantID, name string) error

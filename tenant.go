@@ -21,6 +21,9 @@ type MembershipStatus string
 const (
 	MembershipActive   MembershipStatus = "active"
 	MembershipInactive MembershipStatus = "inactive"
+	// MembershipInvited is a membership a member offered and its user has
+	// not accepted yet: it opens nothing.
+	MembershipInvited MembershipStatus = "invited"
 )
 
 // Membership ties a user to a tenant with a role, plus permissions granted on

@@ -25,7 +25,7 @@ import (
 // key every instance agrees on, and the limits on sign-in attempts.
 type web struct {
 	svc    *service.Service
-	key    []byte // signs CSRF tokens; kept in the database
+	key    []byte // signs CSRF tokens; kept in the database (server_keys)
 	secure bool   // cookies are Secure (off only on loopback http)
 	signIn *ipLimiter
 	// register bounds client registrations, which anyone may make.
@@ -35,7 +35,7 @@ type web struct {
 func newWeb(ctx context.Context, svc *service.Service, secure bool) (*web, error) {
 	fresh := make([]byte, 32)
 	rand.Read(fresh)
-	key, err := svc.OAuthStore().ServerSecret(ctx, "csrf", fresh)
+	key, err := svc.OAuthStore().ServerKey(ctx, "csrf", fresh)
 	if err != nil {
 		return nil, err
 	}

@@ -107,6 +107,10 @@ func checkValue(path string, v any, s *jsonschema.Schema) (any, error) {
 		if !ok {
 			return nil, vitrine.Invalid(path, "%s must be a string, not %s", path, kindOf(v))
 		}
+		if strings.ContainsRune(str, 0) {
+			// PostgreSQL's text cannot hold it, and no catalog needs it.
+			return nil, vitrine.Invalid(path, "%s must not contain the NUL character (\\u0000)", path)
+		}
 		if s.MaxLength != nil && utf8.RuneCountInString(str) > *s.MaxLength {
 			return nil, vitrine.Invalid(path, "%s must be at most %d characters long", path, *s.MaxLength)
 		}

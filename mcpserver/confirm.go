@@ -3,8 +3,10 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -20,16 +22,33 @@ type inputRequired struct{ res *mcp.CallToolResult }
 
 func (e *inputRequired) Error() string { return "input required" }
 
+// confirmTTL is how long the server takes the answer to a confirmation it
+// asked for.
+const confirmTTL = 10 * time.Minute
+
 // confirmDeletion asks the user, through elicitation, to confirm deleting
 // a product, when the client can ask (--confirm-destructive). It returns
 // why nothing should be deleted, or "" to go ahead. A client without
 // elicitation deletes without asking, as without --confirm-destructive.
+//
+// An answer counts only if it comes with the requestState of the question:
+// the server's signature over who asked to delete what. An answer a client
+// sends on its first call, unasked, is ignored, and the question asked.
 func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Access, id string) (string, error) {
 	req := requestFrom(ctx)
 	if req == nil || !canElicit(req.Session) {
 		return "", nil
 	}
-	if resp, ok := req.Params.InputResponses[confirmID].(*mcp.ElicitResult); ok {
+	scope := "confirm-delete\x00" + a.TenantID + "\x00" + a.Caller.User.ID + "\x00" + id
+	resp, answered := req.Params.InputResponses[confirmID].(*mcp.ElicitResult)
+	if answered {
+		asked, err := svc.OpenState(ctx, scope, req.Params.RequestState)
+		if err != nil {
+			return "", err
+		}
+		answered = asked
+	}
+	if answered {
 		switch {
 		case resp.Action == "accept" && resp.Content["confirm"] == true:
 			return "", nil
@@ -45,7 +64,11 @@ func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Acces
 	if err != nil {
 		return "", err
 	}
-	return "", &inputRequired{&mcp.CallToolResult{InputRequests: mcp.InputRequestMap{confirmID: &mcp.ElicitParams{
+	state, err := svc.SealState(ctx, scope, confirmTTL)
+	if err != nil {
+		return "", err
+	}
+	return "", &inputRequired{&mcp.CallToolResult{RequestState: state, InputRequests: mcp.InputRequestMap{confirmID: &mcp.ElicitParams{
 		Message: fmt.Sprintf("Delete the product %q (SKU %s) for good? This cannot be undone.", p.Name, p.SKU),
 		RequestedSchema: map[string]any{
 			"type": "object",
@@ -76,4 +99,27 @@ func withRequest(ctx context.Context, req *mcp.CallToolRequest) context.Context 
 func requestFrom(ctx context.Context) *mcp.CallToolRequest {
 	req, _ := ctx.Value(requestKey{}).(*mcp.CallToolRequest)
 	return req
+}
+
+// callDeadline bounds a whole tool call by --call-timeout, the questions it
+// asks the client included: the SDK asks them (elicitation) between two
+// runs of the tool's handler, outside the handler's own deadline, and a
+// client that never answers would hold the call, and a shutdown, forever.
+func (s *Server) callDeadline(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		r, ok := req.(*mcp.CallToolRequest)
+		if !ok {
+			return next(ctx, method, req)
+		}
+		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+		defer cancel()
+		res, err := next(ctx, method, req)
+		if err != nil && ctx.Err() != nil {
+			id := vitrine.NewID()
+			s.log.Warn("tool call", "request_id", id, "tool", r.Params.Name, "outcome", "no_answer", "err", err.Error())
+			return errorResult(&vitrine.Error{Type: vitrine.GenericError,
+				Message: "The client did not answer within the call's time limit; nothing was done"}, id), nil
+		}
+		return res, err
+	}
 }

@@ -92,8 +92,10 @@ func (s *Server) sessions() http.Handler {
 		switch {
 		case r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol:
 			stateless.ServeHTTP(w, r)
-		case id == "" || s.hasSession(id):
-			stateful.ServeHTTP(w, r)
+		case id == "":
+			s.sessionCap.serveNew(w, r, stateful)
+		case s.hasSession(id):
+			s.sessionCap.serve(id, w, r, stateful)
 		case r.Method == http.MethodPost:
 			stateless.ServeHTTP(w, r)
 		case r.Method == http.MethodDelete:

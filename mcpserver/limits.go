@@ -5,9 +5,11 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,8 +36,16 @@ type Limits struct {
 	// AllowedOrigins are the browser origins (scheme://host[:port]) whose
 	// requests are served when the server does not listen on loopback;
 	// other cross-origin requests are refused (DNS-rebinding protection).
-	// On loopback, the SDK refuses requests for other hosts.
+	// On loopback, the SDK refuses requests for other hosts. When set,
+	// only these origins pass, wherever the server listens.
 	AllowedOrigins []string
+	// TrustedProxies are the networks of the reverse proxies whose
+	// X-Forwarded-For is believed: a request from one of them counts
+	// against the address of the client the proxies name, not the proxy's.
+	TrustedProxies []netip.Prefix
+	// SessionsPerUser bounds the sessions one user holds on this instance;
+	// past it, the user's least recently used idle session is closed.
+	SessionsPerUser int
 }
 
 // DefaultLimits are generous for agents and tight for floods.
@@ -45,6 +55,7 @@ var DefaultLimits = Limits{
 	TokenConcurrency: 16,
 	MaxBodyBytes:     4 << 20,
 	BodyTimeout:      30 * time.Second,
+	SessionsPerUser:  20,
 }
 
 // limiter holds the rate limiters and in-flight counts by key.
@@ -141,11 +152,7 @@ func (l *limiter) byIP(next http.Handler) http.Handler {
 			http.Error(w, "Forbidden: cross-origin request from "+r.Header.Get("Origin"), http.StatusForbidden)
 			return
 		}
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			host = r.RemoteAddr
-		}
-		if d := l.wait(l.ips, host, l.cfg.IPRate, l.cfg.IPBurst); d > 0 {
+		if d := l.wait(l.ips, l.clientAddr(r), l.cfg.IPRate, l.cfg.IPBurst); d > 0 {
 			l.tooMany(w, "ip", d)
 			return
 		}
@@ -180,24 +187,63 @@ func (l *limiter) byToken(token string, w http.ResponseWriter, r *http.Request, 
 	next.ServeHTTP(w, r)
 }
 
-// originAllowed refuses the requests of browsers from other origins when
-// the server listens beyond loopback. Requests without an Origin header
-// (every non-browser client) and same-origin ones pass.
+// originAllowed refuses the requests of browsers from other origins.
+// Requests without an Origin header (every non-browser client) pass. With
+// AllowedOrigins, only those origins pass: a Host header is the client's
+// to write, so "same origin" proves nothing then. Without, same-origin
+// requests pass, and on loopback every one (the SDK guards loopback
+// against DNS rebinding by Host).
 func (l *limiter) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return true
 	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-		if ip, _, err := net.SplitHostPort(local.String()); err == nil && net.ParseIP(ip).IsLoopback() && len(l.cfg.AllowedOrigins) == 0 {
-			return true // the SDK guards loopback against rebinding by Host
-		}
+	if len(l.cfg.AllowedOrigins) > 0 {
+		return slices.Contains(l.cfg.AllowedOrigins, origin)
 	}
-	if slices.Contains(l.cfg.AllowedOrigins, origin) {
-		return true
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		if ip, _, err := net.SplitHostPort(local.String()); err == nil && net.ParseIP(ip).IsLoopback() {
+			return true
+		}
 	}
 	u, err := url.Parse(origin)
 	return err == nil && u.Host == r.Host
+}
+
+// clientAddr is the address the per-address limit counts a request
+// against: its TCP peer, unless the peer is a trusted proxy; then, reading
+// X-Forwarded-For from the right, the first address that is not one.
+func (l *limiter) clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil || !l.trusted(addr) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break // a hop that is no address: believe nothing further left
+		}
+		if !l.trusted(hop) {
+			return hop.String()
+		}
+		addr = hop
+	}
+	return addr.String()
+}
+
+func (l *limiter) trusted(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range l.cfg.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // deadlineBody lifts the read deadline once the whole body is read, so

@@ -197,8 +197,8 @@ func TestOrigins(t *testing.T) {
 	for origin, want := range map[string]int{
 		"https://evil.example":    http.StatusForbidden,
 		"https://app.example.com": http.StatusOK,
-		"http://" + host:          http.StatusOK, // same origin
-		"":                        http.StatusOK, // not a browser
+		"http://" + host:          http.StatusForbidden, // same origin: not listed, so refused
+		"":                        http.StatusOK,        // not a browser
 	} {
 		headers := []string{}
 		if origin != "" {

@@ -17,6 +17,9 @@ var allowed = map[string][]string{
 	"list_tenants":         {"owner", "admin", "member", "viewer", "custom"},
 	"create_tenant":        {"owner", "admin", "member", "viewer", "custom"},
 	"get_tenant":           {"owner", "admin", "member", "viewer", "custom"},
+	"list_invitations":     {"owner", "admin", "member", "viewer", "custom"},
+	"accept_invitation":    {"owner", "admin", "member", "viewer", "custom"},
+	"decline_invitation":   {"owner", "admin", "member", "viewer", "custom"},
 	"update_tenant":        {"owner", "admin"},
 	"list_products":        {"owner", "admin", "member", "viewer", "custom"},
 	"get_product":          {"owner", "admin", "member", "viewer", "custom"},
@@ -61,6 +64,7 @@ func TestPermissionMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.tokens[fabio] = secret
+	ok[map[string]any](t, w.session("memory", fabio), "accept_invitation", map[string]any{"tenant_id": technova})
 
 	roles := map[string]string{"owner": owner, "admin": admin, "member": member, "viewer": viewer, "custom": fabio}
 	tools := mcpserver.AllTools(w.svc, mcpserver.Options{})

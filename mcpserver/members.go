@@ -47,6 +47,14 @@ type addMemberIn struct {
 	Role  roleName `json:"role" jsonschema:"Built-in or custom (list_roles)."`
 }
 
+// invitationOut is add_member's answer: the same whether or not the email
+// has an account.
+type invitationOut struct {
+	Email  string `json:"email"`
+	Role   string `json:"role"`
+	Status string `json:"status" jsonschema:"invited until the user accepts."`
+}
+
 type updateMemberIn struct {
 	TenantArg
 	UserID string       `json:"user_id"`
@@ -95,12 +103,17 @@ func memberTools(svc *service.Service) []*Tool {
 			return out, nil
 		}),
 		tenantTool(svc, Tool{
-			Name:        "add_member",
-			Title:       "Add a member",
-			Description: "Add an existing user to a company by email, with a role no stronger than yours.",
-			Toolset:     "members", Permission: vitrine.MembersManage,
-		}, func(ctx context.Context, a *service.Access, in addMemberIn) (memberOut, error) {
-			return member(svc.AddMember(ctx, a, string(in.Email), string(in.Role)))
+			Name:  "add_member",
+			Title: "Invite a member",
+			Description: "Invite a user into a company by email, with a role no stronger than yours; they join when they " +
+				"accept. The answer is the same whether or not the email has an account.",
+			Toolset: "members", Permission: vitrine.MembersManage,
+		}, func(ctx context.Context, a *service.Access, in addMemberIn) (invitationOut, error) {
+			inv, err := svc.Invite(ctx, a, string(in.Email), string(in.Role))
+			if err != nil {
+				return invitationOut{}, err
+			}
+			return invitationOut{Email: inv.Email, Role: inv.Role, Status: string(inv.Status)}, nil
 		}),
 		tenantTool(svc, Tool{
 			Name:        "update_member",

@@ -74,7 +74,9 @@ func (m *metrics) end(tool, outcome string, took time.Duration) {
 
 // Shutdown lets the calls in flight finish and their answers go out, then
 // ends every session, so that an HTTP server shutting down is left with no
-// open stream. It returns when both are done, or when ctx ends.
+// open stream. It returns when both are done, or when ctx ends, whatever
+// the clients do: closing a session waits for its handlers, and one may be
+// waiting for a client's answer (an elicitation) that never comes.
 func (s *Server) Shutdown(ctx context.Context) error {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
@@ -89,8 +91,17 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for ss := range s.mcp.Sessions() {
 		sessions = append(sessions, ss)
 	}
-	for _, ss := range sessions {
-		ss.Close()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		for _, ss := range sessions {
+			ss.Close()
+		}
+	}()
+	select {
+	case <-closed:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return nil
 }

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -26,16 +27,17 @@ func TestSearchRelevance(t *testing.T) {
 			ok[product](t, cs, "create_product", p)
 		}
 		for query, want := range map[string][]string{
-			"notebook":     {"BP-NOTE-01", "NB-DELL-5440", "ST-ALU-02"},
-			"NOTE":         {"BP-NOTE-01", "NB-DELL-5440", "ST-ALU-02"},
-			"dell":         {"DELL", "NB-DELL-5440", "ST-ALU-02"},
-			"nb-dell-5440": {"NB-DELL-5440"},
-			"dell note":    {"NB-DELL-5440", "ST-ALU-02"},
-			"maçã":         {"FR-MACA-GALA"},
-			"Alumínio":     {"ST-ALU-02"},
-			"aluminio erg": {"ST-ALU-02"},
-			"insp 15":      {"NB-DELL-5440"},
-			"xyz":          nil,
+			"notebook":                {"BP-NOTE-01", "NB-DELL-5440", "ST-ALU-02"},
+			"NOTE":                    {"BP-NOTE-01", "NB-DELL-5440", "ST-ALU-02"},
+			"dell":                    {"DELL", "NB-DELL-5440", "ST-ALU-02"},
+			"nb-dell-5440":            {"NB-DELL-5440"},
+			"dell note":               {"NB-DELL-5440", "ST-ALU-02"},
+			"maçã":                    {"FR-MACA-GALA"},
+			"Alumínio":                {"ST-ALU-02"},
+			"aluminio erg":            {"ST-ALU-02"},
+			"insp 15":                 {"NB-DELL-5440"},
+			"xyz":                     nil,
+			"note NOTE notebook Note": {"BP-NOTE-01", "NB-DELL-5440", "ST-ALU-02"},
 		} {
 			var got []string
 			args := map[string]any{"tenant_id": technova, "query": query, "limit": 1}
@@ -65,6 +67,12 @@ func TestSearchRelevance(t *testing.T) {
 		if len(byPrice.Products) != 3 || byPrice.Products[0].SKU != "NB-DELL-5440" {
 			t.Errorf("notebook by price: %+v", byPrice.Products)
 		}
+		// Repeated words are one; past ten different ones, a query is refused.
+		if got := ok[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": strings.Repeat("a ", 100)}); len(got.Products) == 0 {
+			t.Error(`100 × "a" found nothing`)
+		}
+		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "a b c d e f g h i j k"},
+			`{"error":true,"type":"ValidationError","message":"query holds 11 different words; the limit is 10","field":"query"}`)
 		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "sort": "relevance"},
 			`{"error":true,"type":"ValidationError","message":"sort \"relevance\" needs a query","field":"sort"}`)
 		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "%_"},

@@ -79,6 +79,8 @@ type Server struct {
 	oauth   *resourceServer // nil without an external authorization server
 	self    *selfIssued     // nil without Vitrine's own
 	limits  *limiter
+	// sessionCap bounds the sessions of one user (Limits.SessionsPerUser).
+	sessionCap *sessionCap
 }
 
 // New builds the server and its tools.
@@ -121,7 +123,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if s.serves(&Tool{Toolset: "products", ReadOnly: true}) {
 		s.addResources()
 	}
-	s.mcp.AddReceivingMiddleware(s.visibility)
+	s.mcp.AddReceivingMiddleware(s.visibility, s.callDeadline)
 	s.mcp.AddSendingMiddleware(listChanged)
 	s.metrics = newMetrics(opts.Metrics, s)
 	switch {
@@ -138,6 +140,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		s.self = &selfIssued{issuer: opts.AuthorizationServer, resource: strings.TrimSuffix(opts.PublicURL, "/") + HTTPPath}
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
+	s.sessionCap = newSessionCap(s, opts.Limits.SessionsPerUser)
 	return s, nil
 }
 
@@ -163,7 +166,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(svc *service.Service, opts Options, plan toolsetPlan, enabled *sessionToolsets) []*Tool {
-	tools := slices.Concat(tenantTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
+	tools := slices.Concat(tenantTools(svc), invitationTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
 	return append(tools, discoveryTools(plan, opts, enabled, tools)...)
 }

@@ -108,8 +108,8 @@ func TestNoEscalation(t *testing.T) {
 		fails(t, carla, "update_member", map[string]any{"tenant_id": technova, "user_id": brunoID, "role": "viewer"}, denied)
 		fails(t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "audit:read"}, denied)
 		m := ok[memberRec](t, carla, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
-		if m.Role != "viewer" || m.Status != "active" {
-			t.Errorf("carla added %+v", m)
+		if m.Role != "viewer" || m.Status != "invited" {
+			t.Errorf("carla invited %+v", m)
 		}
 		ok[memberRec](t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "products:update"})
 

@@ -146,8 +146,12 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 		f.Limit = q.Limit
 	}
 	scope := tenantID + "\x00" + q.UserID + "\x00" + q.Tool + "\x00" + q.Outcome + "\x00" + q.Since + "\x00" + q.Until
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if q.Cursor != "" {
-		if err := vitrine.DecodeCursor("cursor", q.Cursor, scope, &f.Before); err != nil {
+		if err := cursors.Decode("cursor", q.Cursor, scope, &f.Before); err != nil {
 			return nil, err
 		}
 	}
@@ -160,7 +164,7 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 	page := &AuditPage{Events: events}
 	if len(events) > limit {
 		page.Events = events[:limit]
-		page.NextCursor = vitrine.EncodeCursor(scope, events[limit-1].ID)
+		page.NextCursor = cursors.Encode(scope, events[limit-1].ID)
 	}
 	return page, nil
 }

@@ -23,10 +23,14 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 	if limit < 1 || limit > vitrine.MaxPageLimit {
 		return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, limit)
 	}
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var after *vitrine.MemberKey
 	if cursor != "" {
 		after = new(vitrine.MemberKey)
-		if err := vitrine.DecodeCursor("cursor", cursor, "members\x00"+a.TenantID, after); err != nil {
+		if err := cursors.Decode("cursor", cursor, "members\x00"+a.TenantID, after); err != nil {
 			return nil, err
 		}
 	}
@@ -38,7 +42,7 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 	if len(ms) > limit {
 		last := ms[limit-1]
 		page.Members = ms[:limit]
-		page.NextCursor = vitrine.EncodeCursor("members\x00"+a.TenantID, vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID})
+		page.NextCursor = cursors.Encode("members\x00"+a.TenantID, vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID})
 	}
 	return page, nil
 }
@@ -103,14 +107,6 @@ func (s *Service) resolveRole(ctx context.Context, tenantID, name string) (vitri
 	return *r, nil
 }
 
-// AddMember adds the existing user with that email to the tenant.
-func (s *Service) AddMember(ctx context.Context, a *Access, email, role string) (*vitrine.Member, error) {
-	if err := a.Require(vitrine.MembersManage); err != nil {
-		return nil, err
-	}
-	return s.addMember(ctx, a, a.TenantID, email, role, vitrine.MembershipActive)
-}
-
 func (s *Service) addMember(ctx context.Context, a *Access, tenantID, email, role string, status vitrine.MembershipStatus) (*vitrine.Member, error) {
 	addr, _, err := vitrine.NormalizeEmail("email", email)
 	if err != nil {
@@ -140,14 +136,19 @@ func (s *Service) addMember(ctx context.Context, a *Access, tenantID, email, rol
 	return &vitrine.Member{Membership: m, Email: u.Email, Name: u.Name}, nil
 }
 
-// member returns a member of the tenant by user id.
-func (s *Service) member(ctx context.Context, tenantID, userID string) (*vitrine.Member, error) {
+// member returns a member of the tenant by user id. For a caller acting
+// through a membership (a non-nil), an invitation not yet accepted is not
+// a member: nobody changes, grants to or activates it but its invitee.
+func (s *Service) member(ctx context.Context, a *Access, tenantID, userID string) (*vitrine.Member, error) {
 	if !vitrine.ValidID(userID) {
 		return nil, vitrine.NotFound("Member")
 	}
 	m, err := s.store.Membership(ctx, tenantID, userID)
 	if err != nil {
 		return nil, err
+	}
+	if a != nil && m.Status == vitrine.MembershipInvited {
+		return nil, vitrine.NotFound("Member")
 	}
 	u, err := s.store.UserByID(ctx, userID)
 	if err != nil {
@@ -193,7 +194,7 @@ func (s *Service) updateMember(ctx context.Context, a *Access, tenantID, userID 
 		}
 		role = &r
 	}
-	m, err := s.member(ctx, tenantID, userID)
+	m, err := s.member(ctx, a, tenantID, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +223,7 @@ func (s *Service) RemoveMember(ctx context.Context, a *Access, userID string) er
 }
 
 func (s *Service) removeMember(ctx context.Context, a *Access, tenantID, userID string) error {
-	m, err := s.member(ctx, tenantID, userID)
+	m, err := s.member(ctx, a, tenantID, userID)
 	if err != nil {
 		return err
 	}
@@ -253,7 +254,7 @@ func (s *Service) changeGrant(ctx context.Context, a *Access, userID, permission
 	if err := a.mayGive("", ps); err != nil {
 		return nil, err
 	}
-	m, err := s.member(ctx, a.TenantID, userID)
+	m, err := s.member(ctx, a, a.TenantID, userID)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"strings"
 	"time"
@@ -245,7 +246,9 @@ func (s *Service) createTenant(ctx context.Context, name, slug, ownerID string) 
 			Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
 		err := s.store.CreateTenant(ctx, t, m)
 		if derived && vitrine.TypeOf(err) == vitrine.ConflictError && n < 100 {
-			suffix := fmt.Sprintf("-%d", n)
+			// A random suffix, not a count: "-2" would tell the caller how
+			// many companies of that name exist.
+			suffix := "-" + randomSlugSuffix()
 			slug = base[:min(len(base), 63-len(suffix))] + suffix
 			continue
 		}
@@ -338,4 +341,15 @@ func (o *Operator) UpdateUser(ctx context.Context, email string, ch UserChanges)
 		return nil, err
 	}
 	return u, nil
+}
+
+// randomSlugSuffix returns six random lowercase letters and digits.
+func randomSlugSuffix() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 6)
+	rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
 }

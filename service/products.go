@@ -75,9 +75,13 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	// The cursor belongs to this tenant and these filters.
 	filters, _ := json.Marshal(q.withoutPage())
 	scope := a.TenantID + "\x00" + string(filters)
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if q.Cursor != "" {
 		var after vitrine.ProductKey
-		if err := vitrine.DecodeCursor("cursor", q.Cursor, scope, &after); err != nil {
+		if err := cursors.Decode("cursor", q.Cursor, scope, &after); err != nil {
 			return nil, err
 		}
 		f.After = &after
@@ -91,7 +95,7 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	page := &ProductPage{Products: ps}
 	if len(ps) > limit {
 		page.Products = ps[:limit]
-		page.NextCursor = vitrine.EncodeCursor(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
+		page.NextCursor = cursors.Encode(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
 	}
 	return page, nil
 }
@@ -107,7 +111,9 @@ func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
 	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
 		return f, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
 	}
-	if f.Words = vitrine.Words(q.Query); len(f.Words) > 0 {
+	if f.Words = vitrine.SearchWords(q.Query); len(f.Words) > vitrine.MaxSearchWords {
+		return f, vitrine.Invalid("query", "query holds %d different words; the limit is %d", len(f.Words), vitrine.MaxSearchWords)
+	} else if len(f.Words) > 0 {
 		f.Sort = vitrine.SortRelevance
 		f.SKU = vitrine.SKUKey(strings.TrimSpace(q.Query))
 	} else if strings.TrimSpace(q.Query) != "" {
@@ -489,8 +495,12 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 	}
 	scope := "movements\x00" + a.TenantID + "\x00" + productID
 	var before string
+	cursors, err := s.cursors(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if cursor != "" {
-		if err := vitrine.DecodeCursor("cursor", cursor, scope, &before); err != nil {
+		if err := cursors.Decode("cursor", cursor, scope, &before); err != nil {
 			return nil, err
 		}
 	}
@@ -501,7 +511,7 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 	page := &MovementPage{Movements: ms}
 	if len(ms) > limit {
 		page.Movements = ms[:limit]
-		page.NextCursor = vitrine.EncodeCursor(scope, ms[limit-1].ID)
+		page.NextCursor = cursors.Encode(scope, ms[limit-1].ID)
 	}
 	return page, nil
 }

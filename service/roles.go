@@ -101,6 +101,9 @@ func (s *Service) UpdateRole(ctx context.Context, a *Access, in RoleInput) (*vit
 	if err := a.mayGive("", ps|r.Permissions); err != nil {
 		return nil, err
 	}
+	if err := s.mayManageHolders(ctx, a, r.Name); err != nil {
+		return nil, err
+	}
 	r.Permissions = ps
 	if in.Description != nil {
 		r.Description = description
@@ -127,5 +130,24 @@ func (s *Service) DeleteRole(ctx context.Context, a *Access, name string) error 
 	if err := a.mayGive("", r.Permissions); err != nil {
 		return err
 	}
+	if err := s.mayManageHolders(ctx, a, r.Name); err != nil {
+		return err
+	}
 	return s.store.DeleteRole(ctx, a.TenantID, name)
+}
+
+// mayManageHolders applies rules 2 and 3 of team management to the members
+// who hold a role: changing the role changes them, so whoever could not
+// change one of them may not change it.
+func (s *Service) mayManageHolders(ctx context.Context, a *Access, role string) error {
+	holders, err := s.store.RoleHolders(ctx, a.TenantID, role)
+	if err != nil {
+		return err
+	}
+	for _, m := range holders {
+		if err := a.mayManage(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -23,6 +23,9 @@ type Service struct {
 	pw    *passwords
 	// touching holds the ids of the tokens whose use is being recorded.
 	touching sync.Map
+	// cursor signs list cursors, once cursorMu has read its key.
+	cursorMu sync.Mutex
+	cursor   *vitrine.Cursors
 }
 
 // New returns a service over store. A nil logger discards.

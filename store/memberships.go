@@ -77,6 +77,16 @@ func (db *DB) Membership(ctx context.Context, tenantID, userID string) (*vitrine
 
 // MembershipsOfUser returns a user's active memberships with their tenants.
 func (db *DB) MembershipsOfUser(ctx context.Context, userID string) ([]vitrine.TenantMembership, error) {
+	return db.membershipsOfUser(ctx, userID, vitrine.MembershipActive)
+}
+
+// InvitationsOfUser returns the memberships a user was invited to and has
+// not accepted, with their tenants.
+func (db *DB) InvitationsOfUser(ctx context.Context, userID string) ([]vitrine.TenantMembership, error) {
+	return db.membershipsOfUser(ctx, userID, vitrine.MembershipInvited)
+}
+
+func (db *DB) membershipsOfUser(ctx context.Context, userID string, status vitrine.MembershipStatus) ([]vitrine.TenantMembership, error) {
 	var out []vitrine.TenantMembership
 	err := db.d.read(ctx, scope{userID: userID}, func(c conn) (err error) {
 		out, err = collect(ctx, c, func(r row) (vitrine.TenantMembership, error) {
@@ -88,8 +98,8 @@ func (db *DB) MembershipsOfUser(ctx context.Context, userID string) ([]vitrine.T
 			return vitrine.TenantMembership{Tenant: t, Membership: *m}, nil
 		}, `SELECT `+membershipColumns+`, t.id, t.name, t.slug, t.created_at, t.updated_at`+membershipFrom+`
 			JOIN tenants t ON t.id = m.tenant_id
-			WHERE m.user_id = $1 AND m.status = 'active'
-			ORDER BY t.name, t.id`, userID)
+			WHERE m.user_id = $1 AND m.status = $2
+			ORDER BY t.name, t.id`, userID, string(status))
 		return err
 	})
 	if err != nil {
@@ -98,13 +108,15 @@ func (db *DB) MembershipsOfUser(ctx context.Context, userID string) ([]vitrine.T
 	return out, nil
 }
 
-// ListMembers returns a page of a tenant's members, ordered by email.
+// ListMembers returns a page of a tenant's members, ordered by email;
+// invitations not yet accepted are not among them.
 func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.MemberKey, limit int) ([]*vitrine.Member, error) {
 	if !validIDs(tenantID) {
 		return nil, nil
 	}
 	var q queryBuilder
 	q.add(`m.tenant_id = `, tenantID)
+	q.where = append(q.where, `m.status <> 'invited'`) // an invitation is not a member yet
 	if after != nil {
 		q.where = append(q.where, fmt.Sprintf(`(u.email_key, u.id) > (%s, %s)`, q.arg(after.Email), q.arg(after.UserID)))
 	}
@@ -196,4 +208,22 @@ func (db *DB) DeleteMembership(ctx context.Context, tenantID, userID string) err
 		return fmt.Errorf("delete membership: %w", err)
 	}
 	return err
+}
+
+// RoleHolders returns the tenant's memberships, of any status, that hold
+// the role.
+func (db *DB) RoleHolders(ctx context.Context, tenantID, role string) ([]*vitrine.Membership, error) {
+	if !validIDs(tenantID) {
+		return nil, nil
+	}
+	var out []*vitrine.Membership
+	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+		out, err = collect(ctx, c, func(r row) (*vitrine.Membership, error) { return scanMembership(r) },
+			`SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.role = $2 ORDER BY m.user_id`, tenantID, role)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list role holders: %w", err)
+	}
+	return out, nil
 }

@@ -369,25 +369,3 @@ func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
 	}
 	return nil
 }
-
-// ServerSecret returns the named secret, storing fresh if there is none:
-// when two instances race, the first insert wins and both read it.
-func (db *DB) ServerSecret(ctx context.Context, name string, fresh []byte) ([]byte, error) {
-	var secret []byte
-	err := db.d.write(ctx, scope{}, func(c conn) error {
-		err := c.QueryRow(ctx, `SELECT secret FROM server_secrets WHERE name = $1`, name).Scan(&secret)
-		if !errors.Is(err, errNoRows) {
-			return err
-		}
-		_, err = c.Exec(ctx, `INSERT INTO server_secrets (name, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`,
-			name, fresh, time.Now().UTC())
-		if err != nil {
-			return err
-		}
-		return c.QueryRow(ctx, `SELECT secret FROM server_secrets WHERE name = $1`, name).Scan(&secret)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("server secret %s: %w", name, err)
-	}
-	return secret, nil
-}

@@ -24,17 +24,15 @@ import (
 //go:embed migrations/postgres/*.sql
 var postgresMigrations embed.FS
 
-// appRole is the role the application's connections act as. It owns no
-// table, so the row-level security policies apply to every query it runs
-// (docs/storage.md).
-const appRole = "vitrine_app"
-
 // pgDB is PostgreSQL through a pgx pool. Migrations run on a connection of
-// their own, as the user of the URL; the pool's connections then switch to
-// appRole, under row-level security.
+// their own, as the user of the URL; the pool's connections then act as
+// the login, or as the database's own role if the login bypasses
+// row-level security (pgroles.go).
 type pgDB struct {
 	cfg  *pgx.ConnConfig
 	pool *pgxpool.Pool
+	// mode is what the last migration set up.
+	mode pgMode
 }
 
 func openPostgres(ctx context.Context, url string) (*pgDB, error) {
@@ -49,8 +47,12 @@ func openPostgres(ctx context.Context, url string) (*pgDB, error) {
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.ConnConfig.RuntimeParams["application_name"] = "vitrine"
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
-		if _, err := c.Exec(ctx, "SET ROLE "+appRole); err != nil {
-			return fmt.Errorf("switch to role %s (run \"vitrine migrate\" first): %w", appRole, err)
+		m, err := readMode(c.QueryRow(ctx, modeQuery))
+		if err != nil || !m.bypasses {
+			return err
+		}
+		if _, err := c.Exec(ctx, "SET ROLE "+ident(m.appRole())); err != nil {
+			return fmt.Errorf("switch to role %s (run \"vitrine migrate\" first): %w", m.appRole(), err)
 		}
 		return nil
 	}
@@ -212,14 +214,32 @@ func (d *pgDB) stats() PoolStats {
 func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 	db := stdlib.OpenDB(*d.cfg.Copy())
 	defer db.Close()
-	fsys := d.migrations()
+	m, err := readMode(db.QueryRowContext(ctx, modeQuery))
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareRole(ctx, db, m); err != nil {
+		return nil, err
+	}
+	fsys, err := migrationsFor(d.migrations(), m)
+	if err != nil {
+		return nil, err
+	}
 	// Instances starting together take turns: one migrates, the others
 	// then find nothing to do.
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))
 	if err != nil {
 		return nil, err
 	}
-	return runGoose(ctx, goose.DialectPostgres, db, fsys, goose.WithSessionLocker(locker))
+	applied, err := runGoose(ctx, goose.DialectPostgres, db, fsys, goose.WithSessionLocker(locker))
+	if err != nil {
+		return nil, err
+	}
+	if err := finishRoles(ctx, db, m); err != nil {
+		return nil, err
+	}
+	d.mode = m
+	return applied, nil
 }
 
 // pgConn runs SQL in a pgx transaction.

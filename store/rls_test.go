@@ -1,17 +1,37 @@
 package store_test
 
 import (
+	"context"
+	"errors"
+	neturl "net/url"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/store"
 )
 
 // Row-level security alone, with the application's own tenant filters left
-// out of the SQL, keeps every tenant's rows from every other tenant.
+// out of the SQL, keeps every tenant's rows from every other tenant: when a
+// superuser connects (its connections switch to the database's own role),
+// and when the database's owner does, a login without superuser, BYPASSRLS
+// or CREATEROLE, which migrates and serves as itself under forced policies.
 func TestRowLevelSecurity(t *testing.T) {
-	url := dbtest.PostgresURL(t)
+	t.Run("superuser", func(t *testing.T) {
+		url := dbtest.PostgresURL(t)
+		testRowLevelSecurity(t, url, store.AppRoleName(dbName(t, url)))
+	})
+	t.Run("owner", func(t *testing.T) {
+		url := dbtest.PostgresOwnerURL(t)
+		testRowLevelSecurity(t, url, dbName(t, url))
+	})
+}
+
+func testRowLevelSecurity(t *testing.T, url, role string) {
 	f := newFixture(t, url)
 	ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
 	a, b := f.tenant("a", ana), f.tenant("b", bia)
@@ -19,9 +39,9 @@ func TestRowLevelSecurity(t *testing.T) {
 	f.product(a.ID, "A-2", "Avocado", 100, vitrine.ProductActive)
 	bp := f.product(b.ID, "B-1", "Banana", 100, vitrine.ProductActive)
 
-	// The application's connections are neither superuser nor table owner.
-	if who, err := f.db.QueryAs(ctx, "", `SELECT current_user || ' ' || (SELECT rolsuper::text FROM pg_roles WHERE rolname = current_user)`); err != nil || who[0] != "vitrine_app false" {
-		t.Fatalf("connections run as %v, %v", who, err)
+	// The application's connections can bypass no policy.
+	if who, err := f.db.QueryAs(ctx, "", `SELECT current_user || ' ' || (SELECT (rolsuper OR rolbypassrls)::text FROM pg_roles WHERE rolname = current_user)`); err != nil || who[0] != role+" false" {
+		t.Fatalf("connections run as %v, %v; want %s", who, err, role)
 	}
 	for _, tc := range []struct {
 		tenant string
@@ -77,5 +97,69 @@ func TestRowLevelSecurity(t *testing.T) {
 		if got, err := f.db.QueryAs(ctx, "", `SELECT tenant_id::text FROM products`); err != nil || len(got) != 0 {
 			t.Fatalf("a later transaction without a tenant sees %v, %v", got, err)
 		}
+	}
+}
+
+// dbName is the name of the database (and, for PostgresOwnerURL, of its
+// owner) in url.
+func dbName(t *testing.T, url string) string {
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimPrefix(u.Path, "/")
+}
+
+// Two Vitrine databases on one cluster, each migrated by its own owner (a
+// login without superuser, BYPASSRLS or CREATEROLE): neither login reads
+// the other's database, and nothing Vitrine made grants a way in. Two
+// databases migrated by a superuser get one role each, and neither role
+// holds anything in the other.
+func TestDatabasesOnOneClusterStayApart(t *testing.T) {
+	ctx := context.Background()
+	urls := []string{dbtest.PostgresOwnerURL(t), dbtest.PostgresOwnerURL(t)}
+	for _, u := range urls {
+		f := newFixture(t, u)
+		f.tenant("t", f.user("ana@example.com"))
+	}
+	for i, u := range urls {
+		other, _ := neturl.Parse(urls[1-i])
+		login, _ := neturl.Parse(u)
+		other.User = login.User // this database's owner, at the other database
+		conn, err := pgx.Connect(ctx, other.String())
+		if err != nil {
+			continue // not even let in: apart
+		}
+		for _, table := range []string{"users", "tenants", "products", "api_tokens", "audit_events", "server_keys"} {
+			var n int
+			err := conn.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != "42501" {
+				t.Errorf("owner of database %d reads %s of the other: %d rows, %v", i, table, n, err)
+			}
+		}
+		var roles int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_roles WHERE pg_has_role(current_user, oid, 'MEMBER') AND rolname <> current_user`).Scan(&roles); err != nil || roles != 0 {
+			t.Errorf("owner of database %d is a member of %d roles, %v", i, roles, err)
+		}
+		conn.Close(ctx)
+	}
+
+	supers := []string{dbtest.PostgresURL(t), dbtest.PostgresURL(t)}
+	for _, u := range supers {
+		newFixture(t, u)
+	}
+	for i, u := range supers {
+		conn, err := pgx.Connect(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reach bool
+		err = conn.QueryRow(ctx, `SELECT has_table_privilege($1, 'products', 'SELECT') OR has_table_privilege($1, 'users', 'SELECT')`,
+			store.AppRoleName(dbName(t, supers[1-i]))).Scan(&reach)
+		if err != nil || reach {
+			t.Errorf("the other database's role reads database %d: %v, %v", i, reach, err)
+		}
+		conn.Close(ctx)
 	}
 }

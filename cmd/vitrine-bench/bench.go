@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store"
 )
 
 // BenchCmd measures the vitrine binary it is given against the two
@@ -312,6 +313,8 @@ func (c *BenchCmd) database(ctx context.Context) (string, func(), error) {
 		conn, err := pgx.Connect(context.Background(), c.Postgres)
 		if err == nil {
 			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
+			// The role a superuser's connections switched to in it.
+			conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+store.AppRoleName(name))
 			conn.Close(context.Background())
 		}
 	}, nil

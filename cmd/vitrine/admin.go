@@ -151,6 +151,9 @@ func (MigrateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if rs := db.RowSecurity(); rs != "" {
+		fmt.Fprintf(e.stdout, "Row-level security: %s.\n", rs)
+	}
 	if len(applied) == 0 {
 		_, err = fmt.Fprintf(e.stdout, "The %s schema is up to date.\n", db.Dialect())
 		return err

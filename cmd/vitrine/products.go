@@ -203,7 +203,7 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 				if !ok || i >= len(rec) || (name != "description" && strings.TrimSpace(rec[i]) == "") {
 					return nil
 				}
-				v := strings.TrimSpace(rec[i])
+				v := uncsvCell(strings.TrimSpace(rec[i]))
 				return &v
 			}
 			row := importLine{line: line}
@@ -271,7 +271,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		}
 		for _, p := range page.Products {
 			if cw != nil {
-				cw.Write([]string{p.ID, p.SKU, p.Name, p.Description, p.PriceString(), p.Currency, strconv.FormatInt(p.Stock, 10),
+				cw.Write([]string{p.ID, csvCell(p.SKU), csvCell(p.Name), csvCell(p.Description), p.PriceString(), p.Currency, strconv.FormatInt(p.Stock, 10),
 					string(p.Status), strconv.FormatInt(p.Version, 10), p.CreatedAt.Format(time.RFC3339Nano), p.UpdatedAt.Format(time.RFC3339Nano)})
 			} else {
 				line, _ := json.Marshal(map[string]any{"id": p.ID, "sku": p.SKU, "name": p.Name, "description": p.Description,
@@ -343,4 +343,25 @@ func (b bar) finish() {
 	if b.pb != nil {
 		b.pb.Finish()
 	}
+}
+
+// formulaStart holds the characters that make a spreadsheet read a cell as
+// a formula (OWASP, CSV injection).
+const formulaStart = "=+-@\t\r"
+
+// csvCell escapes a text cell of an export that a spreadsheet would run as
+// a formula: a ' goes before it, which spreadsheets show as text.
+func csvCell(s string) string {
+	if s != "" && strings.IndexByte(formulaStart, s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
+
+// uncsvCell undoes csvCell, so that an exported CSV imports back as it was.
+func uncsvCell(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.IndexByte(formulaStart, s[1]) >= 0 {
+		return s[1:]
+	}
+	return s
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -103,12 +104,28 @@ type LimitFlags struct {
 	TokenConcurrency int           `default:"16" help:"Calls of one token in flight at once."`
 	MaxBody          int64         `default:"4194304" placeholder:"BYTES" help:"Largest request body."`
 	BodyTimeout      time.Duration `default:"30s" help:"Longest time a client may take to send a request body."`
-	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call when the server listens beyond loopback; others are refused (DNS-rebinding protection)."`
+	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call; when set, every other origin is refused. Unset: other origins are refused when the server listens beyond loopback (DNS-rebinding protection)."`
+	TrustedProxies   []string      `placeholder:"CIDR" help:"Networks of your reverse proxies (10.0.0.0/8); the per-address limit counts the client they name in X-Forwarded-For. Unset: every request counts against its TCP peer."`
+	SessionsPerUser  int           `default:"20" help:"Sessions one user may hold on this instance; past it, the user's least recently used idle session is closed."`
 }
 
-func (f LimitFlags) limits() mcpserver.Limits {
-	return mcpserver.Limits{IPRate: f.IPRate, IPBurst: f.IPBurst, TokenRate: f.TokenRate, TokenBurst: f.TokenBurst,
-		TokenConcurrency: f.TokenConcurrency, MaxBodyBytes: f.MaxBody, BodyTimeout: f.BodyTimeout, AllowedOrigins: f.AllowedOrigins}
+func (f LimitFlags) limits() (mcpserver.Limits, error) {
+	l := mcpserver.Limits{IPRate: f.IPRate, IPBurst: f.IPBurst, TokenRate: f.TokenRate, TokenBurst: f.TokenBurst,
+		TokenConcurrency: f.TokenConcurrency, MaxBodyBytes: f.MaxBody, BodyTimeout: f.BodyTimeout, AllowedOrigins: f.AllowedOrigins,
+		SessionsPerUser: f.SessionsPerUser}
+	for _, cidr := range f.TrustedProxies {
+		p, err := netip.ParsePrefix(cidr)
+		if err != nil {
+			if a, aerr := netip.ParseAddr(cidr); aerr == nil {
+				p, err = a.Prefix(a.BitLen())
+			}
+		}
+		if err != nil {
+			return l, &usageError{fmt.Sprintf("--trusted-proxies: %q is not a network (10.0.0.0/8) or an address", cidr)}
+		}
+		l.TrustedProxies = append(l.TrustedProxies, p.Masked())
+	}
+	return l, nil
 }
 
 // authServer builds Vitrine's own authorization server, or none (with a
@@ -146,6 +163,10 @@ func (c *ServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	limits, err := c.limits()
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
@@ -166,7 +187,7 @@ func (c *ServeCmd) Run(e *env) error {
 		issuer = publicURL
 	}
 	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg,
-		OAuth: oauth, AuthorizationServer: issuer, PublicURL: publicURL, Limits: c.limits(), Ready: db.Ready}))
+		OAuth: oauth, AuthorizationServer: issuer, PublicURL: publicURL, Limits: limits, Ready: db.Ready}))
 	if err == nil {
 		err = srv.CheckOAuth(e.ctx)
 	}
@@ -230,6 +251,9 @@ func (c *ServeCmd) Run(e *env) error {
 		log.Info("serving the profiler", "url", fmt.Sprintf("http://%s/debug/pprof/", pln.Addr()))
 	}
 	log.Info("serving MCP over Streamable HTTP", "url", url, "db", db.Dialect())
+	if rs := db.RowSecurity(); rs != "" {
+		log.Info("row-level security", "mode", rs)
+	}
 	errc := make(chan error, len(servers))
 	for i, hs := range servers {
 		go func() { errc <- hs.Serve(listeners[i]) }()

@@ -84,12 +84,63 @@ func PostgresURL(t testing.TB) string {
 		if _, err := conn.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
 			t.Errorf("drop test database %s: %v", name, err)
 		}
+		// The role a superuser's connections switch to in that database.
+		if _, err := conn.Exec(ctx, "DROP ROLE IF EXISTS "+store.AppRoleName(name)); err != nil {
+			t.Errorf("drop the test database's role: %v", err)
+		}
 	})
 	u, err := url.Parse(admin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.Path = "/" + name
+	return u.String()
+}
+
+// PostgresOwnerURL creates, for t, a login that is neither superuser nor
+// BYPASSRLS and may not create roles or databases (the account of managed
+// PostgreSQL), and a database it owns; it drops both when t ends, and
+// returns the URL of the database as that login.
+func PostgresOwnerURL(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	admin := PostgresAdminURL()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		if os.Getenv("VITRINE_TEST_POSTGRES_REQUIRED") != "" {
+			t.Fatalf("PostgreSQL is required for this test run and cannot be reached at %s: %v", admin, err)
+		}
+		t.Skipf("PostgreSQL not reachable at %s (set VITRINE_TEST_POSTGRES): %v", admin, err)
+	}
+	defer conn.Close(ctx)
+	name := "vitrine_owner_" + strings.ToLower(rand.Text()[:12])
+	for _, q := range []string{
+		"CREATE ROLE " + name + " LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEROLE NOCREATEDB",
+		"CREATE DATABASE " + name + " OWNER " + name,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, admin)
+		if err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+			return
+		}
+		defer conn.Close(ctx)
+		for _, q := range []string{"DROP DATABASE " + name + " WITH (FORCE)", "DROP ROLE " + name} {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	u.User = url.User(name)
 	return u.String()
 }
 

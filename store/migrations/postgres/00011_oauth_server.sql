@@ -59,19 +59,10 @@ CREATE TABLE web_sessions (
 );
 CREATE INDEX web_sessions_user ON web_sessions (user_id);
 
--- Keys every instance shares (signing CSRF tokens), made by the first
--- instance that needs one.
-CREATE TABLE server_secrets (
-    name       text PRIMARY KEY,
-    secret     bytea NOT NULL,
-    created_at timestamp NOT NULL
-);
 
 GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_clients, oauth_grants, oauth_sessions, web_sessions TO vitrine_app;
-GRANT SELECT, INSERT ON server_secrets TO vitrine_app;
 
 -- +goose Down
-DROP TABLE server_secrets;
 DROP TABLE web_sessions;
 DROP TABLE oauth_sessions;
 DROP TABLE oauth_grants;

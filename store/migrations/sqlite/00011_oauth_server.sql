@@ -59,16 +59,8 @@ CREATE TABLE web_sessions (
 );
 CREATE INDEX web_sessions_user ON web_sessions (user_id);
 
--- Keys every instance shares (signing CSRF tokens), made by the first
--- instance that needs one.
-CREATE TABLE server_secrets (
-    name       TEXT PRIMARY KEY,
-    secret     BLOB NOT NULL,
-    created_at TIMESTAMP NOT NULL
-);
 
 -- +goose Down
-DROP TABLE server_secrets;
 DROP TABLE web_sessions;
 DROP TABLE oauth_sessions;
 DROP TABLE oauth_grants;
