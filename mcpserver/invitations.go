@@ -21,7 +21,9 @@ type listInvitationsOut struct {
 }
 
 type invitationIn struct {
-	TenantID string `json:"tenant_id" jsonschema:"The id of the company that invited you, from list_invitations."`
+	// Not TenantArg: the company that invited the caller is not among
+	// their companies (list_tenants) until they accept.
+	TenantID string `json:"tenant_id" jsonschema:"From list_invitations."`
 }
 
 type declineInvitationOut struct {
