@@ -49,7 +49,7 @@ func auditTools(svc *service.Service) []*Tool {
 			Title: "List audit events",
 			Description: "Read a company's audit log, newest first: every call, denials included, with who, token, " +
 				"target and outcome.",
-			Toolset: "audit", Permission: vitrine.AuditRead, ReadOnly: true, Idempotent: true,
+			Toolset: "audit", Op: service.OpListAuditEvents, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listAuditIn) (listAuditOut, error) {
 			page, err := svc.ListAudit(ctx, a, service.AuditQuery{UserID: in.UserID, Tool: in.Tool, Outcome: string(in.Outcome),
 				Since: in.Since, Until: in.Until, Limit: int(in.Limit), Cursor: string(in.Cursor)})

@@ -41,12 +41,12 @@ func PermissionsDoc(tools []*Tool) string {
 	b.WriteString("\n")
 	for _, t := range tools {
 		need := "—"
-		if t.Permission != "" {
-			need = "`" + string(t.Permission) + "`"
+		if t.Permission() != "" {
+			need = "`" + string(t.Permission()) + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |", t.Name, t.Toolset, need)
 		for _, r := range vitrine.BuiltinRoles {
-			fmt.Fprintf(&b, " %s |", yes(t.Permission == "" || r.Permissions.Has(t.Permission)))
+			fmt.Fprintf(&b, " %s |", yes(t.Permission() == "" || r.Permissions.Has(t.Permission())))
 		}
 		b.WriteString("\n")
 	}
@@ -98,8 +98,8 @@ func ToolsDoc(tools []*Tool) string {
 		}
 		fmt.Fprintf(&b, "\n### `%s` — %s\n\n%s\n\n", t.Name, t.Title, t.Description)
 		need := "a valid token (acts on the caller)"
-		if t.Permission != "" {
-			need = "`" + string(t.Permission) + "`"
+		if t.Permission() != "" {
+			need = "`" + string(t.Permission()) + "`"
 		}
 		fmt.Fprintf(&b, "- **Needs:** %s\n- **Annotations:** %s\n\n", need, annotations(t))
 		b.WriteString("| parameter | type | description |\n| --- | --- | --- |\n")
@@ -132,8 +132,8 @@ func ToolsTable(tools []*Tool) string {
 	b.WriteString("| toolset | tool | does | needs |\n| --- | --- | --- | --- |\n")
 	for _, t := range tools {
 		need := "a token"
-		if t.Permission != "" {
-			need = "`" + string(t.Permission) + "`"
+		if t.Permission() != "" {
+			need = "`" + string(t.Permission()) + "`"
 		}
 		fmt.Fprintf(&b, "| %s | [`%s`](docs/tools.md#%s--%s) | %s | %s |\n", t.Toolset, t.Name,
 			strings.ReplaceAll(t.Name, "_", ""), anchor(t.Title), t.Title, need)

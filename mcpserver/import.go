@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -56,7 +55,7 @@ func importTools(svc *service.Service) []*Tool {
 		Title: "Import products",
 		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
 			"result. Reports progress.",
-		Toolset: "inventory", Permission: vitrine.ProductsCreate,
+		Toolset: "inventory", Op: service.OpImportProducts,
 	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
 		rows := make([]service.ImportRow, len(in.Products))
 		for i, r := range in.Products {

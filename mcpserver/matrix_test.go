@@ -80,13 +80,32 @@ func TestPermissionMatrix(t *testing.T) {
 				continue
 			}
 			args := map[string]any{"tenant_id": technova}
-			if tool.Permission == "" {
+			if tool.Permission() == "" {
 				args = map[string]any{"bogus": true} // caller tools: a ValidationError, never a PermissionError
 			}
 			text, _ := call(t, cs, tool.Name, args)
 			if slices.Contains(want, role) == (text == denied) {
 				t.Errorf("%s calling %s: %s", role, tool.Name, text)
 			}
+		}
+	}
+}
+
+// A tool's permission is its operation's, declared once in the service;
+// each tool does the operation of its own name, so no tool borrows
+// another's permission.
+func TestToolsDoTheirOwnOperation(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	ops := map[service.Operation]bool{}
+	for _, tool := range mcpserver.AllTools(w.svc, mcpserver.Options{}) {
+		if tool.Op != "" && string(tool.Op) != tool.Name {
+			t.Errorf("%s does the operation %s", tool.Name, tool.Op)
+		}
+		ops[tool.Op] = true
+	}
+	for _, op := range service.Operations() {
+		if !ops[op] && op != service.OpUpsertProducts {
+			t.Errorf("no tool does %s", op)
 		}
 	}
 }

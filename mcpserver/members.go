@@ -90,7 +90,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Name:        "list_members",
 			Title:       "List members",
 			Description: "List a company's members by email, a page at a time, with role, status and permissions.",
-			Toolset:     "members", Permission: vitrine.MembersRead, ReadOnly: true, Idempotent: true,
+			Toolset:     "members", Op: service.OpListMembers, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listMembersIn) (listMembersOut, error) {
 			page, err := svc.ListMembers(ctx, a, int(in.Limit), string(in.Cursor))
 			if err != nil {
@@ -107,7 +107,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Title: "Invite a member",
 			Description: "Invite a user into a company by email, with a role no stronger than yours; they join when they " +
 				"accept. The answer is the same whether or not the email has an account.",
-			Toolset: "members", Permission: vitrine.MembersManage,
+			Toolset: "members", Op: service.OpAddMember,
 		}, func(ctx context.Context, a *service.Access, in addMemberIn) (invitationOut, error) {
 			inv, err := svc.Invite(ctx, a, string(in.Email), string(in.Role))
 			if err != nil {
@@ -119,7 +119,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Name:        "update_member",
 			Title:       "Change a member",
 			Description: "Change a member's role or status. Only an owner changes an owner; a company keeps an active owner.",
-			Toolset:     "members", Permission: vitrine.MembersManage, Idempotent: true, TargetArg: "user_id",
+			Toolset:     "members", Op: service.OpUpdateMember, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in updateMemberIn) (memberOut, error) {
 			return member(svc.UpdateMember(ctx, a, in.UserID, service.MemberChanges{Role: string(in.Role), Status: string(in.Status)}))
 		}),
@@ -127,7 +127,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Name:        "remove_member",
 			Title:       "Remove a member",
 			Description: "Delete a member's membership and grants; to suspend instead, update_member with status inactive.",
-			Toolset:     "members", Permission: vitrine.MembersManage, Destructive: true, Idempotent: true, TargetArg: "user_id",
+			Toolset:     "members", Op: service.OpRemoveMember, Destructive: true, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in memberRefIn) (removeMemberOut, error) {
 			if err := svc.RemoveMember(ctx, a, in.UserID); err != nil {
 				return removeMemberOut{}, err
@@ -138,7 +138,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Name:        "grant_permission",
 			Title:       "Grant a permission",
 			Description: "Give a member a permission on top of their role; only one you hold yourself.",
-			Toolset:     "members", Permission: vitrine.MembersManage, Idempotent: true, TargetArg: "user_id",
+			Toolset:     "members", Op: service.OpGrantPermission, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in permissionIn) (memberOut, error) {
 			return member(svc.GrantPermission(ctx, a, in.UserID, string(in.Permission)))
 		}),
@@ -146,7 +146,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Name:        "revoke_permission",
 			Title:       "Revoke a permission",
 			Description: "Take back a permission granted on top of a member's role; the role's own go with the role.",
-			Toolset:     "members", Permission: vitrine.MembersManage, Destructive: true, Idempotent: true, TargetArg: "user_id",
+			Toolset:     "members", Op: service.OpRevokePermission, Destructive: true, Idempotent: true, TargetArg: "user_id",
 		}, func(ctx context.Context, a *service.Access, in permissionIn) (memberOut, error) {
 			return member(svc.RevokePermission(ctx, a, in.UserID, string(in.Permission)))
 		}),

@@ -151,7 +151,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Title: "List products",
 			Description: "List a company's products, a page at a time. Each has id, sku, name, price, currency, stock, " +
 				"status, version, updated_at; detail full adds the rest.",
-			Toolset: "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true,
+			Toolset: "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
 			page, err := svc.ListProducts(ctx, a, service.ProductQuery{
 				Query: string(in.Query), Status: string(in.Status), InStock: in.InStock, MinPrice: string(in.MinPrice), MaxPrice: string(in.MaxPrice),
@@ -170,7 +170,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Name:        "get_product",
 			Title:       "Get a product",
 			Description: "Get a product, every field of it, by id or by SKU. One that is not in the company is a NotFoundError.",
-			Toolset:     "products", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true, TargetArg: "id",
+			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in getProductIn) (productOut, error) {
 			p, err := svc.GetProduct(ctx, a, in.ID, string(in.SKU))
 			if err != nil {
@@ -182,7 +182,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Name:        "create_product",
 			Title:       "Create a product",
 			Description: "Add a product to a company's catalog; a SKU already taken is a ConflictError. Returns the product.",
-			Toolset:     "products", Permission: vitrine.ProductsCreate,
+			Toolset:     "products", Op: service.OpCreateProduct,
 		}, func(ctx context.Context, a *service.Access, in createProductIn) (productOut, error) {
 			p, err := svc.CreateProduct(ctx, a, service.NewProduct{
 				SKU: string(in.SKU), Name: string(in.Name), Description: string(in.Description), Price: string(in.Price),
@@ -197,7 +197,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Name:        "update_product",
 			Title:       "Update a product",
 			Description: "Change the fields given of a product; the others stay. Returns the product as it now is.",
-			Toolset:     "products", Permission: vitrine.ProductsUpdate, TargetArg: "id",
+			Toolset:     "products", Op: service.OpUpdateProduct, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
 			p, err := svc.UpdateProduct(ctx, a, in.ID, service.ProductChanges{
 				SKU: (*string)(in.SKU), Name: (*string)(in.Name), Description: (*string)(in.Description), Price: (*string)(in.Price),
@@ -213,7 +213,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Title: "Delete a product",
 			Description: "Delete a product for good. To keep it off sale instead, archive it (update_product). The " +
 				"user may be asked to confirm.",
-			Toolset: "products", Permission: vitrine.ProductsDelete, Destructive: true, Idempotent: true, TargetArg: "id",
+			Toolset: "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
 			if opts.ConfirmDestructive {
 				if declined, err := confirmDeletion(ctx, svc, a, in.ID); err != nil || declined != "" {

@@ -75,7 +75,7 @@ func roleTools(svc *service.Service) []*Tool {
 			Name:        "list_permissions",
 			Title:       "List permissions",
 			Description: "List every permission a role or a grant can hold, with what it allows.",
-			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
+			Toolset:     "roles", Op: service.OpListPermissions, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listPermissionsOut, error) {
 			ps, err := svc.Permissions(ctx, a)
 			if err != nil {
@@ -91,7 +91,7 @@ func roleTools(svc *service.Service) []*Tool {
 			Name:        "list_roles",
 			Title:       "List roles",
 			Description: "List a company's roles with their permissions: built-in (unchangeable) and custom.",
-			Toolset:     "roles", Permission: vitrine.RolesRead, ReadOnly: true, Idempotent: true,
+			Toolset:     "roles", Op: service.OpListRoles, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listRolesOut, error) {
 			rs, err := svc.Roles(ctx, a)
 			if err != nil {
@@ -107,7 +107,7 @@ func roleTools(svc *service.Service) []*Tool {
 			Name:        "create_role",
 			Title:       "Create a role",
 			Description: "Create a custom role in a company, holding only permissions you hold.",
-			Toolset:     "roles", Permission: vitrine.RolesManage, TargetArg: "name",
+			Toolset:     "roles", Op: service.OpCreateRole, TargetArg: "name",
 		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
 			return role(svc.CreateRole(ctx, a, in.input()))
 		}),
@@ -115,7 +115,7 @@ func roleTools(svc *service.Service) []*Tool {
 			Name:        "update_role",
 			Title:       "Update a role",
 			Description: "Replace a custom role's permissions (and description, if given), from its members' next call.",
-			Toolset:     "roles", Permission: vitrine.RolesManage, Idempotent: true, TargetArg: "name",
+			Toolset:     "roles", Op: service.OpUpdateRole, Idempotent: true, TargetArg: "name",
 		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
 			return role(svc.UpdateRole(ctx, a, in.input()))
 		}),
@@ -123,7 +123,7 @@ func roleTools(svc *service.Service) []*Tool {
 			Name:        "delete_role",
 			Title:       "Delete a role",
 			Description: "Delete a custom role that no member holds (else a ConflictError says how many do).",
-			Toolset:     "roles", Permission: vitrine.RolesManage, Destructive: true, Idempotent: true, TargetArg: "name",
+			Toolset:     "roles", Op: service.OpDeleteRole, Destructive: true, Idempotent: true, TargetArg: "name",
 		}, func(ctx context.Context, a *service.Access, in roleRefIn) (deleteRoleOut, error) {
 			if err := svc.DeleteRole(ctx, a, string(in.Name)); err != nil {
 				return deleteRoleOut{}, err

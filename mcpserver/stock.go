@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -44,7 +43,7 @@ func stockTools(svc *service.Service) []*Tool {
 			Title: "Adjust stock",
 			Description: "Add units to a product's stock or take them away, atomically; it never goes below zero. " +
 				"Each movement is kept.",
-			Toolset: "products", Permission: vitrine.ProductsUpdate, TargetArg: "id",
+			Toolset: "products", Op: service.OpAdjustStock, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in adjustStockIn) (productOut, error) {
 			p, err := svc.AdjustStock(ctx, a, in.ID, in.Delta, string(in.Reason))
 			if err != nil {
@@ -56,7 +55,7 @@ func stockTools(svc *service.Service) []*Tool {
 			Name:        "list_stock_movements",
 			Title:       "List stock movements",
 			Description: "List the changes of stock of a product or of the company, newest first, with reason, author and time.",
-			Toolset:     "inventory", Permission: vitrine.ProductsRead, ReadOnly: true, Idempotent: true, TargetArg: "product_id",
+			Toolset:     "inventory", Op: service.OpListStockMovements, ReadOnly: true, Idempotent: true, TargetArg: "product_id",
 		}, func(ctx context.Context, a *service.Access, in listMovementsIn) (listMovementsOut, error) {
 			page, err := svc.ListStockMovements(ctx, a, in.ProductID, int(in.Limit), string(in.Cursor))
 			if err != nil {

@@ -119,7 +119,7 @@ func tenantTools(svc *service.Service) []*Tool {
 			Name:        "get_tenant",
 			Title:       "Get a company",
 			Description: "Get a company you belong to: its name and slug, with your role and permissions there.",
-			Toolset:     "tenants", Permission: vitrine.TenantsRead, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
+			Toolset:     "tenants", Op: service.OpGetTenant, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, a *service.Access, _ getTenantIn) (tenantOut, error) {
 			return tenant(svc.Tenant(ctx, a))
 		}),
@@ -135,7 +135,7 @@ func tenantTools(svc *service.Service) []*Tool {
 			Name:        "update_tenant",
 			Title:       "Update a company",
 			Description: "Rename a company or change its slug; a slug taken is a ConflictError. Returns the company.",
-			Toolset:     "tenants", Permission: vitrine.TenantsUpdate, Idempotent: true, TargetArg: "tenant_id",
+			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, a *service.Access, in updateTenantIn) (tenantOut, error) {
 			return tenant(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug)))
 		}),

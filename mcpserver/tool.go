@@ -19,9 +19,10 @@ type Tool struct {
 	Title       string
 	Description string
 	Toolset     string
-	// Permission is what the caller must hold in the tenant. Tools without
-	// one act on the caller alone (whoami, list_tenants).
-	Permission vitrine.Permission
+	// Op is the operation the tool does in a tenant, which declares the
+	// permission it needs (Permission). Tools without one act on the
+	// caller alone (whoami, list_tenants, the invitee's tools).
+	Op service.Operation
 	// ReadOnly tools change nothing; Destructive ones may remove data;
 	// Idempotent ones have no further effect when repeated.
 	ReadOnly    bool
@@ -34,6 +35,15 @@ type Tool struct {
 	InputSchema  *jsonschema.Schema
 	OutputSchema *jsonschema.Schema
 	run          func(ctx context.Context, c *call) (any, error)
+}
+
+// Permission is what the caller must hold in the tenant: what the tool's
+// operation needs, or nothing for a tool without one.
+func (t *Tool) Permission() vitrine.Permission {
+	if t.Op == "" {
+		return ""
+	}
+	return t.Op.Needs()
 }
 
 // call is one invocation on its way through the pipeline.
@@ -77,7 +87,7 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 		if e != nil {
 			e.TenantID = tenantID
 		}
-		if err := a.Require(t.Permission); err != nil {
+		if err := a.Allow(t.Op); err != nil {
 			return nil, err
 		}
 		var in In

@@ -111,7 +111,7 @@ var Outcomes = []string{vitrine.OutcomeOK, string(vitrine.PermissionError), stri
 
 // ListAudit returns a page of the tenant's audit log.
 func (s *Service) ListAudit(ctx context.Context, a *Access, q AuditQuery) (*AuditPage, error) {
-	if err := a.Require(vitrine.AuditRead); err != nil {
+	if err := a.Allow(OpListAuditEvents); err != nil {
 		return nil, err
 	}
 	return s.listAudit(ctx, a.TenantID, q)

@@ -55,14 +55,14 @@ type ImportSummary struct {
 // products at once: each row gets its own result. With atomic, one failed
 // row writes nothing at all. progress, if set, hears of the rows written.
 func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRow, mode string, atomic bool, progress func(done, total int)) (*ImportSummary, error) {
-	if err := a.Require(vitrine.ProductsCreate); err != nil {
+	if err := a.Allow(OpImportProducts); err != nil {
 		return nil, err
 	}
 	switch mode {
 	case "", ImportCreate:
 		mode = ImportCreate
 	case ImportUpsert:
-		if err := a.Require(vitrine.ProductsUpdate); err != nil {
+		if err := a.Allow(OpUpsertProducts); err != nil {
 			return nil, err
 		}
 	default:

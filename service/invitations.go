@@ -22,7 +22,7 @@ type Invitation struct {
 // belongs to a user, to nobody, or to someone already invited; only an
 // existing member is a ConflictError, as list_members shows them anyway.
 func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*Invitation, error) {
-	if err := a.Require(vitrine.MembersManage); err != nil {
+	if err := a.Allow(OpAddMember); err != nil {
 		return nil, err
 	}
 	addr, _, err := vitrine.NormalizeEmail("email", email)

@@ -14,7 +14,7 @@ type MemberPage struct {
 
 // ListMembers returns a page of the tenant's members, by email.
 func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor string) (*MemberPage, error) {
-	if err := a.Require(vitrine.MembersRead); err != nil {
+	if err := a.Allow(OpListMembers); err != nil {
 		return nil, err
 	}
 	if limit == 0 {
@@ -63,8 +63,11 @@ func emailKey(email string) string {
 
 // mayManage applies rules 2 and 3 to a change of target by a.
 func (a *Access) mayManage(target *vitrine.Membership) error {
-	if a == nil {
-		return nil // the operator
+	switch {
+	case a == nil:
+		return vitrine.ErrPermissionDenied
+	case a.operator:
+		return nil
 	}
 	if target.Role == vitrine.RoleOwner && a.Membership.Role != vitrine.RoleOwner {
 		return vitrine.ErrPermissionDenied
@@ -77,7 +80,10 @@ func (a *Access) mayManage(target *vitrine.Membership) error {
 
 // mayGive applies rules 1 and 3 to giving a role, or permissions.
 func (a *Access) mayGive(role string, ps vitrine.PermissionSet) error {
-	if a == nil {
+	switch {
+	case a == nil:
+		return vitrine.ErrPermissionDenied
+	case a.operator:
 		return nil
 	}
 	if role == vitrine.RoleOwner && a.Membership.Role != vitrine.RoleOwner {
@@ -137,8 +143,9 @@ func (s *Service) addMember(ctx context.Context, a *Access, tenantID, email, rol
 }
 
 // member returns a member of the tenant by user id. For a caller acting
-// through a membership (a non-nil), an invitation not yet accepted is not
-// a member: nobody changes, grants to or activates it but its invitee.
+// through a membership (not the operator), an invitation not yet accepted
+// is not a member: nobody changes, grants to or activates it but its
+// invitee.
 func (s *Service) member(ctx context.Context, a *Access, tenantID, userID string) (*vitrine.Member, error) {
 	if !vitrine.ValidID(userID) {
 		return nil, vitrine.NotFound("Member")
@@ -147,7 +154,7 @@ func (s *Service) member(ctx context.Context, a *Access, tenantID, userID string
 	if err != nil {
 		return nil, err
 	}
-	if a != nil && m.Status == vitrine.MembershipInvited {
+	if (a == nil || !a.operator) && m.Status == vitrine.MembershipInvited {
 		return nil, vitrine.NotFound("Member")
 	}
 	u, err := s.store.UserByID(ctx, userID)
@@ -166,7 +173,7 @@ type MemberChanges struct {
 // UpdateMember changes a member's role or status. Deactivating takes
 // effect on the member's very next call, on every instance.
 func (s *Service) UpdateMember(ctx context.Context, a *Access, userID string, ch MemberChanges) (*vitrine.Member, error) {
-	if err := a.Require(vitrine.MembersManage); err != nil {
+	if err := a.Allow(OpUpdateMember); err != nil {
 		return nil, err
 	}
 	return s.updateMember(ctx, a, a.TenantID, userID, ch)
@@ -216,7 +223,7 @@ func (s *Service) updateMember(ctx context.Context, a *Access, tenantID, userID 
 
 // RemoveMember takes a user out of the tenant.
 func (s *Service) RemoveMember(ctx context.Context, a *Access, userID string) error {
-	if err := a.Require(vitrine.MembersManage); err != nil {
+	if err := a.Allow(OpRemoveMember); err != nil {
 		return err
 	}
 	return s.removeMember(ctx, a, a.TenantID, userID)
@@ -235,16 +242,16 @@ func (s *Service) removeMember(ctx context.Context, a *Access, tenantID, userID 
 
 // GrantPermission gives a member a permission on top of their role.
 func (s *Service) GrantPermission(ctx context.Context, a *Access, userID, permission string) (*vitrine.Member, error) {
-	return s.changeGrant(ctx, a, userID, permission, true)
+	return s.changeGrant(ctx, a, OpGrantPermission, userID, permission, true)
 }
 
 // RevokePermission takes back a permission granted on top of a role.
 func (s *Service) RevokePermission(ctx context.Context, a *Access, userID, permission string) (*vitrine.Member, error) {
-	return s.changeGrant(ctx, a, userID, permission, false)
+	return s.changeGrant(ctx, a, OpRevokePermission, userID, permission, false)
 }
 
-func (s *Service) changeGrant(ctx context.Context, a *Access, userID, permission string, grant bool) (*vitrine.Member, error) {
-	if err := a.Require(vitrine.MembersManage); err != nil {
+func (s *Service) changeGrant(ctx context.Context, a *Access, op Operation, userID, permission string, grant bool) (*vitrine.Member, error) {
+	if err := a.Allow(op); err != nil {
 		return nil, err
 	}
 	ps, err := vitrine.ParsePermissions("permission", []string{permission})

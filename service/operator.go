@@ -102,7 +102,7 @@ func (o *Operator) AddMember(ctx context.Context, tenantRef, email, role, status
 	if err != nil {
 		return nil, err
 	}
-	return o.s.addMember(ctx, nil, t.ID, email, role, st)
+	return o.s.addMember(ctx, operatorAccess(t.ID), t.ID, email, role, st)
 }
 
 // UpdateMember changes the role or status of a member, named by email.
@@ -111,7 +111,7 @@ func (o *Operator) UpdateMember(ctx context.Context, tenantRef, email string, ch
 	if err != nil {
 		return nil, err
 	}
-	return o.s.updateMember(ctx, nil, t.ID, u.ID, ch)
+	return o.s.updateMember(ctx, operatorAccess(t.ID), t.ID, u.ID, ch)
 }
 
 // RemoveMember takes the user with that email out of the tenant.
@@ -120,7 +120,7 @@ func (o *Operator) RemoveMember(ctx context.Context, tenantRef, email string) er
 	if err != nil {
 		return err
 	}
-	return o.s.removeMember(ctx, nil, t.ID, u.ID)
+	return o.s.removeMember(ctx, operatorAccess(t.ID), t.ID, u.ID)
 }
 
 func (o *Operator) tenantAndUser(ctx context.Context, tenantRef, email string) (*vitrine.Tenant, *vitrine.User, error) {

@@ -65,7 +65,7 @@ const maxQueryLength = 200
 
 // ListProducts returns a page of the tenant's products.
 func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (*ProductPage, error) {
-	if err := a.Require(vitrine.ProductsRead); err != nil {
+	if err := a.Allow(OpListProducts); err != nil {
 		return nil, err
 	}
 	f, err := q.filter()
@@ -203,7 +203,7 @@ func sortList() string {
 
 // GetProduct returns a product by id or by SKU: exactly one of them.
 func (s *Service) GetProduct(ctx context.Context, a *Access, id, sku string) (*vitrine.Product, error) {
-	if err := a.Require(vitrine.ProductsRead); err != nil {
+	if err := a.Allow(OpGetProduct); err != nil {
 		return nil, err
 	}
 	switch {
@@ -230,7 +230,7 @@ const maxKeyLength = 200
 // idempotency key, a retry with the same key and arguments returns the
 // product the first call created, instead of a duplicate.
 func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, idempotencyKey string) (*vitrine.Product, error) {
-	if err := a.Require(vitrine.ProductsCreate); err != nil {
+	if err := a.Allow(OpCreateProduct); err != nil {
 		return nil, err
 	}
 	p, err := in.validate()
@@ -308,7 +308,7 @@ func (in NewProduct) validate() (*newProduct, error) {
 // the latest version, under a lock that queues concurrent writers; with
 // ExpectedVersion it fails instead if that is not the version it finds.
 func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch ProductChanges) (*vitrine.Product, error) {
-	if err := a.Require(vitrine.ProductsUpdate); err != nil {
+	if err := a.Allow(OpUpdateProduct); err != nil {
 		return nil, err
 	}
 	patch, err := ch.validate()
@@ -425,7 +425,7 @@ func (pt *patch) applyTo(p *vitrine.Product, price *string) error {
 
 // DeleteProduct removes a product for good.
 func (s *Service) DeleteProduct(ctx context.Context, a *Access, id string) error {
-	if err := a.Require(vitrine.ProductsDelete); err != nil {
+	if err := a.Allow(OpDeleteProduct); err != nil {
 		return err
 	}
 	if !vitrine.ValidID(id) {
@@ -441,7 +441,7 @@ const maxStockDelta = vitrine.MaxStock
 // atomically: concurrent adjustments all count, and the stock never goes
 // below zero. The movement is kept with its reason.
 func (s *Service) AdjustStock(ctx context.Context, a *Access, id string, delta int64, reason string) (*vitrine.Product, error) {
-	if err := a.Require(vitrine.ProductsUpdate); err != nil {
+	if err := a.Allow(OpAdjustStock); err != nil {
 		return nil, err
 	}
 	if delta == 0 {
@@ -479,7 +479,7 @@ type MovementPage struct {
 // ListStockMovements returns a page of stock movements: of one product, or
 // of the whole tenant.
 func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID string, limit int, cursor string) (*MovementPage, error) {
-	if err := a.Require(vitrine.ProductsRead); err != nil {
+	if err := a.Allow(OpListStockMovements); err != nil {
 		return nil, err
 	}
 	if limit == 0 {
@@ -519,7 +519,7 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 // ProductToDelete returns the product DeleteProduct would delete, for a
 // confirmation that names it.
 func (s *Service) ProductToDelete(ctx context.Context, a *Access, id string) (*vitrine.Product, error) {
-	if err := a.Require(vitrine.ProductsDelete); err != nil {
+	if err := a.Allow(OpDeleteProduct); err != nil {
 		return nil, err
 	}
 	if !vitrine.ValidID(id) {

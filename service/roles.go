@@ -11,7 +11,7 @@ import (
 // Roles returns the roles of the tenant: the built-in ones, then the
 // custom ones by name.
 func (s *Service) Roles(ctx context.Context, a *Access) ([]vitrine.Role, error) {
-	if err := a.Require(vitrine.RolesRead); err != nil {
+	if err := a.Allow(OpListRoles); err != nil {
 		return nil, err
 	}
 	custom, err := s.store.Roles(ctx, a.TenantID)
@@ -27,7 +27,7 @@ func (s *Service) Roles(ctx context.Context, a *Access) ([]vitrine.Role, error) 
 
 // Permissions returns the permission catalog.
 func (s *Service) Permissions(ctx context.Context, a *Access) ([]vitrine.PermissionInfo, error) {
-	if err := a.Require(vitrine.RolesRead); err != nil {
+	if err := a.Allow(OpListPermissions); err != nil {
 		return nil, err
 	}
 	return vitrine.Permissions, nil
@@ -62,7 +62,7 @@ func (in RoleInput) validate() (name string, ps vitrine.PermissionSet, descripti
 // CreateRole creates a custom role. Nobody creates a role that holds more
 // than they hold.
 func (s *Service) CreateRole(ctx context.Context, a *Access, in RoleInput) (*vitrine.Role, error) {
-	if err := a.Require(vitrine.RolesManage); err != nil {
+	if err := a.Allow(OpCreateRole); err != nil {
 		return nil, err
 	}
 	name, ps, description, err := in.validate()
@@ -83,7 +83,7 @@ func (s *Service) CreateRole(ctx context.Context, a *Access, in RoleInput) (*vit
 // UpdateRole replaces a custom role's permissions (and description, when
 // given). Its members hold the new permissions from their next call.
 func (s *Service) UpdateRole(ctx context.Context, a *Access, in RoleInput) (*vitrine.Role, error) {
-	if err := a.Require(vitrine.RolesManage); err != nil {
+	if err := a.Allow(OpUpdateRole); err != nil {
 		return nil, err
 	}
 	if _, builtin := vitrine.BuiltinRole(in.Name); builtin {
@@ -117,7 +117,7 @@ func (s *Service) UpdateRole(ctx context.Context, a *Access, in RoleInput) (*vit
 
 // DeleteRole deletes a custom role that no member holds.
 func (s *Service) DeleteRole(ctx context.Context, a *Access, name string) error {
-	if err := a.Require(vitrine.RolesManage); err != nil {
+	if err := a.Allow(OpDeleteRole); err != nil {
 		return err
 	}
 	if _, builtin := vitrine.BuiltinRole(name); builtin {

@@ -30,7 +30,7 @@ func (s *Service) Tenants(ctx context.Context, caller *vitrine.Caller) ([]Tenant
 
 // Tenant returns the tenant of an access, with the caller's role in it.
 func (s *Service) Tenant(ctx context.Context, a *Access) (*TenantAccess, error) {
-	if err := a.Require(vitrine.TenantsRead); err != nil {
+	if err := a.Allow(OpGetTenant); err != nil {
 		return nil, err
 	}
 	t, err := s.store.TenantByID(ctx, a.TenantID)
@@ -59,7 +59,7 @@ func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name
 
 // UpdateTenant renames a company, or changes its slug.
 func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug *string) (*TenantAccess, error) {
-	if err := a.Require(vitrine.TenantsUpdate); err != nil {
+	if err := a.Allow(OpUpdateTenant); err != nil {
 		return nil, err
 	}
 	if name == nil && slug == nil {

@@ -1,0 +1,86 @@
+package service
+
+import "github.com/vitrine/vitrine"
+
+// Operation names one thing a caller does in a tenant. Each operation
+// needs one permission, declared here and nowhere else: the service checks
+// it (Access.Allow) in the method that does the operation, and adapters
+// read it (an MCP tool shows it and checks it before it reads its
+// arguments, in the order of the error contract, docs/errors.md).
+type Operation string
+
+// The operations, named as the tools that do them.
+const (
+	OpGetTenant          Operation = "get_tenant"
+	OpUpdateTenant       Operation = "update_tenant"
+	OpListProducts       Operation = "list_products"
+	OpGetProduct         Operation = "get_product"
+	OpCreateProduct      Operation = "create_product"
+	OpUpdateProduct      Operation = "update_product"
+	OpDeleteProduct      Operation = "delete_product"
+	OpAdjustStock        Operation = "adjust_stock"
+	OpListStockMovements Operation = "list_stock_movements"
+	OpImportProducts     Operation = "import_products"
+	// OpUpsertProducts is an import that may change existing products: it
+	// needs the right to update them, besides OpImportProducts.
+	OpUpsertProducts   Operation = "import_products (upsert)"
+	OpListMembers      Operation = "list_members"
+	OpAddMember        Operation = "add_member"
+	OpUpdateMember     Operation = "update_member"
+	OpRemoveMember     Operation = "remove_member"
+	OpGrantPermission  Operation = "grant_permission"
+	OpRevokePermission Operation = "revoke_permission"
+	OpListPermissions  Operation = "list_permissions"
+	OpListRoles        Operation = "list_roles"
+	OpCreateRole       Operation = "create_role"
+	OpUpdateRole       Operation = "update_role"
+	OpDeleteRole       Operation = "delete_role"
+	OpListAuditEvents  Operation = "list_audit_events"
+)
+
+var needs = map[Operation]vitrine.Permission{
+	OpGetTenant:          vitrine.TenantsRead,
+	OpUpdateTenant:       vitrine.TenantsUpdate,
+	OpListProducts:       vitrine.ProductsRead,
+	OpGetProduct:         vitrine.ProductsRead,
+	OpCreateProduct:      vitrine.ProductsCreate,
+	OpUpdateProduct:      vitrine.ProductsUpdate,
+	OpDeleteProduct:      vitrine.ProductsDelete,
+	OpAdjustStock:        vitrine.ProductsUpdate,
+	OpListStockMovements: vitrine.ProductsRead,
+	OpImportProducts:     vitrine.ProductsCreate,
+	OpUpsertProducts:     vitrine.ProductsUpdate,
+	OpListMembers:        vitrine.MembersRead,
+	OpAddMember:          vitrine.MembersManage,
+	OpUpdateMember:       vitrine.MembersManage,
+	OpRemoveMember:       vitrine.MembersManage,
+	OpGrantPermission:    vitrine.MembersManage,
+	OpRevokePermission:   vitrine.MembersManage,
+	OpListPermissions:    vitrine.RolesRead,
+	OpListRoles:          vitrine.RolesRead,
+	OpCreateRole:         vitrine.RolesManage,
+	OpUpdateRole:         vitrine.RolesManage,
+	OpDeleteRole:         vitrine.RolesManage,
+	OpListAuditEvents:    vitrine.AuditRead,
+}
+
+// Needs returns the permission the operation needs.
+func (op Operation) Needs() vitrine.Permission {
+	p, ok := needs[op]
+	if !ok {
+		panic("service: the operation " + string(op) + " declares no permission")
+	}
+	return p
+}
+
+// Operations returns every operation.
+func Operations() []Operation {
+	out := make([]Operation, 0, len(needs))
+	for op := range needs {
+		out = append(out, op)
+	}
+	return out
+}
+
+// Allow answers vitrine.ErrPermissionDenied unless a may do op.
+func (a *Access) Allow(op Operation) error { return a.Require(op.Needs()) }
