@@ -22,6 +22,9 @@ const (
 	GenericError ErrorType = "Error"
 )
 
+// ErrorTypes lists the error types, in the order of the contract.
+var ErrorTypes = []ErrorType{PermissionError, NotFoundError, ConflictError, ValidationError, GenericError}
+
 // Error is a business error: its message is written for the agent and its
 // user, and is safe to show. Any error that is not an *Error is internal: it
 // reaches the agent only as a generic message with a request id.

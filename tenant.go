@@ -26,6 +26,10 @@ const (
 	MembershipInvited MembershipStatus = "invited"
 )
 
+// SettableMembershipStatuses are those a member's status may be set to:
+// only its invitee makes an invitation active.
+var SettableMembershipStatuses = []MembershipStatus{MembershipActive, MembershipInactive}
+
 // Membership ties a user to a tenant with a role, plus permissions granted on
 // top of it. A user reaches a tenant only through an active membership.
 type Membership struct {

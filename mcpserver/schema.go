@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // The structs of the tools' arguments and results are the single source of
@@ -14,10 +15,9 @@ import (
 // and the named types below carry their constraints (enums, bounds) into
 // every schema that uses them.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[productStatus](): {Type: "string", Enum: []any{"active", "archived"}},
-	reflect.TypeFor[productSort](): {Type: "string", Enum: []any{
-		"relevance", "name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"}},
-	reflect.TypeFor[pageLimit]():      {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(100.0)},
+	reflect.TypeFor[productStatus]():  {Type: "string", Enum: enum(vitrine.ProductStatuses)},
+	reflect.TypeFor[productSort]():    {Type: "string", Enum: enum(vitrine.ProductSorts)},
+	reflect.TypeFor[pageLimit]():      {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(float64(vitrine.MaxPageLimit))},
 	reflect.TypeFor[productDetail]():  {Type: "string", Enum: []any{"summary", "full"}},
 	reflect.TypeFor[sku]():            {Type: "string", MaxLength: ptr(vitrine.MaxSKULength)},
 	reflect.TypeFor[shortText]():      {Type: "string", MaxLength: ptr(200)},
@@ -30,14 +30,24 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[roleText]():       {Type: "string", MaxLength: ptr(500)},
 	reflect.TypeFor[pageCursor]():     {Type: "string", MaxLength: ptr(vitrine.MaxCursorLength)},
 	reflect.TypeFor[toolsetName]():    {Type: "string", Enum: toolsetEnum()},
-	reflect.TypeFor[stockLevel]():     {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(1e12)},
-	reflect.TypeFor[memberStatus]():   {Type: "string", Enum: []any{"active", "inactive"}},
-	reflect.TypeFor[importMode]():     {Type: "string", Enum: []any{"create", "upsert"}},
-	reflect.TypeFor[auditOutcome]():   {Type: "string", Enum: []any{"ok", "PermissionError", "NotFoundError", "ConflictError", "ValidationError", "Error"}},
+	reflect.TypeFor[stockLevel]():     {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(float64(vitrine.MaxStock))},
+	reflect.TypeFor[memberStatus]():   {Type: "string", Enum: enum(vitrine.SettableMembershipStatuses)},
+	reflect.TypeFor[importMode]():     {Type: "string", Enum: enum(service.ImportModes)},
+	reflect.TypeFor[auditOutcome]():   {Type: "string", Enum: append([]any{vitrine.OutcomeOK}, enum(vitrine.ErrorTypes)...)},
 	reflect.TypeFor[permissionName](): {Type: "string", Enum: permissionEnum()},
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// enum is a schema enum of the domain's values: the domain states them, the
+// schemas follow.
+func enum[T ~string](values []T) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
 
 type pageCursor string
 
@@ -95,15 +105,7 @@ func simplify(s *jsonschema.Schema) {
 	simplify(s.Items)
 }
 
-func toolsetEnum() []any { return stringEnum(Toolsets) }
-
-func stringEnum(names []string) []any {
-	out := make([]any, len(names))
-	for i, n := range names {
-		out[i] = n
-	}
-	return out
-}
+func toolsetEnum() []any { return enum(Toolsets) }
 
 func permissionEnum() []any {
 	out := make([]any, len(vitrine.Permissions))

@@ -118,7 +118,7 @@ func (s *Service) ListAudit(ctx context.Context, a *Access, q AuditQuery) (*Audi
 }
 
 func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) (*AuditPage, error) {
-	f := vitrine.AuditFilter{UserID: q.UserID, Tool: q.Tool, Outcome: q.Outcome, Limit: vitrine.DefaultPageLimit}
+	f := vitrine.AuditFilter{UserID: q.UserID, Tool: q.Tool, Outcome: q.Outcome}
 	if q.UserID != "" && !vitrine.ValidID(q.UserID) {
 		return nil, vitrine.Invalid("user_id", "user_id must be a user's id, as list_members gives it; got %q", q.UserID)
 	}
@@ -139,32 +139,23 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 		t = vitrine.Timestamp(t)
 		*tc.dst = &t
 	}
-	if q.Limit != 0 {
-		if q.Limit < 1 || q.Limit > vitrine.MaxPageLimit {
-			return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, q.Limit)
-		}
-		f.Limit = q.Limit
+	if _, err := pageSize(q.Limit); err != nil {
+		return nil, err
 	}
 	scope := tenantID + "\x00" + q.UserID + "\x00" + q.Tool + "\x00" + q.Outcome + "\x00" + q.Since + "\x00" + q.Until
-	cursors, err := s.cursors(ctx)
+	pg, err := openPage[string](ctx, s, scope, q.Limit, q.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	if q.Cursor != "" {
-		if err := cursors.Decode("cursor", q.Cursor, scope, &f.Before); err != nil {
-			return nil, err
-		}
+	if pg.after != nil {
+		f.Before = *pg.after
 	}
-	limit := f.Limit
-	f.Limit++
+	f.Limit = pg.fetch()
 	events, err := s.store.ListAudit(ctx, tenantID, f)
 	if err != nil {
 		return nil, err
 	}
-	page := &AuditPage{Events: events}
-	if len(events) > limit {
-		page.Events = events[:limit]
-		page.NextCursor = cursors.Encode(scope, events[limit-1].ID)
-	}
+	page := &AuditPage{}
+	page.Events, page.NextCursor = closePage(pg, events, func(e *vitrine.AuditEvent) string { return e.ID })
 	return page, nil
 }

@@ -26,6 +26,9 @@ const (
 	ImportUpsert = "upsert" // a SKU that exists is updated
 )
 
+// ImportModes lists the import modes.
+var ImportModes = []string{ImportCreate, ImportUpsert}
+
 // Row outcomes.
 const (
 	RowCreated = "created"

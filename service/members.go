@@ -17,33 +17,18 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 	if err := a.Allow(OpListMembers); err != nil {
 		return nil, err
 	}
-	if limit == 0 {
-		limit = vitrine.DefaultPageLimit
-	}
-	if limit < 1 || limit > vitrine.MaxPageLimit {
-		return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, limit)
-	}
-	cursors, err := s.cursors(ctx)
+	pg, err := openPage[vitrine.MemberKey](ctx, s, "members\x00"+a.TenantID, limit, cursor)
 	if err != nil {
 		return nil, err
 	}
-	var after *vitrine.MemberKey
-	if cursor != "" {
-		after = new(vitrine.MemberKey)
-		if err := cursors.Decode("cursor", cursor, "members\x00"+a.TenantID, after); err != nil {
-			return nil, err
-		}
-	}
-	ms, err := s.store.ListMembers(ctx, a.TenantID, after, limit+1)
+	ms, err := s.store.ListMembers(ctx, a.TenantID, pg.after, pg.fetch())
 	if err != nil {
 		return nil, err
 	}
-	page := &MemberPage{Members: ms}
-	if len(ms) > limit {
-		last := ms[limit-1]
-		page.Members = ms[:limit]
-		page.NextCursor = cursors.Encode("members\x00"+a.TenantID, vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID})
-	}
+	page := &MemberPage{}
+	page.Members, page.NextCursor = closePage(pg, ms, func(m *vitrine.Member) vitrine.MemberKey {
+		return vitrine.MemberKey{Email: emailKey(m.Email), UserID: m.UserID}
+	})
 	return page, nil
 }
 

@@ -74,29 +74,17 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	}
 	// The cursor belongs to this tenant and these filters.
 	filters, _ := json.Marshal(q.withoutPage())
-	scope := a.TenantID + "\x00" + string(filters)
-	cursors, err := s.cursors(ctx)
+	pg, err := openPage[vitrine.ProductKey](ctx, s, a.TenantID+"\x00"+string(filters), f.Limit, q.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	if q.Cursor != "" {
-		var after vitrine.ProductKey
-		if err := cursors.Decode("cursor", q.Cursor, scope, &after); err != nil {
-			return nil, err
-		}
-		f.After = &after
-	}
-	limit := f.Limit
-	f.Limit++ // one more tells whether a next page exists
+	f.After, f.Limit = pg.after, pg.fetch()
 	ps, err := s.store.ListProducts(ctx, a.TenantID, f)
 	if err != nil {
 		return nil, err
 	}
-	page := &ProductPage{Products: ps}
-	if len(ps) > limit {
-		page.Products = ps[:limit]
-		page.NextCursor = cursors.Encode(scope, vitrine.KeyOf(ps[limit-1], f.Sort))
-	}
+	page := &ProductPage{}
+	page.Products, page.NextCursor = closePage(pg, ps, func(p *vitrine.Product) vitrine.ProductKey { return vitrine.KeyOf(p, f.Sort) })
 	return page, nil
 }
 
@@ -107,7 +95,7 @@ func (q ProductQuery) withoutPage() ProductQuery {
 
 // filter validates the query's arguments in the order the tool lists them.
 func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
-	f := vitrine.ProductFilter{Sort: vitrine.SortName, Limit: vitrine.DefaultPageLimit}
+	f := vitrine.ProductFilter{Sort: vitrine.SortName}
 	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
 		return f, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
 	}
@@ -174,13 +162,9 @@ func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
 			return f, vitrine.Invalid("sort", "sort \"relevance\" needs a query")
 		}
 	}
-	if q.Limit != 0 {
-		if q.Limit < 1 || q.Limit > vitrine.MaxPageLimit {
-			return f, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, q.Limit)
-		}
-		f.Limit = q.Limit
-	}
-	return f, nil
+	size, err := pageSize(q.Limit)
+	f.Limit = size
+	return f, err
 }
 
 func or(s, fallback string) string {
@@ -482,37 +466,28 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 	if err := a.Allow(OpListStockMovements); err != nil {
 		return nil, err
 	}
-	if limit == 0 {
-		limit = vitrine.DefaultPageLimit
-	}
-	if limit < 1 || limit > vitrine.MaxPageLimit {
-		return nil, vitrine.Invalid("limit", "limit must be between 1 and %d; got %d", vitrine.MaxPageLimit, limit)
+	if _, err := pageSize(limit); err != nil {
+		return nil, err
 	}
 	if productID != "" {
 		if _, err := s.store.ProductByID(ctx, a.TenantID, productID); err != nil {
 			return nil, err
 		}
 	}
-	scope := "movements\x00" + a.TenantID + "\x00" + productID
+	pg, err := openPage[string](ctx, s, "movements\x00"+a.TenantID+"\x00"+productID, limit, cursor)
+	if err != nil {
+		return nil, err
+	}
 	var before string
-	cursors, err := s.cursors(ctx)
+	if pg.after != nil {
+		before = *pg.after
+	}
+	ms, err := s.store.ListStockMovements(ctx, a.TenantID, productID, before, pg.fetch())
 	if err != nil {
 		return nil, err
 	}
-	if cursor != "" {
-		if err := cursors.Decode("cursor", cursor, scope, &before); err != nil {
-			return nil, err
-		}
-	}
-	ms, err := s.store.ListStockMovements(ctx, a.TenantID, productID, before, limit+1)
-	if err != nil {
-		return nil, err
-	}
-	page := &MovementPage{Movements: ms}
-	if len(ms) > limit {
-		page.Movements = ms[:limit]
-		page.NextCursor = cursors.Encode(scope, ms[limit-1].ID)
-	}
+	page := &MovementPage{}
+	page.Movements, page.NextCursor = closePage(pg, ms, func(m *vitrine.StockMovement) string { return m.ID })
 	return page, nil
 }
 
