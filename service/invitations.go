@@ -46,6 +46,15 @@ func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*I
 	}
 	switch m, err := s.store.Membership(ctx, a.TenantID, u.ID); {
 	case err == nil && m.Status == vitrine.MembershipInvited:
+		// Invited again: the invitation takes the role asked now, if the
+		// caller may change it (else it keeps its role; the answer is
+		// the same either way, as for any email).
+		if m.Role != r.Name && a.mayManage(m) == nil {
+			m.Role, m.RolePermissions, m.UpdatedAt = r.Name, r.Permissions, s.now()
+			if err := s.store.UpdateMembership(ctx, m); err != nil {
+				return nil, err
+			}
+		}
 		return sent, nil
 	case err == nil:
 		return nil, vitrine.Conflict("email", "This user is already a member of the company")
