@@ -24,11 +24,11 @@ type errorBody struct {
 // happened, and the id that finds it in the log.
 const internalMessage = "Internal error: the request could not be completed. Report request id %s to the operator if it persists"
 
-// errorResult maps any error to the seed's tool error: the one place where
-// that happens. A business error shows its own type and message; anything
-// else shows only a generic message with the request id (the caller logs
-// the detail).
-func errorResult(err error, requestID string) *mcp.CallToolResult {
+// errorBodyOf maps any error to the seed's error body: the one place where
+// that happens, for tools, resources and import rows alike. A business
+// error shows its own type and message; anything else shows only a
+// generic message with the request id (the pipeline logs the detail).
+func errorBodyOf(err error, requestID string) errorBody {
 	body := errorBody{Error: true}
 	if e := vitrine.AsError(err); e != nil {
 		body.Type, body.Message, body.Field = string(e.Type), e.Message, e.Field
@@ -37,9 +37,14 @@ func errorResult(err error, requestID string) *mcp.CallToolResult {
 		body.Message = fmt.Sprintf(internalMessage, requestID)
 		body.RequestID = requestID
 	}
+	return body
+}
+
+// errorResult is a tool's error result: the body as its one text content.
+func errorResult(err error, requestID string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		IsError: true,
-		Content: []mcp.Content{&mcp.TextContent{Text: compactJSON(body)}},
+		Content: []mcp.Content{&mcp.TextContent{Text: compactJSON(errorBodyOf(err, requestID))}},
 	}
 }
 

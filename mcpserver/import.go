@@ -74,7 +74,8 @@ func importTools(svc *service.Service) []*Tool {
 				out.Rows[i].ID = r.Product.ID
 			}
 			if r.Err != nil {
-				out.Rows[i].Error = &errorBody{Error: true, Type: string(r.Err.Type), Message: r.Err.Message, Field: r.Err.Field}
+				body := errorBodyOf(r.Err, "")
+				out.Rows[i].Error = &body
 			}
 		}
 		return out, nil

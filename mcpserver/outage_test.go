@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
 )
 
 // faultProxy stands between the server and PostgreSQL. It can cut the
@@ -168,6 +169,12 @@ func TestDatabaseOutage(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// A resource read goes through the same pipeline: the outage is an
+	// internal error, not a refusal ("Membership not found").
+	if _, err := sessions[0].ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.ProductURI(technova, id)}); err == nil ||
+		strings.Contains(err.Error(), "Membership not found") || !strings.Contains(err.Error(), "Internal error") {
+		t.Errorf("a resource read during the outage: %v", err)
+	}
 
 	proxy.restore()
 	recovery := func() time.Duration {

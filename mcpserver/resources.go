@@ -3,10 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,44 +37,26 @@ func (s *Server) addResources() {
 	}, s.readProduct)
 }
 
-// readProduct serves a product resource with the checks of get_product:
-// membership, then permission, then lookup; audited like a tool call.
+// readProduct is the product resource's adapter to the pipeline
+// (handle), with the checks of get_product: membership, then permission,
+// then lookup; audited like a tool call.
 func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	start := time.Now()
-	s.metrics.begin()
-	e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: "resources/read"}
-	e.RequestID = e.ID
-	res, err := s.productResource(ctx, req, e)
-	if e.UserID != "" {
-		e.Outcome = outcome(err)
-		if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
-			res, err = nil, fmt.Errorf("record audit event: %w", aerr)
-		}
-	}
-	level := slog.LevelInfo
-	if err != nil && vitrine.AsError(err) == nil {
-		level = slog.LevelError
-	}
-	s.log.Log(ctx, level, "resource read", "request_id", e.RequestID, "uri", uri, "outcome", outcome(err), "err", err)
-	s.metrics.end(e.Tool, outcome(err), time.Since(start))
+	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(ctx context.Context, caller *vitrine.Caller) (any, error) {
+		return s.productResource(ctx, caller, req.Params.URI)
+	})
 	if err != nil {
-		return nil, resourceError(err, e.RequestID)
+		return nil, resourceError(err, requestID)
 	}
-	return res, nil
+	return out.(*mcp.ReadResourceResult), nil
 }
 
-func (s *Server) productResource(ctx context.Context, req *mcp.ReadResourceRequest, e *vitrine.AuditEvent) (*mcp.ReadResourceResult, error) {
-	caller, err := s.caller(ctx, req)
-	if err != nil {
-		return nil, vitrine.ErrNoMembership
-	}
-	e.UserID, e.TokenID = caller.User.ID, caller.Token.ID
-	rest, ok := strings.CutPrefix(req.Params.URI, "vitrine://tenants/")
+func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, uri string) (*mcp.ReadResourceResult, error) {
+	rest, ok := strings.CutPrefix(uri, "vitrine://tenants/")
 	tenantID, id, ok2 := strings.Cut(rest, "/products/")
 	if !ok || !ok2 || strings.Contains(id, "/") {
 		return nil, vitrine.NotFound("Product")
 	}
+	e := vitrine.AuditEventFrom(ctx)
 	e.TargetID = id
 	a, err := s.svc.Access(ctx, caller, tenantID)
 	if err != nil {
@@ -92,14 +71,13 @@ func (s *Server) productResource(ctx context.Context, req *mcp.ReadResourceReque
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(text)}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}}, nil
 }
 
+// resourceError answers a resource read's error as a JSON-RPC error whose
+// data is the error body a tool would answer.
 func resourceError(err error, requestID string) error {
-	res := errorResult(err, requestID)
-	text := res.Content[0].(*mcp.TextContent).Text
-	var body errorBody
-	json.Unmarshal([]byte(text), &body)
+	body := errorBodyOf(err, requestID)
 	code := int64(jsonrpc.CodeInternalError)
 	switch vitrine.TypeOf(err) {
 	case vitrine.NotFoundError:
@@ -113,5 +91,5 @@ func resourceError(err error, requestID string) error {
 			code = codeResourceDenied // no membership
 		}
 	}
-	return &jsonrpc.Error{Code: code, Message: body.Message, Data: json.RawMessage(text)}
+	return &jsonrpc.Error{Code: code, Message: body.Message, Data: json.RawMessage(compactJSON(body))}
 }

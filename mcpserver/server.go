@@ -8,9 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -268,83 +266,32 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 	return nil, service.ErrUnauthenticated
 }
 
-// handler runs a tool call through the pipeline, records it in the audit
-// log and logs it.
+// handler is a tool's adapter to the pipeline (handle): it parses the
+// arguments and runs the tool, and turns the output or the error into the
+// tool's result.
 func (s *Server) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
-		s.metrics.begin()
-		e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: t.Name}
-		e.RequestID = e.ID
-		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
-		defer cancel()
-		ctx = withRequest(vitrine.WithAuditEvent(ctx, e), req)
-		res, c, err := s.call(ctx, t, req)
+		out, requestID, err := s.handle(withRequest(ctx, req), "tool call", t.Name, req, func(ctx context.Context, caller *vitrine.Caller) (any, error) {
+			return s.runTool(ctx, t, caller, req)
+		})
 		var input *inputRequired
-		if errors.As(err, &input) {
-			s.metrics.end(t.Name, "input_required", time.Since(start))
+		switch {
+		case errors.As(err, &input):
 			return input.res, nil
+		case err != nil:
+			return errorResult(err, requestID), nil
 		}
-		if c.caller != nil {
-			e.Outcome = outcome(err)
-			if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
-				// An answer whose trace is lost must not go out as a success.
-				err, res = fmt.Errorf("record audit event: %w", aerr), nil
-			}
-		}
-		attrs := []slog.Attr{
-			slog.String("request_id", e.RequestID),
-			slog.String("tool", t.Name),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("outcome", outcome(err)),
-		}
-		if c.caller != nil {
-			attrs = append(attrs, slog.String("user_id", c.caller.User.ID))
-		}
-		if tenantID, ok := c.args["tenant_id"].(string); ok {
-			attrs = append(attrs, slog.String("tenant_id", tenantID))
-		}
-		level := slog.LevelInfo
-		if err != nil && vitrine.AsError(err) == nil {
-			level = slog.LevelError
-			attrs = append(attrs, slog.String("err", err.Error()))
-		}
-		s.log.LogAttrs(ctx, level, "tool call", attrs...)
-		s.metrics.end(t.Name, outcome(err), time.Since(start))
-		notifyLog(ctx, req.Session, level, t.Name, e.RequestID, outcome(err), time.Since(start))
-		if err != nil {
-			return errorResult(err, e.RequestID), nil
-		}
-		return res, nil
+		return out.(*mcp.CallToolResult), nil
 	}
 }
 
-func outcome(err error) string {
-	if err == nil {
-		return "ok"
-	}
-	return string(vitrine.TypeOf(err))
-}
-
-// call authenticates, parses and runs; a panic becomes an internal error.
-func (s *Server) call(ctx context.Context, t *Tool, req *mcp.CallToolRequest) (res *mcp.CallToolResult, c call, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
-		}
-	}()
-	if c.caller, err = s.caller(ctx, req); err != nil {
-		var ae *service.AuthError
-		if errors.As(err, &ae) {
-			err = &vitrine.Error{Type: vitrine.GenericError, Message: "Not signed in: " + ae.Reason + ". Ask the user for a valid Vitrine token"}
-		}
-		return nil, c, err
-	}
-	if e := vitrine.AuditEventFrom(ctx); e != nil {
-		e.UserID, e.TokenID = c.caller.User.ID, c.caller.Token.ID
-	}
+// runTool parses a tool's arguments and runs it, naming in the call's
+// audit event the resource it is about.
+func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	c := call{caller: caller}
+	var err error
 	if c.args, err = parseArgs(req.Params.Arguments); err != nil {
-		return nil, c, err
+		return nil, err
 	}
 	e := vitrine.AuditEventFrom(ctx)
 	if e != nil && t.TargetArg != "" {
@@ -355,13 +302,13 @@ func (s *Server) call(ctx context.Context, t *Tool, req *mcp.CallToolRequest) (r
 		if e != nil && t.TargetArg == "" && !e.Recorded() && e.TenantID != vitrine.NoTenant {
 			e.TargetID = "" // what the call would have created does not exist
 		}
-		return nil, c, err
+		return nil, err
 	}
-	res = successResult(out)
+	res := successResult(out)
 	if e != nil && e.TargetID == "" {
 		e.TargetID = outputID(res)
 	}
-	return res, c, nil
+	return res, nil
 }
 
 // outputID returns the "id" of a result that is one record.
@@ -376,7 +323,7 @@ func outputID(res *mcp.CallToolResult) string {
 // notifyLog tells the client of the call, as an MCP log message, if the
 // session asked for messages of that level (logging/setLevel). It carries
 // what the agent already knows, never an internal error's detail.
-func notifyLog(ctx context.Context, ss *mcp.ServerSession, level slog.Level, tool, requestID, outcome string, took time.Duration) {
+func notifyLog(ctx context.Context, ss *mcp.ServerSession, level slog.Level, kind, name, requestID, outcome string, took time.Duration) {
 	if ss == nil {
 		return
 	}
@@ -387,6 +334,6 @@ func notifyLog(ctx context.Context, ss *mcp.ServerSession, level slog.Level, too
 	// Best effort: a client that went away must not fail the call.
 	//lint:ignore SA1019 the logging feature is deprecated; see the capability in New.
 	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(lvl), Logger: "vitrine", Data: map[string]any{
-		"msg": "tool call", "tool": tool, "outcome": outcome, "request_id": requestID, "duration_ms": took.Milliseconds(),
+		"msg": kind, "tool": name, "outcome": outcome, "request_id": requestID, "duration_ms": took.Milliseconds(),
 	}})
 }

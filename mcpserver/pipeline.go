@@ -1,0 +1,119 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// handle runs one call of any kind (a tool, a resource read) through the
+// one pipeline, top to bottom:
+//
+//  1. its request id, audit event and deadline;
+//  2. the caller, from the request's token;
+//  3. the call itself (run), a panic in it made an internal error;
+//  4. its audit event (a write's is already in the write's transaction);
+//  5. its log line, metrics and the session's notification.
+//
+// It returns run's output, or the error that the kind's adapter turns into
+// its answer through errorBodyOf, the one place where errors become
+// bodies. A call that asks the client a question first (inputRequired)
+// returns that, and is neither audited nor logged until it is answered.
+func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request, run func(context.Context, *vitrine.Caller) (any, error)) (any, string, error) {
+	start := time.Now()
+	s.metrics.begin()
+	e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: name}
+	e.RequestID = e.ID
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	ctx = vitrine.WithAuditEvent(ctx, e)
+
+	caller, err := s.signedIn(ctx, req)
+	var out any
+	if err == nil {
+		e.UserID, e.TokenID = caller.User.ID, caller.Token.ID
+		out, err = guard(ctx, caller, run)
+	}
+	var input *inputRequired
+	if errors.As(err, &input) {
+		s.metrics.end(name, "input_required", time.Since(start))
+		return nil, e.RequestID, err
+	}
+	if caller != nil {
+		e.Outcome = outcome(err)
+		if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
+			// An answer whose trace is lost must not go out as a success.
+			out, err = nil, fmt.Errorf("record audit event: %w", aerr)
+		}
+	}
+	took := time.Since(start)
+	level := s.logCall(ctx, kind, e, err, took)
+	s.metrics.end(name, outcome(err), took)
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	notifyLog(ctx, ss, level, kind, name, e.RequestID, outcome(err), took)
+	return out, e.RequestID, err
+}
+
+// signedIn returns the caller of a request. A refused token is a business
+// error that tells the agent what to do; any other failure (the database
+// is down) is an internal error, logged and answered as one.
+func (s *Server) signedIn(ctx context.Context, req mcp.Request) (*vitrine.Caller, error) {
+	c, err := s.caller(ctx, req)
+	var ae *service.AuthError
+	if errors.As(err, &ae) {
+		return nil, &vitrine.Error{Type: vitrine.GenericError, Message: "Not signed in: " + ae.Reason + ". Ask the user for a valid Vitrine token"}
+	}
+	return c, err
+}
+
+// guard runs a call, making a panic in it an internal error.
+func guard(ctx context.Context, c *vitrine.Caller, run func(context.Context, *vitrine.Caller) (any, error)) (out any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return run(ctx, c)
+}
+
+// logCall writes the call's log line ("tool call", "resource read") and
+// returns its level: an internal error is an error, with its detail; the
+// rest is information.
+func (s *Server) logCall(ctx context.Context, kind string, e *vitrine.AuditEvent, err error, took time.Duration) slog.Level {
+	attrs := []slog.Attr{
+		slog.String("request_id", e.RequestID),
+		slog.String(map[string]string{"tool call": "tool", "resource read": "resource"}[kind], e.Tool),
+		slog.Duration("duration", took),
+		slog.String("outcome", outcome(err)),
+	}
+	if e.UserID != "" {
+		attrs = append(attrs, slog.String("user_id", e.UserID))
+	}
+	switch {
+	case e.TenantID != vitrine.NoTenant:
+		attrs = append(attrs, slog.String("tenant_id", e.TenantID))
+	case e.TargetID != "":
+		attrs = append(attrs, slog.String("target_id", e.TargetID)) // refused outside any tenant: the one tried
+	}
+	level := slog.LevelInfo
+	if err != nil && vitrine.AsError(err) == nil {
+		level = slog.LevelError
+		attrs = append(attrs, slog.String("err", err.Error()))
+	}
+	s.log.LogAttrs(ctx, level, kind, attrs...)
+	return level
+}
+
+func outcome(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return string(vitrine.TypeOf(err))
+}
