@@ -146,16 +146,19 @@ func prefixEnd(w string) string {
 
 func (d *pgDB) close() error { d.pool.Close(); return nil }
 
-// read runs fn in a read-only transaction scoped to s; outside any tenant
-// or user (tokens, the access epoch: what every request reads first), on
-// the pool, statement by statement. There, row-level security sees no
-// tenant, as in a transaction that sets none, and BEGIN, the settings and
-// COMMIT would be three round trips to the database for one query's one.
+// read runs fn's statements each in one round trip: outside any tenant or
+// user (tokens, the access epoch: what every request reads first), on the
+// pool, where row-level security sees no tenant, as in a transaction that
+// sets none; in a scope, as a pipelined batch (pgscoped.go) that sets the
+// row-level security context, read-only, and runs the statement in one
+// implicit transaction. BEGIN, the settings, the statement and COMMIT were
+// four round trips for one query's one. (Each statement of a read sees its
+// own snapshot, as it did in a READ COMMITTED transaction.)
 func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {
 	if s == (scope{}) {
 		return fn(pgConn{d.pool})
 	}
-	return d.tx(ctx, s, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
+	return fn(pgScoped{pool: d.pool, args: s.settings()})
 }
 
 func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
