@@ -35,7 +35,7 @@ type pgDB struct {
 	mode pgMode
 }
 
-func openPostgres(ctx context.Context, url string) (*pgDB, error) {
+func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgDB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -44,6 +44,7 @@ func openPostgres(ctx context.Context, url string) (*pgDB, error) {
 		// A database that does not answer fails the call, not hangs it.
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
+	cfg.ConnConfig.Tracer = tracer
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.ConnConfig.RuntimeParams["application_name"] = "vitrine"
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {

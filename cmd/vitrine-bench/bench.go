@@ -224,6 +224,24 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	run("get_product", func(i int, rng *rand.Rand) error {
 		return call(vit[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 	})
+	if selected("get_product (durable audit)") {
+		durURL, durProc, err := startProcess(ctx, server, url, append(slices.Clone(serveArgs), "--audit-reads", "durable")...)
+		if err != nil {
+			return err
+		}
+		dur, err := sessions(durURL, w.token)
+		if err != nil {
+			stopProcess(durProc)
+			return err
+		}
+		run("get_product (durable audit)", func(i int, rng *rand.Rand) error {
+			return call(dur[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
+		})
+		for _, cs := range dur {
+			cs.Close()
+		}
+		stopProcess(durProc)
+	}
 	run("get_product (storage ceiling)", func(_ int, rng *rand.Rand) error {
 		_, err := w.db.ProductByID(ctx, big, w.sample[rng.IntN(len(w.sample))])
 		return err
@@ -234,6 +252,16 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 51})
 		return err
 	})
+	if selected("list_products page 1") {
+		page, err := pagePayload(ctx, vit[0], big)
+		if err != nil {
+			return err
+		}
+		if err := call(nop[0], "set_page", map[string]any{"page": page}); err != nil {
+			return err
+		}
+		run("list_products page 1 (bare go-sdk page ceiling)", func(i int, _ *rand.Rand) error { return call(nop[i], "page", nil) })
+	}
 	if size >= 1000*50 && selected("list_products page 1000") {
 		cursor, key, err := deepCursor(ctx, vit[0], w, big, 1000)
 		if err != nil {
@@ -287,6 +315,18 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	})
 	ceil.rows = 1000
 	s.rss = peakRSS(proc.Process.Pid)
+	if c.Postgres != "" && selected("round trips") {
+		fmt.Fprintf(e.stderr, "bench: round trips\n")
+		if s.getTrips, s.createTrips, err = countRoundTrips(ctx, url, w); err != nil {
+			return err
+		}
+	}
+	if selected("stdio") {
+		fmt.Fprintf(e.stderr, "bench: stdio start\n")
+		if s.stdio, s.stdioBare, err = stdioStartups(ctx, server, url, w.token); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
