@@ -33,6 +33,7 @@ type BenchCmd struct {
 	Out         string        `placeholder:"FILE" help:"Also write the report (Markdown) to this file."`
 	Only        []string      `placeholder:"TEXT,..." help:"Run only the scenarios whose name contains one of these (and their ceilings; the no-op ceiling always runs)."`
 	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios to DIR, for go tool pprof."`
+	TS          string        `name:"ts" default:"cmd/vitrine-bench/ts" placeholder:"DIR" help:"The TypeScript ceiling's folder (its packages installed with npm ci), measured on SQLite; an empty value skips it."`
 }
 
 // Run runs every scenario at every size and prints the report.
@@ -241,6 +242,24 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 			cs.Close()
 		}
 		stopProcess(durProc)
+	}
+	if c.Postgres == "" && c.TS != "" && selected("get_product (TypeScript SDK ceiling)") {
+		tsURL, tsProc, err := tsServer(ctx, c.TS, url)
+		if err != nil {
+			return err
+		}
+		ts, err := sessions(tsURL, "none")
+		if err != nil {
+			stopProcess(tsProc)
+			return err
+		}
+		run("get_product (TypeScript SDK ceiling)", func(i int, rng *rand.Rand) error {
+			return call(ts[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
+		})
+		for _, cs := range ts {
+			cs.Close()
+		}
+		stopProcess(tsProc)
 	}
 	run("get_product (storage ceiling)", func(_ int, rng *rand.Rand) error {
 		_, err := w.db.ProductByID(ctx, big, w.sample[rng.IntN(len(w.sample))])

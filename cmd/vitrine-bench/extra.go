@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -194,4 +195,15 @@ func pagePayload(ctx context.Context, cs *mcp.ClientSession, tenant string) (jso
 		return nil, err
 	}
 	return json.Marshal(res.StructuredContent)
+}
+
+// tsServer starts the TypeScript ceiling (ts/server.mjs, on the Node.js of
+// its node_modules) on the database, if its packages are installed
+// (cd DIR && npm ci).
+func tsServer(ctx context.Context, dir, db string) (string, *exec.Cmd, error) {
+	node := filepath.Join(dir, "node_modules", "node", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		return "", nil, fmt.Errorf("the TypeScript ceiling needs its packages: cd %s && npm ci (%w)", dir, err)
+	}
+	return startProcess(ctx, node, db, filepath.Join(dir, "server.mjs"))
 }

@@ -134,6 +134,11 @@ func (r *report) targets() string {
 			measured += fmt.Sprintf("; with --audit-reads=durable %.0f%%", 100*d.perSecond()/n.perSecond())
 		}
 		row(fmt.Sprintf("get_product ≥ %.0f%% of the no-op ceiling's calls/s (%d products)", 100*want, s.size), measured, ratio >= want)
+		if ts, ok := s.get("get_product (TypeScript SDK ceiling)"); ok {
+			ratio := g.perSecond() / ts.perSecond()
+			row(fmt.Sprintf("get_product ≥ 1.0 × the bare TypeScript SDK lookup's calls/s (%d products)", s.size),
+				fmt.Sprintf("%.2f× (%.0f of %.0f)", ratio, g.perSecond(), ts.perSecond()), ratio >= 1)
+		}
 		if l, ok1 := s.get("list_products page 1"); ok1 {
 			if p, ok2 := s.get("list_products page 1 (bare go-sdk page ceiling)"); ok2 {
 				ratio := l.perSecond() / p.perSecond()
