@@ -54,7 +54,7 @@ func insertAudit(ctx context.Context, c conn, events []*vitrine.AuditEvent) erro
 		}
 		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
 		q.WriteString(strings.Join(values, ", "))
-		if _, err := c.Exec(ctx, q.String(), args...); err != nil {
+		if err := execLater(ctx, c, q.String(), args...); err != nil {
 			return err
 		}
 		events = events[n:]

@@ -28,3 +28,27 @@ func TestScopedReadBatch(t *testing.T) {
 		t.Fatalf("a read wrote: %v", err)
 	}
 }
+
+// A write's held statements fail it whole: an event that the database
+// refuses, sent with the COMMIT, takes the others of its transaction with
+// it, and the connection serves the next write.
+func TestHeldStatementFailsTheWrite(t *testing.T) {
+	db := dbtest.Open(t, dbtest.PostgresURL(t))
+	good := func() *vitrine.AuditEvent {
+		return &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, UserID: vitrine.NewID(), Tool: "whoami", Outcome: "ok"}
+	}
+	bad := good()
+	bad.UserID = "not a uuid"
+	for range 5 { // more than the pool's idle connections
+		if err := db.AppendAudit(ctx, []*vitrine.AuditEvent{good(), bad}); err == nil {
+			t.Fatal("a refused event was acknowledged")
+		}
+	}
+	if err := db.AppendAudit(ctx, []*vitrine.AuditEvent{good()}); err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.ListAudit(ctx, vitrine.NoTenant, vitrine.AuditFilter{Limit: 100})
+	if err != nil || len(events) != 1 {
+		t.Fatalf("%d events stored, %v; want the last write's 1", len(events), err)
+	}
+}

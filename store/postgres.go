@@ -166,36 +166,6 @@ func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
 	return d.tx(ctx, s, pgx.TxOptions{}, fn)
 }
 
-// tx runs fn in a transaction whose row-level security context is s. The
-// settings are transaction-local: a session-level one would leak to the
-// next borrower of the pooled connection.
-func (d *pgDB) tx(ctx context.Context, s scope, opts pgx.TxOptions, fn func(conn) error) error {
-	all := ""
-	if s.allTenants {
-		all = "on"
-	}
-	// BEGIN and the settings in one round trip: the simple protocol takes
-	// both statements at once, with the values as quoted literals.
-	begin := "BEGIN"
-	if opts.AccessMode == pgx.ReadOnly {
-		begin += " READ ONLY"
-	}
-	opts.BeginQuery = begin + "; SELECT set_config('app.tenant_id', " + quote(s.tenantID) + ", true), set_config('app.user_id', " +
-		quote(s.userID) + ", true), set_config('app.all_tenants', " + quote(all) + ", true)"
-	tx, err := d.pool.BeginTx(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("postgres: begin: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	if err := fn(pgConn{tx}); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("postgres: commit: %w", err)
-	}
-	return nil
-}
-
 func (d *pgDB) constraint(err error) (string, bool) {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23514") {
@@ -245,11 +215,6 @@ func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 	d.mode = m
 	return applied, nil
 }
-
-// pgConn runs SQL in a pgx transaction.
-// quote makes s a string literal (standard_conforming_strings, on since
-// PostgreSQL 9.1, leaves backslashes alone).
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // pgConn runs statements in a transaction, or on the pool.
 type pgConn struct {
