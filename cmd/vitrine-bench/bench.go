@@ -140,6 +140,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		return err
 	}
 	serveArgs := []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
+	durableArgs := append(slices.Clone(serveArgs), "--audit-reads", "durable")
 	pprofAddr := ""
 	if c.Profile != "" {
 		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
@@ -226,7 +227,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		return call(vit[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 	})
 	if selected("get_product (durable audit)") {
-		durURL, durProc, err := startProcess(ctx, server, url, append(slices.Clone(serveArgs), "--audit-reads", "durable")...)
+		durURL, durProc, err := startProcess(ctx, server, url, durableArgs...)
 		if err != nil {
 			return err
 		}
@@ -245,21 +246,25 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	}
 	if c.Postgres == "" && c.TS != "" && selected("get_product (TypeScript SDK ceiling)") {
 		tsURL, tsProc, err := tsServer(ctx, c.TS, url)
-		if err != nil {
+		switch {
+		case errors.Is(err, errNoTS):
+			fmt.Fprintf(e.stderr, "bench: skipped: %v\n", err)
+		case err != nil:
 			return err
-		}
-		ts, err := sessions(tsURL, "none")
-		if err != nil {
+		default:
+			ts, err := sessions(tsURL, "none")
+			if err != nil {
+				stopProcess(tsProc)
+				return err
+			}
+			run("get_product (TypeScript SDK ceiling)", func(i int, rng *rand.Rand) error {
+				return call(ts[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
+			})
+			for _, cs := range ts {
+				cs.Close()
+			}
 			stopProcess(tsProc)
-			return err
 		}
-		run("get_product (TypeScript SDK ceiling)", func(i int, rng *rand.Rand) error {
-			return call(ts[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
-		})
-		for _, cs := range ts {
-			cs.Close()
-		}
-		stopProcess(tsProc)
 	}
 	run("get_product (storage ceiling)", func(_ int, rng *rand.Rand) error {
 		_, err := w.db.ProductByID(ctx, big, w.sample[rng.IntN(len(w.sample))])

@@ -197,13 +197,16 @@ func pagePayload(ctx context.Context, cs *mcp.ClientSession, tenant string) (jso
 	return json.Marshal(res.StructuredContent)
 }
 
+// errNoTS says that the TypeScript ceiling's packages are not installed.
+var errNoTS = errors.New("the TypeScript ceiling needs its packages")
+
 // tsServer starts the TypeScript ceiling (ts/server.mjs, on the Node.js of
 // its node_modules) on the database, if its packages are installed
 // (cd DIR && npm ci).
 func tsServer(ctx context.Context, dir, db string) (string, *exec.Cmd, error) {
 	node := filepath.Join(dir, "node_modules", "node", "bin", "node")
 	if _, err := os.Stat(node); err != nil {
-		return "", nil, fmt.Errorf("the TypeScript ceiling needs its packages: cd %s && npm ci (%w)", dir, err)
+		return "", nil, fmt.Errorf("%w: cd %s && npm ci", errNoTS, dir)
 	}
 	return startProcess(ctx, node, db, filepath.Join(dir, "server.mjs"))
 }
