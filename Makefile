@@ -52,6 +52,9 @@ fuzz:
 # The benchmark of docs/performance.md: bin/vitrine-bench driving bin/vitrine,
 # on SQLite (make bench BENCH_ARGS='--postgres postgres://...' for
 # PostgreSQL). About ten minutes on two cores, most of it filling a million
-# products.
+# products. The TypeScript ceiling's packages (the official TypeScript SDK,
+# better-sqlite3 with its bundled prebuilt binaries, Node.js 22) come from
+# the npm registry, once.
 bench: build
+	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)

@@ -142,8 +142,8 @@ type PasswordStore interface {
 	RedeemPasswordLink(ctx context.Context, hash []byte, passwordHash string, at time.Time) (*User, error)
 }
 
-// AuditStore keeps the audit log. It is append-only: nothing updates or
-// deletes an event, through any interface.
+// AuditStore keeps the audit log. It is append-only: nothing updates an
+// event, and only the retention removes events, once older than a day.
 type AuditStore interface {
 	// AppendAudit stores events of any tenants in one transaction, marking
 	// each recorded.
@@ -151,6 +151,10 @@ type AuditStore interface {
 	// ListAudit returns a page of a tenant's events, newest first. The
 	// tenant may be NoTenant.
 	ListAudit(ctx context.Context, tenantID string, f AuditFilter) ([]*AuditEvent, error)
+	// PruneAudit removes up to limit events older than before (and than a
+	// day), of every tenant, and returns how many. busy says that another
+	// instance is pruning, and that none were removed.
+	PruneAudit(ctx context.Context, before time.Time, limit int) (n int64, busy bool, err error)
 }
 
 // ProductStore keeps products, and the movements of their stock: every

@@ -6,11 +6,12 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -306,18 +307,52 @@ func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, r
 	}
 	res := successResult(out)
 	if e != nil && e.TargetID == "" {
-		e.TargetID = outputID(res)
+		e.TargetID = resultID(out)
 	}
 	return res, nil
 }
 
-// outputID returns the "id" of a result that is one record.
-func outputID(res *mcp.CallToolResult) string {
-	var v struct {
-		ID string `json:"id"`
+// idFields holds, by result type, the index of its "id" field ([]int, nil
+// for none).
+var idFields sync.Map
+
+// resultID returns the "id" of a result that is one record, read from the
+// typed result (a list's page, say, has none), without decoding its JSON.
+func resultID(out any) string {
+	v := reflect.ValueOf(out)
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
 	}
-	json.Unmarshal(res.StructuredContent.(json.RawMessage), &v)
-	return v.ID
+	if v.Kind() != reflect.Struct {
+		return ""
+	}
+	index, ok := idFields.Load(v.Type())
+	if !ok {
+		index = idField(v.Type())
+		idFields.Store(v.Type(), index)
+	}
+	if index.([]int) == nil {
+		return ""
+	}
+	f, err := v.FieldByIndexErr(index.([]int))
+	if err != nil {
+		return ""
+	}
+	return f.String()
+}
+
+// idField returns the index of t's string field that encodes as "id".
+func idField(t reflect.Type) []int {
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && name == "id" && f.Type.Kind() == reflect.String {
+			return f.Index
+		}
+	}
+	return nil
 }
 
 // notifyLog tells the client of the call, as an MCP log message, if the

@@ -3,90 +3,10 @@ package service
 import (
 	"context"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/vitrine/vitrine"
 )
-
-// auditLog stores the events of calls that wrote nothing (reads, denials,
-// failures) with group commit: events of concurrent calls share one
-// transaction, and each call waits for its event's commit before it
-// answers, so no acknowledged call goes unrecorded. Events of calls that
-// write are stored by the store in the write's own transaction instead.
-type auditLog struct {
-	store vitrine.AuditStore
-	log   interface {
-		Error(msg string, args ...any)
-	}
-
-	mu      sync.Mutex
-	queue   []pendingEvent
-	running bool
-}
-
-type pendingEvent struct {
-	e    *vitrine.AuditEvent
-	done chan error
-}
-
-// auditTimeout bounds one batch's write.
-const auditTimeout = 10 * time.Second
-
-// record stores e and returns once it is committed. The writer goroutine
-// runs only while there are events to write.
-func (l *auditLog) record(ctx context.Context, e *vitrine.AuditEvent) error {
-	p := pendingEvent{e: e, done: make(chan error, 1)}
-	l.mu.Lock()
-	l.queue = append(l.queue, p)
-	if !l.running {
-		l.running = true
-		go l.run()
-	}
-	l.mu.Unlock()
-	select {
-	case err := <-p.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (l *auditLog) run() {
-	for {
-		l.mu.Lock()
-		batch := l.queue
-		l.queue = nil
-		if len(batch) == 0 {
-			l.running = false
-			l.mu.Unlock()
-			return
-		}
-		l.mu.Unlock()
-		events := make([]*vitrine.AuditEvent, len(batch))
-		for i, p := range batch {
-			events[i] = p.e
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), auditTimeout)
-		err := l.store.AppendAudit(ctx, events)
-		cancel()
-		if err != nil {
-			l.log.Error("write audit events", "events", len(events), "err", err)
-		}
-		for _, p := range batch {
-			p.done <- err
-		}
-	}
-}
-
-// RecordAudit stores the event of a tool call that its writes did not
-// already store. The call must not answer before this returns nil.
-func (s *Service) RecordAudit(ctx context.Context, e *vitrine.AuditEvent) error {
-	if e.Recorded() {
-		return nil
-	}
-	return s.audit.record(ctx, e)
-}
 
 // AuditQuery holds list_audit_events' arguments.
 type AuditQuery struct {
@@ -149,6 +69,11 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 	}
 	if pg.after != nil {
 		f.Before = *pg.after
+	}
+	// What this instance holds in its buffer is shown too: a read's event
+	// is listed as soon as the read has answered.
+	if err := s.audit.flush(ctx); err != nil {
+		return nil, err
 	}
 	f.Limit = pg.fetch()
 	events, err := s.store.ListAudit(ctx, tenantID, f)

@@ -6,10 +6,12 @@ package service
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 )
 
@@ -26,14 +28,43 @@ type Service struct {
 	// cursor signs list cursors, once cursorMu has read its key.
 	cursorMu sync.Mutex
 	cursor   *vitrine.Cursors
+	// stopRetention ends the audit retention's pruning, if it runs.
+	stopRetention func()
 }
 
-// New returns a service over store. A nil logger discards.
+// Options configure what a serving service does beside answering calls.
+// The zero value buffers the events of reads and keeps every event.
+type Options struct {
+	// AuditReads says how the events of calls that write nothing are
+	// stored; "" is AuditBuffered.
+	AuditReads AuditReads
+	// AuditSink, if set, receives every audit event as one JSON line,
+	// beside the database (whatever AuditReads says).
+	AuditSink io.Writer
+	// AuditRetention, if positive, is how long audit events are kept: older
+	// ones are removed in the background, in small batches.
+	AuditRetention time.Duration
+	// Metrics, if set, receives the audit buffer's instruments.
+	Metrics prometheus.Registerer
+}
+
+// New returns a service over store with the zero Options. A nil logger
+// discards.
 func New(store vitrine.Store, log *slog.Logger) *Service {
+	return NewWithOptions(store, log, Options{})
+}
+
+// NewWithOptions returns a service over store. A nil logger discards.
+// Close it at a graceful stop.
+func NewWithOptions(store vitrine.Store, log *slog.Logger, o Options) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, log: log, now: vitrine.Now, audit: &auditLog{store: store, log: log}, pw: newPasswords()}
+	s := &Service{store: store, log: log, now: vitrine.Now, audit: newAuditLog(store, log, o), pw: newPasswords(), stopRetention: func() {}}
+	if o.AuditRetention > 0 {
+		s.startRetention(o.AuditRetention)
+	}
+	return s
 }
 
 // Access is the proof that a caller holds an active membership in a tenant,

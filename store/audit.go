@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
@@ -53,7 +54,7 @@ func insertAudit(ctx context.Context, c conn, events []*vitrine.AuditEvent) erro
 		}
 		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
 		q.WriteString(strings.Join(values, ", "))
-		if _, err := c.Exec(ctx, q.String(), args...); err != nil {
+		if err := execLater(ctx, c, q.String(), args...); err != nil {
 			return err
 		}
 		events = events[n:]
@@ -130,4 +131,35 @@ func (db *DB) ListAudit(ctx context.Context, tenantID string, f vitrine.AuditFil
 		return nil, fmt.Errorf("list audit events: %w", err)
 	}
 	return out, nil
+}
+
+// pruneLock is the PostgreSQL advisory lock that lets one instance at a
+// time prune the audit log.
+const pruneLock = 0x76697472696e65 // "vitrine"
+
+// PruneAudit removes up to limit events of any tenant older than before,
+// in one short transaction, and returns how many it removed. On
+// PostgreSQL, while another instance prunes, it removes none and says so
+// with busy.
+func (db *DB) PruneAudit(ctx context.Context, before time.Time, limit int) (n int64, busy bool, err error) {
+	err = db.d.write(ctx, operator, func(c conn) error {
+		if db.d.name() == "postgres" {
+			var locked bool
+			if err := c.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(pruneLock)).Scan(&locked); err != nil {
+				return err
+			}
+			if !locked {
+				busy = true
+				return nil
+			}
+		}
+		var err error
+		n, err = c.Exec(ctx, `DELETE FROM audit_events WHERE (tenant_id, id) IN
+			(SELECT tenant_id, id FROM audit_events WHERE at < $1 ORDER BY at`+limitTo("$2")+`)`, vitrine.Timestamp(before), limit)
+		return err
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("prune audit events: %w", err)
+	}
+	return n, busy, nil
 }

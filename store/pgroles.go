@@ -152,11 +152,13 @@ func migrationsFor(fsys fs.FS, m pgMode) (fs.FS, error) {
 // appGrants is what the database's own role may do, granted again at every
 // migration so that a database first migrated by an earlier release (whose
 // grants went to vitrine_app) gets them. New tables go here and in their
-// migration. The audit log and the stock movements are insert-only.
+// migration. The stock movements are insert-only; the audit log too, but
+// for the removal of old events by its retention.
 const appGrants = `
 GRANT USAGE ON SCHEMA public TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON users, tenants, memberships, roles, api_tokens, products, idempotency_keys TO %[1]s;
 GRANT SELECT, INSERT ON audit_events, stock_movements, server_keys TO %[1]s;
+GRANT DELETE ON audit_events TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON sign_in_failures, password_links TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_clients, oauth_grants, oauth_sessions, web_sessions TO %[1]s;
 GRANT SELECT, UPDATE ON access_epoch TO %[1]s;

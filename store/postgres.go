@@ -35,7 +35,7 @@ type pgDB struct {
 	mode pgMode
 }
 
-func openPostgres(ctx context.Context, url string) (*pgDB, error) {
+func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgDB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -44,6 +44,7 @@ func openPostgres(ctx context.Context, url string) (*pgDB, error) {
 		// A database that does not answer fails the call, not hangs it.
 		cfg.ConnConfig.ConnectTimeout = 5 * time.Second
 	}
+	cfg.ConnConfig.Tracer = tracer
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	cfg.ConnConfig.RuntimeParams["application_name"] = "vitrine"
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
@@ -146,50 +147,23 @@ func prefixEnd(w string) string {
 
 func (d *pgDB) close() error { d.pool.Close(); return nil }
 
-// read runs fn in a read-only transaction scoped to s; outside any tenant
-// or user (tokens, the access epoch: what every request reads first), on
-// the pool, statement by statement. There, row-level security sees no
-// tenant, as in a transaction that sets none, and BEGIN, the settings and
-// COMMIT would be three round trips to the database for one query's one.
+// read runs fn's statements each in one round trip: outside any tenant or
+// user (tokens, the access epoch: what every request reads first), on the
+// pool, where row-level security sees no tenant, as in a transaction that
+// sets none; in a scope, as a pipelined batch (pgscoped.go) that sets the
+// row-level security context, read-only, and runs the statement in one
+// implicit transaction. BEGIN, the settings, the statement and COMMIT were
+// four round trips for one query's one. (Each statement of a read sees its
+// own snapshot, as it did in a READ COMMITTED transaction.)
 func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {
 	if s == (scope{}) {
 		return fn(pgConn{d.pool})
 	}
-	return d.tx(ctx, s, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
+	return fn(pgScoped{pool: d.pool, args: s.settings()})
 }
 
 func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
 	return d.tx(ctx, s, pgx.TxOptions{}, fn)
-}
-
-// tx runs fn in a transaction whose row-level security context is s. The
-// settings are transaction-local: a session-level one would leak to the
-// next borrower of the pooled connection.
-func (d *pgDB) tx(ctx context.Context, s scope, opts pgx.TxOptions, fn func(conn) error) error {
-	all := ""
-	if s.allTenants {
-		all = "on"
-	}
-	// BEGIN and the settings in one round trip: the simple protocol takes
-	// both statements at once, with the values as quoted literals.
-	begin := "BEGIN"
-	if opts.AccessMode == pgx.ReadOnly {
-		begin += " READ ONLY"
-	}
-	opts.BeginQuery = begin + "; SELECT set_config('app.tenant_id', " + quote(s.tenantID) + ", true), set_config('app.user_id', " +
-		quote(s.userID) + ", true), set_config('app.all_tenants', " + quote(all) + ", true)"
-	tx, err := d.pool.BeginTx(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("postgres: begin: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	if err := fn(pgConn{tx}); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("postgres: commit: %w", err)
-	}
-	return nil
 }
 
 func (d *pgDB) constraint(err error) (string, bool) {
@@ -241,11 +215,6 @@ func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 	d.mode = m
 	return applied, nil
 }
-
-// pgConn runs SQL in a pgx transaction.
-// quote makes s a string literal (standard_conforming_strings, on since
-// PostgreSQL 9.1, leaves backslashes alone).
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // pgConn runs statements in a transaction, or on the pool.
 type pgConn struct {

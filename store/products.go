@@ -82,10 +82,9 @@ func recordStock(ctx context.Context, c conn, p *vitrine.Product, delta int64) e
 	if e := vitrine.AuditEventFrom(ctx); e != nil {
 		requestID = e.RequestID
 	}
-	_, err := c.Exec(ctx, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
+	return execLater(ctx, c, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		p.TenantID, vitrine.NewID(), p.ID, delta, p.Stock, vitrine.StockReason(ctx), p.UpdatedBy, requestID, p.UpdatedAt)
-	return err
 }
 
 // CreateProduct stores a new product, or finds the one its idempotency

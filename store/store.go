@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
 )
 
@@ -28,6 +29,9 @@ type Options struct {
 	Logger *slog.Logger
 	// NoMigrate skips bringing the schema up to date on open.
 	NoMigrate bool
+	// Tracer, if set, sees every statement and batch sent to PostgreSQL
+	// (the benchmark counts round trips with it).
+	Tracer pgx.QueryTracer
 }
 
 // Open opens the database that url names and brings its schema up to date:
@@ -43,7 +47,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		d, err = openPostgres(ctx, url)
+		d, err = openPostgres(ctx, url, opts.Tracer)
 	case url == "":
 		return nil, errors.New("no database given")
 	default:

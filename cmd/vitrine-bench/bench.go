@@ -33,6 +33,7 @@ type BenchCmd struct {
 	Out         string        `placeholder:"FILE" help:"Also write the report (Markdown) to this file."`
 	Only        []string      `placeholder:"TEXT,..." help:"Run only the scenarios whose name contains one of these (and their ceilings; the no-op ceiling always runs)."`
 	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios to DIR, for go tool pprof."`
+	TS          string        `name:"ts" default:"cmd/vitrine-bench/ts" placeholder:"DIR" help:"The TypeScript ceiling's folder (its packages installed with npm ci), measured on SQLite; an empty value skips it."`
 }
 
 // Run runs every scenario at every size and prints the report.
@@ -139,6 +140,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		return err
 	}
 	serveArgs := []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
+	durableArgs := append(slices.Clone(serveArgs), "--audit-reads", "durable")
 	pprofAddr := ""
 	if c.Profile != "" {
 		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
@@ -224,6 +226,46 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	run("get_product", func(i int, rng *rand.Rand) error {
 		return call(vit[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 	})
+	if selected("get_product (durable audit)") {
+		durURL, durProc, err := startProcess(ctx, server, url, durableArgs...)
+		if err != nil {
+			return err
+		}
+		dur, err := sessions(durURL, w.token)
+		if err != nil {
+			stopProcess(durProc)
+			return err
+		}
+		run("get_product (durable audit)", func(i int, rng *rand.Rand) error {
+			return call(dur[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
+		})
+		for _, cs := range dur {
+			cs.Close()
+		}
+		stopProcess(durProc)
+	}
+	if c.Postgres == "" && c.TS != "" && selected("get_product (TypeScript SDK ceiling)") {
+		tsURL, tsProc, err := tsServer(ctx, c.TS, url)
+		switch {
+		case errors.Is(err, errNoTS):
+			fmt.Fprintf(e.stderr, "bench: skipped: %v\n", err)
+		case err != nil:
+			return err
+		default:
+			ts, err := sessions(tsURL, "none")
+			if err != nil {
+				stopProcess(tsProc)
+				return err
+			}
+			run("get_product (TypeScript SDK ceiling)", func(i int, rng *rand.Rand) error {
+				return call(ts[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
+			})
+			for _, cs := range ts {
+				cs.Close()
+			}
+			stopProcess(tsProc)
+		}
+	}
 	run("get_product (storage ceiling)", func(_ int, rng *rand.Rand) error {
 		_, err := w.db.ProductByID(ctx, big, w.sample[rng.IntN(len(w.sample))])
 		return err
@@ -234,6 +276,16 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 51})
 		return err
 	})
+	if selected("list_products page 1") {
+		page, err := pagePayload(ctx, vit[0], big)
+		if err != nil {
+			return err
+		}
+		if err := call(nop[0], "set_page", map[string]any{"page": page}); err != nil {
+			return err
+		}
+		run("list_products page 1 (bare go-sdk page ceiling)", func(i int, _ *rand.Rand) error { return call(nop[i], "page", nil) })
+	}
 	if size >= 1000*50 && selected("list_products page 1000") {
 		cursor, key, err := deepCursor(ctx, vit[0], w, big, 1000)
 		if err != nil {
@@ -287,6 +339,18 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	})
 	ceil.rows = 1000
 	s.rss = peakRSS(proc.Process.Pid)
+	if c.Postgres != "" && selected("round trips") {
+		fmt.Fprintf(e.stderr, "bench: round trips\n")
+		if s.getTrips, s.createTrips, err = countRoundTrips(ctx, url, w); err != nil {
+			return err
+		}
+	}
+	if selected("stdio") {
+		fmt.Fprintf(e.stderr, "bench: stdio start\n")
+		if s.stdio, s.stdioBare, err = stdioStartups(ctx, server, url, w.token); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -66,6 +66,7 @@ func TestBenchRuns(t *testing.T) {
 			for _, want := range []string{"| noop (protocol ceiling) |", "| get_product |", "| get_product (storage ceiling) |",
 				"| list_products page 1 |", "| search, rare word |", "| search, word in 10% |", "| create_product |",
 				"| import_products (1000 rows) |", "| import_products (storage ceiling: batched insert) |",
+				"| get_product (durable audit) |", "| list_products page 1 (bare go-sdk page ceiling) |", "vitrine stdio, exec to initialize answered",
 				"get_product ≥", "import_products rows/s ≥", "peak RSS ≤ 150 MiB", "start to ready ≤ 300 ms"} {
 				if !strings.Contains(text, want) {
 					t.Errorf("no %q in the report:\n%s", want, text)

@@ -24,6 +24,7 @@ import (
 type CLI struct {
 	Run        BenchCmd      `cmd:"" default:"withargs" help:"Fill a database, serve it with vitrine, and measure each scenario beside its ceiling (the default command)."`
 	NoopServer NoopServerCmd `cmd:"" name:"noop-server" help:"Serve the protocol ceiling: a bare go-sdk MCP server with one tool that does nothing (the benchmark starts it itself)."`
+	NoopStdio  NoopStdioCmd  `cmd:"" name:"noop-stdio" help:"Serve the stdio start ceiling: a bare go-sdk MCP server on standard input and output (the benchmark starts it itself)."`
 }
 
 // env is what every command runs with.

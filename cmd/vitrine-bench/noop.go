@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +28,27 @@ func serveNoop(ctx context.Context, addr string) error {
 	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+		})
+	// The page ceiling: a tool that returns a payload (list_products' page,
+	// which the benchmark hands over with set_page) as a bare go-sdk tool
+	// would, as text and as structured content.
+	var page atomic.Pointer[json.RawMessage]
+	srv.AddTool(&mcp.Tool{Name: "set_page", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ Page json.RawMessage }
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			page.Store(&in.Page)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "page", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			p := page.Load()
+			if p == nil {
+				return nil, errors.New("no page set")
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(*p)}}, StructuredContent: *p}, nil
 		})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))

@@ -36,7 +36,8 @@ type UserCmd struct {
 
 // AuditCmd groups the audit commands.
 type AuditCmd struct {
-	List AuditListCmd `cmd:"" help:"List a company's audit events, newest first."`
+	List  AuditListCmd  `cmd:"" help:"List a company's audit events, newest first."`
+	Prune AuditPruneCmd `cmd:"" help:"Remove the audit events older than a date, of every company (serve's --audit-retention does it in the background)."`
 }
 
 // TenantCmd groups the tenant commands.

@@ -63,11 +63,12 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return bearerTransport.RoundTrip(r)
 }
 
-// startServe runs `vitrine serve` as a process and returns its URL.
-func startServe(t *testing.T, db string) (*exec.Cmd, string) {
+// startServe runs `vitrine serve` as a process, with extra flags, and
+// returns its URL.
+func startServe(t *testing.T, db string, extra ...string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(binary(t), "serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json",
-		"--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0")
+	cmd := exec.Command(binary(t), append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json",
+		"--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}, extra...)...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

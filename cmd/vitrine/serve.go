@@ -48,6 +48,7 @@ type ServeCmd struct {
 	PprofAddr       string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	ToolFlags
+	AuditFlags
 	OAuthFlags `prefix:"oauth-"`
 	LoginFlags
 	LimitFlags
@@ -152,12 +153,12 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 func (c *ServeCmd) Run(e *env) error {
 	tuneGC()
 	log, sdkLog := c.logger(e.stderr)
-	db, svc, err := e.open(log)
+	reg := prometheus.NewRegistry()
+	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, reg)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	reg := prometheus.NewRegistry()
+	defer closeDB()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), poolCollector{db})
 	oauth, err := c.config()
 	if err != nil {
@@ -323,6 +324,7 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 // the machine could see in the process list.
 type StdioCmd struct {
 	ToolFlags
+	AuditFlags
 	LogFlags
 }
 
@@ -335,11 +337,11 @@ func (c *StdioCmd) Run(e *env) error {
 	if token == "" {
 		return &usageError{"VITRINE_TOKEN is not set: create a token with \"vitrine token create --email E --name N\" and put it in VITRINE_TOKEN"}
 	}
-	db, svc, err := e.open(log)
+	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, nil)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeDB()
 	caller, err := svc.Authenticate(e.ctx, token)
 	var ae *service.AuthError
 	if errors.As(err, &ae) {

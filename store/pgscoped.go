@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// scopeSettings sets a read's row-level security context, and makes it
+// read-only, for the implicit transaction of its batch alone.
+const scopeSettings = `SELECT set_config('app.tenant_id', $1, true), set_config('app.user_id', $2, true),
+	set_config('app.all_tenants', $3, true), set_config('transaction_read_only', 'on', true)`
+
+// settings are the arguments of scopeSettings.
+func (s scope) settings() []any {
+	all := ""
+	if s.allTenants {
+		all = "on"
+	}
+	return []any{s.tenantID, s.userID, all}
+}
+
+// pgScoped runs each statement of a read as one pipelined batch: the
+// settings, then the statement, with one Sync, so that both run in one
+// implicit transaction and cost one round trip.
+type pgScoped struct {
+	pool *pgxpool.Pool
+	args []any
+}
+
+func (c pgScoped) send(ctx context.Context, query string, args []any) (pgx.BatchResults, error) {
+	b := &pgx.Batch{}
+	b.Queue(scopeSettings, c.args...)
+	b.Queue(query, args...)
+	br := c.pool.SendBatch(ctx, b)
+	if _, err := br.Exec(); err != nil {
+		br.Close()
+		return nil, err
+	}
+	return br, nil
+}
+
+func (c pgScoped) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	br, err := c.send(ctx, query, args)
+	if err != nil {
+		return 0, err
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return tag.RowsAffected(), err
+}
+
+func (c pgScoped) Query(ctx context.Context, query string, args ...any) (rows, error) {
+	br, err := c.send(ctx, query, args)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return &batchRows{pgRows{rs}, br}, nil
+}
+
+func (c pgScoped) QueryRow(ctx context.Context, query string, args ...any) row {
+	br, err := c.send(ctx, query, args)
+	if err != nil {
+		return errRow{err}
+	}
+	return batchRow{pgRow{br.QueryRow()}, br}
+}
+
+// batchRows closes its batch with its rows, giving back the connection.
+type batchRows struct {
+	pgRows
+	br pgx.BatchResults
+}
+
+func (r *batchRows) Close() {
+	r.pgRows.Close()
+	r.br.Close()
+}
+
+type batchRow struct {
+	pgRow
+	br pgx.BatchResults
+}
+
+func (r batchRow) Scan(dest ...any) error {
+	err := r.pgRow.Scan(dest...)
+	if cerr := r.br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

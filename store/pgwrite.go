@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// deferrer is a conn that can hold a statement whose outcome nothing waits
+// for, to send it with the next one: execLater uses it.
+type deferrer interface {
+	defer_(query string, args []any)
+}
+
+// execLater runs a statement whose result the caller does not read (an
+// INSERT of a trace, say): on PostgreSQL, in a write, it goes to the
+// database with the next statement or with the COMMIT, in the same round
+// trip; an error it meets fails that statement, or the commit, and so the
+// whole write. Elsewhere it runs at once.
+func execLater(ctx context.Context, c conn, query string, args ...any) error {
+	if d, ok := c.(deferrer); ok {
+		d.defer_(query, args)
+		return nil
+	}
+	_, err := c.Exec(ctx, query, args...)
+	return err
+}
+
+type statement struct {
+	sql  string
+	args []any
+}
+
+// pgWrite is a write transaction on PostgreSQL that costs as few round
+// trips as its statements allow: BEGIN and the row-level security
+// settings go with its first statement, statements run with execLater
+// with the next one, and COMMIT with what is still held. A write whose
+// statements all go through execLater is one round trip.
+type pgWrite struct {
+	pool    *pgxpool.Pool
+	conn    *pgxpool.Conn // from the first round trip on
+	pending []statement
+	used    bool // a statement was run or held
+}
+
+func (d *pgDB) tx(ctx context.Context, s scope, opts pgx.TxOptions, fn func(conn) error) (err error) {
+	begin := "BEGIN"
+	if opts.AccessMode == pgx.ReadOnly {
+		begin += " READ ONLY"
+	}
+	args := s.settings()
+	w := &pgWrite{pool: d.pool, pending: []statement{{sql: begin}, {sql: `SELECT set_config('app.tenant_id', $1, true),
+		set_config('app.user_id', $2, true), set_config('app.all_tenants', $3, true)`, args: args}}}
+	defer func() {
+		if w.conn == nil {
+			return
+		}
+		if err != nil {
+			// The transaction may be open, or aborted: either way it ends here.
+			w.conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
+		w.conn.Release()
+	}()
+	if err := fn(w); err != nil {
+		return err
+	}
+	if !w.used {
+		return nil
+	}
+	br, err := w.send(ctx, &statement{sql: "COMMIT"})
+	if err == nil {
+		_, err = br.Exec()
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: commit: %w", err)
+	}
+	return nil
+}
+
+func (w *pgWrite) defer_(query string, args []any) {
+	w.used = true
+	w.pending = append(w.pending, statement{query, args})
+}
+
+// send sends what is held, then last, in one batch, and returns the
+// results with those of the held statements read.
+func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, error) {
+	w.used = true
+	if w.conn == nil {
+		c, err := w.pool.Acquire(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("postgres: begin: %w", err)
+		}
+		w.conn = c
+	}
+	b := &pgx.Batch{}
+	for _, q := range w.pending {
+		b.Queue(q.sql, q.args...)
+	}
+	held := len(w.pending)
+	w.pending = nil
+	b.Queue(last.sql, last.args...)
+	br := w.conn.SendBatch(ctx, b)
+	for range held {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return nil, err
+		}
+	}
+	return br, nil
+}
+
+func (w *pgWrite) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	br, err := w.send(ctx, &statement{query, args})
+	if err != nil {
+		return 0, err
+	}
+	tag, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return tag.RowsAffected(), err
+}
+
+func (w *pgWrite) Query(ctx context.Context, query string, args ...any) (rows, error) {
+	br, err := w.send(ctx, &statement{query, args})
+	if err != nil {
+		return nil, err
+	}
+	rs, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return &batchRows{pgRows{rs}, br}, nil
+}
+
+func (w *pgWrite) QueryRow(ctx context.Context, query string, args ...any) row {
+	br, err := w.send(ctx, &statement{query, args})
+	if err != nil {
+		return errRow{err}
+	}
+	return batchRow{pgRow{br.QueryRow()}, br}
+}
