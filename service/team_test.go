@@ -185,8 +185,6 @@ var (
 	noMembership = outcome{vitrine.GenericError, vitrine.MsgNoMembership}
 )
 
-func notFound(kind string) outcome { return outcome{vitrine.NotFoundError, kind + " not found"} }
-
 func (o outcome) String() string {
 	if o.typ == "" {
 		return "success"
@@ -342,17 +340,4 @@ func (tm *team) updateRole(by, name string, ps ...vitrine.Permission) error {
 func (tm *team) deleteRole(by, name string) error {
 	tm.t.Helper()
 	return tm.svc.DeleteRole(ctx, tm.as(by), name)
-}
-
-// accept is accept_invitation by caller, into the tenant with that id.
-func (tm *team) accept(caller *vitrine.Caller, tenantID string) error {
-	tm.t.Helper()
-	_, err := tm.svc.AcceptInvitation(ctx, caller, tenantID)
-	return err
-}
-
-// decline is decline_invitation by caller, into the tenant with that id.
-func (tm *team) decline(caller *vitrine.Caller, tenantID string) error {
-	tm.t.Helper()
-	return tm.svc.DeclineInvitation(ctx, caller, tenantID)
 }
