@@ -160,16 +160,6 @@ func (tm *team) invitations(who string) []service.PendingInvitation {
 	return slices.DeleteFunc(all, func(p service.PendingInvitation) bool { return p.Tenant.ID != tm.id })
 }
 
-// membership returns who's membership as the service sees it when they
-// call: their role and permissions, or the refusal.
-func (tm *team) membership(who string) (*vitrine.Membership, error) {
-	a, err := tm.svc.Access(ctx, tm.caller(who), tm.id)
-	if err != nil {
-		return nil, err
-	}
-	return a.Membership, nil
-}
-
 // outcome is what a case expects: success, or an error of a type, with
 // the SPEC's message where the SPEC fixes one.
 type outcome struct {
