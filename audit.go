@@ -1,9 +1,6 @@
 package vitrine
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // NoTenant is the tenant id of audit events that happened outside any
 // tenant: whoami, list_tenants, and calls refused for want of a membership.
@@ -11,6 +8,10 @@ import (
 const NoTenant = "00000000-0000-0000-0000-000000000000"
 
 // AuditEvent records one tool call: who, where, what, and how it ended.
+// Its ID is the call's request id: a call has at most one event, however
+// many times it is stored (the store ignores a second insert of an id), so
+// that a write's event, stored in the write's own transaction, and the
+// same event handed to the audit log after the call make one row.
 type AuditEvent struct {
 	ID        string
 	Time      time.Time
@@ -21,17 +22,7 @@ type AuditEvent struct {
 	TargetID  string // the resource the call was about, when there is one
 	Outcome   string // "ok" or the error type
 	RequestID string
-
-	// recorded is set once the event is stored, by the transaction of the
-	// call's first write or by the audit log afterwards.
-	recorded bool
 }
-
-// Recorded reports whether the event is stored.
-func (e *AuditEvent) Recorded() bool { return e.recorded }
-
-// MarkRecorded notes that the event is stored.
-func (e *AuditEvent) MarkRecorded() { e.recorded = true }
 
 // OutcomeOK is the outcome of a call that succeeded.
 const OutcomeOK = "ok"
@@ -46,27 +37,4 @@ type AuditFilter struct {
 	Limit   int
 	// Before is the id the page starts before; empty for the first page.
 	Before string
-}
-
-type auditKey struct{}
-
-// WithAuditEvent returns a context carrying the event of the tool call it
-// runs. A store that writes tenant data for the call records the event in
-// the same transaction, so that no change is ever without its trace.
-func WithAuditEvent(ctx context.Context, e *AuditEvent) context.Context {
-	return context.WithValue(ctx, auditKey{}, e)
-}
-
-// AuditEventFrom returns the event of the call running in ctx, if any.
-func AuditEventFrom(ctx context.Context) *AuditEvent {
-	e, _ := ctx.Value(auditKey{}).(*AuditEvent)
-	return e
-}
-
-// SetAuditTarget names the resource a call created, for its audit event,
-// unless the event names one already.
-func SetAuditTarget(ctx context.Context, id string) {
-	if e := AuditEventFrom(ctx); e != nil && e.TargetID == "" {
-		e.TargetID = id
-	}
 }

@@ -1,7 +1,6 @@
 package vitrine
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"time"
@@ -247,24 +246,4 @@ type StockMovement struct {
 	UserID     string
 	RequestID  string
 	At         time.Time
-}
-
-type stockReasonKey struct{}
-
-// WithStockReason returns a context whose writes record reason on the
-// stock movements they cause. Without one, a movement's reason is the tool
-// that caused it.
-func WithStockReason(ctx context.Context, reason string) context.Context {
-	return context.WithValue(ctx, stockReasonKey{}, reason)
-}
-
-// StockReason returns the reason for the stock movements written in ctx.
-func StockReason(ctx context.Context) string {
-	if r, ok := ctx.Value(stockReasonKey{}).(string); ok {
-		return r
-	}
-	if e := AuditEventFrom(ctx); e != nil {
-		return e.Tool
-	}
-	return "operator"
 }

@@ -9,7 +9,9 @@ import (
 // SQLite and on PostgreSQL, with the same behaviour on both.
 //
 // Every method on tenant-owned data takes the tenant id and filters by it:
-// no method reads or writes another tenant's rows. Methods return business
+// no method reads or writes another tenant's rows. Every method that
+// writes tenant data takes a Change, and stores the audit event of the
+// change's call in the write's own transaction (see Change). Methods return business
 // errors (*Error) for what a caller can act on: NotFound when a row is
 // absent, Conflict on a uniqueness or version clash.
 type Store interface {
@@ -48,17 +50,17 @@ type UserStore interface {
 // TenantStore keeps tenants.
 type TenantStore interface {
 	// CreateTenant creates a tenant and its first owner's membership at once.
-	CreateTenant(ctx context.Context, t *Tenant, owner *Membership) error
+	CreateTenant(ctx context.Context, ch Change, t *Tenant, owner *Membership) error
 	TenantByID(ctx context.Context, id string) (*Tenant, error)
 	TenantBySlug(ctx context.Context, slug string) (*Tenant, error)
-	UpdateTenant(ctx context.Context, t *Tenant) error
+	UpdateTenant(ctx context.Context, ch Change, t *Tenant) error
 	// ListTenants returns up to limit tenants after the slug after.
 	ListTenants(ctx context.Context, after string, limit int) ([]*Tenant, error)
 }
 
 // MembershipStore keeps memberships.
 type MembershipStore interface {
-	CreateMembership(ctx context.Context, m *Membership) error
+	CreateMembership(ctx context.Context, ch Change, m *Membership) error
 	// Membership returns a user's membership in a tenant, any status, with
 	// RolePermissions resolved.
 	Membership(ctx context.Context, tenantID, userID string) (*Membership, error)
@@ -75,24 +77,24 @@ type MembershipStore interface {
 	// DeleteMembership removes one. Both refuse, with a ConflictError, to
 	// leave the tenant without an active owner, checking it in the same
 	// transaction as the change.
-	UpdateMembership(ctx context.Context, m *Membership) error
-	DeleteMembership(ctx context.Context, tenantID, userID string) error
+	UpdateMembership(ctx context.Context, ch Change, m *Membership) error
+	DeleteMembership(ctx context.Context, ch Change, tenantID, userID string) error
 }
 
 // RoleStore keeps custom roles; built-in roles live in the code.
 type RoleStore interface {
-	CreateRole(ctx context.Context, r *Role) error
+	CreateRole(ctx context.Context, ch Change, r *Role) error
 	// Role returns a custom role of the tenant, or NotFoundError.
 	Role(ctx context.Context, tenantID, name string) (*Role, error)
 	// Roles returns the tenant's custom roles by name.
 	Roles(ctx context.Context, tenantID string) ([]*Role, error)
-	UpdateRole(ctx context.Context, r *Role) error
+	UpdateRole(ctx context.Context, ch Change, r *Role) error
 	// RoleHolders returns the tenant's memberships, of any status, that
 	// hold the role.
 	RoleHolders(ctx context.Context, tenantID, role string) ([]*Membership, error)
 	// DeleteRole removes a custom role no member holds; one still held is
 	// a ConflictError.
-	DeleteRole(ctx context.Context, tenantID, name string) error
+	DeleteRole(ctx context.Context, ch Change, tenantID, name string) error
 }
 
 // TokenStore keeps personal access tokens.
@@ -145,8 +147,9 @@ type PasswordStore interface {
 // AuditStore keeps the audit log. It is append-only: nothing updates an
 // event, and only the retention removes events, once older than a day.
 type AuditStore interface {
-	// AppendAudit stores events of any tenants in one transaction, marking
-	// each recorded.
+	// AppendAudit stores events of any tenants in one transaction. An
+	// event whose id is stored already (its call's write stored it) is
+	// left as it is: one call, one event.
 	AppendAudit(ctx context.Context, events []*AuditEvent) error
 	// ListAudit returns a page of a tenant's events, newest first. The
 	// tenant may be NoTenant.
@@ -165,7 +168,7 @@ type ProductStore interface {
 	// not expired) by this user in this tenant returns the product it
 	// created instead, or, if it was used for other arguments (another
 	// hash), a ConflictError.
-	CreateProduct(ctx context.Context, p *Product, key *IdempotencyKey) (*Product, error)
+	CreateProduct(ctx context.Context, ch Change, p *Product, key *IdempotencyKey) (*Product, error)
 	ProductByID(ctx context.Context, tenantID, id string) (*Product, error)
 	ProductBySKU(ctx context.Context, tenantID, sku string) (*Product, error)
 	// ListProducts returns up to f.Limit products after f.After in f.Sort order.
@@ -174,8 +177,8 @@ type ProductStore interface {
 	// under a lock that holds off every other writer, lets change modify
 	// it (or refuse, with an error that aborts the update), and writes it
 	// back with the next version. Concurrent updates queue; none is lost.
-	UpdateProduct(ctx context.Context, tenantID, id string, change func(*Product) error) (*Product, error)
-	DeleteProduct(ctx context.Context, tenantID, id string) error
+	UpdateProduct(ctx context.Context, ch Change, tenantID, id string, change func(*Product) error) (*Product, error)
+	DeleteProduct(ctx context.Context, ch Change, tenantID, id string) error
 	// ProductsBySKU returns the tenant's products with those SKUs, by SKU
 	// key.
 	ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*Product, error)
@@ -184,7 +187,7 @@ type ProductStore interface {
 	// stored version is still the one read. It returns an error per write
 	// (nil, or a ConflictError for a taken SKU or a stale version); with
 	// atomic, any such error rolls back every write.
-	WriteProducts(ctx context.Context, tenantID string, writes []ProductWrite, atomic bool, progress func(done int)) ([]error, error)
+	WriteProducts(ctx context.Context, ch Change, tenantID string, writes []ProductWrite, atomic bool, progress func(done int)) ([]error, error)
 	// ListStockMovements returns a page of the tenant's stock movements,
 	// newest first, of one product or of all.
 	ListStockMovements(ctx context.Context, tenantID, productID, before string, limit int) ([]*StockMovement, error)

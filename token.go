@@ -89,6 +89,10 @@ type Caller struct {
 	// when the caller was authenticated, under which what is cached of
 	// their access holds; 0 when it was not read, and nothing cached is used.
 	AccessEpoch int64
+	// Call is the call the caller makes, which the adapter gives each call
+	// its own copy of the caller to carry; zero outside any (the operator's
+	// commands). Read-only, as all of the caller.
+	Call Call
 }
 
 // ReadOnly reports whether the caller may only read.

@@ -133,11 +133,10 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 }
 
 func addProducts(ctx context.Context, svc *service.Service, tenantID, ownerEmail string, ps []product) error {
-	caller, err := svc.Operator().ActAs(ctx, ownerEmail)
+	caller, err := svc.Operator().ActAs(ctx, ownerEmail, "demo data")
 	if err != nil {
 		return err
 	}
-	ctx = vitrine.WithStockReason(ctx, "demo data")
 	a, err := svc.Access(ctx, caller, tenantID)
 	if err != nil {
 		return err

@@ -96,7 +96,7 @@ func generate(t *testing.T, url string, rng *rand.Rand) *model {
 		for _, r := range vitrine.BuiltinRoles {
 			mt.roles[r.Name] = r.Permissions
 		}
-		caller, _ := op.ActAs(ctx, m.users[ownerIdx].email)
+		caller, _ := op.ActAs(ctx, m.users[ownerIdx].email, "isolation test")
 		a, err := w.svc.Access(ctx, caller, tn.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -16,30 +16,43 @@ import (
 // handle runs one call of any kind (a tool, a resource read) through the
 // one pipeline, top to bottom:
 //
-//  1. its request id, audit event and deadline;
-//  2. the caller, from the request's token;
-//  3. the call itself (run), a panic in it made an internal error;
-//  4. its audit event (a write's is already in the write's transaction);
+//  1. its request id (vitrine.Call) and deadline;
+//  2. the caller, from the request's token, given the call: the read-only
+//     value the service and the store take as who acts and why;
+//  3. the call itself (run), a panic in it made an internal error; run
+//     returns what the call was about (about), from what it already has;
+//  4. its audit event, exactly one: every authenticated call hands its
+//     event to the service's audit log; a call that wrote has stored the
+//     same event (same id: the request id) in its write's transaction,
+//     and the store ignores the second copy;
 //  5. its log line, metrics and the session's notification.
 //
 // It returns run's output, or the error that the kind's adapter turns into
 // its answer through errorBodyOf, the one place where errors become
 // bodies. A call that asks the client a question first (inputRequired)
 // returns that, and is neither audited nor logged until it is answered.
-func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request, run func(context.Context, *vitrine.Caller) (any, error)) (any, string, error) {
+func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request, run func(context.Context, *vitrine.Caller) (any, about, error)) (any, string, error) {
 	start := time.Now()
 	s.metrics.begin()
-	e := &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, Tool: name}
-	e.RequestID = e.ID
+	// A tool's writes say why stock changes in the tool's own name.
+	call := vitrine.Call{RequestID: vitrine.NewID(), Tool: name, At: vitrine.Now(), Reason: name}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 	defer cancel()
-	ctx = vitrine.WithAuditEvent(ctx, e)
 
 	caller, err := s.signedIn(ctx, req)
-	var out any
+	var (
+		out any
+		ab  about
+	)
 	if err == nil {
-		e.UserID, e.TokenID = caller.User.ID, caller.Token.ID
-		out, err = guard(ctx, caller, run)
+		c := *caller // the caller is shared (cached); the call is this one's
+		c.Call = call
+		out, ab, err = guard(ctx, &c, run)
+	}
+	e := &vitrine.AuditEvent{ID: call.RequestID, Time: call.At, TenantID: vitrine.NoTenant, Tool: name,
+		TargetID: ab.target, Outcome: outcome(err), RequestID: call.RequestID}
+	if ab.tenant != "" {
+		e.TenantID = ab.tenant
 	}
 	var input *inputRequired
 	if errors.As(err, &input) {
@@ -47,7 +60,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 		return nil, e.RequestID, err
 	}
 	if caller != nil {
-		e.Outcome = outcome(err)
+		e.UserID, e.TokenID = caller.User.ID, caller.Token.ID
 		if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
 			// An answer whose trace is lost must not go out as a success.
 			out, err = nil, fmt.Errorf("record audit event: %w", aerr)
@@ -73,8 +86,15 @@ func (s *Server) signedIn(ctx context.Context, req mcp.Request) (*vitrine.Caller
 	return c, err
 }
 
+// about is what a call was about, for its audit event and log line, as
+// the call's adapter knows it from the arguments and the result it has:
+// the tenant it acted in ("" for none: vitrine.NoTenant), and the
+// resource it named or made (or, refused outside any tenant, the tenant
+// it tried).
+type about struct{ tenant, target string }
+
 // guard runs a call, making a panic in it an internal error.
-func guard(ctx context.Context, c *vitrine.Caller, run func(context.Context, *vitrine.Caller) (any, error)) (out any, err error) {
+func guard(ctx context.Context, c *vitrine.Caller, run func(context.Context, *vitrine.Caller) (any, about, error)) (out any, ab about, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, fmt.Errorf("panic: %v\n%s", p, debug.Stack())

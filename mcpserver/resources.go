@@ -41,7 +41,7 @@ func (s *Server) addResources() {
 // (handle), with the checks of get_product: membership, then permission,
 // then lookup; audited like a tool call.
 func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(ctx context.Context, caller *vitrine.Caller) (any, error) {
+	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(ctx context.Context, caller *vitrine.Caller) (any, about, error) {
 		return s.productResource(ctx, caller, req.Params.URI)
 	})
 	if err != nil {
@@ -50,28 +50,27 @@ func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) 
 	return out.(*mcp.ReadResourceResult), nil
 }
 
-func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, uri string) (*mcp.ReadResourceResult, error) {
+func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, uri string) (*mcp.ReadResourceResult, about, error) {
 	rest, ok := strings.CutPrefix(uri, "vitrine://tenants/")
 	tenantID, id, ok2 := strings.Cut(rest, "/products/")
 	if !ok || !ok2 || strings.Contains(id, "/") {
-		return nil, vitrine.NotFound("Product")
+		return nil, about{}, vitrine.NotFound("Product")
 	}
-	e := vitrine.AuditEventFrom(ctx)
-	e.TargetID = id
+	ab := about{target: id}
 	a, err := s.svc.Access(ctx, caller, tenantID)
 	if err != nil {
-		return nil, err
+		return nil, ab, err
 	}
-	e.TenantID = tenantID
+	ab.tenant = tenantID
 	p, err := s.svc.GetProduct(ctx, a, id, "")
 	if err != nil {
-		return nil, err
+		return nil, ab, err
 	}
 	text, err := json.Marshal(productView(p))
 	if err != nil {
-		return nil, err
+		return nil, ab, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}}, ab, nil
 }
 
 // resourceError answers a resource read's error as a JSON-RPC error whose

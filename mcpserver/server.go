@@ -272,7 +272,7 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 // tool's result.
 func (s *Server) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		out, requestID, err := s.handle(withRequest(ctx, req), "tool call", t.Name, req, func(ctx context.Context, caller *vitrine.Caller) (any, error) {
+		out, requestID, err := s.handle(withRequest(ctx, req), "tool call", t.Name, req, func(ctx context.Context, caller *vitrine.Caller) (any, about, error) {
 			return s.runTool(ctx, t, caller, req)
 		})
 		var input *inputRequired
@@ -286,30 +286,35 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 	}
 }
 
-// runTool parses a tool's arguments and runs it, naming in the call's
-// audit event the resource it is about.
-func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	c := call{caller: caller}
+// runTool parses a tool's arguments and runs it, and says what the call
+// was about: the resource its arguments name (Tool.TargetArg), which the
+// caller's call carries down to the store's event too; else, on success,
+// the record the result is; else what the run said (the tenant a refused
+// call tried). What a failed call would have created does not exist.
+func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, about, error) {
 	var err error
+	c := call{caller: caller}
 	if c.args, err = parseArgs(req.Params.Arguments); err != nil {
-		return nil, err
+		return nil, about{}, err
 	}
-	e := vitrine.AuditEventFrom(ctx)
-	if e != nil && t.TargetArg != "" {
-		e.TargetID, _ = c.args[t.TargetArg].(string)
+	var named string
+	if t.TargetArg != "" {
+		named, _ = c.args[t.TargetArg].(string)
+		called := *caller
+		called.Call.Target = named
+		c.caller = &called
 	}
-	out, err := t.run(ctx, &c)
+	out, ab, err := t.run(ctx, &c)
+	switch {
+	case named != "":
+		ab.target = named
+	case err == nil:
+		ab.target = resultID(out)
+	}
 	if err != nil {
-		if e != nil && t.TargetArg == "" && !e.Recorded() && e.TenantID != vitrine.NoTenant {
-			e.TargetID = "" // what the call would have created does not exist
-		}
-		return nil, err
+		return nil, ab, err
 	}
-	res := successResult(out)
-	if e != nil && e.TargetID == "" {
-		e.TargetID = resultID(out)
-	}
-	return res, nil
+	return successResult(out), ab, nil
 }
 
 // idFields holds, by result type, the index of its "id" field ([]int, nil

@@ -35,7 +35,7 @@ type Tool struct {
 
 	InputSchema  *jsonschema.Schema
 	OutputSchema *jsonschema.Schema
-	run          func(ctx context.Context, c *call) (any, error)
+	run          func(ctx context.Context, c *call) (any, about, error)
 }
 
 // Permission is what the caller must hold in the tenant: what the tool's
@@ -71,31 +71,26 @@ type pageArgs struct {
 // then the arguments, then whatever fn looks up and writes.
 func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Context, *service.Access, In) (Out, error)) *Tool {
 	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
-	t.run = func(ctx context.Context, c *call) (any, error) {
+	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		tenantID, err := stringArg(c.args, "tenant_id")
 		if err != nil {
-			return nil, err
+			return nil, about{}, err
 		}
 		a, err := svc.Access(ctx, c.caller, tenantID)
-		e := vitrine.AuditEventFrom(ctx)
 		if err != nil {
-			if e != nil && e.TargetID == "" {
-				// Refused outside any tenant: the operator sees which one was tried.
-				e.TargetID = tenantID
-			}
-			return nil, err
+			// Refused outside any tenant: the operator sees which one was tried.
+			return nil, about{target: tenantID}, err
 		}
-		if e != nil {
-			e.TenantID = tenantID
-		}
+		in := about{tenant: tenantID}
 		if err := a.Allow(t.Op); err != nil {
-			return nil, err
+			return nil, in, err
 		}
-		var in In
-		if err := decodeArgs(c.args, t.InputSchema, &in); err != nil {
-			return nil, err
+		var args In
+		if err := decodeArgs(c.args, t.InputSchema, &args); err != nil {
+			return nil, in, err
 		}
-		return fn(ctx, a, in)
+		out, err := fn(ctx, a, args)
+		return out, in, err
 	}
 	return &t
 }
@@ -103,12 +98,13 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 // callerTool makes a tool that acts on the caller alone.
 func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, In) (Out, error)) *Tool {
 	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
-	t.run = func(ctx context.Context, c *call) (any, error) {
+	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		var in In
 		if err := decodeArgs(c.args, t.InputSchema, &in); err != nil {
-			return nil, err
+			return nil, about{}, err
 		}
-		return fn(ctx, c.caller, in)
+		out, err := fn(ctx, c.caller, in)
+		return out, about{}, err
 	}
 	return &t
 }

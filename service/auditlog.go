@@ -314,15 +314,15 @@ func (k *auditSink) write(e *vitrine.AuditEvent) error {
 	return err
 }
 
-// RecordAudit stores the event of a tool call that its writes did not
-// already store, as the service's AuditReads mode says, and writes every
-// event to the audit sink. The call must not answer before this returns
-// nil.
+// RecordAudit stores the event of a call, as the service's AuditReads mode
+// says, and writes every event to the audit sink. The call must not answer
+// before this returns nil. A call that wrote has its event stored already,
+// in the write's own transaction, under the same id (the call's request
+// id): the store ignores this second copy, so that every call has exactly
+// one event, whatever it wrote.
 func (s *Service) RecordAudit(ctx context.Context, e *vitrine.AuditEvent) error {
-	if !e.Recorded() {
-		if err := s.audit.record(ctx, e); err != nil {
-			return err
-		}
+	if err := s.audit.record(ctx, e); err != nil {
+		return err
 	}
 	if s.audit.sink != nil {
 		if err := s.audit.sink.write(e); err != nil {

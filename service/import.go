@@ -160,7 +160,7 @@ func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRo
 	if progress != nil {
 		report = func(done int) { progress(done, len(writes)) }
 	}
-	errs, err := s.store.WriteProducts(ctx, a.TenantID, writes, atomic, report)
+	errs, err := s.store.WriteProducts(ctx, a.change(), a.TenantID, writes, atomic, report)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*I
 		// the same either way, as for any email).
 		if m.Role != r.Name && a.mayManage(m) == nil {
 			m.Role, m.RolePermissions, m.UpdatedAt = r.Name, r.Permissions, s.now()
-			if err := s.store.UpdateMembership(ctx, m); err != nil {
+			if err := s.store.UpdateMembership(ctx, a.change(), m); err != nil {
 				return nil, err
 			}
 		}
@@ -64,7 +64,7 @@ func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*I
 	now := s.now()
 	m := vitrine.Membership{ID: vitrine.NewID(), TenantID: a.TenantID, UserID: u.ID, Role: r.Name, Status: vitrine.MembershipInvited,
 		RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateMembership(ctx, &m); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
+	if err := s.store.CreateMembership(ctx, a.change(), &m); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
 		return nil, err
 	}
 	return sent, nil
@@ -115,7 +115,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, caller *vitrine.Caller, 
 		return nil, err
 	}
 	m.Status, m.UpdatedAt = vitrine.MembershipActive, s.now()
-	if err := s.store.UpdateMembership(ctx, m); err != nil {
+	if err := s.store.UpdateMembership(ctx, caller.Change(), m); err != nil {
 		return nil, err
 	}
 	t, err := s.store.TenantByID(ctx, tenantID)
@@ -130,5 +130,5 @@ func (s *Service) DeclineInvitation(ctx context.Context, caller *vitrine.Caller,
 	if _, err := s.invitation(ctx, caller, tenantID); err != nil {
 		return err
 	}
-	return s.store.DeleteMembership(ctx, tenantID, caller.User.ID)
+	return s.store.DeleteMembership(ctx, caller.Change(), tenantID, caller.User.ID)
 }

@@ -117,11 +117,10 @@ func (s *Service) addMember(ctx context.Context, a *Access, tenantID, email, rol
 	if err != nil {
 		return nil, err
 	}
-	vitrine.SetAuditTarget(ctx, u.ID)
 	now := s.now()
 	m := vitrine.Membership{ID: vitrine.NewID(), TenantID: tenantID, UserID: u.ID, Role: r.Name, Status: status,
 		RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateMembership(ctx, &m); err != nil {
+	if err := s.store.CreateMembership(ctx, a.change(), &m); err != nil {
 		return nil, err
 	}
 	return &vitrine.Member{Membership: m, Email: u.Email, Name: u.Name}, nil
@@ -200,7 +199,7 @@ func (s *Service) updateMember(ctx context.Context, a *Access, tenantID, userID 
 		m.Status = status
 	}
 	m.UpdatedAt = s.now()
-	if err := s.store.UpdateMembership(ctx, &m.Membership); err != nil {
+	if err := s.store.UpdateMembership(ctx, a.change(), &m.Membership); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -222,7 +221,7 @@ func (s *Service) removeMember(ctx context.Context, a *Access, tenantID, userID 
 	if err := a.mayManage(&m.Membership); err != nil {
 		return err
 	}
-	return s.store.DeleteMembership(ctx, tenantID, userID)
+	return s.store.DeleteMembership(ctx, a.change(), tenantID, userID)
 }
 
 // GrantPermission gives a member a permission on top of their role.
@@ -266,7 +265,7 @@ func (s *Service) changeGrant(ctx context.Context, a *Access, op Operation, user
 		m.Grants &^= ps
 	}
 	m.UpdatedAt = s.now()
-	if err := s.store.UpdateMembership(ctx, &m.Membership); err != nil {
+	if err := s.store.UpdateMembership(ctx, a.change(), &m.Membership); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -60,7 +60,7 @@ func (o *Operator) CreateTenant(ctx context.Context, name, slug, ownerEmail stri
 	if err != nil {
 		return nil, err
 	}
-	return o.s.createTenant(ctx, name, slug, owner.ID)
+	return o.s.createTenant(ctx, vitrine.Change{Reason: "operator"}, name, slug, owner.ID)
 }
 
 // EnsureTenant returns the tenant with that slug, creating it with its
@@ -214,18 +214,19 @@ func (o *Operator) RevokeToken(ctx context.Context, id string) (*vitrine.Token, 
 
 // ActAs returns the user with that email as a caller without a token: the
 // operator acting in their name, as the CLI's catalog commands do. Their
-// memberships and permissions still apply.
-func (o *Operator) ActAs(ctx context.Context, email string) (*vitrine.Caller, error) {
+// memberships and permissions still apply. reason says why they write, on
+// the stock movements their writes cause ("vitrine product import").
+func (o *Operator) ActAs(ctx context.Context, email, reason string) (*vitrine.Caller, error) {
 	u, err := o.User(ctx, "as", email)
 	if err != nil {
 		return nil, err
 	}
-	return &vitrine.Caller{User: *u}, nil
+	return &vitrine.Caller{User: *u, Call: vitrine.Call{Reason: reason}}, nil
 }
 
 // createTenant stores a tenant with its owner. A derived slug that is taken
 // gets a numbered suffix; a slug the user chose is theirs or a conflict.
-func (s *Service) createTenant(ctx context.Context, name, slug, ownerID string) (*vitrine.Tenant, error) {
+func (s *Service) createTenant(ctx context.Context, ch vitrine.Change, name, slug, ownerID string) (*vitrine.Tenant, error) {
 	derived := slug == ""
 	if derived {
 		slug = vitrine.Slugify(name)
@@ -239,12 +240,9 @@ func (s *Service) createTenant(ctx context.Context, name, slug, ownerID string) 
 	for n := 2; ; n++ {
 		now := s.now()
 		t := &vitrine.Tenant{ID: vitrine.NewID(), Name: name, Slug: slug, CreatedAt: now, UpdatedAt: now}
-		if e := vitrine.AuditEventFrom(ctx); e != nil {
-			e.TargetID = t.ID
-		}
 		m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: t.ID, UserID: ownerID, Role: vitrine.RoleOwner,
 			Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
-		err := s.store.CreateTenant(ctx, t, m)
+		err := s.store.CreateTenant(ctx, ch, t, m)
 		if derived && vitrine.TypeOf(err) == vitrine.ConflictError && n < 100 {
 			// A random suffix, not a count: "-2" would tell the caller how
 			// many companies of that name exist.
@@ -271,8 +269,9 @@ func parseMembershipStatus(s string) (vitrine.MembershipStatus, error) {
 
 // Actor returns who the operator's catalog commands act as in a tenant:
 // the user with that email, or else the tenant's first active owner. The
-// actor's memberships and permissions apply as in a tool call.
-func (o *Operator) Actor(ctx context.Context, tenantRef, email string) (*Access, error) {
+// actor's memberships and permissions apply as in a tool call; reason is
+// ActAs's.
+func (o *Operator) Actor(ctx context.Context, tenantRef, email, reason string) (*Access, error) {
 	t, err := o.Tenant(ctx, tenantRef)
 	if err != nil {
 		return nil, err
@@ -296,7 +295,7 @@ func (o *Operator) Actor(ctx context.Context, tenantRef, email string) (*Access,
 			after = &vitrine.MemberKey{Email: emailKey(last.Email), UserID: last.UserID}
 		}
 	}
-	caller, err := o.ActAs(ctx, email)
+	caller, err := o.ActAs(ctx, email, reason)
 	if err != nil {
 		return nil, err
 	}

@@ -234,8 +234,7 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, i
 	p.Version = 1
 	p.CreatedAt, p.UpdatedAt = now, now
 	p.CreatedBy, p.UpdatedBy = a.Caller.User.ID, a.Caller.User.ID
-	vitrine.SetAuditTarget(ctx, p.ID)
-	return s.store.CreateProduct(ctx, &p.Product, key)
+	return s.store.CreateProduct(ctx, a.change(), &p.Product, key)
 }
 
 // newProduct is a validated NewProduct.
@@ -302,7 +301,7 @@ func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch Pr
 	if !vitrine.ValidID(id) {
 		return nil, vitrine.NotFound("Product")
 	}
-	return s.store.UpdateProduct(ctx, a.TenantID, id, func(p *vitrine.Product) error {
+	return s.store.UpdateProduct(ctx, a.change(), a.TenantID, id, func(p *vitrine.Product) error {
 		if ch.ExpectedVersion != nil && *ch.ExpectedVersion != p.Version {
 			return staleVersion(*ch.ExpectedVersion, p.Version)
 		}
@@ -415,7 +414,7 @@ func (s *Service) DeleteProduct(ctx context.Context, a *Access, id string) error
 	if !vitrine.ValidID(id) {
 		return vitrine.NotFound("Product")
 	}
-	return s.store.DeleteProduct(ctx, a.TenantID, id)
+	return s.store.DeleteProduct(ctx, a.change(), a.TenantID, id)
 }
 
 // maxStockDelta bounds one stock adjustment.
@@ -441,7 +440,9 @@ func (s *Service) AdjustStock(ctx context.Context, a *Access, id string, delta i
 	if !vitrine.ValidID(id) {
 		return nil, vitrine.NotFound("Product")
 	}
-	return s.store.UpdateProduct(vitrine.WithStockReason(ctx, reason), a.TenantID, id, func(p *vitrine.Product) error {
+	ch := a.change()
+	ch.Reason = reason // the agent's own
+	return s.store.UpdateProduct(ctx, ch, a.TenantID, id, func(p *vitrine.Product) error {
 		if p.Stock+delta < 0 {
 			return vitrine.Invalid("delta", "the stock would go below zero: it is %d, and delta is %d", p.Stock, delta)
 		}

@@ -81,6 +81,16 @@ type Access struct {
 	operator bool
 }
 
+// change is the change a makes in its caller's call. The operator acting
+// in no one's name makes it outside any call: no audit event, and its stock
+// movements say "operator".
+func (a *Access) change() vitrine.Change {
+	if a.Caller == nil {
+		return vitrine.Change{Reason: "operator"}
+	}
+	return a.Caller.Change()
+}
+
 // operatorAccess is the operator acting in a tenant.
 func operatorAccess(tenantID string) *Access { return &Access{TenantID: tenantID, operator: true} }
 

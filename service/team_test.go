@@ -123,7 +123,7 @@ func (tm *team) add(who, role, status string) {
 // leaves it as it was.
 func (tm *team) state() string {
 	tm.t.Helper()
-	a, err := tm.svc.Operator().Actor(ctx, tm.slug, "")
+	a, err := tm.svc.Operator().Actor(ctx, tm.slug, "", "operator")
 	if err != nil {
 		tm.t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func runTeamCases(t *testing.T, cases []teamCase) {
 // callerOf returns the user with that email as a caller, with no token.
 func callerOf(t testing.TB, svc *service.Service, email string) *vitrine.Caller {
 	t.Helper()
-	c, err := svc.Operator().ActAs(ctx, email)
+	c, err := svc.Operator().ActAs(ctx, email, "service test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.createTenant(ctx, name, slug, caller.User.ID)
+	t, err := s.createTenant(ctx, caller.Change(), name, slug, caller.User.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug *strin
 		t.Slug = *slug
 	}
 	t.UpdatedAt = s.now()
-	if err := s.store.UpdateTenant(ctx, t); err != nil {
+	if err := s.store.UpdateTenant(ctx, a.change(), t); err != nil {
 		return nil, err
 	}
 	return &TenantAccess{Tenant: *t, Role: a.Membership.Role, Permissions: a.Permissions()}, nil

@@ -10,30 +10,32 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// write runs fn in a write transaction. When ctx carries the audit event of
-// a tool call acting in the scope's tenant, the event is stored in the same
-// transaction: a change never commits without its trace. (Calls that write
-// nothing have their events stored by the service's audit log instead.)
-func (db *DB) write(ctx context.Context, s scope, fn func(conn) error) error {
-	e := vitrine.AuditEventFrom(ctx)
-	if e == nil || e.Recorded() || s.tenantID == "" ||
-		(e.TenantID != "" && e.TenantID != vitrine.NoTenant && e.TenantID != s.tenantID) {
-		return db.d.write(ctx, s, fn)
-	}
-	err := db.d.write(ctx, s, func(c conn) error {
+// write runs fn in a write transaction of the scope's tenant, and stores
+// in the same transaction the audit event of ch's call (if it has one),
+// about what target returns once fn has written: a change never commits
+// without its trace, nor its trace without it. (Calls that write nothing
+// have their events stored by the service's audit log instead; the
+// event's id is the call's, so that the audit log's copy of a write's
+// event adds no second row.)
+func (db *DB) write(ctx context.Context, s scope, ch vitrine.Change, target func() string, fn func(conn) error) error {
+	return db.d.write(ctx, s, func(c conn) error {
 		if err := fn(c); err != nil {
 			return err
 		}
-		ev := *e // as fn left it: it may have named the target
-		ev.TenantID, ev.Outcome = s.tenantID, vitrine.OutcomeOK
-		return insertAudit(ctx, c, []*vitrine.AuditEvent{&ev})
+		if e := ch.Event(s.tenantID, target()); e != nil {
+			return insertAudit(ctx, c, []*vitrine.AuditEvent{e})
+		}
+		return nil
 	})
-	if err == nil {
-		e.TenantID, e.Outcome = s.tenantID, vitrine.OutcomeOK
-		e.MarkRecorded()
-	}
-	return err
 }
+
+// is returns a target that is known before the write.
+func is(target string) func() string { return func() string { return target } }
+
+// noTarget is the target of a membership's writes: none of their own, so
+// that add_member's event is the same whether the email has an account or
+// not (the tools that name a member, or a tenant, say so in their call).
+var noTarget = is("")
 
 // auditBatch bounds the rows of one INSERT.
 const auditBatch = 200
@@ -54,6 +56,7 @@ func insertAudit(ctx context.Context, c conn, events []*vitrine.AuditEvent) erro
 		}
 		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
 		q.WriteString(strings.Join(values, ", "))
+		q.WriteString(` ON CONFLICT DO NOTHING`) // one call, one event: see vitrine.AuditEvent
 		if err := execLater(ctx, c, q.String(), args...); err != nil {
 			return err
 		}
@@ -79,9 +82,6 @@ func (db *DB) AppendAudit(ctx context.Context, events []*vitrine.AuditEvent) err
 	}
 	if err := db.d.write(ctx, operator, func(c conn) error { return insertAudit(ctx, c, events) }); err != nil {
 		return fmt.Errorf("append audit events: %w", err)
-	}
-	for _, e := range events {
-		e.MarkRecorded()
 	}
 	return nil
 }
@@ -122,7 +122,6 @@ func (db *DB) ListAudit(ctx context.Context, tenantID string, f vitrine.AuditFil
 		out, err = collect(ctx, c, func(r row) (*vitrine.AuditEvent, error) {
 			var e vitrine.AuditEvent
 			err := r.Scan(&e.TenantID, &e.ID, &e.Time, &e.UserID, &e.TokenID, &e.Tool, &e.TargetID, &e.Outcome, &e.RequestID)
-			e.MarkRecorded()
 			return &e, err
 		}, query, q.args...)
 		return err

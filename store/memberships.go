@@ -18,8 +18,8 @@ func insertMembership(ctx context.Context, c conn, m *vitrine.Membership) error 
 
 // CreateMembership adds a user to a tenant. An existing membership is a
 // ConflictError.
-func (db *DB) CreateMembership(ctx context.Context, m *vitrine.Membership) error {
-	err := db.write(ctx, tenant(m.TenantID), func(c conn) error { return insertMembership(ctx, c, m) })
+func (db *DB) CreateMembership(ctx context.Context, ch vitrine.Change, m *vitrine.Membership) error {
+	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c conn) error { return insertMembership(ctx, c, m) })
 	if name, ok := db.d.constraint(err); ok && name == "memberships_pkey" {
 		return vitrine.Conflict("email", "This user is already a member of the company")
 	}
@@ -162,11 +162,11 @@ func keepsAnOwner(ctx context.Context, c conn, tenantID string) error {
 }
 
 // UpdateMembership writes a membership's role, status and grants.
-func (db *DB) UpdateMembership(ctx context.Context, m *vitrine.Membership) error {
+func (db *DB) UpdateMembership(ctx context.Context, ch vitrine.Change, m *vitrine.Membership) error {
 	if !validIDs(m.TenantID, m.UserID) {
 		return vitrine.NotFound("Member")
 	}
-	err := db.write(ctx, tenant(m.TenantID), func(c conn) error {
+	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c conn) error {
 		if err := lockTenant(ctx, c, m.TenantID); err != nil {
 			return err
 		}
@@ -187,11 +187,11 @@ func (db *DB) UpdateMembership(ctx context.Context, m *vitrine.Membership) error
 }
 
 // DeleteMembership removes a user from a tenant.
-func (db *DB) DeleteMembership(ctx context.Context, tenantID, userID string) error {
+func (db *DB) DeleteMembership(ctx context.Context, ch vitrine.Change, tenantID, userID string) error {
 	if !validIDs(tenantID, userID) {
 		return vitrine.NotFound("Member")
 	}
-	err := db.write(ctx, tenant(tenantID), func(c conn) error {
+	err := db.write(ctx, tenant(tenantID), ch, noTarget, func(c conn) error {
 		if err := lockTenant(ctx, c, tenantID); err != nil {
 			return err
 		}

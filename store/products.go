@@ -43,7 +43,7 @@ func (db *DB) productConflict(err error, p *vitrine.Product) error {
 }
 
 // insertProduct stores a new product and the movement of its first stock.
-func insertProduct(ctx context.Context, c conn, p *vitrine.Product) error {
+func insertProduct(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Product) error {
 	nameWords, search := words(p)
 	if _, err := c.Exec(ctx, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, description, name_words, search,
 			price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
@@ -52,13 +52,13 @@ func insertProduct(ctx context.Context, c conn, p *vitrine.Product) error {
 		p.Price, p.Currency, p.Stock, string(p.Status), p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy); err != nil {
 		return err
 	}
-	return recordStock(ctx, c, p, p.Stock)
+	return recordStock(ctx, c, ch, p, p.Stock)
 }
 
 // updateProduct writes p over the stored product if its version is still
 // p.Version, reporting whether it was; then p holds the next version. The
 // change of stock from stockBefore is recorded as a movement.
-func updateProduct(ctx context.Context, c conn, p *vitrine.Product, stockBefore int64) (bool, error) {
+func updateProduct(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Product, stockBefore int64) (bool, error) {
 	nameWords, search := words(p)
 	n, err := c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, name_words = $6, search = $7,
 			price = $8, currency = $9, stock = $10, status = $11, version = version + 1, updated_at = $12, updated_by = $13
@@ -70,28 +70,25 @@ func updateProduct(ctx context.Context, c conn, p *vitrine.Product, stockBefore 
 		return false, err
 	}
 	p.Version++
-	return true, recordStock(ctx, c, p, p.Stock-stockBefore)
+	return true, recordStock(ctx, c, ch, p, p.Stock-stockBefore)
 }
 
-// recordStock records a change of p's stock by delta, if there is one.
-func recordStock(ctx context.Context, c conn, p *vitrine.Product, delta int64) error {
+// recordStock records a change of p's stock by delta, if there is one,
+// with ch's reason and request id.
+func recordStock(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Product, delta int64) error {
 	if delta == 0 {
 		return nil
 	}
-	requestID := ""
-	if e := vitrine.AuditEventFrom(ctx); e != nil {
-		requestID = e.RequestID
-	}
 	return execLater(ctx, c, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		p.TenantID, vitrine.NewID(), p.ID, delta, p.Stock, vitrine.StockReason(ctx), p.UpdatedBy, requestID, p.UpdatedAt)
+		p.TenantID, vitrine.NewID(), p.ID, delta, p.Stock, ch.Reason, p.UpdatedBy, ch.Call.RequestID, p.UpdatedAt)
 }
 
 // CreateProduct stores a new product, or finds the one its idempotency
-// key made.
-func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
+// key made: the call's event is about the product it answers with.
+func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
 	out := p
-	err := db.write(ctx, tenant(p.TenantID), func(c conn) error {
+	err := db.write(ctx, tenant(p.TenantID), ch, func() string { return out.ID }, func(c conn) error {
 		if key != nil {
 			var hash, id string
 			err := c.QueryRow(ctx, `SELECT request_hash, product_id FROM idempotency_keys
@@ -105,10 +102,7 @@ func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product, key *vitrin
 				if errors.Is(err, errNoRows) {
 					return vitrine.NotFound("Product")
 				}
-				if e := vitrine.AuditEventFrom(ctx); e != nil {
-					e.TargetID = id // the retry is about the product the first call made
-				}
-				out = found
+				out = found // the retry is about the product the first call made
 				return err
 			case !errors.Is(err, errNoRows):
 				return err
@@ -126,11 +120,11 @@ func (db *DB) CreateProduct(ctx context.Context, p *vitrine.Product, key *vitrin
 				return err
 			}
 		}
-		return insertProduct(ctx, c, p)
+		return insertProduct(ctx, c, ch, p)
 	})
 	if name, ok := db.d.constraint(err); ok && name == "idempotency_keys_pkey" {
 		// A concurrent retry with the same key won the race: answer as it did.
-		return db.CreateProduct(ctx, p, key)
+		return db.CreateProduct(ctx, ch, p, key)
 	}
 	if err != nil {
 		if err := db.productConflict(err, p); vitrine.AsError(err) != nil {
@@ -381,12 +375,12 @@ func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID 
 // UpdateProduct reads the product under a row lock (the single writer
 // connection holds it on SQLite; FOR UPDATE on PostgreSQL), applies change
 // and writes the result with the next version, in one transaction.
-func (db *DB) UpdateProduct(ctx context.Context, tenantID, id string, change func(*vitrine.Product) error) (*vitrine.Product, error) {
+func (db *DB) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id string, change func(*vitrine.Product) error) (*vitrine.Product, error) {
 	if !validIDs(tenantID, id) {
 		return nil, vitrine.NotFound("Product")
 	}
 	var p *vitrine.Product
-	err := db.write(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c conn) (err error) {
 		p, err = scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.forUpdate(), tenantID, id))
 		if errors.Is(err, errNoRows) {
 			return vitrine.NotFound("Product")
@@ -399,7 +393,7 @@ func (db *DB) UpdateProduct(ctx context.Context, tenantID, id string, change fun
 			return err
 		}
 		p.TenantID, p.ID = tenantID, id
-		written, err := updateProduct(ctx, c, p, stock)
+		written, err := updateProduct(ctx, c, ch, p, stock)
 		if err == nil && !written {
 			err = fmt.Errorf("product %s changed under its lock", id)
 		}
@@ -416,12 +410,12 @@ func (db *DB) UpdateProduct(ctx context.Context, tenantID, id string, change fun
 
 // DeleteProduct removes a product of the tenant, or answers NotFoundError.
 // Its stock movements stay, as history.
-func (db *DB) DeleteProduct(ctx context.Context, tenantID, id string) error {
+func (db *DB) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID, id string) error {
 	if !validIDs(tenantID, id) {
 		return vitrine.NotFound("Product")
 	}
 	var n int64
-	err := db.write(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Product")
@@ -441,15 +435,15 @@ const writeBatch = 100
 // write runs under a savepoint, so that a failed one (a taken SKU, a stale
 // version) leaves the others standing; with atomic, any failure rolls
 // everything back.
-func (db *DB) WriteProducts(ctx context.Context, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
+func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
 	results := make([]error, len(writes))
 	if !validIDs(tenantID) {
 		return nil, vitrine.NotFound("Tenant")
 	}
 	failed := errors.New("a write failed")
-	err := db.write(ctx, tenant(tenantID), func(c conn) error {
+	err := db.write(ctx, tenant(tenantID), ch, is(""), func(c conn) error {
 		for i, w := range writes {
-			results[i] = db.writeOne(ctx, c, w, !atomic)
+			results[i] = db.writeOne(ctx, c, ch, w, !atomic)
 			if results[i] != nil && vitrine.AsError(results[i]) == nil {
 				return results[i] // the database failed, not the row
 			}
@@ -474,7 +468,7 @@ func (db *DB) WriteProducts(ctx context.Context, tenantID string, writes []vitri
 // writeOne makes one write; isolate puts it under a savepoint so that its
 // failure leaves the transaction usable (an atomic batch needs none: any
 // failure rolls it all back).
-func (db *DB) writeOne(ctx context.Context, c conn, w vitrine.ProductWrite, isolate bool) error {
+func (db *DB) writeOne(ctx context.Context, c conn, ch vitrine.Change, w vitrine.ProductWrite, isolate bool) error {
 	if isolate {
 		if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
 			return err
@@ -483,13 +477,13 @@ func (db *DB) writeOne(ctx context.Context, c conn, w vitrine.ProductWrite, isol
 	var err error
 	switch {
 	case w.Create != nil:
-		err = insertProduct(ctx, c, w.Create)
+		err = insertProduct(ctx, c, ch, w.Create)
 		err = db.productConflict(err, w.Create)
 	case w.Update != nil:
 		var stock int64
 		if err = c.QueryRow(ctx, `SELECT stock FROM products WHERE tenant_id = $1 AND id = $2`, w.Update.TenantID, w.Update.ID).Scan(&stock); err == nil {
 			var written bool
-			if written, err = updateProduct(ctx, c, w.Update, stock); err == nil && !written {
+			if written, err = updateProduct(ctx, c, ch, w.Update, stock); err == nil && !written {
 				err = vitrine.Conflict("sku", "The product with SKU %q changed while it was being imported; import the row again", w.Update.SKU)
 			}
 		} else if errors.Is(err, errNoRows) {

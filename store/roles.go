@@ -24,8 +24,8 @@ func scanRole(r row) (*vitrine.Role, error) {
 
 // CreateRole stores a custom role; a name taken in the tenant is a
 // ConflictError.
-func (db *DB) CreateRole(ctx context.Context, r *vitrine.Role) error {
-	err := db.write(ctx, tenant(r.TenantID), func(c conn) error {
+func (db *DB) CreateRole(ctx context.Context, ch vitrine.Change, r *vitrine.Role) error {
+	err := db.write(ctx, tenant(r.TenantID), ch, is(r.Name), func(c conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO roles (`+roleColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
 			r.TenantID, r.Name, r.Description, r.Permissions.String(), r.CreatedAt, r.UpdatedAt)
 		return err
@@ -75,12 +75,12 @@ func (db *DB) Roles(ctx context.Context, tenantID string) ([]*vitrine.Role, erro
 }
 
 // UpdateRole writes a custom role's description and permissions.
-func (db *DB) UpdateRole(ctx context.Context, r *vitrine.Role) error {
+func (db *DB) UpdateRole(ctx context.Context, ch vitrine.Change, r *vitrine.Role) error {
 	if !validIDs(r.TenantID) {
 		return vitrine.NotFound("Role")
 	}
 	var n int64
-	err := db.write(ctx, tenant(r.TenantID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(r.TenantID), ch, is(r.Name), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE roles SET description = $1, permissions = $2, updated_at = $3 WHERE tenant_id = $4 AND name = $5`,
 			r.Description, r.Permissions.String(), r.UpdatedAt, r.TenantID, r.Name)
 		if err == nil && n == 0 {
@@ -95,11 +95,11 @@ func (db *DB) UpdateRole(ctx context.Context, r *vitrine.Role) error {
 }
 
 // DeleteRole removes a custom role that no member holds.
-func (db *DB) DeleteRole(ctx context.Context, tenantID, name string) error {
+func (db *DB) DeleteRole(ctx context.Context, ch vitrine.Change, tenantID, name string) error {
 	if !validIDs(tenantID) {
 		return vitrine.NotFound("Role")
 	}
-	err := db.write(ctx, tenant(tenantID), func(c conn) error {
+	err := db.write(ctx, tenant(tenantID), ch, is(name), func(c conn) error {
 		if err := lockTenant(ctx, c, tenantID); err != nil {
 			return err
 		}

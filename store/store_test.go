@@ -41,7 +41,7 @@ func (f *fixture) tenant(slug string, owner *vitrine.User) *vitrine.Tenant {
 	now := vitrine.Now()
 	tn := &vitrine.Tenant{ID: vitrine.NewID(), Name: "Tenant " + slug, Slug: slug, CreatedAt: now, UpdatedAt: now}
 	m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: owner.ID, Role: vitrine.RoleOwner, Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
-	if err := f.db.CreateTenant(ctx, tn, m); err != nil {
+	if err := f.db.CreateTenant(ctx, testChange, tn, m); err != nil {
 		f.t.Fatal(err)
 	}
 	return tn
@@ -66,7 +66,7 @@ func newProduct(tenantID, sku, name string, price int64, status vitrine.ProductS
 }
 
 func createProduct(db *store.DB, p *vitrine.Product) error {
-	_, err := db.CreateProduct(ctx, p, nil)
+	_, err := db.CreateProduct(ctx, testChange, p, nil)
 	return err
 }
 
@@ -102,7 +102,7 @@ func TestTenantsAndMemberships(t *testing.T) {
 		zeta := f.tenant("zeta", ana)
 		alfa := f.tenant("alfa", bia)
 		now := vitrine.Now()
-		err := f.db.CreateMembership(ctx, &vitrine.Membership{ID: vitrine.NewID(), TenantID: alfa.ID, UserID: ana.ID, Role: vitrine.RoleViewer,
+		err := f.db.CreateMembership(ctx, testChange, &vitrine.Membership{ID: vitrine.NewID(), TenantID: alfa.ID, UserID: ana.ID, Role: vitrine.RoleViewer,
 			Status: vitrine.MembershipActive, Grants: vitrine.NewPermissionSet(vitrine.ProductsCreate), CreatedAt: now, UpdatedAt: now})
 		if err != nil {
 			t.Fatal(err)
@@ -117,13 +117,13 @@ func TestTenantsAndMemberships(t *testing.T) {
 		}
 		// The same slug again, or the same member again, is a conflict.
 		tn := &vitrine.Tenant{ID: vitrine.NewID(), Name: "x", Slug: "zeta", CreatedAt: now, UpdatedAt: now}
-		wantType(t, f.db.CreateTenant(ctx, tn, &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: ana.ID, Role: "owner", Status: "active", CreatedAt: now, UpdatedAt: now}), vitrine.ConflictError)
-		wantType(t, f.db.CreateMembership(ctx, &vitrine.Membership{ID: vitrine.NewID(), TenantID: zeta.ID, UserID: ana.ID, Role: "viewer", Status: "active", CreatedAt: now, UpdatedAt: now}), vitrine.ConflictError)
+		wantType(t, f.db.CreateTenant(ctx, testChange, tn, &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: ana.ID, Role: "owner", Status: "active", CreatedAt: now, UpdatedAt: now}), vitrine.ConflictError)
+		wantType(t, f.db.CreateMembership(ctx, testChange, &vitrine.Membership{ID: vitrine.NewID(), TenantID: zeta.ID, UserID: ana.ID, Role: "viewer", Status: "active", CreatedAt: now, UpdatedAt: now}), vitrine.ConflictError)
 		if _, err := f.db.TenantBySlug(ctx, "zeta"); err != nil {
 			t.Fatal(err)
 		}
 		// An inactive membership is returned by Membership, but not listed.
-		err = f.db.CreateMembership(ctx, &vitrine.Membership{ID: vitrine.NewID(), TenantID: zeta.ID, UserID: bia.ID, Role: "member", Status: vitrine.MembershipInactive, CreatedAt: now, UpdatedAt: now})
+		err = f.db.CreateMembership(ctx, testChange, &vitrine.Membership{ID: vitrine.NewID(), TenantID: zeta.ID, UserID: bia.ID, Role: "member", Status: vitrine.MembershipInactive, CreatedAt: now, UpdatedAt: now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestTenantsAndMemberships(t *testing.T) {
 		_, err = f.db.Membership(ctx, vitrine.NewID(), bia.ID)
 		wantType(t, err, vitrine.NotFoundError)
 		zeta.Name, zeta.Slug, zeta.UpdatedAt = "Zeta Renamed", "alfa", vitrine.Now()
-		wantType(t, f.db.UpdateTenant(ctx, zeta), vitrine.ConflictError)
+		wantType(t, f.db.UpdateTenant(ctx, testChange, zeta), vitrine.ConflictError)
 	})
 }
 
@@ -162,15 +162,15 @@ func TestProducts(t *testing.T) {
 		// Another tenant's product is not found through this tenant.
 		_, err = f.db.ProductByID(ctx, a.ID, other.ID)
 		wantType(t, err, vitrine.NotFoundError)
-		_, err = f.db.UpdateProduct(ctx, a.ID, other.ID, func(*vitrine.Product) error {
+		_, err = f.db.UpdateProduct(ctx, testChange, a.ID, other.ID, func(*vitrine.Product) error {
 			t.Error("another tenant's product reached the change")
 			return nil
 		})
 		wantType(t, err, vitrine.NotFoundError)
-		wantType(t, f.db.DeleteProduct(ctx, a.ID, other.ID), vitrine.NotFoundError)
+		wantType(t, f.db.DeleteProduct(ctx, testChange, a.ID, other.ID), vitrine.NotFoundError)
 
 		// An update applies its change to the stored product and bumps the version.
-		got, err = f.db.UpdateProduct(ctx, a.ID, p.ID, func(p *vitrine.Product) error {
+		got, err = f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error {
 			p.Name, p.UpdatedAt = "Notebook Dell Inspiron", vitrine.Now()
 			return nil
 		})
@@ -179,24 +179,24 @@ func TestProducts(t *testing.T) {
 		}
 		// A change that refuses writes nothing.
 		refused := vitrine.Conflict("expected_version", "stale")
-		if _, err := f.db.UpdateProduct(ctx, a.ID, p.ID, func(p *vitrine.Product) error { p.Stock = 99; return refused }); err != refused {
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error { p.Stock = 99; return refused }); err != refused {
 			t.Fatalf("refused update = %v", err)
 		}
 		if again, _ := f.db.ProductByID(ctx, a.ID, p.ID); again.Stock != 1 || again.Version != 2 {
 			t.Fatalf("after a refused update: %+v", again)
 		}
 		// A SKU change onto a taken SKU is a conflict; onto its own, in another case, is not.
-		if _, err := f.db.UpdateProduct(ctx, a.ID, p.ID, func(p *vitrine.Product) error { p.SKU = "nb-dell-5440"; return nil }); err != nil {
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error { p.SKU = "nb-dell-5440"; return nil }); err != nil {
 			t.Fatalf("case change of own SKU: %v", err)
 		}
 		q := f.product(a.ID, "MS-1", "Mouse", 100, vitrine.ProductActive)
-		_, err = f.db.UpdateProduct(ctx, a.ID, q.ID, func(q *vitrine.Product) error { q.SKU = "NB-DELL-5440"; return nil })
+		_, err = f.db.UpdateProduct(ctx, testChange, a.ID, q.ID, func(q *vitrine.Product) error { q.SKU = "NB-DELL-5440"; return nil })
 		wantType(t, err, vitrine.ConflictError)
 
-		if err := f.db.DeleteProduct(ctx, a.ID, p.ID); err != nil {
+		if err := f.db.DeleteProduct(ctx, testChange, a.ID, p.ID); err != nil {
 			t.Fatal(err)
 		}
-		wantType(t, f.db.DeleteProduct(ctx, a.ID, p.ID), vitrine.NotFoundError)
+		wantType(t, f.db.DeleteProduct(ctx, testChange, a.ID, p.ID), vitrine.NotFoundError)
 		if _, err := f.db.ProductByID(ctx, b.ID, other.ID); err != nil {
 			t.Fatalf("the other tenant's product: %v", err)
 		}
@@ -500,3 +500,6 @@ func TestReady(t *testing.T) {
 		}
 	})
 }
+
+// testChange is the change the tests make, outside any call.
+var testChange = vitrine.Change{Reason: "store test"}

@@ -20,8 +20,8 @@ func scanTenant(r row) (*vitrine.Tenant, error) {
 
 // CreateTenant stores a tenant and its first owner's membership in one
 // transaction. A taken slug is a ConflictError.
-func (db *DB) CreateTenant(ctx context.Context, t *vitrine.Tenant, owner *vitrine.Membership) error {
-	err := db.write(ctx, tenant(t.ID), func(c conn) error {
+func (db *DB) CreateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant, owner *vitrine.Membership) error {
+	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c conn) error {
 		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)`,
 			t.ID, t.Name, t.Slug, t.CreatedAt, t.UpdatedAt); err != nil {
 			return err
@@ -66,12 +66,12 @@ func (db *DB) tenant(ctx context.Context, s scope, query, arg string) (*vitrine.
 }
 
 // UpdateTenant writes a tenant's name and slug.
-func (db *DB) UpdateTenant(ctx context.Context, t *vitrine.Tenant) error {
+func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant) error {
 	if !validIDs(t.ID) {
 		return vitrine.NotFound("Tenant")
 	}
 	var n int64
-	err := db.write(ctx, tenant(t.ID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, updated_at = $3 WHERE id = $4`,
 			t.Name, t.Slug, t.UpdatedAt, t.ID)
 		return err

@@ -313,7 +313,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	})
 	run("create_product (storage ceiling)", func(_ int, _ *rand.Rand) error {
 		n := seq.Add(1)
-		_, err := w.db.CreateProduct(ctx, benchProduct(big, w.author, fmt.Sprintf("NEW-%d", n), int(n)), nil)
+		_, err := w.db.CreateProduct(ctx, benchChange, benchProduct(big, w.author, fmt.Sprintf("NEW-%d", n), int(n)), nil)
 		return err
 	})
 	rows := func() []map[string]any {
@@ -334,7 +334,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		for i := range writes {
 			writes[i].Create = benchProduct(big, w.author, fmt.Sprintf("IMP-%d", n+int64(i)), int(n)+i)
 		}
-		_, err := w.db.WriteProducts(ctx, big, writes, false, nil)
+		_, err := w.db.WriteProducts(ctx, benchChange, big, writes, false, nil)
 		return err
 	})
 	ceil.rows = 1000

@@ -57,7 +57,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As)
+	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As, "vitrine product import")
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	ctx := vitrine.WithStockReason(e.ctx, "vitrine product import")
+	ctx := e.ctx
 	var (
 		total service.ImportSummary
 		batch []service.ImportRow
@@ -243,7 +243,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As)
+	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As, "vitrine product export")
 	if err != nil {
 		return err
 	}
