@@ -119,7 +119,7 @@ func ResourceURL(publicURL string) string { return strings.TrimSuffix(publicURL,
 // has a handler; the authorization server's routes when it is on.
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
-	mux.Handle(MCPPath, s.limits.byIP(s.requireToken(exposeCaller(s.streamable()))))
+	mux.Handle(MCPPath, s.limits.beforeToken(s.requireToken(exposeCaller(s.streamable()))))
 	var meta http.Handler
 	switch {
 	case s.oauth != nil:
@@ -129,7 +129,7 @@ func (s *Server) routes() *http.ServeMux {
 		s.opts.AuthorizationServer.Register(mux)
 	}
 	if meta != nil {
-		meta = s.limits.byIP(meta)
+		meta = s.limits.beforeToken(meta)
 		mux.Handle("/.well-known/oauth-protected-resource", meta)
 		mux.Handle("/.well-known/oauth-protected-resource"+MCPPath, meta)
 	}

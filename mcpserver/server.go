@@ -1,7 +1,8 @@
-// Package mcpserver serves Vitrine's tools over the Model Context Protocol,
-// on stdio or Streamable HTTP, with the official Go SDK. It turns MCP
-// requests into calls of the domain service and its answers into results
-// or the error JSON of docs/errors.md.
+// Package mcpserver serves Vitrine's tools over the Model Context Protocol
+// with the official Go SDK: on stdio here, on Streamable HTTP through
+// package httpserver. It turns MCP requests into calls of the domain
+// service and its answers into results or the error JSON of
+// docs/errors.md.
 package mcpserver
 
 import (

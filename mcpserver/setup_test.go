@@ -267,4 +267,7 @@ const (
 	verde    = "marina@mercadoverde.example" // owner of mercado-verde only
 )
 
+// initialize opens a session of the 2025-11-25 revision.
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
 func jsonUnmarshal(text string, v any) error { return json.Unmarshal([]byte(text), v) }

@@ -1,4 +1,4 @@
-package mcpserver_test
+package httpserver_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package mcpserver_test
+package httpserver_test
 
 import (
 	"fmt"
@@ -20,8 +20,6 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 )
-
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
 func limitedServer(t *testing.T, w *world, limits httpserver.Limits, reg prometheus.Registerer) *httptest.Server {
 	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), Metrics: reg})
