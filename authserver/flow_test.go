@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/authserver"
 	"github.com/vitrine/vitrine/demo"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -84,13 +85,15 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv, err := mcpserver.New(svc, mcpserver.Options{PublicURL: public, AuthorizationServer: public})
+		srv, err := mcpserver.New(svc, mcpserver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		mux := srv.HTTPHandler() // as vitrine serve mounts it
-		as.Register(mux)
-		hs := httptest.NewServer(mux)
+		web, err := httpserver.New(srv, svc, httpserver.Options{PublicURL: public, AuthorizationServer: as}) // as vitrine serve serves it
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(web.Handler())
 		t.Cleanup(hs.Close)
 		u, _ := url.Parse(hs.URL)
 		backends = append(backends, u)

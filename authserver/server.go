@@ -115,6 +115,9 @@ func New(ctx context.Context, svc *service.Service, opts Options) (*Server, erro
 }
 
 // Register adds the server's endpoints and pages to mux.
+// Issuer is the authorization server's issuer identifier.
+func (s *Server) Issuer() string { return s.opts.Issuer }
+
 func (s *Server) Register(mux *http.ServeMux) {
 	mux.HandleFunc("/.well-known/oauth-authorization-server", cors(s.metadata))
 	mux.HandleFunc("/oauth/token", cors(s.token))

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -41,7 +42,7 @@ func TestHTTPRequiresAToken(t *testing.T) {
 		"wrong secret":  {"Bearer " + w.tokens[owner][:12] + strings.Repeat("x", 32), "invalid_token"},
 		"expired token": {"Bearer " + old, "invalid_token"},
 	} {
-		req, _ := http.NewRequest("POST", w.http.URL+mcpserver.HTTPPath, strings.NewReader(body))
+		req, _ := http.NewRequest("POST", w.http.URL+httpserver.MCPPath, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if c.header != "" {
@@ -234,7 +235,7 @@ func TestLoggingNotifications(t *testing.T) {
 			defer ss.Close()
 			tp = ct
 		} else {
-			tp = &mcp.StreamableClientTransport{Endpoint: w.http.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}
+			tp = &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}
 		}
 		cs, err := client.Connect(ctx, tp, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {

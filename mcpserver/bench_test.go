@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/mcpserver"
 )
 
 // BenchmarkGetProduct measures a get_product through the whole stack
@@ -53,7 +53,7 @@ func BenchmarkGetProduct(b *testing.B) {
 
 func benchSession(b *testing.B, url, token string) *mcp.ClientSession {
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: strings.TrimSuffix(url, mcpserver.HTTPPath) + mcpserver.HTTPPath, HTTPClient: &http.Client{Transport: bearerTransport{token}}, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: strings.TrimSuffix(url, httpserver.MCPPath) + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearerTransport{token}}, MaxRetries: -1}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 )
@@ -150,7 +151,7 @@ func TestImportProducts(t *testing.T) {
 					progress = append(progress, r.Params.Progress)
 				}
 			}})
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.http.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}, nil)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,6 +24,10 @@ type errorBody struct {
 // happened, and the id that finds it in the log.
 const internalMessage = "Internal error: the request could not be completed. Report request id %s to the operator if it persists"
 
+// InternalErrorMessage is what a client learns of an unexpected failure of
+// the request with that id, on any transport.
+func InternalErrorMessage(requestID string) string { return fmt.Sprintf(internalMessage, requestID) }
+
 // errorBodyOf maps any error to the seed's error body: the one place where
 // that happens, for tools, resources and import rows alike. A business
 // error shows its own type and message; anything else shows only a
@@ -34,7 +38,7 @@ func errorBodyOf(err error, requestID string) errorBody {
 		body.Type, body.Message, body.Field = string(e.Type), e.Message, e.Field
 	} else {
 		body.Type = string(vitrine.GenericError)
-		body.Message = fmt.Sprintf(internalMessage, requestID)
+		body.Message = InternalErrorMessage(requestID)
 		body.RequestID = requestID
 	}
 	return body

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -111,7 +112,7 @@ type rawAnswer struct {
 }
 
 func rawPost(t *testing.T, w *world, body string, headers ...string) rawAnswer {
-	req, _ := http.NewRequest("POST", w.http.URL+mcpserver.HTTPPath, strings.NewReader(body))
+	req, _ := http.NewRequest("POST", w.http.URL+httpserver.MCPPath, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Authorization", "Bearer "+w.tokens[owner])

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -27,11 +28,12 @@ func TestTwoInstancesWithoutStickySessions(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url) // instance A is w.http
 		dbB := dbtest.Open(t, url)
-		srvB, err := mcpserver.New(service.New(dbB, nil), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
+		svcB := service.New(dbB, nil)
+		srvB, err := mcpserver.New(svcB, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := httptest.NewServer(srvB.HTTPHandler())
+		b := httptest.NewServer(serveHTTP(t, svcB, srvB, httpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))}))
 		defer b.Close()
 
 		// Both protocol revisions: sessions (2025-11-25) and sessionless (2026-07-28).
@@ -47,7 +49,7 @@ func balancedFlow(t *testing.T, w *world, version, instanceB string) {
 	defer lb.Close()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: lb.URL + mcpserver.HTTPPath,
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: lb.URL + httpserver.MCPPath,
 		HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)

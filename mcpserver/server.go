@@ -1,7 +1,8 @@
-// Package mcpserver serves Vitrine's tools over the Model Context Protocol,
-// on stdio or Streamable HTTP, with the official Go SDK. It turns MCP
-// requests into calls of the domain service and its answers into results
-// or the error JSON of docs/errors.md.
+// Package mcpserver serves Vitrine's tools over the Model Context Protocol
+// with the official Go SDK: on stdio here, on Streamable HTTP through
+// package httpserver. It turns MCP requests into calls of the domain
+// service and its answers into results or the error JSON of
+// docs/errors.md.
 package mcpserver
 
 import (
@@ -42,21 +43,6 @@ type Options struct {
 	ConfirmDestructive bool
 	// Metrics, if set, receives the server's Prometheus instruments.
 	Metrics prometheus.Registerer
-	// OAuth, if set, makes the HTTP server accept the access tokens of an
-	// external authorization server too (it needs PublicURL).
-	OAuth *OAuth
-	// PublicURL is the base URL clients reach the HTTP server at (as in
-	// https://mcp.example.com): the resource URL the OAuth metadata
-	// advertises is PublicURL + /mcp.
-	PublicURL string
-	// AuthorizationServer, when set (and OAuth is not), is the issuer of
-	// Vitrine's own authorization server: the protected-resource metadata
-	// names it, so that clients connect by URL alone.
-	AuthorizationServer string
-	// Ready, if set, tells /readyz whether the instance can serve.
-	Ready func(context.Context) error
-	// Limits are the HTTP abuse limits.
-	Limits Limits
 	// CallTimeout bounds a tool call; past it the call answers an internal
 	// error (and its transaction rolls back). Default: 60 seconds.
 	CallTimeout time.Duration
@@ -75,11 +61,6 @@ type Server struct {
 	enabled *sessionToolsets
 	mcp     *mcp.Server
 	metrics *metrics
-	oauth   *resourceServer // nil without an external authorization server
-	self    *selfIssued     // nil without Vitrine's own
-	limits  *limiter
-	// sessionCap bounds the sessions of one user (Limits.SessionsPerUser).
-	sessionCap *sessionCap
 }
 
 // New builds the server and its tools.
@@ -125,21 +106,6 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.visibility, s.callDeadline)
 	s.mcp.AddSendingMiddleware(listChanged)
 	s.metrics = newMetrics(opts.Metrics, s)
-	switch {
-	case opts.OAuth != nil:
-		rs, err := newResourceServer(*opts.OAuth, opts.PublicURL)
-		if err != nil {
-			return nil, err
-		}
-		s.oauth = rs
-	case opts.AuthorizationServer != "":
-		if opts.PublicURL == "" {
-			return nil, errors.New("an authorization server needs the public URL of the resource")
-		}
-		s.self = &selfIssued{issuer: opts.AuthorizationServer, resource: strings.TrimSuffix(opts.PublicURL, "/") + HTTPPath}
-	}
-	s.limits = newLimiter(opts.Limits, s.metrics)
-	s.sessionCap = newSessionCap(s, opts.Limits.SessionsPerUser)
 	return s, nil
 }
 
@@ -168,16 +134,6 @@ func allTools(svc *service.Service, opts Options, plan toolsetPlan, enabled *ses
 	tools := slices.Concat(tenantTools(svc), invitationTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
 	return append(tools, discoveryTools(plan, opts, enabled, tools)...)
-}
-
-// CheckOAuth reads the authorization server's metadata and keys (and
-// finds its introspection endpoint), so that a misconfiguration shows at
-// start; without OAuth it does nothing.
-func (s *Server) CheckOAuth(ctx context.Context) error {
-	if s.oauth == nil {
-		return nil
-	}
-	return s.oauth.check(ctx)
 }
 
 // Tools returns the tools this server serves, in listing order.
@@ -249,15 +205,12 @@ func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// callerKey holds the authenticated caller in auth.TokenInfo.Extra.
-const callerKey = "vitrine.caller"
-
 // caller returns who makes the request: the caller that the HTTP layer
 // authenticated for this very request, or else the holder of the server's
 // own token (stdio), checked again so that a revocation applies at once.
 func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, error) {
-	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
-		if c, ok := extra.TokenInfo.Extra[callerKey].(*vitrine.Caller); ok {
+	if extra := req.GetExtra(); extra != nil {
+		if c := CallerOf(extra.TokenInfo); c != nil {
 			return c, nil
 		}
 	}

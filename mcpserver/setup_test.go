@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/demo"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -55,10 +56,20 @@ func newWorld(t testing.TB, url string) *world {
 	for _, tn := range dw.Tenants {
 		w.tenants[tn.Slug] = tn.ID
 	}
-	srv := w.server(mcpserver.Options{})
-	w.http = httptest.NewServer(srv.HTTPHandler())
+	w.http = httptest.NewServer(serveHTTP(t, svc, w.server(mcpserver.Options{}), httpserver.Options{}))
 	t.Cleanup(w.http.Close)
 	return w
+}
+
+// serveHTTP is srv served over HTTP as `vitrine serve` serves it, with
+// opts, its callers authenticated by svc.
+func serveHTTP(t testing.TB, svc *service.Service, srv *mcpserver.Server, opts httpserver.Options) http.Handler {
+	t.Helper()
+	web, err := httpserver.New(srv, svc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return web.Handler()
 }
 
 func (w *world) server(opts mcpserver.Options) *mcpserver.Server {
@@ -98,7 +109,7 @@ func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
 		w.t.Cleanup(func() { ss.Close() })
 		t = ct
 	case "http", "http-sessions":
-		t = &mcp.StreamableClientTransport{Endpoint: w.http.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}
+		t = &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(token), MaxRetries: -1}
 		if transport == "http-sessions" {
 			opts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
 		}
@@ -255,5 +266,8 @@ const (
 	inactive = "elisa@technova.example"
 	verde    = "marina@mercadoverde.example" // owner of mercado-verde only
 )
+
+// initialize opens a session of the 2025-11-25 revision.
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 
 func jsonUnmarshal(text string, v any) error { return json.Unmarshal([]byte(text), v) }

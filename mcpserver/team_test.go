@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -144,15 +145,16 @@ func TestAccessChangesApplyAtOnce(t *testing.T) {
 		technova := w.tenants["technova"]
 		carlaID, diegoID := w.userID(member), w.userID(viewer)
 		dbB := dbtest.Open(t, url)
-		srvB, err := mcpserver.New(service.New(dbB, nil), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
+		svcB := service.New(dbB, nil)
+		srvB, err := mcpserver.New(svcB, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := httptest.NewServer(srvB.HTTPHandler())
+		b := httptest.NewServer(serveHTTP(t, svcB, srvB, httpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))}))
 		defer b.Close()
 		onB := func(email string) *mcp.ClientSession {
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
-				&mcp.StreamableClientTransport{Endpoint: b.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[email]), MaxRetries: -1}, nil)
+				&mcp.StreamableClientTransport{Endpoint: b.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[email]), MaxRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

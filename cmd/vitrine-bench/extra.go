@@ -19,6 +19,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
@@ -64,10 +65,14 @@ func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, creat
 	if err != nil {
 		return 0, 0, err
 	}
-	hs := httptest.NewServer(srv.HTTPHandler())
+	web, err := httpserver.New(srv, svc, httpserver.Options{})
+	if err != nil {
+		return 0, 0, err
+	}
+	hs := httptest.NewServer(web.Handler())
 	defer hs.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer(w.token)}, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearer(w.token)}, MaxRetries: -1}, nil)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -51,6 +51,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"version": version()},
+		limitVars(),
 		kong.DefaultEnvars("VITRINE"),
 	)
 	if err != nil {

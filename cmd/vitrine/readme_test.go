@@ -139,7 +139,7 @@ func checkCommand(t *testing.T, name, command string, args []string) {
 		return
 	}
 	var cli CLI
-	parser, err := kong.New(&cli, kong.Exit(func(int) { t.Errorf("%s: %v exits", name, args) }))
+	parser, err := kong.New(&cli, limitVars(), kong.Exit(func(int) { t.Errorf("%s: %v exits", name, args) }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,15 +12,17 @@ import (
 	"net/netip"
 	"os"
 	"runtime/debug"
-	"strings"
+	"strconv"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/vitrine/vitrine/authserver"
 	"github.com/vitrine/vitrine/demo"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
@@ -80,7 +82,7 @@ type OAuthFlags struct {
 	ProvisionDomains   []string      `name:"provision-domains" placeholder:"DOMAIN" help:"Create a Vitrine user, with no membership, for a verified email of these domains on first sign-in. Off by default."`
 }
 
-func (f OAuthFlags) config() (*mcpserver.OAuth, error) {
+func (f OAuthFlags) config() (*httpserver.OAuth, error) {
 	if f.Issuer == "" {
 		if f.Audience != "" || f.JWKSURL != "" || f.ClientID != "" || f.IntrospectionURL != "" || len(f.ProvisionDomains) > 0 {
 			return nil, &usageError{"the --oauth-* flags need --oauth-issuer, the authorization server's issuer URL"}
@@ -90,28 +92,40 @@ func (f OAuthFlags) config() (*mcpserver.OAuth, error) {
 	if (f.ClientSecret != "" || f.IntrospectionURL != "") && f.ClientID == "" {
 		return nil, &usageError{"token introspection needs --oauth-client-id"}
 	}
-	return &mcpserver.OAuth{Issuer: f.Issuer, Audience: f.Audience, JWKSURL: f.JWKSURL, UserClaim: f.UserClaim,
+	return &httpserver.OAuth{Issuer: f.Issuer, Audience: f.Audience, JWKSURL: f.JWKSURL, UserClaim: f.UserClaim,
 		MaxTokenLifetime: f.MaxTokenLifetime, Provision: service.Provisioning{Domains: f.ProvisionDomains},
-		Introspection: mcpserver.Introspection{URL: f.IntrospectionURL, ClientID: f.ClientID, ClientSecret: f.ClientSecret,
+		Introspection: httpserver.Introspection{URL: f.IntrospectionURL, ClientID: f.ClientID, ClientSecret: f.ClientSecret,
 			CacheTTL: f.IntrospectionCache}}, nil
 }
 
-// LimitFlags are the HTTP abuse limits; 0 turns one off.
+// LimitFlags are the HTTP abuse limits; 0 turns one off. Their defaults
+// are httpserver.DefaultLimits (limitVars).
 type LimitFlags struct {
-	IPRate           float64       `default:"200" help:"Requests per second from one address."`
-	IPBurst          int           `default:"400" help:"Requests at once from one address."`
-	TokenRate        float64       `default:"50" help:"Requests per second with one token."`
-	TokenBurst       int           `default:"100" help:"Requests at once with one token."`
-	TokenConcurrency int           `default:"16" help:"Calls of one token in flight at once."`
-	MaxBody          int64         `default:"4194304" placeholder:"BYTES" help:"Largest request body."`
-	BodyTimeout      time.Duration `default:"30s" help:"Longest time a client may take to send a request body."`
+	IPRate           float64       `default:"${ip_rate}" help:"Requests per second from one address."`
+	IPBurst          int           `default:"${ip_burst}" help:"Requests at once from one address."`
+	TokenRate        float64       `default:"${token_rate}" help:"Requests per second with one token."`
+	TokenBurst       int           `default:"${token_burst}" help:"Requests at once with one token."`
+	TokenConcurrency int           `default:"${token_concurrency}" help:"Calls of one token in flight at once."`
+	MaxBody          int64         `default:"${max_body}" placeholder:"BYTES" help:"Largest request body."`
+	BodyTimeout      time.Duration `default:"${body_timeout}" help:"Longest time a client may take to send a request body."`
 	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call; when set, every other origin is refused. Unset: other origins are refused when the server listens beyond loopback (DNS-rebinding protection)."`
 	TrustedProxies   []string      `placeholder:"CIDR" help:"Networks of your reverse proxies (10.0.0.0/8); the per-address limit counts the client they name in X-Forwarded-For. Unset: every request counts against its TCP peer."`
-	SessionsPerUser  int           `default:"20" help:"Sessions one user may hold on this instance; past it, the user's least recently used idle session is closed."`
+	SessionsPerUser  int           `default:"${sessions_per_user}" help:"Sessions one user may hold on this instance; past it, the user's least recently used idle session is closed."`
 }
 
-func (f LimitFlags) limits() (mcpserver.Limits, error) {
-	l := mcpserver.Limits{IPRate: f.IPRate, IPBurst: f.IPBurst, TokenRate: f.TokenRate, TokenBurst: f.TokenBurst,
+// limitVars are the defaults of LimitFlags, for kong's interpolation.
+func limitVars() kong.Vars {
+	d := httpserver.DefaultLimits
+	return kong.Vars{
+		"ip_rate": strconv.FormatFloat(d.IPRate, 'g', -1, 64), "ip_burst": strconv.Itoa(d.IPBurst),
+		"token_rate": strconv.FormatFloat(d.TokenRate, 'g', -1, 64), "token_burst": strconv.Itoa(d.TokenBurst),
+		"token_concurrency": strconv.Itoa(d.TokenConcurrency), "max_body": strconv.FormatInt(d.MaxBodyBytes, 10),
+		"body_timeout": d.BodyTimeout.String(), "sessions_per_user": strconv.Itoa(d.SessionsPerUser),
+	}
+}
+
+func (f LimitFlags) limits() (httpserver.Limits, error) {
+	l := httpserver.Limits{IPRate: f.IPRate, IPBurst: f.IPBurst, TokenRate: f.TokenRate, TokenBurst: f.TokenBurst,
 		TokenConcurrency: f.TokenConcurrency, MaxBodyBytes: f.MaxBody, BodyTimeout: f.BodyTimeout, AllowedOrigins: f.AllowedOrigins,
 		SessionsPerUser: f.SessionsPerUser}
 	for _, cidr := range f.TrustedProxies {
@@ -137,7 +151,7 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 			"set --public-url https://… to let clients connect by URL")
 		return nil, nil
 	}
-	opts := authserver.Options{Issuer: publicURL, Resource: strings.TrimSuffix(publicURL, "/") + mcpserver.HTTPPath, Logger: log,
+	opts := authserver.Options{Issuer: publicURL, Resource: httpserver.ResourceURL(publicURL), Logger: log,
 		InsecureClientMetadata: c.DevInsecureClientMetadata}
 	if c.LoginOIDCIssuer != "" || c.LoginOIDCClientID != "" {
 		opts.Upstream = &authserver.Upstream{Issuer: c.LoginOIDCIssuer, ClientID: c.LoginOIDCClientID, ClientSecret: c.LoginOIDCClientSecret}
@@ -183,14 +197,22 @@ func (c *ServeCmd) Run(e *env) error {
 			return err
 		}
 	}
-	issuer := ""
-	if as != nil {
-		issuer = publicURL
+	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}))
+	if err != nil {
+		ln.Close()
+		return err
 	}
-	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg,
-		OAuth: oauth, AuthorizationServer: issuer, PublicURL: publicURL, Limits: limits, Ready: db.Ready}))
+	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	hopts := httpserver.Options{Logger: log, Metrics: reg, OAuth: oauth, PublicURL: publicURL, Limits: limits, Ready: db.Ready}
+	if as != nil {
+		hopts.AuthorizationServer = as
+	}
+	if c.MetricsAddr == "" {
+		hopts.MetricsHandler = metrics
+	}
+	web, err := httpserver.New(srv, svc, hopts)
 	if err == nil {
-		err = srv.CheckOAuth(e.ctx)
+		err = web.CheckOAuth(e.ctx)
 	}
 	if err != nil {
 		ln.Close()
@@ -199,7 +221,7 @@ func (c *ServeCmd) Run(e *env) error {
 		}
 		return err
 	}
-	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcpserver.HTTPPath)
+	url := fmt.Sprintf("http://%s%s", ln.Addr(), httpserver.MCPPath)
 	if c.Demo {
 		w, err := demo.Seed(e.ctx, svc)
 		if err != nil {
@@ -214,17 +236,12 @@ func (c *ServeCmd) Run(e *env) error {
 		}
 	}
 
-	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	mux := srv.HTTPHandler()
 	if as != nil {
-		as.Register(mux)
 		log.Info("serving OAuth sign-in", "issuer", publicURL, "account", publicURL+"/account")
 	}
-	servers := []*http.Server{{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
+	servers := []*http.Server{{Handler: web.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
 	listeners := []net.Listener{ln}
-	if c.MetricsAddr == "" {
-		mux.Handle("GET /metrics", metrics)
-	} else {
+	if c.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", c.MetricsAddr)
 		if err != nil {
 			ln.Close()
@@ -264,13 +281,13 @@ func (c *ServeCmd) Run(e *env) error {
 		return err
 	case <-e.ctx.Done():
 	}
-	return shutdown(log, srv, servers, c.ShutdownTimeout)
+	return shutdown(log, web, servers, c.ShutdownTimeout)
 }
 
 // shutdown stops accepting, lets the calls in flight finish within the
 // timeout, then ends the sessions still open (their idle event streams
 // would hold the HTTP server forever).
-func shutdown(log interface{ Info(string, ...any) }, srv *mcpserver.Server, servers []*http.Server, timeout time.Duration) error {
+func shutdown(log interface{ Info(string, ...any) }, web *httpserver.Server, servers []*http.Server, timeout time.Duration) error {
 	log.Info("shutting down", "timeout", timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -278,7 +295,7 @@ func shutdown(log interface{ Info(string, ...any) }, srv *mcpserver.Server, serv
 	for _, hs := range servers {
 		go func() { done <- hs.Shutdown(ctx) }()
 	}
-	drained := srv.Shutdown(ctx)
+	drained := web.Shutdown(ctx)
 	var err error
 	for range servers {
 		if e := <-done; e != nil && !errors.Is(e, http.ErrServerClosed) {

@@ -1,4 +1,4 @@
-package mcpserver_test
+package httpserver_test
 
 import (
 	"crypto/ecdsa"
@@ -21,6 +21,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -107,40 +108,44 @@ func (is *issuer) token(claims map[string]any, key jwk.Key) string {
 }
 
 // oauthWorld serves the demo world with OAuth on, as `vitrine serve`
-// mounts it (HTTPHandler), at a URL known before it starts: the resource
+// serves it (httpserver.New), at a URL known before it starts: the resource
 // URL the tokens are issued for.
-func oauthWorld(t *testing.T, cfg func(*mcpserver.OAuth)) (*world, *issuer, *httptest.Server) {
+func oauthWorld(t *testing.T, cfg func(*httpserver.OAuth)) (*world, *issuer, *httptest.Server) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	is := newIssuer(t)
 	hs := oauthServer(t, w, is, cfg)
 	return w, is, hs
 }
 
-func oauthServer(t *testing.T, w *world, is *issuer, cfg func(*mcpserver.OAuth)) *httptest.Server {
+func oauthServer(t *testing.T, w *world, is *issuer, cfg func(*httpserver.OAuth)) *httptest.Server {
 	t.Helper()
 	hs := httptest.NewUnstartedServer(nil)
 	public := "http://" + hs.Listener.Addr().String()
-	o := &mcpserver.OAuth{Issuer: is.srv.URL}
+	o := &httpserver.OAuth{Issuer: is.srv.URL}
 	if cfg != nil {
 		cfg(o)
 	}
-	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), OAuth: o, PublicURL: public})
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.CheckOAuth(ctx); err != nil {
+	web, err := httpserver.New(srv, w.svc, httpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), OAuth: o, PublicURL: public})
+	if err != nil {
 		t.Fatal(err)
 	}
-	hs.Config.Handler = srv.HTTPHandler()
+	if err := web.CheckOAuth(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hs.Config.Handler = web.Handler()
 	hs.Start()
 	t.Cleanup(hs.Close)
-	is.aud = hs.URL + mcpserver.HTTPPath
+	is.aud = hs.URL + httpserver.MCPPath
 	return hs
 }
 
 func post(t *testing.T, url, token string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url+mcpserver.HTTPPath, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	req, _ := http.NewRequest("POST", url+httpserver.MCPPath, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Authorization", "Bearer "+token)
@@ -157,7 +162,7 @@ func TestOAuthResourceServer(t *testing.T) {
 	w, is, hs := oauthWorld(t, nil)
 	connect := func(token string) *mcp.ClientSession {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +202,7 @@ func TestOAuthResourceServer(t *testing.T) {
 	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, service.UserChanges{Subject: &sub}); err != nil {
 		t.Fatal(err)
 	}
-	bySub := oauthServer(t, w, is, func(o *mcpserver.OAuth) { o.UserClaim = "sub" })
+	bySub := oauthServer(t, w, is, func(o *httpserver.OAuth) { o.UserClaim = "sub" })
 	if res := post(t, bySub.URL, is.token(map[string]any{"sub": sub}, nil)); res.StatusCode != 200 {
 		t.Errorf("a linked subject: %d", res.StatusCode)
 	}
@@ -209,7 +214,7 @@ func TestOAuthResourceServer(t *testing.T) {
 			t.Errorf("%s: %d", name, res.StatusCode)
 		}
 	}
-	is.aud = hs.URL + mcpserver.HTTPPath
+	is.aud = hs.URL + httpserver.MCPPath
 
 	// The issuer rotates its key: tokens of the new key are accepted at once.
 	is.mu.Lock()
@@ -263,7 +268,7 @@ func TestOAuthResourceServer(t *testing.T) {
 		t.Errorf("no scope: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
 	}
 	// Without a token, the challenge points at the metadata too.
-	req, _ := http.NewRequest("POST", hs.URL+mcpserver.HTTPPath, strings.NewReader("{}"))
+	req, _ := http.NewRequest("POST", hs.URL+httpserver.MCPPath, strings.NewReader("{}"))
 	res, _ = http.DefaultClient.Do(req)
 	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("WWW-Authenticate"), "resource_metadata=") {
 		t.Errorf("no token: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
@@ -300,7 +305,7 @@ func challenge(t *testing.T, hs *httptest.Server, token string) (int, string) {
 // The holes a review found in front of real identity providers, each
 // closed: unverified emails, tokens without expiry, Entra's scp string.
 func TestOAuthClaims(t *testing.T) {
-	w, is, hs := oauthWorld(t, func(o *mcpserver.OAuth) { o.MaxTokenLifetime = 2 * time.Hour })
+	w, is, hs := oauthWorld(t, func(o *httpserver.OAuth) { o.MaxTokenLifetime = 2 * time.Hour })
 	for name, c := range map[string]struct {
 		claims map[string]any
 		status int
@@ -346,7 +351,7 @@ func TestOAuthIssuerWithTrailingSlash(t *testing.T) {
 	is := newIssuer(t)
 	is.iss = is.srv.URL + "/"
 	for _, configured := range []string{is.srv.URL + "/", is.srv.URL} {
-		hs := oauthServer(t, w, is, func(o *mcpserver.OAuth) { o.Issuer = configured })
+		hs := oauthServer(t, w, is, func(o *httpserver.OAuth) { o.Issuer = configured })
 		if status, ch := challenge(t, hs, is.token(map[string]any{"email": owner}, nil)); status != 200 {
 			t.Errorf("configured %s: a token of %s: %d %q", configured, is.iss, status, ch)
 		}
@@ -362,9 +367,9 @@ func TestOAuthIssuerWithTrailingSlash(t *testing.T) {
 		}
 	}
 	// An issuer whose metadata names another one is refused at start.
-	srv, err := mcpserver.New(w.svc, mcpserver.Options{OAuth: &mcpserver.OAuth{Issuer: is.srv.URL + "/tenant"}, PublicURL: "http://127.0.0.1:1"})
+	web, err := httpserver.New(w.server(mcpserver.Options{}), w.svc, httpserver.Options{OAuth: &httpserver.OAuth{Issuer: is.srv.URL + "/tenant"}, PublicURL: "http://127.0.0.1:1"})
 	if err == nil {
-		err = srv.CheckOAuth(ctx)
+		err = web.CheckOAuth(ctx)
 	}
 	if err == nil {
 		t.Error("an issuer without metadata was accepted")
@@ -382,8 +387,8 @@ func TestOAuthConfigurationRefusedAtStart(t *testing.T) {
 		"another URL audience":     {"https://mcp.example.com", "https://api.example.com", "leave --oauth-audience unset"},
 		"audience of the base URL": {"https://mcp.example.com", "https://mcp.example.com", "leave --oauth-audience unset"},
 	} {
-		_, err := mcpserver.New(w.svc, mcpserver.Options{PublicURL: c.public,
-			OAuth: &mcpserver.OAuth{Issuer: "https://id.example.com", Audience: c.audience}})
+		_, err := httpserver.New(w.server(mcpserver.Options{}), w.svc, httpserver.Options{PublicURL: c.public,
+			OAuth: &httpserver.OAuth{Issuer: "https://id.example.com", Audience: c.audience}})
 		if err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -394,8 +399,8 @@ func TestOAuthConfigurationRefusedAtStart(t *testing.T) {
 		"an identifier (Entra)": {"https://mcp.example.com", "api://4b1f-vitrine"},
 		"loopback http":         {"http://127.0.0.1:8080", ""},
 	} {
-		if _, err := mcpserver.New(w.svc, mcpserver.Options{PublicURL: c.public,
-			OAuth: &mcpserver.OAuth{Issuer: "https://id.example.com", Audience: c.audience}}); err != nil {
+		if _, err := httpserver.New(w.server(mcpserver.Options{}), w.svc, httpserver.Options{PublicURL: c.public,
+			OAuth: &httpserver.OAuth{Issuer: "https://id.example.com", Audience: c.audience}}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -407,7 +412,7 @@ func TestOAuthConfigurationRefusedAtStart(t *testing.T) {
 func TestOAuthUserMapping(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	is := newIssuer(t)
-	hs := oauthServer(t, w, is, func(o *mcpserver.OAuth) {
+	hs := oauthServer(t, w, is, func(o *httpserver.OAuth) {
 		o.Provision.Domains = []string{"newco.example"}
 	})
 	sub := "okta|00u1"
@@ -450,7 +455,7 @@ func TestResultsAreNotSharedBetweenUsers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.HTTPHandler())
+	hs := httptest.NewServer(serveHTTP(t, w.svc, srv, httpserver.Options{}))
 	t.Cleanup(hs.Close)
 	tools, err := connectTo(t, hs.URL, w.tokens[owner]).ListTools(ctx, nil)
 	if err != nil {
@@ -464,7 +469,7 @@ func TestResultsAreNotSharedBetweenUsers(t *testing.T) {
 func connectTo(t *testing.T, url, token string) *mcp.ClientSession {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: url + mcpserver.HTTPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: url + httpserver.MCPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package mcpserver
+package httpserver
 
 import (
 	"io"
@@ -144,18 +144,37 @@ func (l *limiter) tooMany(w http.ResponseWriter, limit string, after time.Durati
 		"error_description": "too many requests (" + limit + "); retry after the time in Retry-After"})
 }
 
-// byIP applies the per-address rate limit, the body bounds and the origin
-// check: everything that comes before reading a token.
-func (l *limiter) byIP(next http.Handler) http.Handler {
+// beforeToken is everything that comes before reading a token, in order:
+// the origin check, the per-address rate limit, the body bounds.
+func (l *limiter) beforeToken(next http.Handler) http.Handler {
+	return l.checkOrigin(l.byIP(l.boundBody(next)))
+}
+
+// checkOrigin refuses cross-origin browser requests (originAllowed).
+func (l *limiter) checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !l.originAllowed(r) {
 			http.Error(w, "Forbidden: cross-origin request from "+r.Header.Get("Origin"), http.StatusForbidden)
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// byIP applies the per-address rate limit.
+func (l *limiter) byIP(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if d := l.wait(l.ips, l.clientAddr(r), l.cfg.IPRate, l.cfg.IPBurst); d > 0 {
 			l.tooMany(w, "ip", d)
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// boundBody bounds a request body's size and the time to send it.
+func (l *limiter) boundBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
 			if l.cfg.MaxBodyBytes > 0 {
 				r.Body = http.MaxBytesReader(w, r.Body, l.cfg.MaxBodyBytes)

@@ -1,4 +1,4 @@
-package mcpserver
+package httpserver
 
 import (
 	"context"
@@ -108,7 +108,7 @@ func newResourceServer(cfg OAuth, publicURL string) (*resourceServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--public-url %q is not an absolute http(s) URL", publicURL)
 	}
-	resource := strings.TrimSuffix(publicURL, "/") + HTTPPath
+	resource := ResourceURL(publicURL)
 	if pub.Scheme == "http" && !isLoopback(pub.Hostname()) {
 		return nil, fmt.Errorf("the resource URL %s is not https, and MCP clients will not send tokens to it: "+
 			"behind a TLS proxy, set --public-url https://%s", resource, pub.Host)

@@ -1,4 +1,4 @@
-package mcpserver_test
+package httpserver_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 )
@@ -21,12 +22,12 @@ import (
 func TestReadyzTellsNoDetails(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	outage := errors.New(`dial tcp 10.1.2.3:5432: connect: connection refused (user=vitrine_owner database=prod)`)
-	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)),
-		Ready: func(context.Context) error { return outage }})
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.HTTPHandler())
+	hs := httptest.NewServer(serveHTTP(t, w.svc, srv, httpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)),
+		Ready: func(context.Context) error { return outage }}))
 	defer hs.Close()
 	res, err := http.Get(hs.URL + "/readyz")
 	if err != nil {
@@ -51,11 +52,11 @@ func TestFailedAuthenticationsAreLoggedAndCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.HTTPHandler())
+	hs := httptest.NewServer(serveHTTP(t, w.svc, srv, httpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), Metrics: reg}))
 	defer hs.Close()
 	secret := "vtr_notarealtokenbutlongenough0123456789"
 	for _, token := range []string{"", secret, secret} {
-		req, _ := http.NewRequest("POST", hs.URL+mcpserver.HTTPPath, strings.NewReader(`{}`))
+		req, _ := http.NewRequest("POST", hs.URL+httpserver.MCPPath, strings.NewReader(`{}`))
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}

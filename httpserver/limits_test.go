@@ -1,4 +1,4 @@
-package mcpserver_test
+package httpserver_test
 
 import (
 	"fmt"
@@ -16,25 +16,24 @@ import (
 	_ "github.com/ncruces/go-sqlite3/driver"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 )
 
-const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-
-func limitedServer(t *testing.T, w *world, limits mcpserver.Limits, reg prometheus.Registerer) *httptest.Server {
-	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), Limits: limits, Metrics: reg})
+func limitedServer(t *testing.T, w *world, limits httpserver.Limits, reg prometheus.Registerer) *httptest.Server {
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), Metrics: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv.HTTPHandler())
+	hs := httptest.NewServer(serveHTTP(t, w.svc, srv, httpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), Limits: limits, Metrics: reg}))
 	t.Cleanup(hs.Close)
 	return hs
 }
 
 func request(t *testing.T, url, token, body string, headers ...string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url+mcpserver.HTTPPath, strings.NewReader(body))
+	req, _ := http.NewRequest("POST", url+httpserver.MCPPath, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if token != "" {
@@ -63,7 +62,7 @@ func tooMany(t *testing.T, res *http.Response, what string) {
 func TestRateLimits(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	reg := prometheus.NewRegistry()
-	byIP := limitedServer(t, w, mcpserver.Limits{IPRate: 0.01, IPBurst: 2}, reg)
+	byIP := limitedServer(t, w, httpserver.Limits{IPRate: 0.01, IPBurst: 2}, reg)
 	for i := range 2 {
 		if res := request(t, byIP.URL, w.tokens[owner], initialize); res.StatusCode != 200 {
 			t.Fatalf("request %d: %d", i, res.StatusCode)
@@ -72,7 +71,7 @@ func TestRateLimits(t *testing.T) {
 	// Past the burst, even a request without a token is refused first.
 	tooMany(t, request(t, byIP.URL, "", initialize), "third request from one address")
 
-	byToken := limitedServer(t, w, mcpserver.Limits{TokenRate: 0.01, TokenBurst: 2}, nil)
+	byToken := limitedServer(t, w, httpserver.Limits{TokenRate: 0.01, TokenBurst: 2}, nil)
 	for range 2 {
 		request(t, byToken.URL, w.tokens[owner], initialize)
 	}
@@ -113,11 +112,11 @@ func TestConcurrencyCap(t *testing.T) {
 	url := dbtest.SQLiteURL(t)
 	w := newWorld(t, url)
 	reg := prometheus.NewRegistry()
-	hs := limitedServer(t, w, mcpserver.Limits{TokenConcurrency: 1}, reg)
+	hs := limitedServer(t, w, httpserver.Limits{TokenConcurrency: 1}, reg)
 	// Hold SQLite's write lock: the first write waits, in flight.
 	release := dbtest.LockSQLite(t, url)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +168,7 @@ func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
 
 func TestBodyLimits(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	hs := limitedServer(t, w, mcpserver.Limits{MaxBodyBytes: 1000, BodyTimeout: 300 * time.Millisecond}, nil)
+	hs := limitedServer(t, w, httpserver.Limits{MaxBodyBytes: 1000, BodyTimeout: 300 * time.Millisecond}, nil)
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2000) + `"}}`
 	if res := request(t, hs.URL, w.tokens[owner], big); res.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a body past the limit: %d", res.StatusCode)
@@ -192,7 +191,7 @@ func TestBodyLimits(t *testing.T) {
 // Browsers of other origins are refused (DNS-rebinding protection).
 func TestOrigins(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	hs := limitedServer(t, w, mcpserver.Limits{AllowedOrigins: []string{"https://app.example.com"}}, nil)
+	hs := limitedServer(t, w, httpserver.Limits{AllowedOrigins: []string{"https://app.example.com"}}, nil)
 	host := strings.TrimPrefix(hs.URL, "http://")
 	for origin, want := range map[string]int{
 		"https://evil.example":    http.StatusForbidden,
@@ -215,7 +214,7 @@ func TestOrigins(t *testing.T) {
 		t.Skipf("cannot listen on %s: %v", ip, err)
 	}
 	srv, _ := mcpserver.New(w.svc, mcpserver.Options{})
-	open := &httptest.Server{Listener: ln, Config: &http.Server{Handler: srv.HTTPHandler()}}
+	open := &httptest.Server{Listener: ln, Config: &http.Server{Handler: serveHTTP(t, w.svc, srv, httpserver.Options{})}}
 	open.Start()
 	defer open.Close()
 	if res := request(t, open.URL, w.tokens[owner], initialize, "Origin", "https://evil.example"); res.StatusCode != http.StatusForbidden {

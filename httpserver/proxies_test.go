@@ -1,4 +1,4 @@
-package mcpserver_test
+package httpserver_test
 
 import (
 	"net/http"
@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/mcpserver"
 )
 
 // Behind a trusted proxy, the per-address limit counts each client the
 // proxy names in X-Forwarded-For; from anyone else, the header is ignored.
 func TestTrustedProxies(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	limits := mcpserver.Limits{IPRate: 0.01, IPBurst: 1, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
+	limits := httpserver.Limits{IPRate: 0.01, IPBurst: 1, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}
 	proxied := limitedServer(t, w, limits, nil)
 	xff := func(addr string) []string { return []string{"X-Forwarded-For", addr} }
 	if res := request(t, proxied.URL, w.tokens[owner], initialize, xff("203.0.113.1")...); res.StatusCode != http.StatusOK {
@@ -38,11 +38,11 @@ func TestTrustedProxies(t *testing.T) {
 // nobody else's.
 func TestSessionsPerUser(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	hs := limitedServer(t, w, mcpserver.Limits{SessionsPerUser: 2}, nil)
+	hs := limitedServer(t, w, httpserver.Limits{SessionsPerUser: 2}, nil)
 	connect := func(email string) *mcp.ClientSession {
 		t.Helper()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: hs.URL + mcpserver.HTTPPath, HTTPClient: bearerClient(w.tokens[email]), MaxRetries: -1},
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[email]), MaxRetries: -1},
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
 			t.Fatal(err)

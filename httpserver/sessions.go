@@ -1,12 +1,72 @@
-package mcpserver
+package httpserver
 
 import (
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 )
+
+// sessionIdleTimeout closes the sessions of clients that went away.
+const sessionIdleTimeout = 30 * time.Minute
+
+// streamable serves the Streamable HTTP protocol so that any instance behind
+// a load balancer can answer any request, without sticky sessions.
+//
+// A session lives in the memory of the instance that answered its
+// initialize. A request of that session which reaches this instance is
+// served in it. A request of a session this instance does not know (made
+// by another instance, or ended by the idle timeout) is served statelessly:
+// nothing a tool does depends on session state, since every request
+// carries its own token and every tool call its own tenant_id. Standalone
+// server-to-client streams (GET) exist only on the session's instance;
+// elsewhere GET answers 405, which clients read as "no such stream".
+// Requests of the sessionless protocol revision (2026-07-28 and later) are
+// always served statelessly.
+func (s *Server) streamable() http.Handler {
+	getServer := func(*http.Request) *mcp.Server { return s.mcp.MCP() }
+	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: sessionIdleTimeout})
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			// Shutdown waits for these: closing a session while its answer
+			// is being written would cut the answer off.
+			s.exchanges.Add(1)
+			defer s.exchanges.Add(-1)
+		}
+		id := r.Header.Get("Mcp-Session-Id")
+		switch {
+		case r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol:
+			stateless.ServeHTTP(w, r)
+		case id == "":
+			s.sessions.serveNew(w, r, stateful)
+		case s.hasSession(id):
+			s.sessions.serve(id, w, r, stateful)
+		case r.Method == http.MethodPost:
+			stateless.ServeHTTP(w, r)
+		case r.Method == http.MethodDelete:
+			w.WriteHeader(http.StatusNoContent) // nothing of it lives here
+		default:
+			w.Header().Set("Allow", "POST")
+			http.Error(w, "no server-to-client stream for this session on this instance", http.StatusMethodNotAllowed)
+		}
+	})
+}
+
+// sessionlessProtocol is the first protocol revision without sessions.
+const sessionlessProtocol = "2026-07-28"
+
+// hasSession reports whether this instance holds the session.
+func (s *Server) hasSession(id string) bool {
+	for ss := range s.mcp.MCP().Sessions() {
+		if ss.ID() == id {
+			return true
+		}
+	}
+	return false
+}
 
 // sessionCap bounds the sessions one user holds on this instance
 // (Limits.SessionsPerUser). When a user opens one more, their least
@@ -78,7 +138,7 @@ func (c *sessionCap) serve(id string, w http.ResponseWriter, r *http.Request, ne
 // own. It reports whether there is room.
 func (c *sessionCap) makeRoom(user string) bool {
 	open := map[string]bool{}
-	for ss := range c.s.mcp.Sessions() {
+	for ss := range c.s.mcp.MCP().Sessions() {
 		open[ss.ID()] = true
 	}
 	c.mu.Lock()
@@ -115,7 +175,7 @@ func (c *sessionCap) makeRoom(user string) bool {
 }
 
 func (c *sessionCap) close(id string) {
-	for ss := range c.s.mcp.Sessions() {
+	for ss := range c.s.mcp.MCP().Sessions() {
 		if ss.ID() == id {
 			c.s.log.Info("session closed: too many sessions of one user", "session", id)
 			ss.Close()

@@ -1,0 +1,185 @@
+package httpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/demo"
+	"github.com/vitrine/vitrine/httpserver"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/store"
+)
+
+// The HTTP side's tests serve the demo world as `vitrine serve` does
+// (httpserver.New over an mcpserver.Server) and call it with real SDK
+// clients and raw requests. The tools themselves are mcpserver's tests.
+
+var ctx = context.Background()
+
+// world is a demo database, and what tests need to reach into it.
+type world struct {
+	t       testing.TB
+	db      *store.DB
+	svc     *service.Service
+	log     *syncBuffer
+	tokens  map[string]string // email -> token
+	tenants map[string]string // slug -> id
+}
+
+func newWorld(t testing.TB, url string) *world {
+	t.Helper()
+	db := dbtest.Open(t, url)
+	log := &syncBuffer{}
+	svc := service.New(db, slog.New(slog.NewTextHandler(log, nil)))
+	dw, err := demo.Seed(ctx, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, db: db, svc: svc, log: log, tokens: map[string]string{}, tenants: map[string]string{}}
+	for _, u := range dw.Users {
+		w.tokens[u.Email] = u.Token
+	}
+	for _, tn := range dw.Tenants {
+		w.tenants[tn.Slug] = tn.ID
+	}
+	return w
+}
+
+// server is an MCP server over the world, logging to its log.
+func (w *world) server(opts mcpserver.Options) *mcpserver.Server {
+	w.t.Helper()
+	opts.Logger = slog.New(slog.NewTextHandler(w.log, nil))
+	srv, err := mcpserver.New(w.svc, opts)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return srv
+}
+
+// serveHTTP is srv served over HTTP as `vitrine serve` serves it, with
+// opts, its callers authenticated by svc.
+func serveHTTP(t testing.TB, svc *service.Service, srv *mcpserver.Server, opts httpserver.Options) http.Handler {
+	t.Helper()
+	web, err := httpserver.New(srv, svc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return web.Handler()
+}
+
+func (w *world) productID(slug, sku string) string {
+	w.t.Helper()
+	p, err := w.db.ProductBySKU(ctx, w.tenants[slug], sku)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return p.ID
+}
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func bearerClient(token string) *http.Client { return &http.Client{Transport: bearerTransport{token}} }
+
+// toolText calls a tool and returns its one text content.
+func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, isError bool) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s: content is %T", name, res.Content[0])
+	}
+	return tc.Text, res.IsError
+}
+
+// ok calls a tool that must succeed and decodes its result.
+func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) T {
+	t.Helper()
+	text, isErr := toolText(t, cs, name, args)
+	if isErr {
+		t.Fatalf("%s(%v) failed: %s", name, args, text)
+	}
+	var out T
+	if err := json.Unmarshal([]byte(text), &out); err != nil {
+		t.Fatalf("%s: %v in %s", name, err, text)
+	}
+	return out
+}
+
+// fails calls a tool that must fail with exactly the error JSON want.
+func fails(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, want string) {
+	t.Helper()
+	text, isErr := toolText(t, cs, name, args)
+	if !isErr || text != want {
+		t.Errorf("%s(%v)\n got %s (isError %v)\nwant %s", name, args, text, isErr, want)
+	}
+}
+
+// callJSON calls a tool from any goroutine: a tool error is returned as an
+// error holding its JSON.
+func callJSON[T any](cs *mcp.ClientSession, name string, args map[string]any) (T, error) {
+	var out T
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return out, err
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		return out, errors.New(text)
+	}
+	return out, json.Unmarshal([]byte(text), &out)
+}
+
+type product struct {
+	ID, SKU, Name string
+}
+
+// syncBuffer is a log destination that tests read while servers write.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+const (
+	owner  = "ana@technova.example"
+	member = "carla@technova.example" // also viewer of mercado-verde
+	viewer = "diego@technova.example"
+	verde  = "marina@mercadoverde.example"
+
+	denied = `{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`
+
+	// initialize opens a session of the 2025-11-25 revision.
+	initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+)
