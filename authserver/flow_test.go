@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"golang.org/x/oauth2"
@@ -38,32 +38,14 @@ const redirectURI = "http://127.0.0.1:9/callback"
 type cluster struct {
 	url   string // the public URL: the proxy
 	world *demo.World
-	log   *syncBuffer
-}
-
-// syncBuffer is a log both instances write to.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	log   *testkit.SyncBuffer
 }
 
 func newCluster(t *testing.T, dbURL string) *cluster {
 	t.Helper()
 	proxy := httptest.NewUnstartedServer(nil)
 	public := "http://" + proxy.Listener.Addr().String()
-	c := &cluster{url: public, log: &syncBuffer{}}
+	c := &cluster{url: public, log: &testkit.SyncBuffer{}}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("the servers' log:\n%s", c.log.String())
@@ -255,20 +237,12 @@ func authorize(t *testing.T, c *cluster, clientID, email, scope string) *oauth2.
 func mcpCall(t *testing.T, c *cluster, token, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: c.url + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: c.url + "/mcp", HTTPClient: testkit.BearerClient(token), MaxRetries: -1}, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer cs.Close()
 	return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-}
-
-type bearer string
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+string(b))
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 func tenantID(c *cluster, slug string) string {

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 )
 
@@ -116,7 +117,7 @@ func TestConcurrencyCap(t *testing.T) {
 	// Hold SQLite's write lock: the first write waits, in flight.
 	release := dbtest.LockSQLite(t, url)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[owner]), MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

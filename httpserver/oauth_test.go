@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -162,7 +163,7 @@ func TestOAuthResourceServer(t *testing.T) {
 	w, is, hs := oauthWorld(t, nil)
 	connect := func(token string) *mcp.ClientSession {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(token), MaxRetries: -1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -469,7 +470,7 @@ func TestResultsAreNotSharedBetweenUsers(t *testing.T) {
 func connectTo(t *testing.T, url, token string) *mcp.ClientSession {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: url + httpserver.MCPPath, HTTPClient: bearerClient(token), MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: url + httpserver.MCPPath, HTTPClient: testkit.BearerClient(token), MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

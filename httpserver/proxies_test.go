@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // Behind a trusted proxy, the per-address limit counts each client the
@@ -42,7 +43,7 @@ func TestSessionsPerUser(t *testing.T) {
 	connect := func(email string) *mcp.ClientSession {
 		t.Helper()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[email]), MaxRetries: -1},
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[email]), MaxRetries: -1},
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
 			t.Fatal(err)

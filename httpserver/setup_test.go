@@ -1,19 +1,18 @@
 package httpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
@@ -30,7 +29,7 @@ type world struct {
 	t       testing.TB
 	db      *store.DB
 	svc     *service.Service
-	log     *syncBuffer
+	log     *testkit.SyncBuffer
 	tokens  map[string]string // email -> token
 	tenants map[string]string // slug -> id
 }
@@ -38,7 +37,7 @@ type world struct {
 func newWorld(t testing.TB, url string) *world {
 	t.Helper()
 	db := dbtest.Open(t, url)
-	log := &syncBuffer{}
+	log := &testkit.SyncBuffer{}
 	svc := service.New(db, slog.New(slog.NewTextHandler(log, nil)))
 	dw, err := demo.Seed(ctx, svc)
 	if err != nil {
@@ -84,16 +83,6 @@ func (w *world) productID(slug, sku string) string {
 	}
 	return p.ID
 }
-
-type bearerTransport struct{ token string }
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func bearerClient(token string) *http.Client { return &http.Client{Transport: bearerTransport{token}} }
 
 // toolText calls a tool and returns its one text content.
 func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, isError bool) {
@@ -152,24 +141,6 @@ func callJSON[T any](cs *mcp.ClientSession, name string, args map[string]any) (T
 
 type product struct {
 	ID, SKU, Name string
-}
-
-// syncBuffer is a log destination that tests read while servers write.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 const (

@@ -16,6 +16,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -235,7 +236,7 @@ func TestLoggingNotifications(t *testing.T) {
 			defer ss.Close()
 			tp = ct
 		} else {
-			tp = &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}
+			tp = &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[member]), MaxRetries: -1}
 		}
 		cs, err := client.Connect(ctx, tp, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {

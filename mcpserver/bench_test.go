@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // BenchmarkGetProduct measures a get_product through the whole stack
@@ -53,7 +54,7 @@ func BenchmarkGetProduct(b *testing.B) {
 
 func benchSession(b *testing.B, url, token string) *mcp.ClientSession {
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: strings.TrimSuffix(url, httpserver.MCPPath) + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearerTransport{token}}, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: strings.TrimSuffix(url, httpserver.MCPPath) + httpserver.MCPPath, HTTPClient: &http.Client{Transport: testkit.Bearer(token)}, MaxRetries: -1}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 )
 
@@ -151,7 +152,7 @@ func TestImportProducts(t *testing.T) {
 					progress = append(progress, r.Params.Progress)
 				}
 			}})
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[member]), MaxRetries: -1}, nil)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[member]), MaxRetries: -1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -50,7 +51,7 @@ func balancedFlow(t *testing.T, w *world, version, instanceB string) {
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: lb.URL + httpserver.MCPPath,
-		HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+		HTTPClient: testkit.BearerClient(w.tokens[owner]), MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
@@ -28,7 +28,7 @@ type world struct {
 	dbURL   string
 	db      *store.DB
 	svc     *service.Service
-	log     *syncBuffer
+	log     *testkit.SyncBuffer
 	tokens  map[string]string // email -> token
 	opts    mcpserver.Options // for the servers made after it is set
 	tenants map[string]string // slug -> id
@@ -43,7 +43,7 @@ var transports = []string{"memory", "http", "http-sessions"}
 func newWorld(t testing.TB, url string) *world {
 	t.Helper()
 	db := dbtest.Open(t, url)
-	log := &syncBuffer{}
+	log := &testkit.SyncBuffer{}
 	svc := service.New(db, slog.New(slog.NewTextHandler(log, nil)))
 	dw, err := demo.Seed(ctx, svc)
 	if err != nil {
@@ -109,7 +109,7 @@ func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
 		w.t.Cleanup(func() { ss.Close() })
 		t = ct
 	case "http", "http-sessions":
-		t = &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(token), MaxRetries: -1}
+		t = &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(token), MaxRetries: -1}
 		if transport == "http-sessions" {
 			opts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
 		}
@@ -149,16 +149,6 @@ func (w *world) productID(slug, sku string) string {
 	}
 	return p.ID
 }
-
-type bearerTransport struct{ token string }
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func bearerClient(token string) *http.Client { return &http.Client{Transport: bearerTransport{token}} }
 
 // call calls a tool and returns its one text content, checking the shape
 // of the result: an error carries no structured content, and a success
@@ -237,24 +227,6 @@ func jsonEqual(a, b []byte) bool {
 	ja, _ := json.Marshal(x)
 	jb, _ := json.Marshal(y)
 	return bytes.Equal(ja, jb)
-}
-
-// syncBuffer is a log destination that tests read while servers write.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // Demo users, by role.

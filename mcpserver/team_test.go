@@ -13,6 +13,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -154,7 +155,7 @@ func TestAccessChangesApplyAtOnce(t *testing.T) {
 		defer b.Close()
 		onB := func(email string) *mcp.ClientSession {
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
-				&mcp.StreamableClientTransport{Endpoint: b.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[email]), MaxRetries: -1}, nil)
+				&mcp.StreamableClientTransport{Endpoint: b.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[email]), MaxRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -63,7 +64,7 @@ func TestEnableToolset(t *testing.T) {
 			cs = w.connect(mcpserver.Options{}, owner, watch)
 		} else {
 			c, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, watch).Connect(ctx, &mcp.StreamableClientTransport{
-				Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: bearerClient(w.tokens[owner]), MaxRetries: -1,
+				Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[owner]), MaxRetries: -1,
 			}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 			if err != nil {
 				t.Fatal(err)

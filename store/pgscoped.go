@@ -42,7 +42,21 @@ func (c pgScoped) send(ctx context.Context, query string, args []any) (pgx.Batch
 }
 
 func (c pgScoped) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	br, err := c.send(ctx, query, args)
+	return batchExec(c.send(ctx, query, args))
+}
+
+func (c pgScoped) Query(ctx context.Context, query string, args ...any) (rows, error) {
+	return batchQuery(c.send(ctx, query, args))
+}
+
+func (c pgScoped) QueryRow(ctx context.Context, query string, args ...any) row {
+	return batchQueryRow(c.send(ctx, query, args))
+}
+
+// batchExec, batchQuery and batchQueryRow read the result of a batch's
+// last statement, its earlier ones read by whoever sent it, and give the
+// connection back when it is read.
+func batchExec(br pgx.BatchResults, err error) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
@@ -53,8 +67,7 @@ func (c pgScoped) Exec(ctx context.Context, query string, args ...any) (int64, e
 	return tag.RowsAffected(), err
 }
 
-func (c pgScoped) Query(ctx context.Context, query string, args ...any) (rows, error) {
-	br, err := c.send(ctx, query, args)
+func batchQuery(br pgx.BatchResults, err error) (rows, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -66,8 +79,7 @@ func (c pgScoped) Query(ctx context.Context, query string, args ...any) (rows, e
 	return &batchRows{pgRows{rs}, br}, nil
 }
 
-func (c pgScoped) QueryRow(ctx context.Context, query string, args ...any) row {
-	br, err := c.send(ctx, query, args)
+func batchQueryRow(br pgx.BatchResults, err error) row {
 	if err != nil {
 		return errRow{err}
 	}

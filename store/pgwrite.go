@@ -116,34 +116,13 @@ func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, 
 }
 
 func (w *pgWrite) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	br, err := w.send(ctx, &statement{query, args})
-	if err != nil {
-		return 0, err
-	}
-	tag, err := br.Exec()
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	return tag.RowsAffected(), err
+	return batchExec(w.send(ctx, &statement{query, args}))
 }
 
 func (w *pgWrite) Query(ctx context.Context, query string, args ...any) (rows, error) {
-	br, err := w.send(ctx, &statement{query, args})
-	if err != nil {
-		return nil, err
-	}
-	rs, err := br.Query()
-	if err != nil {
-		br.Close()
-		return nil, err
-	}
-	return &batchRows{pgRows{rs}, br}, nil
+	return batchQuery(w.send(ctx, &statement{query, args}))
 }
 
 func (w *pgWrite) QueryRow(ctx context.Context, query string, args ...any) row {
-	br, err := w.send(ctx, &statement{query, args})
-	if err != nil {
-		return errRow{err}
-	}
-	return batchRow{pgRow{br.QueryRow()}, br}
+	return batchQueryRow(w.send(ctx, &statement{query, args}))
 }

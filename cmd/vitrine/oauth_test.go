@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // discoveryIssuer serves an authorization server's metadata and keys: all
@@ -53,7 +54,7 @@ func discoveryIssuer(t *testing.T) string {
 func serveInProcess(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	exited := make(chan int, 1)
 	go func() {
 		exited <- run(ctx, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "v.db"), "--addr", "127.0.0.1:0",

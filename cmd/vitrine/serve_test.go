@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -12,32 +11,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/ncruces/go-sqlite3/driver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
-
-// syncBuffer is stderr for a server running in the test's process.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // waitFor polls cond until it holds, failing after a deadline: it waits for
 // something observable, never for a fixed time.
@@ -76,7 +57,7 @@ func TestServeOperability(t *testing.T) {
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	exited := make(chan int, 1)
 	go func() {
 		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--shutdown-timeout", "20s"},
@@ -173,7 +154,7 @@ func TestServeOperability(t *testing.T) {
 func TestMetricsOnTheirOwnAddress(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
 	ctx, stop := context.WithCancel(context.Background())
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	exited := make(chan int, 1)
 	go func() {
 		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--log-format", "text"},

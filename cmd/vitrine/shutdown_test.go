@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // A client that never answers a confirmation, and goes away, does not hold
@@ -29,7 +30,7 @@ func testShutdownDespiteAnUnansweredConfirmation(t *testing.T, db string) {
 	json.Unmarshal([]byte(must(t, "demo", "--db", db, "--json")), &w)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	stderr := &syncBuffer{}
+	stderr := &testkit.SyncBuffer{}
 	exited := make(chan int, 1)
 	go func() {
 		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--confirm-destructive",

@@ -56,19 +56,28 @@ func PostgresAdminURL() string {
 	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 }
 
-// PostgresURL creates a database for t on the test server, dropping it when
-// t ends, and returns its URL.
-func PostgresURL(t testing.TB) string {
+// adminConn connects to the test server as its administrator. Without a
+// server it skips t, or fails it where PostgreSQL is required
+// (VITRINE_TEST_POSTGRES_REQUIRED, as make test sets it).
+func adminConn(t testing.TB, admin string) *pgx.Conn {
 	t.Helper()
-	ctx := context.Background()
-	admin := PostgresAdminURL()
-	conn, err := pgx.Connect(ctx, admin)
+	conn, err := pgx.Connect(context.Background(), admin)
 	if err != nil {
 		if os.Getenv("VITRINE_TEST_POSTGRES_REQUIRED") != "" {
 			t.Fatalf("PostgreSQL is required for this test run and cannot be reached at %s: %v", admin, err)
 		}
 		t.Skipf("PostgreSQL not reachable at %s (set VITRINE_TEST_POSTGRES): %v", admin, err)
 	}
+	return conn
+}
+
+// PostgresURL creates a database for t on the test server, dropping it when
+// t ends, and returns its URL.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	admin := PostgresAdminURL()
+	conn := adminConn(t, admin)
 	defer conn.Close(ctx)
 	name := "vitrine_test_" + strings.ToLower(rand.Text()[:12])
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
@@ -105,13 +114,7 @@ func PostgresOwnerURL(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
 	admin := PostgresAdminURL()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		if os.Getenv("VITRINE_TEST_POSTGRES_REQUIRED") != "" {
-			t.Fatalf("PostgreSQL is required for this test run and cannot be reached at %s: %v", admin, err)
-		}
-		t.Skipf("PostgreSQL not reachable at %s (set VITRINE_TEST_POSTGRES): %v", admin, err)
-	}
+	conn := adminConn(t, admin)
 	defer conn.Close(ctx)
 	name := "vitrine_owner_" + strings.ToLower(rand.Text()[:12])
 	for _, q := range []string{
