@@ -16,7 +16,7 @@ import puppeteer from 'puppeteer-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { serve, world } from './harness.mjs';
+import { OAuthClient, serve, world } from './harness.mjs';
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -78,24 +78,9 @@ function startMetadataDocument(redirectUri) {
   }));
 }
 
-// clientProvider is the SDK's OAuthClientProvider, in memory.
-class clientProvider {
-  authorizationUrl;
-  #client; #tokens; #verifier;
-  constructor(clientMetadataUrl) { this.clientMetadataUrl = clientMetadataUrl; }
-  get redirectUrl() { return callback.url; }
-  get clientMetadata() {
-    return { client_name: 'Browser Test Agent', redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() { return this.#client; }
-  saveClientInformation(c) { this.#client = c; }
-  tokens() { return this.#tokens; }
-  saveTokens(t) { this.#tokens = t; }
-  redirectToAuthorization(url) { this.authorizationUrl = url; }
-  saveCodeVerifier(v) { this.#verifier = v; }
-  codeVerifier() { return this.#verifier; }
-}
+// clientProvider is an OAuth client of this suite, redirected to its
+// callback.
+const clientProvider = (clientMetadataUrl) => new OAuthClient(callback.url, { name: 'Browser Test Agent', clientMetadataUrl });
 
 const transport = (provider) => new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
 
@@ -135,7 +120,7 @@ async function answer(page, decision, { scope = 'write', shot } = {}) {
 
 // connect runs the whole flow and returns a connected client.
 async function connect({ email = 'ana@technova.example', scope = 'write', metadataUrl, shots: names = {} } = {}) {
-  const provider = new clientProvider(metadataUrl);
+  const provider = clientProvider(metadataUrl);
   const url = await begin(provider);
   const page = await newPage();
   await signIn(page, url, email, w.passwords[email], names.signIn);
@@ -179,7 +164,7 @@ test('a client known by its metadata document connects too', async () => {
 
 test('denial returns access_denied to the client', async () => {
   const page = await newPage();
-  await signIn(page, await begin(new clientProvider()), 'ana@technova.example', w.passwords['ana@technova.example']);
+  await signIn(page, await begin(clientProvider()), 'ana@technova.example', w.passwords['ana@technova.example']);
   const params = await answer(page, 'deny');
   assert.equal(params.get('error'), 'access_denied');
   assert.equal(params.get('code'), null);
@@ -187,7 +172,7 @@ test('denial returns access_denied to the client', async () => {
 
 test('a wrong password shows the page again with an error, and issues nothing', async () => {
   const page = await newPage();
-  await signIn(page, await begin(new clientProvider()), 'ana@technova.example', 'not-the-password-at-all');
+  await signIn(page, await begin(clientProvider()), 'ana@technova.example', 'not-the-password-at-all');
   const error = await page.$eval('[role=alert]', (e) => e.textContent);
   assert.equal(error, 'The email or the password is wrong.');
   assert.equal(await page.$eval('#email', (e) => e.value), 'ana@technova.example');
@@ -250,7 +235,7 @@ test('a forged CSRF token is refused', async () => {
 
 test('the pages speak Portuguese to a Portuguese browser', async () => {
   const page = await newPage('pt-BR,pt;q=0.9');
-  await signIn(page, await begin(new clientProvider()), 'ana@technova.example', w.passwords['ana@technova.example']);
+  await signIn(page, await begin(clientProvider()), 'ana@technova.example', w.passwords['ana@technova.example']);
   await page.waitForSelector('button[value=approve]');
   assert.equal(await page.$eval('h1', (e) => e.textContent), 'Permitir acesso à Vitrine?');
   assert.equal(await page.$eval('html', (e) => e.lang), 'pt-BR');

@@ -47,3 +47,28 @@ function stop(proc) {
     proc.kill('SIGTERM');
   });
 }
+
+// OAuthClient is the TypeScript SDK's OAuthClientProvider kept in memory,
+// as a client application keeps it: its registration, tokens and PKCE
+// verifier, and the authorization URL it would open in a browser.
+export class OAuthClient {
+  authorizationUrl;
+  #client; #tokens; #verifier; #redirectUri; #name;
+  constructor(redirectUri, { name = 'Vitrine e2e', clientMetadataUrl } = {}) {
+    this.#redirectUri = redirectUri;
+    this.#name = name;
+    this.clientMetadataUrl = clientMetadataUrl;
+  }
+  get redirectUrl() { return this.#redirectUri; }
+  get clientMetadata() {
+    return { client_name: this.#name, redirect_uris: [this.#redirectUri], grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() { return this.#client; }
+  saveClientInformation(c) { this.#client = c; }
+  tokens() { return this.#tokens; }
+  saveTokens(t) { this.#tokens = t; }
+  redirectToAuthorization(url) { this.authorizationUrl = url; }
+  saveCodeVerifier(v) { this.#verifier = v; }
+  codeVerifier() { return this.#verifier; }
+}

@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { serve, world } from './harness.mjs';
+import { OAuthClient, serve, world } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const redirectUri = 'http://127.0.0.1:9/callback'; // never reached: the test reads the code off the redirect
@@ -65,24 +65,6 @@ async function authorize(url, account) {
   throw new Error('too many redirects');
 }
 
-// clientProvider is the SDK's OAuthClientProvider, in memory, as a client
-// application keeps it.
-class clientProvider {
-  authorizationUrl;
-  #client; #tokens; #verifier;
-  get redirectUrl() { return redirectUri; }
-  get clientMetadata() {
-    return { client_name: 'Vitrine e2e', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() { return this.#client; }
-  saveClientInformation(c) { this.#client = c; }
-  tokens() { return this.#tokens; }
-  saveTokens(t) { this.#tokens = t; }
-  redirectToAuthorization(url) { this.authorizationUrl = url; }
-  saveCodeVerifier(v) { this.#verifier = v; }
-  codeVerifier() { return this.#verifier; }
-}
 
 // tokenFor runs the authorization code flow by hand, for the variants the
 // SDK would not ask for: another resource, a narrower scope, test clients
@@ -132,7 +114,7 @@ function ok(res) {
 const product = (sku) => ({ name: 'create_product', arguments: { tenant_id: w.tenants['technova'], sku, name: `Made with ${sku}`, price: '10.00' } });
 
 test('an MCP client connects by URL alone: 401, metadata, registration, PKCE, a token, tools', async () => {
-  const provider = new clientProvider();
+  const provider = new OAuthClient(redirectUri);
   const first = new Client({ name: 'vitrine-e2e', version: '1.0.0' });
   await assert.rejects(first.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider })), UnauthorizedError);
   assert.ok(provider.clientInformation()?.client_id, 'the client registered itself');

@@ -124,7 +124,7 @@ func TestConcurrencyCap(t *testing.T) {
 	defer cs.Close()
 	done := make(chan error, 1)
 	call := func() {
-		_, err := callJSON[product](cs, "create_product", map[string]any{"tenant_id": w.tenants["technova"], "sku": "CAP-1", "name": "x", "price": "1"})
+		_, err := testkit.CallJSON[product](cs, "create_product", map[string]any{"tenant_id": w.tenants["technova"], "sku": "CAP-1", "name": "x", "price": "1"})
 		done <- err
 	}
 	go call()

@@ -173,7 +173,7 @@ func TestOAuthResourceServer(t *testing.T) {
 
 	// A valid token acts for the user with its email, within their memberships.
 	carla := connect(is.token(map[string]any{"email": member}, nil))
-	who := ok[struct {
+	who := testkit.OK[struct {
 		User  struct{ Email string }
 		Token struct {
 			ID       string
@@ -184,7 +184,7 @@ func TestOAuthResourceServer(t *testing.T) {
 	if who.User.Email != member || who.Token.ID != "oauth:jti-1" || who.Token.ReadOnly || len(who.Tenants) != 2 {
 		t.Errorf("whoami with a JWT: %+v", who)
 	}
-	fails(t, carla, "delete_product", map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}, denied)
+	testkit.Fails(t, carla, "delete_product", map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}, denied)
 
 	// A read scope narrows to the read-only tools.
 	reader := connect(is.token(map[string]any{"email": member, "scope": "vitrine:read"}, nil))
@@ -341,7 +341,7 @@ func TestOAuthClaims(t *testing.T) {
 			t.Errorf("scp vitrine:read lists %s", tool.Name)
 		}
 	}
-	ok[any](t, cs, "list_products", map[string]any{"tenant_id": w.tenants["technova"]})
+	testkit.OK[any](t, cs, "list_products", map[string]any{"tenant_id": w.tenants["technova"]})
 }
 
 // An issuer whose metadata names it with a trailing slash (Auth0's) is
@@ -425,11 +425,11 @@ func TestOAuthUserMapping(t *testing.T) {
 		Tenants []struct{ Slug string }
 	}
 	// The linked subject wins over the token's email.
-	got := ok[who](t, connectTo(t, hs.URL, is.token(map[string]any{"sub": sub, "email": owner}, nil)), "whoami", nil)
+	got := testkit.OK[who](t, connectTo(t, hs.URL, is.token(map[string]any{"sub": sub, "email": owner}, nil)), "whoami", nil)
 	if got.User.Email != viewer {
 		t.Errorf("a linked subject with another email acted as %s", got.User.Email)
 	}
-	got = ok[who](t, connectTo(t, hs.URL, is.token(map[string]any{"sub": "new-1", "email": "Rita@NewCo.example", "name": "Rita"}, nil)), "whoami", nil)
+	got = testkit.OK[who](t, connectTo(t, hs.URL, is.token(map[string]any{"sub": "new-1", "email": "Rita@NewCo.example", "name": "Rita"}, nil)), "whoami", nil)
 	if !strings.EqualFold(got.User.Email, "rita@newco.example") || len(got.Tenants) != 0 {
 		t.Errorf("a provisioned user: %+v", got)
 	}

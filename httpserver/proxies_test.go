@@ -53,7 +53,7 @@ func TestSessionsPerUser(t *testing.T) {
 	}
 	other := connect(viewer)
 	first, second := connect(owner), connect(owner)
-	ok[map[string]any](t, first, "whoami", nil) // now second is the least recently used
+	testkit.OK[map[string]any](t, first, "whoami", nil) // now second is the least recently used
 	third := connect(owner)
 	if _, err := second.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"}); err == nil {
 		t.Error("the least recently used session is still open")

@@ -2,13 +2,10 @@ package httpserver_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -82,61 +79,6 @@ func (w *world) productID(slug, sku string) string {
 		w.t.Fatal(err)
 	}
 	return p.ID
-}
-
-// toolText calls a tool and returns its one text content.
-func toolText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, isError bool) {
-	t.Helper()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v", name, err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s: content is %T", name, res.Content[0])
-	}
-	return tc.Text, res.IsError
-}
-
-// ok calls a tool that must succeed and decodes its result.
-func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) T {
-	t.Helper()
-	text, isErr := toolText(t, cs, name, args)
-	if isErr {
-		t.Fatalf("%s(%v) failed: %s", name, args, text)
-	}
-	var out T
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		t.Fatalf("%s: %v in %s", name, err, text)
-	}
-	return out
-}
-
-// fails calls a tool that must fail with exactly the error JSON want.
-func fails(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, want string) {
-	t.Helper()
-	text, isErr := toolText(t, cs, name, args)
-	if !isErr || text != want {
-		t.Errorf("%s(%v)\n got %s (isError %v)\nwant %s", name, args, text, isErr, want)
-	}
-}
-
-// callJSON calls a tool from any goroutine: a tool error is returned as an
-// error holding its JSON.
-func callJSON[T any](cs *mcp.ClientSession, name string, args map[string]any) (T, error) {
-	var out T
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return out, err
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	if res.IsError {
-		return out, errors.New(text)
-	}
-	return out, json.Unmarshal([]byte(text), &out)
 }
 
 type product struct {

@@ -97,7 +97,7 @@ func TestReadOnlyToken(t *testing.T) {
 		if !errors.As(err, &werr) || werr.Code != -32602 || werr.Message != "Unknown tool: delete_product" {
 			t.Errorf("%s: read-only token calling delete_product: %v", tr, err)
 		}
-		who := ok[struct {
+		who := testkit.OK[struct {
 			Token struct {
 				ReadOnly bool `json:"read_only"`
 			}
@@ -116,7 +116,7 @@ func TestReadOnlyToken(t *testing.T) {
 
 func TestWhoami(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	who := ok[struct {
+	who := testkit.OK[struct {
 		User  struct{ Email, Name string }
 		Token struct {
 			Name     string
@@ -139,7 +139,7 @@ func TestWhoami(t *testing.T) {
 			t.Errorf("%s: permissions %v, want %v", tn.Slug, tn.Permissions, want[tn.Slug])
 		}
 	}
-	tenant := ok[struct{ Name, Role string }](t, w.session("memory", member), "get_tenant", map[string]any{"tenant_id": w.tenants["mercado-verde"]})
+	tenant := testkit.OK[struct{ Name, Role string }](t, w.session("memory", member), "get_tenant", map[string]any{"tenant_id": w.tenants["mercado-verde"]})
 	if tenant.Name != "Mercado Verde" || tenant.Role != "viewer" {
 		t.Errorf("get_tenant: %+v", tenant)
 	}
@@ -242,12 +242,12 @@ func TestLoggingNotifications(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok[map[string]any](t, cs, "whoami", nil) // before any level is set: nothing is sent
+		testkit.OK[map[string]any](t, cs, "whoami", nil) // before any level is set: nothing is sent
 		//lint:ignore SA1019 the deprecated logging feature is tested as long as it is served.
 		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 			t.Fatal(err)
 		}
-		errorOf(t, cs, "get_product", map[string]any{"tenant_id": w.tenants["technova"], "id": "id-invalido"})
+		testkit.ErrorOf(t, cs, "get_product", map[string]any{"tenant_id": w.tenants["technova"], "id": "id-invalido"})
 		select {
 		case n := <-got:
 			if n["tool"] != "get_product" || n["outcome"] != "NotFoundError" || n["level"] != "info" || n["request_id"] == "" {

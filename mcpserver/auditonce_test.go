@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -21,16 +22,16 @@ func TestOneEventPerCall(t *testing.T) {
 		carlaID, diegoID := w.userID(member), w.userID(viewer)
 
 		create := map[string]any{"tenant_id": technova, "sku": "ONCE-1", "name": "Once", "price": "1", "stock": 3, "idempotency_key": "once-1"}
-		p := ok[product](t, ana, "create_product", create)
-		if retry := ok[product](t, ana, "create_product", create); retry.ID != p.ID {
+		p := testkit.OK[product](t, ana, "create_product", create)
+		if retry := testkit.OK[product](t, ana, "create_product", create); retry.ID != p.ID {
 			t.Fatalf("the retry made another product: %s, %s", retry.ID, p.ID)
 		}
-		ok[map[string]any](t, ana, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "name": "Once"})
-		ok[map[string]any](t, ana, "revoke_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "audit:read"})
+		testkit.OK[map[string]any](t, ana, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "name": "Once"})
+		testkit.OK[map[string]any](t, ana, "revoke_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "audit:read"})
 		for range 2 { // the second finds it held
-			ok[map[string]any](t, ana, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:update"})
+			testkit.OK[map[string]any](t, ana, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:update"})
 		}
-		ok[map[string]any](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": "nobody@nowhere.example", "role": "viewer"})
+		testkit.OK[map[string]any](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": "nobody@nowhere.example", "role": "viewer"})
 
 		type event struct {
 			ID        string
@@ -39,7 +40,7 @@ func TestOneEventPerCall(t *testing.T) {
 			TargetID  string `json:"target_id"`
 			RequestID string `json:"request_id"`
 		}
-		log := ok[struct{ Events []event }](t, ana, "list_audit_events",
+		log := testkit.OK[struct{ Events []event }](t, ana, "list_audit_events",
 			map[string]any{"tenant_id": technova, "user_id": w.userID(owner), "limit": 100}).Events
 		var got []string
 		ids := map[string]bool{}
@@ -68,8 +69,8 @@ func TestOneEventPerCall(t *testing.T) {
 
 		// A call outside any tenant that writes in one (create_tenant) has
 		// its one event in that tenant, none outside.
-		tn := ok[struct{ ID string }](t, ana, "create_tenant", map[string]any{"name": "Uma Vez"}).ID
-		in := ok[struct{ Events []event }](t, ana, "list_audit_events", map[string]any{"tenant_id": tn, "tool": "create_tenant"}).Events
+		tn := testkit.OK[struct{ ID string }](t, ana, "create_tenant", map[string]any{"name": "Uma Vez"}).ID
+		in := testkit.OK[struct{ Events []event }](t, ana, "list_audit_events", map[string]any{"tenant_id": tn, "tool": "create_tenant"}).Events
 		if len(in) != 1 || in[0].TargetID != tn || in[0].Outcome != "ok" {
 			t.Errorf("create_tenant's events in its tenant: %+v", in)
 		}

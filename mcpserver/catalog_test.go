@@ -36,7 +36,7 @@ func TestAdjustStock(t *testing.T) {
 		technova := w.tenants["technova"]
 		id := w.productID("technova", "MN-LG-29WQ600") // 7 in stock
 		adjust := func(cs *mcp.ClientSession, delta int64) error {
-			_, err := callJSON[product](cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": delta, "reason": "test"})
+			_, err := testkit.CallJSON[product](cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": delta, "reason": "test"})
 			return err
 		}
 		var (
@@ -60,7 +60,7 @@ func TestAdjustStock(t *testing.T) {
 		}
 		wg.Wait()
 		cs := w.session("http", member)
-		p := ok[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
+		p := testkit.OK[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
 		if p.Stock != 7+added.Load() {
 			t.Fatalf("stock %d, want 7 + %d", p.Stock, added.Load())
 		}
@@ -85,7 +85,7 @@ func TestAdjustStock(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		end := ok[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
+		end := testkit.OK[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
 		if end.Stock != 0 || taken.Load() != p.Stock || refused.Load() == 0 {
 			t.Fatalf("stock %d after %d taken and %d refused, from %d", end.Stock, taken.Load(), refused.Load(), p.Stock)
 		}
@@ -94,7 +94,7 @@ func TestAdjustStock(t *testing.T) {
 		var afters []int64
 		args := map[string]any{"tenant_id": technova, "product_id": id, "limit": 100}
 		for {
-			page := ok[movementList](t, cs, "list_stock_movements", args)
+			page := testkit.OK[movementList](t, cs, "list_stock_movements", args)
 			for _, m := range page.Movements {
 				moves, afters = append(moves, m.Delta), append(afters, m.StockAfter)
 				if m.Reason == "" || (m.RequestID == "" && m.Reason != "demo data") {
@@ -116,13 +116,13 @@ func TestAdjustStock(t *testing.T) {
 		if sum != 0 || len(moves) != 1+30+int(taken.Load()) {
 			t.Errorf("%d movements summing to %d", len(moves), sum)
 		}
-		fails(t, cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": 0, "reason": "x"},
+		testkit.Fails(t, cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": 0, "reason": "x"},
 			`{"error":true,"type":"ValidationError","message":"delta must not be zero: a positive number adds stock, a negative one takes it away","field":"delta"}`)
-		fails(t, cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": -1, "reason": "sale"},
+		testkit.Fails(t, cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": -1, "reason": "sale"},
 			`{"error":true,"type":"ValidationError","message":"the stock would go below zero: it is 0, and delta is -1","field":"delta"}`)
-		fails(t, cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": 1, "reason": " "},
+		testkit.Fails(t, cs, "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": 1, "reason": " "},
 			`{"error":true,"type":"ValidationError","message":"reason must not be empty","field":"reason"}`)
-		fails(t, w.session("memory", viewer), "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": 1, "reason": "x"}, denied)
+		testkit.Fails(t, w.session("memory", viewer), "adjust_stock", map[string]any{"tenant_id": technova, "id": id, "delta": 1, "reason": "x"}, denied)
 	})
 }
 
@@ -176,11 +176,11 @@ func TestImportProducts(t *testing.T) {
 			}
 		}
 		// All or nothing: nothing is written.
-		res := ok[importResult](t, cs, "import_products", map[string]any{"tenant_id": technova, "products": rows, "atomic": true})
+		res := testkit.OK[importResult](t, cs, "import_products", map[string]any{"tenant_id": technova, "products": rows, "atomic": true})
 		if res.Written || res.Failed != 5 || res.Created != 0 || res.Rows[0].Status != "skipped" || res.Rows[10].Status != "error" {
 			t.Fatalf("atomic import: %+v", res)
 		}
-		if list := ok[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "importado"}); len(list.Products) != 0 {
+		if list := testkit.OK[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "importado"}); len(list.Products) != 0 {
 			t.Fatalf("an atomic import that failed wrote %d products", len(list.Products))
 		}
 		// Row by row, with progress.
@@ -211,14 +211,14 @@ func TestImportProducts(t *testing.T) {
 		}
 		mu.Unlock()
 		// Upsert updates by SKU, keeping what the row leaves out.
-		res = ok[importResult](t, cs, "import_products", map[string]any{"tenant_id": technova, "mode": "upsert", "products": []map[string]any{
+		res = testkit.OK[importResult](t, cs, "import_products", map[string]any{"tenant_id": technova, "mode": "upsert", "products": []map[string]any{
 			{"sku": "IMP-0003", "name": "Importado três", "price": "19.90"},
 			{"sku": "NEW-1", "name": "Novo", "price": "1.00"},
 		}})
 		if res.Created != 1 || res.Updated != 1 || res.Rows[0].Status != "updated" {
 			t.Fatalf("upsert: %+v", res)
 		}
-		p := ok[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "IMP-0003"})
+		p := testkit.OK[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "IMP-0003"})
 		if p.Name != "Importado três" || p.Price != "19.90" || p.Stock != 3 || p.Version != 2 {
 			t.Errorf("upserted %+v", p)
 		}
@@ -226,9 +226,9 @@ func TestImportProducts(t *testing.T) {
 		for i := range too {
 			too[i] = map[string]any{"sku": "X", "name": "x", "price": "1"}
 		}
-		fails(t, cs, "import_products", map[string]any{"tenant_id": technova, "products": too},
+		testkit.Fails(t, cs, "import_products", map[string]any{"tenant_id": technova, "products": too},
 			`{"error":true,"type":"ValidationError","message":"products holds 1001 items; the limit is 1000","field":"products"}`)
-		fails(t, w.session("memory", member), "import_products", map[string]any{"tenant_id": technova, "products": rows[:1], "mode": "merge"},
+		testkit.Fails(t, w.session("memory", member), "import_products", map[string]any{"tenant_id": technova, "products": rows[:1], "mode": "merge"},
 			`{"error":true,"type":"ValidationError","message":"mode must be one of \"create\", \"upsert\"; got \"merge\"","field":"mode"}`)
 	})
 }
@@ -246,7 +246,7 @@ func TestIdempotentCreate(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p, err := callJSON[product](cs, "create_product", args)
+				p, err := testkit.CallJSON[product](cs, "create_product", args)
 				if err != nil {
 					t.Error(err)
 				}
@@ -257,20 +257,20 @@ func TestIdempotentCreate(t *testing.T) {
 		if len(slices.Compact(slices.Clone(ids))) != 1 || ids[0] == "" {
 			t.Fatalf("ids: %v", ids)
 		}
-		list := ok[productList](t, w.session("memory", member), "list_products", map[string]any{"tenant_id": technova, "query": "idem-1"})
+		list := testkit.OK[productList](t, w.session("memory", member), "list_products", map[string]any{"tenant_id": technova, "query": "idem-1"})
 		if len(list.Products) != 1 {
 			t.Fatalf("%d products", len(list.Products))
 		}
 		cs := w.session("memory", member)
 		other := map[string]any{"tenant_id": technova, "sku": "IDEM-2", "name": "Other", "price": "5.00", "idempotency_key": "key-123"}
-		fails(t, cs, "create_product", other,
+		testkit.Fails(t, cs, "create_product", other,
 			`{"error":true,"type":"ConflictError","message":"This idempotency_key was already used with other arguments; use a new key for a new product","field":"idempotency_key"}`)
 		// Keys belong to their user: another user's same key is another key.
-		ok[product](t, w.session("memory", admin), "create_product", other)
+		testkit.OK[product](t, w.session("memory", admin), "create_product", other)
 		// An expired key is free again.
 		dbtest.Exec(t, url, `UPDATE idempotency_keys SET expires_at = created_at`)
 		other["sku"] = "IDEM-3"
-		if p := ok[product](t, cs, "create_product", other); p.ID == ids[0] {
+		if p := testkit.OK[product](t, cs, "create_product", other); p.ID == ids[0] {
 			t.Error("an expired key still answered")
 		}
 	})
@@ -297,7 +297,7 @@ func TestDeleteConfirmation(t *testing.T) {
 		} {
 			for _, version := range []string{"2025-11-25", "2026-07-28"} {
 				sku := fmt.Sprintf("DEL-%s-%s", strings.ReplaceAll(c.name, " ", "-"), version)
-				p := ok[product](t, w.session("memory", admin), "create_product", map[string]any{"tenant_id": technova, "sku": sku, "name": "Doomed", "price": "1"})
+				p := testkit.OK[product](t, w.session("memory", admin), "create_product", map[string]any{"tenant_id": technova, "sku": sku, "name": "Doomed", "price": "1"})
 				var asked atomic.Int64
 				opts := &mcp.ClientOptions{}
 				if c.answer != nil {
@@ -318,7 +318,7 @@ func TestDeleteConfirmation(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				out := ok[struct {
+				out := testkit.OK[struct {
 					Deleted bool
 					Message string
 				}](t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 )
 
@@ -75,7 +76,7 @@ func TestUnansweredConfirmationEndsAtTheDeadline(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": id},
+		testkit.Fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": id},
 			`{"error":true,"type":"Error","message":"The client did not answer within the call's time limit; nothing was done"}`)
 	}()
 	select {

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // The three scenarios of the seed page (tratamento-de-erros), byte for byte.
@@ -24,22 +25,22 @@ func TestSeedScenarios(t *testing.T) {
 			t.Run(tr, func(t *testing.T) {
 				// Permissão negada: a member deletes "Notebook Dell".
 				cs := w.session(tr, member)
-				fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": notebook},
+				testkit.Fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": notebook},
 					`{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`)
 				// Recurso não encontrado.
-				fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": "id-invalido"},
+				testkit.Fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": "id-invalido"},
 					`{"error":true,"type":"NotFoundError","message":"Product not found"}`)
 				// Tenant inválido, then list_tenants.
-				fails(t, cs, "list_products", map[string]any{"tenant_id": "tenant-sem-acesso"},
+				testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": "tenant-sem-acesso"},
 					`{"error":true,"type":"Error","message":"Membership not found or inactive"}`)
-				tenants := ok[struct {
+				tenants := testkit.OK[struct {
 					Tenants []struct{ ID, Slug, Role string }
 				}](t, cs, "list_tenants", nil)
 				if len(tenants.Tenants) != 2 || tenants.Tenants[0].Slug != "mercado-verde" || tenants.Tenants[1].ID != technova || tenants.Tenants[1].Role != "member" {
 					t.Errorf("list_tenants = %+v", tenants)
 				}
 				// The product is still there: the denied delete wrote nothing.
-				ok[map[string]any](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": notebook})
+				testkit.OK[map[string]any](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": notebook})
 			})
 		}
 	})
@@ -66,11 +67,11 @@ func TestNoMembershipIsAlwaysTheSame(t *testing.T) {
 					cs := w.session(tr, c.who)
 					for _, tool := range []string{"list_products", "get_tenant", "delete_product", "create_product"} {
 						// No id, no SKU: the membership answer still comes first.
-						fails(t, cs, tool, map[string]any{"tenant_id": c.tenant, "bogus": 1}, want)
+						testkit.Fails(t, cs, tool, map[string]any{"tenant_id": c.tenant, "bogus": 1}, want)
 					}
 				}
 				// The inactive member still reaches nothing, and sees no tenant.
-				tenants := ok[struct{ Tenants []any }](t, w.session(tr, inactive), "list_tenants", nil)
+				tenants := testkit.OK[struct{ Tenants []any }](t, w.session(tr, inactive), "list_tenants", nil)
 				if len(tenants.Tenants) != 0 {
 					t.Errorf("inactive member lists %v", tenants.Tenants)
 				}
@@ -88,7 +89,7 @@ func TestErrorContract(t *testing.T) {
 		for _, tr := range transports {
 			t.Run(tr, func(t *testing.T) {
 				cs := w.session(tr, admin)
-				fails(t, w.session(tr, member), "delete_product", map[string]any{"tenant_id": technova, "id": "id-invalido", "bogus": true},
+				testkit.Fails(t, w.session(tr, member), "delete_product", map[string]any{"tenant_id": technova, "id": "id-invalido", "bogus": true},
 					`{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`)
 				cases := []struct {
 					name, tool string
@@ -143,7 +144,7 @@ func TestErrorContract(t *testing.T) {
 						`{"error":true,"type":"ValidationError","message":"cursor is not a cursor from this list; pass the next_cursor of the previous page unchanged, with the same filters","field":"cursor"}`},
 				}
 				for _, c := range cases {
-					t.Run(c.name, func(t *testing.T) { fails(t, cs, c.tool, c.args, c.want) })
+					t.Run(c.name, func(t *testing.T) { testkit.Fails(t, cs, c.tool, c.args, c.want) })
 				}
 			})
 		}
@@ -208,7 +209,7 @@ func TestInternalErrorsAreGeneric(t *testing.T) {
 		for _, tr := range transports {
 			cs := w.session(tr, owner)
 			for _, args := range []map[string]any{{"tenant_id": technova}, {"tenant_id": technova, "query": "dell"}} {
-				text, isErr := call(t, cs, "list_products", args)
+				text, isErr := testkit.Call(t, cs, "list_products", args)
 				var e struct {
 					RequestID string `json:"request_id"`
 				}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -31,7 +32,7 @@ func TestForgedCursorRefusedAtOnce(t *testing.T) {
 		digest := sha256.Sum256([]byte(technova + "\x00" + filters))
 		old, _ := json.Marshal(map[string]any{"s": hex.EncodeToString(digest[:6]), "k": json.RawMessage(pos)})
 		// A real cursor with its position replaced.
-		page := ok[struct {
+		page := testkit.OK[struct {
 			NextCursor string `json:"next_cursor"`
 		}](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "a", "limit": 1})
 		_, mac, found := strings.Cut(page.NextCursor, ".")
@@ -43,7 +44,7 @@ func TestForgedCursorRefusedAtOnce(t *testing.T) {
 			"re-signed": base64.RawURLEncoding.EncodeToString([]byte(pos)) + "." + mac,
 		} {
 			start := time.Now()
-			e := errorOf(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "a", "cursor": c})
+			e := testkit.ErrorOf(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "a", "cursor": c})
 			took := time.Since(start)
 			t.Logf("%s cursor refused in %v", name, took)
 			if took > time.Second {
@@ -64,7 +65,7 @@ func TestCursorsOutliveTheServer(t *testing.T) {
 		w := newWorld(t, url)
 		technova := w.tenants["technova"]
 		args := map[string]any{"tenant_id": technova, "limit": 1}
-		first := ok[struct {
+		first := testkit.OK[struct {
 			NextCursor string `json:"next_cursor"`
 		}](t, w.session("memory", owner), "list_products", args)
 		if first.NextCursor == "" {
@@ -86,6 +87,6 @@ func TestCursorsOutliveTheServer(t *testing.T) {
 		}
 		defer cs.Close()
 		args["cursor"] = first.NextCursor
-		ok[map[string]any](t, cs, "list_products", args)
+		testkit.OK[map[string]any](t, cs, "list_products", args)
 	})
 }

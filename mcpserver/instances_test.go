@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -62,17 +61,17 @@ func balancedFlow(t *testing.T, w *world, version, instanceB string) {
 	technova := w.tenants["technova"]
 	var ids []string
 	for i := range 3 {
-		p := ok[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": fmt.Sprintf("LB-%s-%d", version, i), "name": "Balanced", "price": "1.00"})
-		got := ok[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": p.ID})
-		upd := ok[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": got.ID, "stock": 7, "expected_version": got.Version})
+		p := testkit.OK[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": fmt.Sprintf("LB-%s-%d", version, i), "name": "Balanced", "price": "1.00"})
+		got := testkit.OK[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "id": p.ID})
+		upd := testkit.OK[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": got.ID, "stock": 7, "expected_version": got.Version})
 		if upd.Stock != 7 || upd.Version != 2 {
 			t.Fatalf("update across instances: %+v", upd)
 		}
 		ids = append(ids, p.ID)
 	}
 	for _, id := range ids {
-		ok[map[string]any](t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": id})
-		fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
+		testkit.OK[map[string]any](t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": id})
+		testkit.Fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": id}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
 	}
 	if served[0].Load() < 5 || served[1].Load() < 5 {
 		t.Errorf("requests served: A %d, B %d", served[0].Load(), served[1].Load())
@@ -105,7 +104,7 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 		w := newWorld(t, url)
 		technova := w.tenants["technova"]
 		id := w.productID("technova", "MS-LOGI-MX3S")
-		start := ok[product](t, w.session("http", admin), "get_product", map[string]any{"tenant_id": technova, "id": id})
+		start := testkit.OK[product](t, w.session("http", admin), "get_product", map[string]any{"tenant_id": technova, "id": id})
 
 		const workers, rounds = 6, 8
 		var (
@@ -122,12 +121,12 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 					if i%2 == 0 {
 						// Read, add one, write back at the version read; retry on conflict.
 						for {
-							p, err := callJSON[product](cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
+							p, err := testkit.CallJSON[product](cs, "get_product", map[string]any{"tenant_id": technova, "id": id})
 							if err != nil {
 								failures <- err
 								return
 							}
-							_, err = callJSON[product](cs, "update_product", map[string]any{"tenant_id": technova, "id": id, "stock": p.Stock + 1, "expected_version": p.Version})
+							_, err = testkit.CallJSON[product](cs, "update_product", map[string]any{"tenant_id": technova, "id": id, "stock": p.Stock + 1, "expected_version": p.Version})
 							if err == nil {
 								increments.Add(1)
 								break
@@ -139,7 +138,7 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 						}
 					} else {
 						// Blind writes of another field: the server applies them to the latest version.
-						if _, err := callJSON[product](cs, "update_product", map[string]any{"tenant_id": technova, "id": id, "description": fmt.Sprintf("worker %d round %d", i, r)}); err != nil {
+						if _, err := testkit.CallJSON[product](cs, "update_product", map[string]any{"tenant_id": technova, "id": id, "description": fmt.Sprintf("worker %d round %d", i, r)}); err != nil {
 							failures <- err
 							return
 						}
@@ -153,7 +152,7 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 		for err := range failures {
 			t.Error(err)
 		}
-		end := ok[product](t, w.session("http", admin), "get_product", map[string]any{"tenant_id": technova, "id": id})
+		end := testkit.OK[product](t, w.session("http", admin), "get_product", map[string]any{"tenant_id": technova, "id": id})
 		if end.Stock != start.Stock+increments.Load() {
 			t.Errorf("stock %d, want %d + %d acknowledged increments", end.Stock, start.Stock, increments.Load())
 		}
@@ -164,21 +163,6 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 			t.Errorf("description %q", end.Description)
 		}
 	})
-}
-
-// callJSON calls a tool from any goroutine: a tool error is returned as an
-// error holding its JSON.
-func callJSON[T any](cs *mcp.ClientSession, name string, args map[string]any) (T, error) {
-	var out T
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return out, err
-	}
-	text := res.Content[0].(*mcp.TextContent).Text
-	if res.IsError {
-		return out, errors.New(text)
-	}
-	return out, jsonUnmarshal(text, &out)
 }
 
 // What a server caches of tokens and memberships never outlives a change,
@@ -202,28 +186,28 @@ func TestAccessChangesFromElsewhereShowAtOnce(t *testing.T) {
 		for _, tr := range []string{"http", "http-sessions"} {
 			t.Run(tr, func(t *testing.T) {
 				cs := w.session(tr, member)
-				ok[product](t, cs, "get_product", notebook) // the server now holds the member's access
+				testkit.OK[product](t, cs, "get_product", notebook) // the server now holds the member's access
 
 				_, err := cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Status: "inactive"})
 				change(err)
-				fails(t, cs, "get_product", notebook, noMembership)
+				testkit.Fails(t, cs, "get_product", notebook, noMembership)
 				_, err = cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Status: "active"})
 				change(err)
-				ok[product](t, cs, "get_product", notebook)
+				testkit.OK[product](t, cs, "get_product", notebook)
 
 				create := map[string]any{"tenant_id": technova, "sku": "CACHE-" + tr, "name": "Cache", "price": "1.00"}
 				_, err = cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Role: "viewer"})
 				change(err)
-				fails(t, cs, "create_product", create, denied)
+				testkit.Fails(t, cs, "create_product", create, denied)
 				_, err = cli.UpdateMember(ctx, "technova", member, service.MemberChanges{Role: "member"})
 				change(err)
-				ok[product](t, cs, "create_product", create)
+				testkit.OK[product](t, cs, "create_product", create)
 			})
 		}
 
 		// A disabled user, then a revoked token, are refused at the next request.
 		cs := w.session("http", member)
-		ok[product](t, cs, "get_product", notebook)
+		testkit.OK[product](t, cs, "get_product", notebook)
 		yes, no := true, false
 		_, err := cli.UpdateUser(ctx, member, service.UserChanges{Disabled: &yes})
 		change(err)
@@ -233,7 +217,7 @@ func TestAccessChangesFromElsewhereShowAtOnce(t *testing.T) {
 		_, err = cli.UpdateUser(ctx, member, service.UserChanges{Disabled: &no})
 		change(err)
 		cs = w.session("http", member)
-		ok[product](t, cs, "get_product", notebook)
+		testkit.OK[product](t, cs, "get_product", notebook)
 		tokens, err := cli.ListTokens(ctx, member)
 		change(err)
 		for _, tk := range tokens {

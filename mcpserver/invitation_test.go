@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 const noMembership = `{"error":true,"type":"Error","message":"Membership not found or inactive"}`
@@ -20,31 +21,31 @@ func TestInvitations(t *testing.T) {
 		ana, marina, diego := w.session("memory", owner), w.session("memory", verde), w.session("memory", viewer)
 		marinaID := w.userID(verde)
 
-		known, _ := call(t, ana, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
-		unknown, _ := call(t, ana, "add_member", map[string]any{"tenant_id": technova, "email": "nobody@nowhere.example", "role": "viewer"})
-		again, _ := call(t, ana, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
+		known, _ := testkit.Call(t, ana, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
+		unknown, _ := testkit.Call(t, ana, "add_member", map[string]any{"tenant_id": technova, "email": "nobody@nowhere.example", "role": "viewer"})
+		again, _ := testkit.Call(t, ana, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
 		if want := strings.ReplaceAll(unknown, "nobody@nowhere.example", verde); known != want || again != want {
 			t.Errorf("add_member tells accounts apart:\n%s\n%s\n%s", known, unknown, again)
 		}
 
 		// Invited: nothing opens, and the company sees no member to change.
-		fails(t, marina, "list_products", map[string]any{"tenant_id": technova}, noMembership)
-		for _, tn := range ok[struct{ Tenants []struct{ ID string } }](t, marina, "list_tenants", nil).Tenants {
+		testkit.Fails(t, marina, "list_products", map[string]any{"tenant_id": technova}, noMembership)
+		for _, tn := range testkit.OK[struct{ Tenants []struct{ ID string } }](t, marina, "list_tenants", nil).Tenants {
 			if tn.ID == technova {
 				t.Error("an invitation shows in list_tenants")
 			}
 		}
-		for _, m := range ok[struct{ Members []memberRec }](t, ana, "list_members", map[string]any{"tenant_id": technova, "limit": 100}).Members {
+		for _, m := range testkit.OK[struct{ Members []memberRec }](t, ana, "list_members", map[string]any{"tenant_id": technova, "limit": 100}).Members {
 			if m.UserID == marinaID {
 				t.Error("an invitation shows in list_members")
 			}
 		}
 		notFound := `{"error":true,"type":"NotFoundError","message":"Member not found"}`
-		fails(t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": marinaID, "status": "active"}, notFound)
-		fails(t, ana, "grant_permission", map[string]any{"tenant_id": technova, "user_id": marinaID, "permission": "products:read"}, notFound)
+		testkit.Fails(t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": marinaID, "status": "active"}, notFound)
+		testkit.Fails(t, ana, "grant_permission", map[string]any{"tenant_id": technova, "user_id": marinaID, "permission": "products:read"}, notFound)
 
 		// The invitee sees it and accepts it, once.
-		invs := ok[struct {
+		invs := testkit.OK[struct {
 			Invitations []struct {
 				TenantID   string `json:"tenant_id"`
 				TenantName string `json:"tenant_name"`
@@ -55,22 +56,22 @@ func TestInvitations(t *testing.T) {
 			t.Fatalf("list_invitations: %+v", invs)
 		}
 		noInvitation := `{"error":true,"type":"NotFoundError","message":"Invitation not found"}`
-		fails(t, diego, "accept_invitation", map[string]any{"tenant_id": technova}, noInvitation) // already a member
-		fails(t, marina, "accept_invitation", map[string]any{"tenant_id": "id-invalido"}, noInvitation)
-		if got := ok[map[string]any](t, marina, "accept_invitation", map[string]any{"tenant_id": technova}); got["role"] != "viewer" {
+		testkit.Fails(t, diego, "accept_invitation", map[string]any{"tenant_id": technova}, noInvitation) // already a member
+		testkit.Fails(t, marina, "accept_invitation", map[string]any{"tenant_id": "id-invalido"}, noInvitation)
+		if got := testkit.OK[map[string]any](t, marina, "accept_invitation", map[string]any{"tenant_id": technova}); got["role"] != "viewer" {
 			t.Errorf("accept_invitation: %v", got)
 		}
-		ok[productList](t, marina, "list_products", map[string]any{"tenant_id": technova})
-		fails(t, marina, "accept_invitation", map[string]any{"tenant_id": technova}, noInvitation)
+		testkit.OK[productList](t, marina, "list_products", map[string]any{"tenant_id": technova})
+		testkit.Fails(t, marina, "accept_invitation", map[string]any{"tenant_id": technova}, noInvitation)
 
 		// Declined, it is gone.
-		ok[map[string]any](t, marina, "add_member", map[string]any{"tenant_id": verdeTenant, "email": viewer, "role": "member"})
-		ok[map[string]any](t, diego, "decline_invitation", map[string]any{"tenant_id": verdeTenant})
-		if invs := ok[map[string]any](t, diego, "list_invitations", nil); len(invs["invitations"].([]any)) != 0 {
+		testkit.OK[map[string]any](t, marina, "add_member", map[string]any{"tenant_id": verdeTenant, "email": viewer, "role": "member"})
+		testkit.OK[map[string]any](t, diego, "decline_invitation", map[string]any{"tenant_id": verdeTenant})
+		if invs := testkit.OK[map[string]any](t, diego, "list_invitations", nil); len(invs["invitations"].([]any)) != 0 {
 			t.Errorf("after decline: %v", invs)
 		}
-		fails(t, diego, "list_products", map[string]any{"tenant_id": verdeTenant}, noMembership)
-		fails(t, diego, "accept_invitation", map[string]any{"tenant_id": verdeTenant}, noInvitation)
+		testkit.Fails(t, diego, "list_products", map[string]any{"tenant_id": verdeTenant}, noMembership)
+		testkit.Fails(t, diego, "accept_invitation", map[string]any{"tenant_id": verdeTenant}, noInvitation)
 	})
 }
 
@@ -78,7 +79,7 @@ func TestInvitations(t *testing.T) {
 // of that name exist.
 func TestDerivedSlugRevealsNoCount(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	got := ok[map[string]any](t, w.session("memory", member), "create_tenant", map[string]any{"name": "Mercado Verde"})
+	got := testkit.OK[map[string]any](t, w.session("memory", member), "create_tenant", map[string]any{"name": "Mercado Verde"})
 	if slug := got["slug"].(string); !regexp.MustCompile(`^mercado-verde-[a-z0-9]{6}$`).MatchString(slug) {
 		t.Errorf("slug %q", slug)
 	}
@@ -90,9 +91,9 @@ func TestServeAsPlainDatabaseOwner(t *testing.T) {
 	w := newWorld(t, dbtest.PostgresOwnerURL(t))
 	technova := w.tenants["technova"]
 	cs := w.session("http", owner)
-	ok[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": "OWN-1", "name": "Owned", "price": "1.00"})
-	if got := ok[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "owned"}); len(got.Products) != 1 {
+	testkit.OK[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": "OWN-1", "name": "Owned", "price": "1.00"})
+	if got := testkit.OK[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "owned"}); len(got.Products) != 1 {
 		t.Errorf("list_products: %+v", got)
 	}
-	fails(t, w.session("http", verde), "list_products", map[string]any{"tenant_id": technova}, noMembership)
+	testkit.Fails(t, w.session("http", verde), "list_products", map[string]any{"tenant_id": technova}, noMembership)
 }

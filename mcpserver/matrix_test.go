@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -51,20 +52,20 @@ func TestPermissionMatrix(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	technova := w.tenants["technova"]
 	ana := w.session("memory", owner)
-	ok[map[string]any](t, ana, "create_role", map[string]any{"tenant_id": technova, "name": "custom",
+	testkit.OK[map[string]any](t, ana, "create_role", map[string]any{"tenant_id": technova, "name": "custom",
 		"permissions": []string{"tenants:read", "products:read", "products:update", "audit:read"}})
 	const fabio = "fabio@technova.example"
 	op := w.svc.Operator()
 	if _, err := op.CreateUser(ctx, fabio, "Fábio"); err != nil {
 		t.Fatal(err)
 	}
-	ok[memberRec](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": fabio, "role": "custom"})
+	testkit.OK[memberRec](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": fabio, "role": "custom"})
 	_, secret, err := op.CreateToken(ctx, service.NewToken{Email: fabio, Name: "matrix"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.tokens[fabio] = secret
-	ok[map[string]any](t, w.session("memory", fabio), "accept_invitation", map[string]any{"tenant_id": technova})
+	testkit.OK[map[string]any](t, w.session("memory", fabio), "accept_invitation", map[string]any{"tenant_id": technova})
 
 	roles := map[string]string{"owner": owner, "admin": admin, "member": member, "viewer": viewer, "custom": fabio}
 	tools := mcpserver.AllTools(w.svc, mcpserver.Options{})
@@ -83,7 +84,7 @@ func TestPermissionMatrix(t *testing.T) {
 			if tool.Permission() == "" {
 				args = map[string]any{"bogus": true} // caller tools: a ValidationError, never a PermissionError
 			}
-			text, _ := call(t, cs, tool.Name, args)
+			text, _ := testkit.Call(t, cs, tool.Name, args)
 			if slices.Contains(want, role) == (text == denied) {
 				t.Errorf("%s calling %s: %s", role, tool.Name, text)
 			}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // A NUL character in a text argument is a ValidationError naming the
@@ -27,7 +28,7 @@ func TestNULInTextIsAValidationError(t *testing.T) {
 			{"import_products", map[string]any{"products": []any{map[string]any{"sku": "NUL-2", "name": "N", "price": "1", "description": "\x00"}}}, "products[0].description"},
 		} {
 			c.args["tenant_id"] = technova
-			fails(t, cs, c.tool, c.args, `{"error":true,"type":"ValidationError","message":"`+c.field+` must not contain the NUL character (\\u0000)","field":"`+c.field+`"}`)
+			testkit.Fails(t, cs, c.tool, c.args, `{"error":true,"type":"ValidationError","message":"`+c.field+` must not contain the NUL character (\\u0000)","field":"`+c.field+`"}`)
 		}
 	})
 }

@@ -9,12 +9,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // pageText calls list_products and returns its text content.
 func pageText(t *testing.T, cs *mcp.ClientSession, args map[string]any) string {
 	t.Helper()
-	text, isErr := call(t, cs, "list_products", args)
+	text, isErr := testkit.Call(t, cs, "list_products", args)
 	if isErr {
 		t.Fatalf("list_products(%v): %s", args, text)
 	}
@@ -28,13 +29,13 @@ func pageText(t *testing.T, cs *mcp.ClientSession, args map[string]any) string {
 func TestLeanProductPage(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	cs := w.session("memory", owner)
-	tenant := ok[struct{ ID string }](t, cs, "create_tenant", map[string]any{"name": "Loja Cinquenta"}).ID
+	tenant := testkit.OK[struct{ ID string }](t, cs, "create_tenant", map[string]any{"name": "Loja Cinquenta"}).ID
 	rows := make([]map[string]any, 50)
 	for i := range rows {
 		rows[i] = map[string]any{"sku": fmt.Sprintf("SKU-%03d", i), "name": fmt.Sprintf("Produto de teste %d", i),
 			"price": "129.90", "stock": i, "description": fmt.Sprintf("Produto %d do catálogo de teste, com uma descrição curta.", i)}
 	}
-	ok[map[string]any](t, cs, "import_products", map[string]any{"tenant_id": tenant, "products": rows})
+	testkit.OK[map[string]any](t, cs, "import_products", map[string]any{"tenant_id": tenant, "products": rows})
 
 	lean := pageText(t, cs, map[string]any{"tenant_id": tenant, "limit": 50})
 	full := pageText(t, cs, map[string]any{"tenant_id": tenant, "limit": 50, "detail": "full"})
@@ -59,8 +60,8 @@ func TestLeanProductPage(t *testing.T) {
 	}
 	for _, p := range fullPage.Products {
 		got, _ := json.Marshal(p)
-		whole, _ := json.Marshal(ok[map[string]any](t, cs, "get_product", map[string]any{"tenant_id": tenant, "id": p["id"]}))
-		if !jsonEqual(got, whole) {
+		whole, _ := json.Marshal(testkit.OK[map[string]any](t, cs, "get_product", map[string]any{"tenant_id": tenant, "id": p["id"]}))
+		if !testkit.JSONEqual(got, whole) {
 			t.Errorf("detail full gives %s, get_product %s", got, whole)
 		}
 	}

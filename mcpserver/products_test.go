@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 type product struct {
@@ -27,49 +28,49 @@ func TestProductLifecycle(t *testing.T) {
 			t.Run(tr, func(t *testing.T) {
 				cs := w.session(tr, member)
 				sku := "WC-LOGI-" + tr
-				p := ok[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": sku,
+				p := testkit.OK[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": sku,
 					"name": "Webcam Logitech C920", "price": "499.9", "stock": 5, "description": "Full HD"})
 				if p.Price != "499.90" || p.Currency != "BRL" || p.Status != "active" || p.Version != 1 || p.TenantID != technova || p.Stock != 5 {
 					t.Fatalf("created %+v", p)
 				}
-				if got := ok[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "wc-logi-" + tr}); got.ID != p.ID {
+				if got := testkit.OK[product](t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "wc-logi-" + tr}); got.ID != p.ID {
 					t.Fatalf("by sku: %+v", got)
 				}
 				// A partial update leaves the other fields alone.
-				u := ok[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "price": "459.00", "expected_version": 1})
+				u := testkit.OK[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "price": "459.00", "expected_version": 1})
 				if u.Price != "459.00" || u.Name != p.Name || u.Stock != 5 || u.Description != "Full HD" || u.Version != 2 {
 					t.Fatalf("updated %+v", u)
 				}
 				// Archive, then restore; clear the description.
-				u = ok[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "status": "archived", "description": ""})
+				u = testkit.OK[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "status": "archived", "description": ""})
 				if u.Status != "archived" || u.Description != "" || u.Version != 3 {
 					t.Fatalf("archived %+v", u)
 				}
 				// The currency changes with the amount when it can be kept exactly.
-				u = ok[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "currency": "usd", "status": "active"})
+				u = testkit.OK[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "currency": "usd", "status": "active"})
 				if u.Currency != "USD" || u.Price != "459.00" {
 					t.Fatalf("in USD %+v", u)
 				}
-				u = ok[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "currency": "JPY"})
+				u = testkit.OK[product](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "currency": "JPY"})
 				if u.Currency != "JPY" || u.Price != "459" {
 					t.Fatalf("in JPY %+v", u)
 				}
-				fails(t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "price": "459.50"},
+				testkit.Fails(t, cs, "update_product", map[string]any{"tenant_id": technova, "id": p.ID, "price": "459.50"},
 					`{"error":true,"type":"ValidationError","message":"price must be a non-negative decimal string such as \"4599\" (this currency has no decimals); got \"459.50\"","field":"price"}`)
 				// Deleting needs an owner or admin; then the product is gone.
-				fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID},
+				testkit.Fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID},
 					`{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`)
 				adm := w.session(tr, admin)
-				del := ok[map[string]any](t, adm, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID})
+				del := testkit.OK[map[string]any](t, adm, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID})
 				if del["deleted"] != true || del["id"] != p.ID {
 					t.Fatalf("delete answered %v", del)
 				}
-				fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": p.ID}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
-				fails(t, adm, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
+				testkit.Fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": p.ID}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
+				testkit.Fails(t, adm, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID}, `{"error":true,"type":"NotFoundError","message":"Product not found"}`)
 				// A viewer reads but does not write.
 				vw := w.session(tr, viewer)
-				ok[productList](t, vw, "list_products", map[string]any{"tenant_id": technova})
-				fails(t, vw, "create_product", map[string]any{"tenant_id": technova, "sku": "V-1", "name": "x", "price": "1"},
+				testkit.OK[productList](t, vw, "list_products", map[string]any{"tenant_id": technova})
+				testkit.Fails(t, vw, "create_product", map[string]any{"tenant_id": technova, "sku": "V-1", "name": "x", "price": "1"},
 					`{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`)
 			})
 		}
@@ -87,22 +88,22 @@ func TestTenantIsolation(t *testing.T) {
 			t.Run(tr, func(t *testing.T) {
 				cs := w.session(tr, owner) // owner of technova, nothing in mercado-verde
 				notFound := `{"error":true,"type":"NotFoundError","message":"Product not found"}`
-				fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": maca}, notFound)
-				fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "FR-MACA-FUJI"}, notFound)
-				fails(t, cs, "update_product", map[string]any{"tenant_id": technova, "id": maca, "price": "0.01"}, notFound)
-				fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": maca}, notFound)
+				testkit.Fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "id": maca}, notFound)
+				testkit.Fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "sku": "FR-MACA-FUJI"}, notFound)
+				testkit.Fails(t, cs, "update_product", map[string]any{"tenant_id": technova, "id": maca, "price": "0.01"}, notFound)
+				testkit.Fails(t, cs, "delete_product", map[string]any{"tenant_id": technova, "id": maca}, notFound)
 				for _, args := range []map[string]any{{"tenant_id": technova, "limit": 100, "detail": "full"}, {"tenant_id": technova, "query": "maçã", "detail": "full"}} {
-					list := ok[productList](t, cs, "list_products", args)
+					list := testkit.OK[productList](t, cs, "list_products", args)
 					for _, p := range list.Products {
 						if p.TenantID != technova {
 							t.Errorf("list in technova shows %+v", p)
 						}
 					}
 				}
-				fails(t, cs, "list_products", map[string]any{"tenant_id": verdeID}, `{"error":true,"type":"Error","message":"Membership not found or inactive"}`)
+				testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": verdeID}, `{"error":true,"type":"Error","message":"Membership not found or inactive"}`)
 				// Carla sees both tenants, each with its own products only.
 				carla := w.session(tr, member)
-				verdeList := ok[productList](t, carla, "list_products", map[string]any{"tenant_id": verdeID, "limit": 100, "detail": "full"})
+				verdeList := testkit.OK[productList](t, carla, "list_products", map[string]any{"tenant_id": verdeID, "limit": 100, "detail": "full"})
 				if len(verdeList.Products) != 4 {
 					t.Errorf("mercado-verde has %d products", len(verdeList.Products))
 				}
@@ -127,7 +128,7 @@ func TestListProductsPaging(t *testing.T) {
 		technova := w.tenants["technova"]
 		cs := w.session("memory", owner)
 		for i := range 25 {
-			ok[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": fmt.Sprintf("CB-%02d", i),
+			testkit.OK[product](t, cs, "create_product", map[string]any{"tenant_id": technova, "sku": fmt.Sprintf("CB-%02d", i),
 				"name": fmt.Sprintf("Cabo USB-C %02d", 24-i), "price": fmt.Sprintf("%d.90", 10+i%3)})
 		}
 		for _, sort := range []string{"name", "-name", "price", "-price", "updated_at", "-updated_at", "created_at", "-created_at"} {
@@ -135,7 +136,7 @@ func TestListProductsPaging(t *testing.T) {
 			args := map[string]any{"tenant_id": technova, "limit": 4, "sort": sort, "query": "cabo"}
 			pages := 0
 			for {
-				page := ok[productList](t, cs, "list_products", args)
+				page := testkit.OK[productList](t, cs, "list_products", args)
 				pages++
 				for _, p := range page.Products {
 					seen = append(seen, p.SKU)
@@ -155,9 +156,9 @@ func TestListProductsPaging(t *testing.T) {
 			}
 			// A cursor belongs to its query.
 			delete(args, "cursor")
-			first := ok[productList](t, cs, "list_products", args)
+			first := testkit.OK[productList](t, cs, "list_products", args)
 			args["cursor"], args["query"] = first.NextCursor, "usb"
-			errorOf(t, cs, "list_products", args)
+			testkit.ErrorOf(t, cs, "list_products", args)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // Text search ranks the same way on both databases: the product whose SKU
@@ -24,7 +25,7 @@ func TestSearchRelevance(t *testing.T) {
 			{"sku": "FR-MACA-GALA", "name": "Maca Gala (kg)", "description": ""},
 		} {
 			p["tenant_id"], p["price"] = technova, "10.00"
-			ok[product](t, cs, "create_product", p)
+			testkit.OK[product](t, cs, "create_product", p)
 		}
 		for query, want := range map[string][]string{
 			"notebook":                {"BP-NOTE-01", "NB-DELL-5440", "ST-ALU-02"},
@@ -42,7 +43,7 @@ func TestSearchRelevance(t *testing.T) {
 			var got []string
 			args := map[string]any{"tenant_id": technova, "query": query, "limit": 1}
 			for {
-				page := ok[productList](t, cs, "list_products", args)
+				page := testkit.OK[productList](t, cs, "list_products", args)
 				for _, p := range page.Products {
 					got = append(got, p.SKU)
 				}
@@ -57,25 +58,25 @@ func TestSearchRelevance(t *testing.T) {
 		}
 		// In the other company, the apple matches both spellings.
 		for _, q := range []string{"MAÇÃ", "maca", "Maca fuji"} {
-			list := ok[productList](t, w.session("memory", verde), "list_products", map[string]any{"tenant_id": w.tenants["mercado-verde"], "query": q})
+			list := testkit.OK[productList](t, w.session("memory", verde), "list_products", map[string]any{"tenant_id": w.tenants["mercado-verde"], "query": q})
 			if len(list.Products) != 1 || list.Products[0].SKU != "FR-MACA-FUJI" {
 				t.Errorf("query %q in mercado-verde: %+v", q, list.Products)
 			}
 		}
 		// A query sorts by relevance unless told otherwise.
-		byPrice := ok[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "notebook", "sort": "-price"})
+		byPrice := testkit.OK[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "notebook", "sort": "-price"})
 		if len(byPrice.Products) != 3 || byPrice.Products[0].SKU != "NB-DELL-5440" {
 			t.Errorf("notebook by price: %+v", byPrice.Products)
 		}
 		// Repeated words are one; past ten different ones, a query is refused.
-		if got := ok[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": strings.Repeat("a ", 100)}); len(got.Products) == 0 {
+		if got := testkit.OK[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": strings.Repeat("a ", 100)}); len(got.Products) == 0 {
 			t.Error(`100 × "a" found nothing`)
 		}
-		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "a b c d e f g h i j k"},
+		testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "a b c d e f g h i j k"},
 			`{"error":true,"type":"ValidationError","message":"query holds 11 different words; the limit is 10","field":"query"}`)
-		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "sort": "relevance"},
+		testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "sort": "relevance"},
 			`{"error":true,"type":"ValidationError","message":"sort \"relevance\" needs a query","field":"sort"}`)
-		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "%_"},
+		testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "%_"},
 			`{"error":true,"type":"ValidationError","message":"query must hold at least one letter or digit","field":"query"}`)
 	})
 }
@@ -88,7 +89,7 @@ func TestProductFilters(t *testing.T) {
 		skus := func(args map[string]any) []string {
 			args["tenant_id"], args["limit"] = technova, 100
 			var out []string
-			for _, p := range ok[productList](t, cs, "list_products", args).Products {
+			for _, p := range testkit.OK[productList](t, cs, "list_products", args).Products {
 				out = append(out, p.SKU)
 			}
 			slices.Sort(out)
@@ -112,9 +113,9 @@ func TestProductFilters(t *testing.T) {
 				t.Errorf("%s: %v, want %v", name, got, c.want)
 			}
 		}
-		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "min_price": "10", "max_price": "5"},
+		testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "min_price": "10", "max_price": "5"},
 			`{"error":true,"type":"ValidationError","message":"max_price must not be below min_price","field":"max_price"}`)
-		fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "currency": "USD"},
+		testkit.Fails(t, cs, "list_products", map[string]any{"tenant_id": technova, "currency": "USD"},
 			`{"error":true,"type":"ValidationError","message":"currency applies to min_price and max_price; give one of them too","field":"currency"}`)
 	})
 }

@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -148,85 +147,6 @@ func (w *world) productID(slug, sku string) string {
 		w.t.Fatal(err)
 	}
 	return p.ID
-}
-
-// call calls a tool and returns its one text content, checking the shape
-// of the result: an error carries no structured content, and a success
-// carries the same JSON as structured content and as text.
-func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, isError bool) {
-	t.Helper()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v", name, err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s: content is %T", name, res.Content[0])
-	}
-	if res.IsError {
-		if res.StructuredContent != nil {
-			t.Errorf("%s: error result carries structured content %v", name, res.StructuredContent)
-		}
-		return tc.Text, true
-	}
-	sc, _ := json.Marshal(res.StructuredContent)
-	if !jsonEqual(sc, []byte(tc.Text)) {
-		t.Errorf("%s: structured content %s differs from text %s", name, sc, tc.Text)
-	}
-	return tc.Text, false
-}
-
-// ok calls a tool that must succeed and decodes its result.
-func ok[T any](t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) T {
-	t.Helper()
-	text, isErr := call(t, cs, name, args)
-	if isErr {
-		t.Fatalf("%s(%v) failed: %s", name, args, text)
-	}
-	var out T
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		t.Fatalf("%s: %v in %s", name, err, text)
-	}
-	return out
-}
-
-// fails calls a tool that must fail with exactly the error JSON want.
-func fails(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, want string) {
-	t.Helper()
-	text, isErr := call(t, cs, name, args)
-	if !isErr || text != want {
-		t.Errorf("%s(%v)\n got %s (isError %v)\nwant %s", name, args, text, isErr, want)
-	}
-}
-
-// errorOf calls a tool that must fail and returns its decoded error.
-func errorOf(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) map[string]any {
-	t.Helper()
-	text, isErr := call(t, cs, name, args)
-	if !isErr {
-		t.Fatalf("%s(%v) succeeded: %s", name, args, text)
-	}
-	var e map[string]any
-	if err := json.Unmarshal([]byte(text), &e); err != nil {
-		t.Fatalf("error text is not JSON: %s", text)
-	}
-	if !bytes.HasPrefix([]byte(text), []byte(`{"error":true,"type":"`)) {
-		t.Errorf("error JSON does not start with error, type: %s", text)
-	}
-	return e
-}
-
-func jsonEqual(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	ja, _ := json.Marshal(x)
-	jb, _ := json.Marshal(y)
-	return bytes.Equal(ja, jb)
 }
 
 // Demo users, by role.

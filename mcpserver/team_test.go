@@ -45,12 +45,12 @@ func TestLastOwner(t *testing.T) {
 		ana := w.session("http", owner)
 		anaID, brunoID := w.userID(owner), w.userID(admin)
 		const last = `{"error":true,"type":"ConflictError","message":"A company always keeps at least one active owner: make another member owner first","field":"user_id"}`
-		fails(t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": anaID, "role": "admin"}, last)
-		fails(t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": anaID, "status": "inactive"}, last)
-		fails(t, ana, "remove_member", map[string]any{"tenant_id": technova, "user_id": anaID}, last)
+		testkit.Fails(t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": anaID, "role": "admin"}, last)
+		testkit.Fails(t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": anaID, "status": "inactive"}, last)
+		testkit.Fails(t, ana, "remove_member", map[string]any{"tenant_id": technova, "user_id": anaID}, last)
 
 		// Two owners demote themselves concurrently: one of them stays owner.
-		ok[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": brunoID, "role": "owner"})
+		testkit.OK[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": brunoID, "role": "owner"})
 		bruno := w.session("http", admin)
 		var wg sync.WaitGroup
 		results := make([]error, 2)
@@ -61,7 +61,7 @@ func TestLastOwner(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, results[i] = callJSON[memberRec](c.cs, "update_member", map[string]any{"tenant_id": technova, "user_id": c.id, "role": "admin"})
+				_, results[i] = testkit.CallJSON[memberRec](c.cs, "update_member", map[string]any{"tenant_id": technova, "user_id": c.id, "role": "admin"})
 			}()
 		}
 		wg.Wait()
@@ -95,28 +95,28 @@ func TestNoEscalation(t *testing.T) {
 		technova := w.tenants["technova"]
 		anaID, brunoID, carlaID, diegoID := w.userID(owner), w.userID(admin), w.userID(member), w.userID(viewer)
 		bruno := w.session("http", admin)
-		fails(t, bruno, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "owner"}, denied)
-		fails(t, bruno, "update_member", map[string]any{"tenant_id": technova, "user_id": carlaID, "role": "owner"}, denied)
-		fails(t, bruno, "update_member", map[string]any{"tenant_id": technova, "user_id": anaID, "status": "inactive"}, denied)
-		fails(t, bruno, "remove_member", map[string]any{"tenant_id": technova, "user_id": anaID}, denied)
-		fails(t, bruno, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "tenants:delete"}, denied)
-		fails(t, bruno, "create_role", map[string]any{"tenant_id": technova, "name": "closer", "permissions": []string{"tenants:delete"}}, denied)
+		testkit.Fails(t, bruno, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "owner"}, denied)
+		testkit.Fails(t, bruno, "update_member", map[string]any{"tenant_id": technova, "user_id": carlaID, "role": "owner"}, denied)
+		testkit.Fails(t, bruno, "update_member", map[string]any{"tenant_id": technova, "user_id": anaID, "status": "inactive"}, denied)
+		testkit.Fails(t, bruno, "remove_member", map[string]any{"tenant_id": technova, "user_id": anaID}, denied)
+		testkit.Fails(t, bruno, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "tenants:delete"}, denied)
+		testkit.Fails(t, bruno, "create_role", map[string]any{"tenant_id": technova, "name": "closer", "permissions": []string{"tenants:delete"}}, denied)
 
 		// A member granted members:manage manages only within what she holds.
-		ok[memberRec](t, w.session("http", owner), "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "members:manage"})
+		testkit.OK[memberRec](t, w.session("http", owner), "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "members:manage"})
 		carla := w.session("http", member)
-		fails(t, carla, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "admin"}, denied)
-		fails(t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "products:delete"}, denied)
-		fails(t, carla, "update_member", map[string]any{"tenant_id": technova, "user_id": brunoID, "role": "viewer"}, denied)
-		fails(t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "audit:read"}, denied)
-		m := ok[memberRec](t, carla, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
+		testkit.Fails(t, carla, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "admin"}, denied)
+		testkit.Fails(t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "products:delete"}, denied)
+		testkit.Fails(t, carla, "update_member", map[string]any{"tenant_id": technova, "user_id": brunoID, "role": "viewer"}, denied)
+		testkit.Fails(t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "audit:read"}, denied)
+		m := testkit.OK[memberRec](t, carla, "add_member", map[string]any{"tenant_id": technova, "email": verde, "role": "viewer"})
 		if m.Role != "viewer" || m.Status != "invited" {
 			t.Errorf("carla invited %+v", m)
 		}
-		ok[memberRec](t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "products:update"})
+		testkit.OK[memberRec](t, carla, "grant_permission", map[string]any{"tenant_id": technova, "user_id": diegoID, "permission": "products:update"})
 
 		// Every attempt is in the audit log, as ana reads it.
-		events := ok[struct {
+		events := testkit.OK[struct {
 			Events []struct {
 				UserID   string `json:"user_id"`
 				Tool     string
@@ -165,40 +165,40 @@ func TestAccessChangesApplyAtOnce(t *testing.T) {
 		ana := w.session("http", owner) // instance A
 		carla := onB(member)            // instance B
 		list := map[string]any{"tenant_id": technova}
-		ok[productList](t, carla, "list_products", list)
+		testkit.OK[productList](t, carla, "list_products", list)
 
-		ok[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": carlaID, "status": "inactive"})
-		fails(t, carla, "list_products", list, `{"error":true,"type":"Error","message":"Membership not found or inactive"}`)
-		ok[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": carlaID, "status": "active"})
-		ok[productList](t, carla, "list_products", list)
+		testkit.OK[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": carlaID, "status": "inactive"})
+		testkit.Fails(t, carla, "list_products", list, `{"error":true,"type":"Error","message":"Membership not found or inactive"}`)
+		testkit.OK[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": carlaID, "status": "active"})
+		testkit.OK[productList](t, carla, "list_products", list)
 
 		// A grant, then its revocation.
 		mouse := w.productID("technova", "MS-LOGI-MX3S")
-		ok[memberRec](t, ana, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:delete"})
+		testkit.OK[memberRec](t, ana, "grant_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:delete"})
 		keyboard := w.productID("technova", "KB-KEYC-K2")
-		ok[map[string]any](t, carla, "delete_product", map[string]any{"tenant_id": technova, "id": keyboard})
-		m := ok[memberRec](t, ana, "revoke_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:delete"})
+		testkit.OK[map[string]any](t, carla, "delete_product", map[string]any{"tenant_id": technova, "id": keyboard})
+		m := testkit.OK[memberRec](t, ana, "revoke_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:delete"})
 		if slices.Contains(m.Permissions, "products:delete") {
 			t.Errorf("after revoke: %v", m.Permissions)
 		}
-		fails(t, carla, "delete_product", map[string]any{"tenant_id": technova, "id": mouse}, denied)
-		fails(t, ana, "revoke_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:read"},
+		testkit.Fails(t, carla, "delete_product", map[string]any{"tenant_id": technova, "id": mouse}, denied)
+		testkit.Fails(t, ana, "revoke_permission", map[string]any{"tenant_id": technova, "user_id": carlaID, "permission": "products:read"},
 			`{"error":true,"type":"ValidationError","message":"products:read comes with the role \"member\", not from a grant; give the member another role to take it away","field":"permission"}`)
 
 		// A custom role, changed under its holder.
-		ok[map[string]any](t, ana, "create_role", map[string]any{"tenant_id": technova, "name": "catalog-editor",
+		testkit.OK[map[string]any](t, ana, "create_role", map[string]any{"tenant_id": technova, "name": "catalog-editor",
 			"permissions": []string{"tenants:read", "products:read", "products:update"}, "description": "Edits products"})
-		ok[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": diegoID, "role": "catalog-editor"})
+		testkit.OK[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": diegoID, "role": "catalog-editor"})
 		diego := onB(viewer)
-		ok[product](t, diego, "update_product", map[string]any{"tenant_id": technova, "id": mouse, "stock": 41})
-		ok[map[string]any](t, ana, "update_role", map[string]any{"tenant_id": technova, "name": "catalog-editor", "permissions": []string{"tenants:read", "products:read"}})
-		fails(t, diego, "update_product", map[string]any{"tenant_id": technova, "id": mouse, "stock": 42}, denied)
-		fails(t, ana, "delete_role", map[string]any{"tenant_id": technova, "name": "catalog-editor"},
+		testkit.OK[product](t, diego, "update_product", map[string]any{"tenant_id": technova, "id": mouse, "stock": 41})
+		testkit.OK[map[string]any](t, ana, "update_role", map[string]any{"tenant_id": technova, "name": "catalog-editor", "permissions": []string{"tenants:read", "products:read"}})
+		testkit.Fails(t, diego, "update_product", map[string]any{"tenant_id": technova, "id": mouse, "stock": 42}, denied)
+		testkit.Fails(t, ana, "delete_role", map[string]any{"tenant_id": technova, "name": "catalog-editor"},
 			`{"error":true,"type":"ConflictError","message":"1 member(s) hold the role \"catalog-editor\"; give them another role first","field":"name"}`)
-		ok[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": diegoID, "role": "viewer"})
-		ok[map[string]any](t, ana, "delete_role", map[string]any{"tenant_id": technova, "name": "catalog-editor"})
-		fails(t, ana, "delete_role", map[string]any{"tenant_id": technova, "name": "catalog-editor"}, `{"error":true,"type":"NotFoundError","message":"Role not found"}`)
-		fails(t, ana, "update_role", map[string]any{"tenant_id": technova, "name": "admin", "permissions": []string{"tenants:read"}},
+		testkit.OK[memberRec](t, ana, "update_member", map[string]any{"tenant_id": technova, "user_id": diegoID, "role": "viewer"})
+		testkit.OK[map[string]any](t, ana, "delete_role", map[string]any{"tenant_id": technova, "name": "catalog-editor"})
+		testkit.Fails(t, ana, "delete_role", map[string]any{"tenant_id": technova, "name": "catalog-editor"}, `{"error":true,"type":"NotFoundError","message":"Role not found"}`)
+		testkit.Fails(t, ana, "update_role", map[string]any{"tenant_id": technova, "name": "admin", "permissions": []string{"tenants:read"}},
 			`{"error":true,"type":"ValidationError","message":"\"admin\" is a built-in role and cannot be changed; create a custom role instead","field":"name"}`)
 	})
 }
@@ -213,7 +213,7 @@ func TestRevokedTokenIsRefusedAtOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		cs := w.sessionWithToken(tr, secret)
-		ok[map[string]any](t, cs, "whoami", nil)
+		testkit.OK[map[string]any](t, cs, "whoami", nil)
 		if _, err := w.svc.Operator().RevokeToken(ctx, tok.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -297,14 +297,14 @@ func TestAuditLog(t *testing.T) {
 		w := newWorld(t, url)
 		technova := w.tenants["technova"]
 		carla := w.session("http", member)
-		p := ok[product](t, carla, "create_product", map[string]any{"tenant_id": technova, "sku": "AU-1", "name": "Audited", "price": "1"})
-		errorOf(t, carla, "create_product", map[string]any{"tenant_id": technova, "sku": "AU-1", "name": "Again", "price": "1"})
-		errorOf(t, carla, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID})
-		errorOf(t, carla, "get_product", map[string]any{"tenant_id": technova, "id": "id-invalido"})
-		errorOf(t, carla, "list_products", map[string]any{"tenant_id": technova, "limit": 0})
-		ok[map[string]any](t, carla, "get_product", map[string]any{"tenant_id": technova, "sku": "AU-1"})
-		errorOf(t, carla, "list_products", map[string]any{"tenant_id": "tenant-sem-acesso"})
-		ok[map[string]any](t, carla, "whoami", nil)
+		p := testkit.OK[product](t, carla, "create_product", map[string]any{"tenant_id": technova, "sku": "AU-1", "name": "Audited", "price": "1"})
+		testkit.ErrorOf(t, carla, "create_product", map[string]any{"tenant_id": technova, "sku": "AU-1", "name": "Again", "price": "1"})
+		testkit.ErrorOf(t, carla, "delete_product", map[string]any{"tenant_id": technova, "id": p.ID})
+		testkit.ErrorOf(t, carla, "get_product", map[string]any{"tenant_id": technova, "id": "id-invalido"})
+		testkit.ErrorOf(t, carla, "list_products", map[string]any{"tenant_id": technova, "limit": 0})
+		testkit.OK[map[string]any](t, carla, "get_product", map[string]any{"tenant_id": technova, "sku": "AU-1"})
+		testkit.ErrorOf(t, carla, "list_products", map[string]any{"tenant_id": "tenant-sem-acesso"})
+		testkit.OK[map[string]any](t, carla, "whoami", nil)
 
 		type event struct {
 			UserID, Tool, Outcome string
@@ -313,7 +313,7 @@ func TestAuditLog(t *testing.T) {
 			TenantID              string `json:"tenant_id"`
 			RequestID             string `json:"request_id"`
 		}
-		log := ok[struct{ Events []event }](t, w.session("http", owner), "list_audit_events",
+		log := testkit.OK[struct{ Events []event }](t, w.session("http", owner), "list_audit_events",
 			map[string]any{"tenant_id": technova, "user_id": w.userID(member)}).Events
 		var got []string
 		for _, e := range log {
@@ -338,16 +338,16 @@ func TestAuditLog(t *testing.T) {
 			t.Errorf("events outside any company: %+v %v", outside, err)
 		}
 		// Filters and paging.
-		page := ok[struct {
+		page := testkit.OK[struct {
 			Events     []event
 			NextCursor string `json:"next_cursor"`
 		}](t, w.session("http", owner), "list_audit_events", map[string]any{"tenant_id": technova, "tool": "create_product", "limit": 1})
 		if len(page.Events) != 1 || page.Events[0].Outcome != "ConflictError" || page.NextCursor == "" {
 			t.Errorf("first page: %+v", page)
 		}
-		fails(t, w.session("http", owner), "list_audit_events", map[string]any{"tenant_id": technova, "since": "yesterday"},
+		testkit.Fails(t, w.session("http", owner), "list_audit_events", map[string]any{"tenant_id": technova, "since": "yesterday"},
 			`{"error":true,"type":"ValidationError","message":"since must be a time in RFC 3339, such as \"2026-11-30T09:00:00Z\"; got \"yesterday\"","field":"since"}`)
-		fails(t, carla, "list_audit_events", map[string]any{"tenant_id": technova}, denied)
+		testkit.Fails(t, carla, "list_audit_events", map[string]any{"tenant_id": technova}, denied)
 
 		// Append-only, even for the database's administrator.
 		for _, stmt := range []string{`UPDATE audit_events SET outcome = 'ok'`, `DELETE FROM audit_events`} {

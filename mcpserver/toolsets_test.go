@@ -78,15 +78,15 @@ func TestEnableToolset(t *testing.T) {
 			t.Fatalf("%s: lists %v at start, want %v", tr, start, want)
 		}
 		// Unlisted, and still there.
-		ok[map[string]any](t, cs, "list_members", map[string]any{"tenant_id": technova})
+		testkit.OK[map[string]any](t, cs, "list_members", map[string]any{"tenant_id": technova})
 
-		sets := ok[toolsetsOut](t, cs, "enable_toolset", nil)
+		sets := testkit.OK[toolsetsOut](t, cs, "enable_toolset", nil)
 		for _, ts := range sets.Toolsets {
 			if ts.Listed != slices.Contains(mcpserver.DefaultToolsets, ts.Name) || len(ts.Tools) == 0 {
 				t.Errorf("%s: toolset %+v at start", tr, ts)
 			}
 		}
-		sets = ok[toolsetsOut](t, cs, "enable_toolset", map[string]any{"toolset": "members"})
+		sets = testkit.OK[toolsetsOut](t, cs, "enable_toolset", map[string]any{"toolset": "members"})
 		select {
 		case <-changed:
 		case <-time.After(10 * time.Second):
@@ -114,11 +114,11 @@ func TestEnableToolset(t *testing.T) {
 	// a request has no session to remember the toolsets in: the list stays
 	// that of the start, and every tool still answers by name.
 	stateless := w.session("http", owner)
-	ok[toolsetsOut](t, stateless, "enable_toolset", map[string]any{"toolset": "roles"})
+	testkit.OK[toolsetsOut](t, stateless, "enable_toolset", map[string]any{"toolset": "roles"})
 	if got := toolNames(t, stateless); !slices.Equal(got, listedByDefault(w)) {
 		t.Errorf("stateless: lists %v", got)
 	}
-	ok[map[string]any](t, stateless, "list_roles", map[string]any{"tenant_id": technova})
+	testkit.OK[map[string]any](t, stateless, "list_roles", map[string]any{"tenant_id": technova})
 
 	// A truly unknown tool is still the contract's protocol error.
 	_, err := w.connect(mcpserver.Options{}, owner, nil).CallTool(ctx, &mcp.CallToolParams{Name: "invalid_tool_name"})
@@ -158,7 +158,7 @@ func TestToolsetsOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	reader := w.sessionWithToken("memory", secret)
-	sets := ok[toolsetsOut](t, reader, "enable_toolset", map[string]any{"toolset": "members"})
+	sets := testkit.OK[toolsetsOut](t, reader, "enable_toolset", map[string]any{"toolset": "members"})
 	for _, ts := range sets.Toolsets {
 		if ts.Name == "members" && !slices.Equal(ts.Tools, []string{"list_members"}) {
 			t.Errorf("a read-only token is shown the members tools %v", ts.Tools)
