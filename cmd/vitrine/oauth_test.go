@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -17,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // discoveryIssuer serves an authorization server's metadata and keys: all
@@ -49,38 +46,17 @@ func discoveryIssuer(t *testing.T) string {
 	return hs.URL + "/"
 }
 
-// serveInProcess runs `vitrine serve` with args as the binary does, and
-// returns its base URL once it listens.
+// serveInProcess runs `vitrine serve` with args, on a database of its own,
+// and returns its base URL once it listens; it stops when the test ends.
 func serveInProcess(t *testing.T, args ...string) string {
 	t.Helper()
-	ctx, stop := context.WithCancel(context.Background())
-	stderr := &testkit.SyncBuffer{}
-	exited := make(chan int, 1)
-	go func() {
-		exited <- run(ctx, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "v.db"), "--addr", "127.0.0.1:0",
-			"--log-format", "json"}, args...), strings.NewReader(""), io.Discard, stderr)
-	}()
+	srv := serveHere(t, append([]string{"--db", filepath.Join(t.TempDir(), "v.db")}, args...)...)
 	t.Cleanup(func() {
-		stop()
-		if code := <-exited; code != 0 {
-			t.Errorf("exit %d: %s", code, stderr.String())
+		if code := srv.stop(); code != 0 {
+			t.Errorf("exit %d: %s", code, srv.stderr.String())
 		}
 	})
-	var base string
-	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
-	waitFor(t, "the server to listen", func() bool {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			base = m[1]
-		}
-		select {
-		case code := <-exited:
-			exited <- code
-			t.Fatalf("serve exited with %d: %s", code, stderr.String())
-		default:
-		}
-		return base != ""
-	})
-	return base
+	return srv.url
 }
 
 // checkDiscovery follows what an MCP client does with no token: POST /mcp,

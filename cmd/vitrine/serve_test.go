@@ -44,6 +44,50 @@ func get(t *testing.T, url string) (int, string) {
 	return res.StatusCode, string(body)
 }
 
+// served is `vitrine serve` running in the test's process, as the binary
+// runs it (run is what main calls).
+type served struct {
+	url    string // the base URL, before /mcp
+	stderr *testkit.SyncBuffer
+	cancel context.CancelFunc
+	exited chan int
+}
+
+// serveHere runs `vitrine serve --addr 127.0.0.1:0 --log-format json` with
+// args, and returns once it listens; a serve that exits first fails t.
+func serveHere(t *testing.T, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &served{stderr: &testkit.SyncBuffer{}, cancel: cancel, exited: make(chan int, 1)}
+	go func() {
+		s.exited <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...),
+			strings.NewReader(""), io.Discard, s.stderr)
+	}()
+	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
+	waitFor(t, "the server to listen", func() bool {
+		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
+			s.url = m[1]
+		}
+		select {
+		case code := <-s.exited:
+			s.exited <- code
+			cancel()
+			t.Fatalf("serve exited with %d: %s", code, s.stderr.String())
+		default:
+		}
+		return s.url != ""
+	})
+	return s
+}
+
+// signal does what SIGTERM does; stop does it and returns the exit code.
+func (s *served) signal() { s.cancel() }
+
+func (s *served) stop() int {
+	s.cancel()
+	return <-s.exited
+}
+
 // The server an operator runs: health, readiness, metrics, JSON logs, and a
 // shutdown that lets the call in flight finish.
 func TestServeOperability(t *testing.T) {
@@ -55,23 +99,9 @@ func TestServeOperability(t *testing.T) {
 	}
 	json.Unmarshal([]byte(must(t, "demo", "--db", db, "--json")), &w)
 
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	stderr := &testkit.SyncBuffer{}
-	exited := make(chan int, 1)
-	go func() {
-		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--shutdown-timeout", "20s"},
-			strings.NewReader(""), io.Discard, stderr)
-	}()
-	var url string
-	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
-	waitFor(t, "the server to listen", func() bool {
-		m := re.FindStringSubmatch(stderr.String())
-		if m != nil {
-			url = m[1]
-		}
-		return m != nil
-	})
+	srv := serveHere(t, "--db", db, "--shutdown-timeout", "20s")
+	defer srv.signal()
+	url, stderr := srv.url, srv.stderr
 	if code, body := get(t, url+"/healthz"); code != 200 || body != "ok\n" {
 		t.Errorf("/healthz: %d %q", code, body)
 	}
@@ -100,7 +130,7 @@ func TestServeOperability(t *testing.T) {
 		return strings.Contains(metrics, "vitrine_tool_calls_in_flight 1")
 	})
 
-	stop() // what SIGTERM does
+	srv.signal() // what SIGTERM does
 	waitFor(t, "the server to stop accepting", func() bool {
 		c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 		if err == nil {
@@ -113,7 +143,7 @@ func TestServeOperability(t *testing.T) {
 	if res == nil || res.IsError {
 		t.Fatalf("the call in flight: %+v", res)
 	}
-	if code := <-exited; code != 0 {
+	if code := srv.stop(); code != 0 {
 		t.Fatalf("serve exited %d:\n%s", code, stderr.String())
 	}
 	out := must(t, "product", "export", "--db", db, "--tenant", w.Tenants[0].Slug, "--format", "jsonl")

@@ -3,16 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // A client that never answers a confirmation, and goes away, does not hold
@@ -28,23 +25,9 @@ func testShutdownDespiteAnUnansweredConfirmation(t *testing.T, db string) {
 		Users   []struct{ Email, Token string }
 	}
 	json.Unmarshal([]byte(must(t, "demo", "--db", db, "--json")), &w)
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	stderr := &testkit.SyncBuffer{}
-	exited := make(chan int, 1)
-	go func() {
-		exited <- run(ctx, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json", "--confirm-destructive",
-			"--call-timeout", "1h", "--shutdown-timeout", "2s"}, strings.NewReader(""), io.Discard, stderr)
-	}()
-	var url string
-	re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
-	waitFor(t, "the server to listen", func() bool {
-		m := re.FindStringSubmatch(stderr.String())
-		if m != nil {
-			url = m[1]
-		}
-		return m != nil
-	})
+	srv := serveHere(t, "--db", db, "--confirm-destructive", "--call-timeout", "1h", "--shutdown-timeout", "2s")
+	defer srv.signal()
+	url := srv.url
 	asked := make(chan struct{}, 1)
 	never := make(chan struct{})
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
@@ -65,11 +48,11 @@ func testShutdownDespiteAnUnansweredConfirmation(t *testing.T, db string) {
 	callCtx, hangUp := context.WithCancel(context.Background())
 	go cs.CallTool(callCtx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": w.Tenants[0].ID, "id": p.ID}})
 	<-asked
-	hangUp() // the client goes away without answering
-	stop()   // what SIGTERM does
+	hangUp()     // the client goes away without answering
+	srv.signal() // what SIGTERM does
 	select {
-	case <-exited:
+	case <-srv.exited:
 	case <-time.After(30 * time.Second): // a hang, not a measure
-		t.Fatalf("serve still runs after its shutdown timeout:\n%s", stderr.String())
+		t.Fatalf("serve still runs after its shutdown timeout:\n%s", srv.stderr.String())
 	}
 }
