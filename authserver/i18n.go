@@ -28,8 +28,8 @@ func pageLanguage(r *http.Request) *lang {
 	return english
 }
 
-// t returns the message of a key, or the key when it has none (a test
-// catches that).
+// t returns the message of a key, or the key when it has none
+// (TestMessagesInBothLanguages keeps the two catalogs alike).
 func (l *lang) t(key string) string {
 	if m, ok := l.messages[key]; ok {
 		return m
@@ -54,6 +54,7 @@ var messagesEN = map[string]string{
 	"authorize_title":     "Allow access to Vitrine?",
 	"authorize_asks":      "wants to act for you in Vitrine.",
 	"unverified":          "Unverified app: this name is the app's own claim.",
+	"unverified_short":    "unverified",
 	"verified_domain":     "Published by",
 	"redirect_to":         "After your answer you go back to",
 	"access":              "Access",
@@ -118,6 +119,7 @@ var messagesPT = map[string]string{
 	"authorize_title":     "Permitir acesso à Vitrine?",
 	"authorize_asks":      "quer agir por você na Vitrine.",
 	"unverified":          "Aplicativo não verificado: este nome é o que o próprio aplicativo declara.",
+	"unverified_short":    "não verificado",
 	"verified_domain":     "Publicado por",
 	"redirect_to":         "Depois da sua resposta você volta para",
 	"access":              "Acesso",

@@ -27,13 +27,11 @@ func serveCSS(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, assets, "templates/vitrine.css")
 }
 
-// render writes a page, with the security headers of page() and a
+// render writes a page (data holds its Title), with the security headers
+// of page() and a
 // Content-Security-Policy that allows nothing the page does not use.
 func (s *Server) render(p *pageCtx, name string, data map[string]any) error {
 	data["L"], data["User"], data["CSRF"] = p.lang, p.user, s.web.csrf(p)
-	if _, ok := data["Title"]; !ok {
-		data["Title"] = p.lang.t(name + "_title")
-	}
 	var buf bytes.Buffer
 	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
 		return err
@@ -298,7 +296,7 @@ func (s *Server) accountPage(p *pageCtx, newToken string) error {
 		}
 		views = append(views, v)
 	}
-	return s.render(p, "account", map[string]any{"Apps": apps, "Tokens": views, "NewToken": newToken})
+	return s.render(p, "account", map[string]any{"Title": p.lang.t("account_title"), "Apps": apps, "Tokens": views, "NewToken": newToken})
 }
 
 func (s *Server) revokeApp(p *pageCtx) error {
@@ -366,7 +364,7 @@ func (s *Server) passwordPage(p *pageCtx) error {
 	if err != nil {
 		return err
 	}
-	return s.render(p, "password", map[string]any{"Token": token, "Email": u.Email})
+	return s.render(p, "password", map[string]any{"Title": p.lang.t("set_password_title"), "Token": token, "Email": u.Email})
 }
 
 func (s *Server) setPassword(p *pageCtx) error {
@@ -380,7 +378,7 @@ func (s *Server) setPassword(p *pageCtx) error {
 			return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
 		}
 		p.w.WriteHeader(http.StatusBadRequest)
-		return s.render(p, "password", map[string]any{"Token": token, "Email": u.Email, "Error": msg})
+		return s.render(p, "password", map[string]any{"Title": p.lang.t("set_password_title"), "Token": token, "Email": u.Email, "Error": msg})
 	}
 	if !s.web.signIn.allow(p.r) {
 		return again(p.lang.t("too_many"))

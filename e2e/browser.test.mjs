@@ -16,7 +16,7 @@ import puppeteer from 'puppeteer-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { OAuthClient, serve, world } from './harness.mjs';
+import { OAuthClient, bin, serve, world } from './harness.mjs';
 
 const shots = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -113,9 +113,10 @@ async function answer(page, decision, { scope = 'write', shot } = {}) {
   await page.waitForSelector('button[value=approve]');
   if (shot) await page.screenshot({ path: join(shots, `${shot}.png`), fullPage: true });
   if (scope === 'read') await page.click('#scope-read');
-  const received = callback.next();
-  await page.click(`button[value=${decision}]`);
-  return received;
+  // Both: the client receives the redirect, and the page has finished
+  // loading it (a later navigation would otherwise race it).
+  const [params] = await Promise.all([callback.next(), page.waitForNavigation(), page.click(`button[value=${decision}]`)]);
+  return params;
 }
 
 // connect runs the whole flow and returns a connected client.
@@ -240,4 +241,32 @@ test('the pages speak Portuguese to a Portuguese browser', async () => {
   assert.equal(await page.$eval('h1', (e) => e.textContent), 'Permitir acesso à Vitrine?');
   assert.equal(await page.$eval('html', (e) => e.lang), 'pt-BR');
   await page.screenshot({ path: join(shots, 'consent-pt.png'), fullPage: true });
+});
+
+test('an invitation link: the person sets a password, signs out, and signs in with it', async () => {
+  const base = new URL('/', server.url).href.replace(/\/$/, '');
+  const invite = JSON.parse(execFileSync(bin, ['user', 'invite', '--db', w.db, '--email', 'diego@technova.example',
+    '--public-url', base, '--json']));
+  const page = await newPage();
+  await page.goto(invite.link);
+  assert.equal(await page.$eval('h1', (e) => e.textContent), 'Set your password');
+  await page.screenshot({ path: join(shots, 'set-password.png'), fullPage: true });
+  const password = 'a new password for Diego';
+  await page.type('#password', password);
+  await page.type('#password2', password);
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  assert.equal(new URL(page.url()).pathname, '/account');
+  assert.match(await page.$eval('header .who', (e) => e.textContent), /diego@technova\.example/);
+
+  await Promise.all([page.waitForNavigation(), page.click('form[action="/logout"] button')]);
+  assert.equal(new URL(page.url()).pathname, '/login');
+  await page.goto(`${base}/account`);
+  assert.equal(new URL(page.url()).pathname, '/login', 'signed out');
+  await page.type('#email', 'diego@technova.example');
+  await page.type('#password', password);
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  assert.equal(new URL(page.url()).pathname, '/account');
+
+  const again = await (await newPage()).goto(invite.link);
+  assert.equal(again.status(), 404, 'the link works once');
 });
