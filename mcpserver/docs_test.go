@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/mcpserver/docgen"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -36,11 +37,11 @@ func golden(t *testing.T, path, generated string) {
 func tools() []*mcpserver.Tool { return mcpserver.AllTools(service.New(nil, nil), mcpserver.Options{}) }
 
 func TestPermissionsDoc(t *testing.T) {
-	golden(t, "../docs/permissions.md", mcpserver.PermissionsDoc(tools()))
+	golden(t, "../docs/permissions.md", docgen.PermissionsDoc(tools()))
 }
 
 func TestToolsDoc(t *testing.T) {
-	golden(t, "../docs/tools.md", mcpserver.ToolsDoc(tools()))
+	golden(t, "../docs/tools.md", docgen.ToolsDoc(tools()))
 }
 
 // The README's table of tools sits between two markers.
@@ -55,7 +56,7 @@ func TestReadmeToolsDoc(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatal("README.md lacks the tools markers")
 	}
-	golden(t, "../README.md", s[:i+len(begin)]+mcpserver.ToolsTable(tools())+s[j:])
+	golden(t, "../README.md", s[:i+len(begin)]+docgen.ToolsTable(tools())+s[j:])
 }
 
 // A snapshot of every tool as clients see it: a change to the surface that

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -247,7 +248,7 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, about, error) {
 	var err error
 	c := call{caller: caller}
-	if c.args, err = parseArgs(req.Params.Arguments); err != nil {
+	if c.args, err = args.Parse(req.Params.Arguments); err != nil {
 		return nil, about{}, err
 	}
 	var named string

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -72,7 +73,7 @@ type pageArgs struct {
 func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Context, *service.Access, In) (Out, error)) *Tool {
 	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
-		tenantID, err := stringArg(c.args, "tenant_id")
+		tenantID, err := args.String(c.args, "tenant_id")
 		if err != nil {
 			return nil, about{}, err
 		}
@@ -85,11 +86,11 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 		if err := a.Allow(t.Op); err != nil {
 			return nil, in, err
 		}
-		var args In
-		if err := decodeArgs(c.args, t.InputSchema, &args); err != nil {
+		var decoded In
+		if err := args.Decode(c.args, t.InputSchema, &decoded); err != nil {
 			return nil, in, err
 		}
-		out, err := fn(ctx, a, args)
+		out, err := fn(ctx, a, decoded)
 		return out, in, err
 	}
 	return &t
@@ -100,7 +101,7 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, I
 	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		var in In
-		if err := decodeArgs(c.args, t.InputSchema, &in); err != nil {
+		if err := args.Decode(c.args, t.InputSchema, &in); err != nil {
 			return nil, about{}, err
 		}
 		out, err := fn(ctx, c.caller, in)

@@ -21,9 +21,9 @@ var Toolsets = []string{"tenants", "products", "inventory", "members", "roles", 
 // rarer than the catalog's daily work.
 var DefaultToolsets = []string{"tenants", "products"}
 
-// discoveryToolset holds enable_toolset, served only when some toolset
+// DiscoveryToolset holds enable_toolset, served only when some toolset
 // is served but not listed from the start.
-const discoveryToolset = "toolsets"
+const DiscoveryToolset = "toolsets"
 
 var toolsetAbout = map[string]string{
 	"tenants":   "Your companies and what you may do in each.",
@@ -72,8 +72,8 @@ func planToolsets(names []string) (toolsetPlan, error) {
 	// In the order of Toolsets, whatever the order given.
 	p.listed = slices.DeleteFunc(slices.Clone(Toolsets), func(n string) bool { return !slices.Contains(p.listed, n) })
 	if len(p.listed) < len(p.served) {
-		p.served = append(slices.Clone(p.served), discoveryToolset)
-		p.listed = append(p.listed, discoveryToolset)
+		p.served = append(slices.Clone(p.served), DiscoveryToolset)
+		p.listed = append(p.listed, DiscoveryToolset)
 	}
 	return p, nil
 }
@@ -153,7 +153,7 @@ func discoveryTools(plan toolsetPlan, opts Options, st *sessionToolsets, tools [
 		Title: "Enable a toolset",
 		Description: "List the toolsets and their tools; with toolset, add its tools to your tool list. On demand: " +
 			strings.Join(onDemand, ", ") + ". Unlisted tools answer when called by name too.",
-		Toolset: discoveryToolset, ReadOnly: true, Idempotent: true,
+		Toolset: DiscoveryToolset, ReadOnly: true, Idempotent: true,
 	}, func(ctx context.Context, c *vitrine.Caller, in enableToolsetIn) (enableToolsetOut, error) {
 		req := requestFrom(ctx)
 		var ss *mcp.ServerSession
@@ -170,7 +170,7 @@ func discoveryTools(plan toolsetPlan, opts Options, st *sessionToolsets, tools [
 		}
 		var out enableToolsetOut
 		for _, ts := range plan.served {
-			if ts == discoveryToolset {
+			if ts == DiscoveryToolset {
 				continue
 			}
 			o := toolsetOut{Name: ts, About: toolsetAbout[ts], Listed: slices.Contains(plan.listed, ts) || (ss != nil && st.has(ss, ts)), Tools: []string{}}

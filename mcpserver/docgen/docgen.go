@@ -1,4 +1,7 @@
-package mcpserver
+// Package docgen renders the docs generated from the tools as data:
+// docs/permissions.md, docs/tools.md and the README's table of tools. A
+// test in mcpserver fails when a checked-in file drifts from them.
+package docgen
 
 import (
 	"fmt"
@@ -7,12 +10,13 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver"
 )
 
 // PermissionsDoc renders docs/permissions.md from the code: the permission
 // catalog, the built-in roles, and which role may call which tool. A test
 // fails when the file drifts from it.
-func PermissionsDoc(tools []*Tool) string {
+func PermissionsDoc(tools []*mcpserver.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Permissions\n\n")
 	b.WriteString("<!-- Generated from the code by `make docs`; a test fails when this file drifts. -->\n\n")
@@ -76,7 +80,7 @@ func code(names []string) string {
 
 // ToolsDoc renders docs/tools.md: every tool with its parameters, its
 // result, its permission and its annotations, from the code.
-func ToolsDoc(tools []*Tool) string {
+func ToolsDoc(tools []*mcpserver.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
 	b.WriteString("<!-- Generated from the code by `make docs`; a test fails when this file drifts. -->\n\n")
@@ -85,13 +89,13 @@ func ToolsDoc(tools []*Tool) string {
 	fmt.Fprintf(&b, "With the default `--toolsets`, `tools/list` holds the tools of %s and `enable_toolset`. The other "+
 		"toolsets' tools are listed in a session once it enables their toolset with `enable_toolset` (the client is told "+
 		"to reload its list), and answer when called by name in any case. `--toolsets all` lists every tool from the start.\n",
-		code(DefaultToolsets))
+		code(mcpserver.DefaultToolsets))
 	toolset := ""
 	for _, t := range tools {
 		if t.Toolset != toolset {
 			toolset = t.Toolset
 			onDemand := ""
-			if !slices.Contains(DefaultToolsets, toolset) && toolset != discoveryToolset {
+			if !slices.Contains(mcpserver.DefaultToolsets, toolset) && toolset != mcpserver.DiscoveryToolset {
 				onDemand = ", listed on demand"
 			}
 			fmt.Fprintf(&b, "\n## %s%s\n", toolsetTitles[toolset], onDemand)
@@ -123,11 +127,11 @@ var toolsetTitles = map[string]string{
 	"tenants": "Companies (toolset `tenants`)", "products": "Products (toolset `products`)",
 	"inventory": "Inventory (toolset `inventory`)",
 	"members":   "Members (toolset `members`)", "roles": "Roles (toolset `roles`)", "audit": "Audit (toolset `audit`)",
-	discoveryToolset: "Toolsets (served with the default `--toolsets`)",
+	mcpserver.DiscoveryToolset: "Toolsets (served with the default `--toolsets`)",
 }
 
 // ToolsTable renders the table of tools the README holds.
-func ToolsTable(tools []*Tool) string {
+func ToolsTable(tools []*mcpserver.Tool) string {
 	var b strings.Builder
 	b.WriteString("| toolset | tool | does | needs |\n| --- | --- | --- | --- |\n")
 	for _, t := range tools {
@@ -155,7 +159,7 @@ func anchor(s string) string {
 	return b.String()
 }
 
-func annotations(t *Tool) string {
+func annotations(t *mcpserver.Tool) string {
 	var out []string
 	if t.ReadOnly {
 		out = append(out, "read-only")

@@ -1,4 +1,6 @@
-package mcpserver
+// Package args checks a tool call's arguments against the tool's input
+// schema and decodes them, with errors written for a model fixing its call.
+package args
 
 import (
 	"bytes"
@@ -14,13 +16,13 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// decodeArgs checks raw tool arguments against the tool's input schema and
+// Decode checks raw tool arguments against the tool's input schema and
 // decodes them into dst. Every failure is a ValidationError naming the
 // argument at fault, so that the agent can correct itself. Written here
 // rather than with jsonschema's own validator, whose messages are written
 // for schema authors ("validating /properties/price: type: ...") rather
 // than for a model fixing its call.
-func decodeArgs(args map[string]any, schema *jsonschema.Schema, dst any) error {
+func Decode(args map[string]any, schema *jsonschema.Schema, dst any) error {
 	if err := checkObject("", args, schema); err != nil {
 		return err
 	}
@@ -36,8 +38,8 @@ func decodeArgs(args map[string]any, schema *jsonschema.Schema, dst any) error {
 	return nil
 }
 
-// parseArgs reads the arguments object; absent arguments are an empty one.
-func parseArgs(raw json.RawMessage) (map[string]any, error) {
+// Parse reads the arguments object; absent arguments are an empty one.
+func Parse(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return map[string]any{}, nil
@@ -55,9 +57,9 @@ func parseArgs(raw json.RawMessage) (map[string]any, error) {
 	return obj, nil
 }
 
-// stringArg reads one string argument before the others are checked: the
+// String reads one string argument before the others are checked: the
 // tenant_id, which must be known before anything else is looked at.
-func stringArg(args map[string]any, name string) (string, error) {
+func String(args map[string]any, name string) (string, error) {
 	v, ok := args[name]
 	if !ok || v == nil {
 		return "", vitrine.Invalid(name, "%s is required", name)
