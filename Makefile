@@ -37,7 +37,7 @@ lint:
 # Regenerate what is generated from the code (docs/permissions.md, ...);
 # tests fail when a checked-in copy drifts.
 docs:
-	$(GO) test ./mcpserver -run 'Doc|Snapshot' -count=1 -update
+	$(GO) test ./mcpserver -run 'Doc|Snapshot|SchemasFile' -count=1 -update
 
 # Only the end-to-end suites (e2e/), against a fresh build.
 e2e: build

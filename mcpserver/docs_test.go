@@ -40,6 +40,13 @@ func TestPermissionsDoc(t *testing.T) {
 	golden(t, "../docs/permissions.md", docgen.PermissionsDoc(tools()))
 }
 
+// What tools/list shows of each tool's schemas is read from schemas.tsv,
+// so that a server starts without deriving them: it must be what the tools'
+// Go types derive.
+func TestSchemasFile(t *testing.T) {
+	golden(t, "schemas.tsv", mcpserver.SchemasFile(tools()))
+}
+
 func TestToolsDoc(t *testing.T) {
 	golden(t, "../docs/tools.md", docgen.ToolsDoc(tools()))
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/service"
@@ -80,8 +81,13 @@ func importTools(svc *service.Service) []*Tool {
 		}
 		return out, nil
 	})
-	rows := t.InputSchema.Properties["products"]
-	rows.MinItems, rows.MaxItems = ptr(1), ptr(MaxImportRows)
+	derived := t.schemas
+	t.schemas = sync.OnceValue(func() toolSchemas {
+		s := derived()
+		rows := s.in.Properties["products"]
+		rows.MinItems, rows.MaxItems = ptr(1), ptr(MaxImportRows)
+		return s
+	})
 	return []*Tool{t}
 }
 

@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -34,9 +34,27 @@ type Tool struct {
 	// call is about, for the audit log. Without one, a result's "id" is.
 	TargetArg string
 
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
-	run          func(ctx context.Context, c *call) (any, about, error)
+	// schemas derives the input and output schemas from the tool's Go
+	// types, once, when first needed: by its first call, whose arguments
+	// are checked against the input schema, or by the generated docs.
+	// What tools/list shows is their JSON, written once to schemas.tsv
+	// (wire.go), so that a server starts without deriving them.
+	schemas func() toolSchemas
+	run     func(ctx context.Context, c *call) (any, about, error)
+}
+
+type toolSchemas struct{ in, out *jsonschema.Schema }
+
+// InputSchema is the schema of the tool's arguments.
+func (t *Tool) InputSchema() *jsonschema.Schema { return t.schemas().in }
+
+// OutputSchema is the schema of the tool's result.
+func (t *Tool) OutputSchema() *jsonschema.Schema { return t.schemas().out }
+
+// deriveSchemas derives the schemas of a tool taking In and returning Out,
+// at the first call of the function it returns.
+func deriveSchemas[In, Out any]() func() toolSchemas {
+	return sync.OnceValue(func() toolSchemas { return toolSchemas{schemaFor[In](), outputSchemaFor[Out]()} })
 }
 
 // Permission is what the caller must hold in the tenant: what the tool's
@@ -71,7 +89,7 @@ type pageArgs struct {
 // order of checks of docs/errors.md: active membership, then permission,
 // then the arguments, then whatever fn looks up and writes.
 func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Context, *service.Access, In) (Out, error)) *Tool {
-	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
+	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		tenantID, err := args.String(c.args, "tenant_id")
 		if err != nil {
@@ -87,7 +105,7 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 			return nil, in, err
 		}
 		var decoded In
-		if err := args.Decode(c.args, t.InputSchema, &decoded); err != nil {
+		if err := args.Decode(c.args, t.InputSchema(), &decoded); err != nil {
 			return nil, in, err
 		}
 		out, err := fn(ctx, a, decoded)
@@ -98,10 +116,10 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 
 // callerTool makes a tool that acts on the caller alone.
 func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, In) (Out, error)) *Tool {
-	t.InputSchema, t.OutputSchema = schemaFor[In](), outputSchemaFor[Out]()
+	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		var in In
-		if err := args.Decode(c.args, t.InputSchema, &in); err != nil {
+		if err := args.Decode(c.args, t.InputSchema(), &in); err != nil {
 			return nil, about{}, err
 		}
 		out, err := fn(ctx, c.caller, in)
@@ -110,9 +128,7 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, I
 	return &t
 }
 
-// definition is the tool as MCP lists it. The schemas go to the SDK as
-// JSON, encoded once: the SDK re-encodes a *jsonschema.Schema on every
-// tools/list and, for the protocol's header checks, on every tools/call.
+// definition is the tool as MCP lists it, its schemas as JSON (wire.go).
 // The annotations say each thing once: the title is the tool's own, and
 // destructiveHint, which the protocol reads only when readOnlyHint is
 // false, goes with the tools that write.
@@ -121,25 +137,15 @@ func (t *Tool) definition() *mcp.Tool {
 	if !t.ReadOnly {
 		a.DestructiveHint = ptr(t.Destructive)
 	}
+	in, out := t.wireSchemas()
 	return &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
-		InputSchema:  rawSchema(t.InputSchema),
-		OutputSchema: rawSchema(t.OutputSchema),
+		InputSchema:  in,
+		OutputSchema: out,
 		Annotations:  a,
 	}
-}
-
-func rawSchema(s *jsonschema.Schema) any {
-	if s == nil {
-		return nil
-	}
-	data, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("schema %v: %v", s, err)) // the schemas are made from Go types at start
-	}
-	return json.RawMessage(data)
 }
 
 // successResult carries the output both as structured content and, for

@@ -107,18 +107,18 @@ func ToolsDoc(tools []*mcpserver.Tool) string {
 		}
 		fmt.Fprintf(&b, "- **Needs:** %s\n- **Annotations:** %s\n\n", need, annotations(t))
 		b.WriteString("| parameter | type | description |\n| --- | --- | --- |\n")
-		for _, name := range t.InputSchema.PropertyOrder {
-			p := t.InputSchema.Properties[name]
+		for _, name := range t.InputSchema().PropertyOrder {
+			p := t.InputSchema().Properties[name]
 			opt := "?"
-			if slices.Contains(t.InputSchema.Required, name) {
+			if slices.Contains(t.InputSchema().Required, name) {
 				opt = ""
 			}
 			fmt.Fprintf(&b, "| `%s%s` | %s | %s |\n", name, opt, typeOf(p), cell(p.Description))
 		}
-		if len(t.InputSchema.PropertyOrder) == 0 {
+		if len(t.InputSchema().PropertyOrder) == 0 {
 			b.WriteString("| — | | no parameters |\n")
 		}
-		fmt.Fprintf(&b, "\n**Result:** %s.\n", fields(t.OutputSchema))
+		fmt.Fprintf(&b, "\n**Result:** %s.\n", fields(t.OutputSchema()))
 	}
 	return b.String()
 }
