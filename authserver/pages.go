@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ory/fosite"
@@ -20,7 +21,11 @@ import (
 //go:embed templates/pages.html templates/vitrine.css
 var assets embed.FS
 
-var pages = template.Must(template.ParseFS(assets, "templates/pages.html"))
+// pages are parsed at their first use rather than at the process's start,
+// which vitrine stdio (no pages) pays at every conversation.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(assets, "templates/pages.html"))
+})
 
 func serveCSS(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=3600")
@@ -33,7 +38,7 @@ func serveCSS(w http.ResponseWriter, r *http.Request) {
 func (s *Server) render(p *pageCtx, name string, data map[string]any) error {
 	data["L"], data["User"], data["CSRF"] = p.lang, p.user, s.web.csrf(p)
 	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&buf, name, data); err != nil {
 		return err
 	}
 	formAction := strings.Join(append([]string{"'self'"}, p.formAction...), " ")

@@ -21,7 +21,7 @@ func (e *env) open(log *slog.Logger) (*store.DB, *service.Service, error) {
 	if log == nil {
 		log = discard
 	}
-	db, err := store.Open(e.ctx, e.cli.DB, store.Options{Logger: log})
+	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +142,7 @@ type MigrateCmd struct{}
 
 // Run applies the pending migrations and reports them.
 func (MigrateCmd) Run(e *env) error {
-	db, err := store.Open(e.ctx, e.cli.DB, store.Options{NoMigrate: true})
+	db, err := store.Open(e.ctx, e.flags.DB, store.Options{NoMigrate: true})
 	if err != nil {
 		return err
 	}

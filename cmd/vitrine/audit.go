@@ -67,7 +67,7 @@ func (e *env) openServing(log *slog.Logger, f AuditFlags, reg prometheus.Registe
 	default:
 		return nil, nil, nil, &usageError{fmt.Sprintf("--audit-sink must be stderr or file:PATH; got %q", f.AuditSink)}
 	}
-	if db, err = store.Open(e.ctx, e.cli.DB, store.Options{Logger: log}); err != nil {
+	if db, err = store.Open(e.ctx, e.flags.DB, store.Options{Logger: log}); err != nil {
 		if sink != nil {
 			sink.Close()
 		}

@@ -45,7 +45,7 @@ func printDemo(e *env, w *demo.World, url string) {
 	for _, t := range w.Tenants {
 		fmt.Fprintf(out, "  company %-30s slug %-14s id %s\n", t.Name, t.Slug, t.ID)
 	}
-	exe, dbPath, note := clientPaths(e.cli.DB)
+	exe, dbPath, note := clientPaths(e.flags.DB)
 	for _, u := range w.Users {
 		fmt.Fprintf(out, "\n%s <%s>: %s\n", u.Name, u.Email, u.Roles)
 		fmt.Fprintf(out, "  token: %s\n", u.Token)

@@ -20,6 +20,7 @@ import (
 )
 
 func main() {
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -32,7 +33,7 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	cli    *CLI
+	flags  *Globals
 }
 
 // exit carries kong's exit code (after --help, say) out of Parse.
@@ -42,18 +43,16 @@ type exit int
 // 0 on success, 1 when the command failed, 2 for a command line that does
 // not parse.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	var cli CLI
-	parser, err := kong.New(&cli,
-		kong.Name("vitrine"),
-		kong.Description("Vitrine: a multi-tenant product catalog served to AI agents over MCP."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exit(code)) }),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": version()},
-		limitVars(),
-		kong.DefaultEnvars("VITRINE"),
+	var (
+		cli   CLI
+		model any = &cli
+		flags     = &cli.Globals
 	)
+	if len(args) > 0 && args[0] == "stdio" {
+		var s stdioCLI
+		model, flags = &s, &s.Globals
+	}
+	parser, err := newParser(model, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vitrine: %v\n", err)
 		return 1
@@ -72,11 +71,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "vitrine: %v\n", err)
 		return 2
 	}
-	if err := kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, cli: &cli}); err != nil {
+	if err := kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, flags: flags}); err != nil {
 		fmt.Fprintf(stderr, "vitrine: %s\n", message(err))
 		return 1
 	}
 	return 0
+}
+
+// newParser returns the parser of the command line model (a *CLI, or a
+// *stdioCLI) describes.
+func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(model,
+		kong.Name("vitrine"),
+		kong.Description("Vitrine: a multi-tenant product catalog served to AI agents over MCP."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exit(code)) }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": version()},
+		limitVars(),
+		kong.DefaultEnvars("VITRINE"),
+	)
 }
 
 // message words an error for the operator: a business error by its own

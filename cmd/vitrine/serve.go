@@ -165,7 +165,6 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 
 // Run serves until interrupted.
 func (c *ServeCmd) Run(e *env) error {
-	tuneGC()
 	log, sdkLog := c.logger(e.stderr)
 	reg := prometheus.NewRegistry()
 	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, reg)
@@ -395,7 +394,9 @@ func (writeCloser) Close() error { return nil }
 // alone, about half a MiB): at Go's default of twice the live heap, the
 // collector ran every few dozen requests and took a fifth of the CPU. A
 // memory limit (GOMEMLIMIT, the container's) still makes it collect
-// sooner when memory runs short.
+// sooner when memory runs short. main sets it before anything else: the
+// start of vitrine stdio, which agents pay at every conversation, collected
+// twice before answering, and the other commands are short-lived.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
