@@ -7,11 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strconv"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -67,83 +63,6 @@ func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgD
 func (d *pgDB) name() string { return "postgres" }
 
 func (d *pgDB) forUpdate() string { return " FOR UPDATE" }
-
-// search checks a product's words with its tsvector columns, and finds
-// the products of few matches through product_words (migration 00006),
-// whose primary key holds each word's products within the tenant: a
-// word's prefix is a range of it. Like SQLite's search, it first counts,
-// for each word and column, the products whose words start with it, up to
-// selectiveMatches (reading the index lazily, in the tenant alone). When
-// the rarest word holds fewer, the query reads its products by that range;
-// otherwise it walks the tenant's products in order and checks their
-// words, stopping at the page's end.
-func (d *pgDB) search(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error) {
-	terms := make([]string, len(words))
-	for i, w := range words {
-		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
-	}
-	query := strings.Join(terms, " & ")
-	type rarest struct {
-		word  string
-		count int
-	}
-	rare := map[string]rarest{}
-	for _, column := range []string{"search", "name_words"} {
-		if r := rare["search"]; column == "name_words" && r.word != "" {
-			rare[column] = r // a name's words are among the product's: as rare, or rarer
-			break
-		}
-		best := rarest{count: selectiveMatches}
-		for _, w := range words {
-			var n int
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
-				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(selectiveMatches)+`) m`,
-				tenantID, w, prefixEnd(w)).Scan(&n)
-			if err != nil {
-				return wordSearch{}, err
-			}
-			if n < best.count {
-				best = rarest{w, n}
-			}
-		}
-		rare[column] = best
-	}
-	return wordSearch{
-		match: func(q *queryBuilder, column string, drive bool) string {
-			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.arg(query) + `::tsquery`
-			if r := rare[column]; drive && r.word != "" {
-				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.arg(tenantID) +
-					` AND word >= ` + q.arg(r.word) + ` AND word < ` + q.arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
-			}
-			return cond
-		},
-		from: func(string) string { return "products" },
-		few:  rare["search"].word != "",
-	}, nil
-}
-
-func inName(column string) string {
-	if column == "name_words" {
-		return ` AND in_name`
-	}
-	return ""
-}
-
-// prefixEnd returns the least string above every string that starts with
-// w, in code point order (which is the byte order of COLLATE "C"): w with
-// its last character's successor.
-func prefixEnd(w string) string {
-	r, size := utf8.DecodeLastRuneInString(w)
-	next := r + 1
-	if next >= 0xD800 && next <= 0xDFFF {
-		next = 0xE000 // surrogates are not characters
-	}
-	if next > unicode.MaxRune {
-		return w + string(unicode.MaxRune) // w ends in the last code point: no word does
-	}
-	return w[:len(w)-size] + string(next)
-}
 
 func (d *pgDB) close() error { d.pool.Close(); return nil }
 

@@ -219,7 +219,7 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 		var ws wordSearch
 		if len(f.Words) > 0 {
 			var err error
-			if ws, err = db.d.search(ctx, c, tenantID, f.Words); err != nil {
+			if ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
 				return err
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,103 +110,6 @@ func (d *sqliteDB) name() string { return "sqlite" }
 // forUpdate is empty: a write transaction holds the database's write lock
 // (BEGIN IMMEDIATE on the single writer connection) from its start.
 func (d *sqliteDB) forUpdate() string { return "" }
-
-// search picks, for each column, one of two plans. SQLite's planner has
-// no statistics for the full-text index: left alone, it walks the tenant's
-// products in order even for a word that three of a million hold. So
-// search counts the products whose words hold the query's, up to
-// selectiveMatches (in every tenant: the index is one for all). When they
-// are fewer, queries read them by rowid (NOT INDEXED leaves the planner
-// nothing else) and sort them; otherwise they walk the products in order
-// and keep those whose words hold the query's, stopping at the page's end.
-// The rowids of a rare query are read once, and its name matches checked
-// on those rows. Both plans see the same words (vitrine.Words,
-// space-separated, in the index and in the row), so both find the same
-// products.
-func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string) (wordSearch, error) {
-	fts := func(column, suffix string) string {
-		t := make([]string, len(words))
-		for i, w := range words {
-			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
-		}
-		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
-	}
-	limit := strconv.Itoa(selectiveMatches)
-	// count counts column's matches up to the limit: the words themselves
-	// first, as the index reads a term's products lazily but merges every
-	// term that starts with a word before it yields the first. Only when
-	// the words are rare themselves is that merge worth making.
-	count := func(column string) (int, error) {
-		var n int
-		for _, suffix := range []string{"", "*"} {
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
-				fts(column, suffix)).Scan(&n)
-			if err != nil || n >= selectiveMatches {
-				return n, err
-			}
-		}
-		return n, nil
-	}
-	// rare says that few products' words hold the query's, and rowids
-	// which (a name's words are among them). When the words themselves
-	// are rare, the matches of the words as prefixes are read, up to the
-	// limit: fewer, and they are all.
-	var rowids []int64
-	var n int
-	err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
-		fts("search", "")).Scan(&n)
-	if err != nil {
-		return wordSearch{}, err
-	}
-	rare := n < selectiveMatches
-	if rare {
-		rowids, err = collect(ctx, c, func(r row) (id int64, err error) { return id, r.Scan(&id) },
-			`SELECT rowid FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit, fts("search", "*"))
-		if err != nil {
-			return wordSearch{}, err
-		}
-		rare = len(rowids) < selectiveMatches
-	}
-	// A common query's name matches may still be few (a word of many SKUs
-	// that no name holds): then they are read from the index.
-	rareNames := rare
-	if !rareNames {
-		n, err := count("name_words")
-		if err != nil {
-			return wordSearch{}, err
-		}
-		rareNames = n < selectiveMatches
-	}
-	list := "[]"
-	if len(rowids) > 0 {
-		b, _ := json.Marshal(rowids)
-		list = string(b)
-	}
-	return wordSearch{
-		match: func(q *queryBuilder, column string, drive bool) string {
-			conds := make([]string, 0, len(words)+1)
-			switch {
-			case !drive:
-				// the product is found already: its words are checked
-			case rare:
-				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.arg(list)+`))`)
-			case column == "name_words" && rareNames:
-				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.arg(fts(column, "*")) + `)`
-			}
-			for _, w := range words {
-				conds = append(conds, `instr(' ' || `+column+`, `+q.arg(" "+w)+`) > 0`)
-			}
-			return "(" + strings.Join(conds, " AND ") + ")"
-		},
-		from: func(column string) string {
-			if rare || column == "name_words" && rareNames {
-				return "products NOT INDEXED"
-			}
-			return "products"
-		},
-		few: rare,
-	}, nil
-}
 
 func (d *sqliteDB) close() error {
 	d.readerStmts.close()

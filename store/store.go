@@ -17,8 +17,11 @@ import (
 
 // DB is a vitrine.Store on one database.
 type DB struct {
-	d   dialect
-	log *slog.Logger
+	d dialect
+	// search returns how queries read the tenant's products holding words,
+	// as the dialect's index of words allows (search.go).
+	search func(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error)
+	log    *slog.Logger
 }
 
 var _ vitrine.Store = (*DB)(nil)
@@ -42,12 +45,14 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	var (
-		d   dialect
-		err error
+		d      dialect
+		search = sqliteSearch
+		err    error
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		d, err = openPostgres(ctx, url, opts.Tracer)
+		search = postgresSearch
 	case url == "":
 		return nil, errors.New("no database given")
 	default:
@@ -56,7 +61,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: d, log: opts.Logger}
+	db := &DB{d: d, search: search, log: opts.Logger}
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			d.close()
@@ -106,8 +111,6 @@ type dialect interface {
 	// transaction ends ("" where the write transaction already excludes
 	// every other writer).
 	forUpdate() string
-	// search returns how queries read the tenant's products holding words.
-	search(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error)
 	// constraint returns the name of the unique or check constraint that
 	// err violates, if it is such an error.
 	constraint(err error) (string, bool)
@@ -116,31 +119,6 @@ type dialect interface {
 	migrations() fs.FS
 	stats() PoolStats
 	close() error
-}
-
-// selectiveMatches is the number of matching products under which a
-// search reads its matches through an index of words and sorts them,
-// rather than walking the tenant's products in order and keeping the
-// matches. (A variable for the tests, which run both plans.)
-var selectiveMatches = 2000
-
-// wordSearch is how the queries of one search find the products holding
-// its words.
-type wordSearch struct {
-	// match returns the condition, with its arguments added to q, that a
-	// product's words of column ("name_words" or "search") hold a word
-	// starting with each of the search's words. drive says that the query
-	// should find its products through this condition, if it narrows them
-	// most; otherwise it only checks the products found some other way.
-	match func(q *queryBuilder, column string, drive bool) string
-	// from returns the table a query reads when its matches of column
-	// narrow it most: "products", or the same with a hint of how to reach
-	// them fastest.
-	from func(column string) string
-	// few says that the search's matches are few (under selectiveMatches)
-	// and found through an index: a relevance search reads its name
-	// matches and its other matches in one query, and sorts them.
-	few bool
 }
 
 // limitTo is a LIMIT clause whose count is the placeholder p. SQLite plans
