@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 	"strconv"
 	"strings"
 	"unicode"
@@ -46,7 +47,7 @@ type wordSearch struct {
 // on those rows. Both plans see the same words (vitrine.Words,
 // space-separated, in the index and in the row), so both find the same
 // products.
-func sqliteSearch(ctx context.Context, c conn, _ string, words []string) (wordSearch, error) {
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (wordSearch, error) {
 	fts := func(column, suffix string) string {
 		t := make([]string, len(words))
 		for i, w := range words {
@@ -83,7 +84,7 @@ func sqliteSearch(ctx context.Context, c conn, _ string, words []string) (wordSe
 	}
 	rare := n < selectiveMatches
 	if rare {
-		rowids, err = collect(ctx, c, func(r row) (id int64, err error) { return id, r.Scan(&id) },
+		rowids, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (id int64, err error) { return id, r.Scan(&id) },
 			`SELECT rowid FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit, fts("search", "*"))
 		if err != nil {
 			return wordSearch{}, err
@@ -140,7 +141,7 @@ func sqliteSearch(ctx context.Context, c conn, _ string, words []string) (wordSe
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
-func postgresSearch(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error) {
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error) {
 	terms := make([]string, len(words))
 	for i, w := range words {
 		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"

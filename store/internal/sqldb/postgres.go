@@ -1,4 +1,4 @@
-package store
+package sqldb
 
 import (
 	"context"
@@ -31,7 +31,9 @@ type pgDB struct {
 	mode pgMode
 }
 
-func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgDB, error) {
+// OpenPostgres opens the PostgreSQL database at url; tracer, if not nil,
+// sees every statement and batch sent to it.
+func OpenPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (Dialect, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -60,13 +62,13 @@ func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgD
 	return &pgDB{cfg: cfg.ConnConfig.Copy(), pool: pool}, nil
 }
 
-func (d *pgDB) name() string { return "postgres" }
+func (d *pgDB) Name() string { return "postgres" }
 
-func (d *pgDB) forUpdate() string { return " FOR UPDATE" }
+func (d *pgDB) ForUpdate() string { return " FOR UPDATE" }
 
-func (d *pgDB) close() error { d.pool.Close(); return nil }
+func (d *pgDB) Close() error { d.pool.Close(); return nil }
 
-// read runs fn's statements each in one round trip: outside any tenant or
+// Read runs fn's statements each in one round trip: outside any tenant or
 // user (tokens, the access epoch: what every request reads first), on the
 // pool, where row-level security sees no tenant, as in a transaction that
 // sets none; in a scope, as a pipelined batch (pgscoped.go) that sets the
@@ -74,18 +76,18 @@ func (d *pgDB) close() error { d.pool.Close(); return nil }
 // implicit transaction. BEGIN, the settings, the statement and COMMIT were
 // four round trips for one query's one. (Each statement of a read sees its
 // own snapshot, as it did in a READ COMMITTED transaction.)
-func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {
-	if s == (scope{}) {
+func (d *pgDB) Read(ctx context.Context, s Scope, fn func(Conn) error) error {
+	if s == (Scope{}) {
 		return fn(pgConn{d.pool})
 	}
 	return fn(pgScoped{pool: d.pool, args: s.settings()})
 }
 
-func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
+func (d *pgDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {
 	return d.tx(ctx, s, pgx.TxOptions{}, fn)
 }
 
-func (d *pgDB) constraint(err error) (string, bool) {
+func (d *pgDB) Constraint(err error) (string, bool) {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23514") {
 		return pe.ConstraintName, true
@@ -93,18 +95,18 @@ func (d *pgDB) constraint(err error) (string, bool) {
 	return "", false
 }
 
-func (d *pgDB) migrations() fs.FS {
+func (d *pgDB) Migrations() fs.FS {
 	fsys, _ := fs.Sub(postgresMigrations, "migrations/postgres")
 	return fsys
 }
 
-func (d *pgDB) stats() PoolStats {
+func (d *pgDB) Stats() PoolStats {
 	s := d.pool.Stat()
 	return PoolStats{MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Idle: int(s.IdleConns()),
 		WaitCount: s.EmptyAcquireCount(), WaitDuration: s.EmptyAcquireWaitTime()}
 }
 
-func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
+func (d *pgDB) Migrate(ctx context.Context) ([]Migration, error) {
 	db := stdlib.OpenDB(*d.cfg.Copy())
 	defer db.Close()
 	m, err := readMode(db.QueryRowContext(ctx, modeQuery))
@@ -114,7 +116,7 @@ func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 	if err := prepareRole(ctx, db, m); err != nil {
 		return nil, err
 	}
-	fsys, err := migrationsFor(d.migrations(), m)
+	fsys, err := migrationsFor(d.Migrations(), m)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +151,7 @@ func (c pgConn) Exec(ctx context.Context, query string, args ...any) (int64, err
 	return tag.RowsAffected(), err
 }
 
-func (c pgConn) Query(ctx context.Context, query string, args ...any) (rows, error) {
+func (c pgConn) Query(ctx context.Context, query string, args ...any) (Rows, error) {
 	rs, err := c.tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -157,7 +159,7 @@ func (c pgConn) Query(ctx context.Context, query string, args ...any) (rows, err
 	return pgRows{rs}, nil
 }
 
-func (c pgConn) QueryRow(ctx context.Context, query string, args ...any) row {
+func (c pgConn) QueryRow(ctx context.Context, query string, args ...any) Row {
 	return pgRow{c.tx.QueryRow(ctx, query, args...)}
 }
 
@@ -176,7 +178,7 @@ type pgRow struct{ r pgx.Row }
 func (r pgRow) Scan(dest ...any) error {
 	err := r.r.Scan(dest...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return errNoRows
+		return ErrNoRows
 	}
 	if err == nil {
 		utc(dest)
