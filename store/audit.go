@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // write runs fn in a write transaction of the scope's tenant, and stores
@@ -17,12 +18,12 @@ import (
 // have their events stored by the service's audit log instead; the
 // event's id is the call's, so that the audit log's copy of a write's
 // event adds no second row.)
-func (db *DB) write(ctx context.Context, s scope, ch vitrine.Change, target func() string, fn func(conn) error) error {
-	return db.d.write(ctx, s, func(c conn) error {
+func (db *DB) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
+	return db.d.Write(ctx, s, func(c sqldb.Conn) error {
 		if err := fn(c); err != nil {
 			return err
 		}
-		if e := ch.Event(s.tenantID, target()); e != nil {
+		if e := ch.Event(s.TenantID, target()); e != nil {
 			return insertAudit(ctx, c, []*vitrine.AuditEvent{e})
 		}
 		return nil
@@ -40,7 +41,7 @@ var noTarget = is("")
 // auditBatch bounds the rows of one INSERT.
 const auditBatch = 200
 
-func insertAudit(ctx context.Context, c conn, events []*vitrine.AuditEvent) error {
+func insertAudit(ctx context.Context, c sqldb.Conn, events []*vitrine.AuditEvent) error {
 	for len(events) > 0 {
 		n := min(len(events), auditBatch)
 		var (
@@ -57,7 +58,7 @@ func insertAudit(ctx context.Context, c conn, events []*vitrine.AuditEvent) erro
 		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
 		q.WriteString(strings.Join(values, ", "))
 		q.WriteString(` ON CONFLICT DO NOTHING`) // one call, one event: see vitrine.AuditEvent
-		if err := execLater(ctx, c, q.String(), args...); err != nil {
+		if err := sqldb.ExecLater(ctx, c, q.String(), args...); err != nil {
 			return err
 		}
 		events = events[n:]
@@ -80,7 +81,7 @@ func (db *DB) AppendAudit(ctx context.Context, events []*vitrine.AuditEvent) err
 	if len(events) == 0 {
 		return nil
 	}
-	if err := db.d.write(ctx, operator, func(c conn) error { return insertAudit(ctx, c, events) }); err != nil {
+	if err := db.d.Write(ctx, operator, func(c sqldb.Conn) error { return insertAudit(ctx, c, events) }); err != nil {
 		return fmt.Errorf("append audit events: %w", err)
 	}
 	return nil
@@ -118,8 +119,8 @@ func (db *DB) ListAudit(ctx context.Context, tenantID string, f vitrine.AuditFil
 	query := `SELECT tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id FROM audit_events WHERE ` +
 		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.arg(f.Limit))
 	var out []*vitrine.AuditEvent
-	err := db.d.read(ctx, s, func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.AuditEvent, error) {
+	err := db.d.Read(ctx, s, func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.AuditEvent, error) {
 			var e vitrine.AuditEvent
 			err := r.Scan(&e.TenantID, &e.ID, &e.Time, &e.UserID, &e.TokenID, &e.Tool, &e.TargetID, &e.Outcome, &e.RequestID)
 			return &e, err
@@ -141,8 +142,8 @@ const pruneLock = 0x76697472696e65 // "vitrine"
 // PostgreSQL, while another instance prunes, it removes none and says so
 // with busy.
 func (db *DB) PruneAudit(ctx context.Context, before time.Time, limit int) (n int64, busy bool, err error) {
-	err = db.d.write(ctx, operator, func(c conn) error {
-		if db.d.name() == "postgres" {
+	err = db.d.Write(ctx, operator, func(c sqldb.Conn) error {
+		if db.d.Name() == "postgres" {
 			var locked bool
 			if err := c.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(pruneLock)).Scan(&locked); err != nil {
 				return err

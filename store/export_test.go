@@ -2,10 +2,8 @@ package store
 
 import (
 	"context"
-	"database/sql"
 
-	"github.com/ncruces/go-sqlite3"
-	"github.com/ncruces/go-sqlite3/driver"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // The hooks below let tests run raw SQL inside the store's units of work,
@@ -16,8 +14,8 @@ import (
 // the first column of every row, as text.
 func (db *DB) QueryAs(ctx context.Context, tenantID, query string, args ...any) ([]string, error) {
 	var out []string
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (string, error) {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
 			var s string
 			return s, r.Scan(&s)
 		}, query, args...)
@@ -30,7 +28,7 @@ func (db *DB) QueryAs(ctx context.Context, tenantID, query string, args ...any) 
 // number of rows it touched.
 func (db *DB) ExecAs(ctx context.Context, tenantID, query string, args ...any) (int64, error) {
 	var n int64
-	err := db.d.write(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.d.Write(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, query, args...)
 		return err
 	})
@@ -50,32 +48,5 @@ func PlanSearches(plan string) (restore func()) {
 // Reprepares returns how many times SQLite prepared each statement of the
 // reader pool again after its first preparation, by query text.
 func (db *DB) Reprepares(ctx context.Context) (map[string]int, error) {
-	d, ok := db.d.(*sqliteDB)
-	if !ok {
-		return nil, nil
-	}
-	out := map[string]int{}
-	var conns []*sql.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	for range d.readers.Stats().OpenConnections {
-		c, err := d.readers.Conn(ctx)
-		if err != nil {
-			return nil, err
-		}
-		conns = append(conns, c)
-		err = c.Raw(func(dc any) error {
-			for s := range dc.(driver.Conn).Raw().Stmts() {
-				out[s.SQL()] += s.Status(sqlite3.STMTSTATUS_REPREPARE, false)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return sqldb.Reprepares(ctx, db.d)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // ServerKey returns the key stored under name, storing fresh under it
@@ -12,7 +13,7 @@ import (
 // gets the same key.
 func (db *DB) ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error) {
 	var key []byte
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `INSERT INTO server_keys (name, key, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`,
 			name, fresh, vitrine.Now()); err != nil {
 			return err

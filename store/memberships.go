@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-func insertMembership(ctx context.Context, c conn, m *vitrine.Membership) error {
+func insertMembership(ctx context.Context, c sqldb.Conn, m *vitrine.Membership) error {
 	_, err := c.Exec(ctx, `INSERT INTO memberships (tenant_id, id, user_id, role, status, permissions, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 		m.TenantID, m.ID, m.UserID, m.Role, string(m.Status), m.Grants.String(), m.CreatedAt, m.UpdatedAt)
@@ -19,8 +20,8 @@ func insertMembership(ctx context.Context, c conn, m *vitrine.Membership) error 
 // CreateMembership adds a user to a tenant. An existing membership is a
 // ConflictError.
 func (db *DB) CreateMembership(ctx context.Context, ch vitrine.Change, m *vitrine.Membership) error {
-	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c conn) error { return insertMembership(ctx, c, m) })
-	if name, ok := db.d.constraint(err); ok && name == "memberships_pkey" {
+	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c sqldb.Conn) error { return insertMembership(ctx, c, m) })
+	if name, ok := db.d.Constraint(err); ok && name == "memberships_pkey" {
 		return vitrine.Conflict("email", "This user is already a member of the company")
 	}
 	if err != nil {
@@ -36,7 +37,7 @@ const (
 	membershipFrom    = ` FROM memberships m LEFT JOIN roles r ON r.tenant_id = m.tenant_id AND r.name = m.role`
 )
 
-func scanMembership(r row, extra ...any) (*vitrine.Membership, error) {
+func scanMembership(r sqldb.Row, extra ...any) (*vitrine.Membership, error) {
 	var (
 		m                   vitrine.Membership
 		status, grants, rps string
@@ -62,11 +63,11 @@ func (db *DB) Membership(ctx context.Context, tenantID, userID string) (*vitrine
 		return nil, vitrine.NotFound("Member")
 	}
 	var m *vitrine.Membership
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
 		m, err = scanMembership(c.QueryRow(ctx, `SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.user_id = $2`, tenantID, userID))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Member")
 	}
 	if err != nil {
@@ -88,8 +89,8 @@ func (db *DB) InvitationsOfUser(ctx context.Context, userID string) ([]vitrine.T
 
 func (db *DB) membershipsOfUser(ctx context.Context, userID string, status vitrine.MembershipStatus) ([]vitrine.TenantMembership, error) {
 	var out []vitrine.TenantMembership
-	err := db.d.read(ctx, scope{userID: userID}, func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (vitrine.TenantMembership, error) {
+	err := db.d.Read(ctx, sqldb.Scope{UserID: userID}, func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (vitrine.TenantMembership, error) {
 			var t vitrine.Tenant
 			m, err := scanMembership(r, &t.ID, &t.Name, &t.Slug, &t.CreatedAt, &t.UpdatedAt)
 			if err != nil {
@@ -123,8 +124,8 @@ func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.M
 	query := `SELECT ` + membershipColumns + `, u.email, u.name` + membershipFrom + ` JOIN users u ON u.id = m.user_id WHERE ` +
 		strings.Join(q.where, ` AND `) + ` ORDER BY u.email_key, u.id` + limitTo(q.arg(limit))
 	var out []*vitrine.Member
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.Member, error) {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.Member, error) {
 			var mb vitrine.Member
 			m, err := scanMembership(r, &mb.Email, &mb.Name)
 			if err != nil {
@@ -143,14 +144,14 @@ func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.M
 
 // lockTenant serialises the changes to a tenant's team: concurrent
 // demotions of two owners must not both pass the last-owner check.
-func lockTenant(ctx context.Context, c conn, tenantID string) error {
+func lockTenant(ctx context.Context, c sqldb.Conn, tenantID string) error {
 	_, err := c.Exec(ctx, `UPDATE tenants SET updated_at = updated_at WHERE id = $1`, tenantID)
 	return err
 }
 
 // keepsAnOwner fails the transaction if the change left the tenant without
 // an active owner.
-func keepsAnOwner(ctx context.Context, c conn, tenantID string) error {
+func keepsAnOwner(ctx context.Context, c sqldb.Conn, tenantID string) error {
 	var n int
 	if err := c.QueryRow(ctx, `SELECT count(*) FROM memberships WHERE tenant_id = $1 AND role = 'owner' AND status = 'active'`, tenantID).Scan(&n); err != nil {
 		return err
@@ -166,7 +167,7 @@ func (db *DB) UpdateMembership(ctx context.Context, ch vitrine.Change, m *vitrin
 	if !validIDs(m.TenantID, m.UserID) {
 		return vitrine.NotFound("Member")
 	}
-	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c conn) error {
+	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c sqldb.Conn) error {
 		if err := lockTenant(ctx, c, m.TenantID); err != nil {
 			return err
 		}
@@ -191,7 +192,7 @@ func (db *DB) DeleteMembership(ctx context.Context, ch vitrine.Change, tenantID,
 	if !validIDs(tenantID, userID) {
 		return vitrine.NotFound("Member")
 	}
-	err := db.write(ctx, tenant(tenantID), ch, noTarget, func(c conn) error {
+	err := db.write(ctx, tenant(tenantID), ch, noTarget, func(c sqldb.Conn) error {
 		if err := lockTenant(ctx, c, tenantID); err != nil {
 			return err
 		}
@@ -217,8 +218,8 @@ func (db *DB) RoleHolders(ctx context.Context, tenantID, role string) ([]*vitrin
 		return nil, nil
 	}
 	var out []*vitrine.Membership
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.Membership, error) { return scanMembership(r) },
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.Membership, error) { return scanMembership(r) },
 			`SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.role = $2 ORDER BY m.user_id`, tenantID, role)
 		return err
 	})

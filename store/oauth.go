@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // SaveOAuthClient stores a client, or replaces the one with its id.
@@ -17,7 +18,7 @@ func (db *DB) SaveOAuthClient(ctx context.Context, c *vitrine.OAuthClient) error
 	if err != nil {
 		return fmt.Errorf("save OAuth client: %w", err)
 	}
-	err = db.d.write(ctx, scope{}, func(cn conn) error {
+	err = db.d.Write(ctx, sqldb.Scope{}, func(cn sqldb.Conn) error {
 		n, err := cn.Exec(ctx, `UPDATE oauth_clients SET kind = $1, metadata = $2, secret_hash = $3, fetched_at = $4 WHERE id = $5`,
 			c.Kind, string(meta), c.SecretHash, c.FetchedAt, c.ID)
 		if err != nil || n > 0 {
@@ -35,7 +36,7 @@ func (db *DB) SaveOAuthClient(ctx context.Context, c *vitrine.OAuthClient) error
 
 const clientColumns = `c.id, c.kind, c.metadata, c.secret_hash, c.created_at, c.fetched_at`
 
-func scanClient(r row, extra ...any) (*vitrine.OAuthClient, error) {
+func scanClient(r sqldb.Row, extra ...any) (*vitrine.OAuthClient, error) {
 	var (
 		c    vitrine.OAuthClient
 		meta string
@@ -53,11 +54,11 @@ func scanClient(r row, extra ...any) (*vitrine.OAuthClient, error) {
 // OAuthClient returns a client by id.
 func (db *DB) OAuthClient(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
 	var c *vitrine.OAuthClient
-	err := db.d.read(ctx, scope{}, func(cn conn) (err error) {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(cn sqldb.Conn) (err error) {
 		c, err = scanClient(cn.QueryRow(ctx, `SELECT `+clientColumns+` FROM oauth_clients c WHERE c.id = $1`, id))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Client")
 	}
 	if err != nil {
@@ -69,13 +70,13 @@ func (db *DB) OAuthClient(ctx context.Context, id string) (*vitrine.OAuthClient,
 // SaveOAuthGrant creates the user's grant to the client, or updates the
 // scope of the active one.
 func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
-	err := db.d.write(ctx, scope{userID: g.UserID}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{UserID: g.UserID}, func(c sqldb.Conn) error {
 		var id string
 		var created time.Time
 		err := c.QueryRow(ctx, `SELECT id, created_at FROM oauth_grants WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`,
 			g.UserID, g.ClientID).Scan(&id, &created)
 		switch {
-		case errors.Is(err, errNoRows):
+		case errors.Is(err, sqldb.ErrNoRows):
 			_, err = c.Exec(ctx, `INSERT INTO oauth_grants (id, user_id, client_id, scope, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 				g.ID, g.UserID, g.ClientID, g.Scope, g.CreatedAt, g.UpdatedAt)
 			return err
@@ -94,7 +95,7 @@ func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
 
 const grantColumns = `g.id, g.user_id, g.client_id, g.scope, g.created_at, g.updated_at, g.revoked_at`
 
-func scanGrant(r row, extra ...any) (*vitrine.OAuthGrant, error) {
+func scanGrant(r sqldb.Row, extra ...any) (*vitrine.OAuthGrant, error) {
 	var (
 		g       vitrine.OAuthGrant
 		revoked sql.NullTime
@@ -109,11 +110,11 @@ func scanGrant(r row, extra ...any) (*vitrine.OAuthGrant, error) {
 // OAuthGrant returns a grant by id, revoked or not.
 func (db *DB) OAuthGrant(ctx context.Context, id string) (*vitrine.OAuthGrant, error) {
 	var g *vitrine.OAuthGrant
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		g, err = scanGrant(c.QueryRow(ctx, `SELECT `+grantColumns+` FROM oauth_grants g WHERE g.id = $1`, id))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Grant")
 	}
 	if err != nil {
@@ -125,8 +126,8 @@ func (db *DB) OAuthGrant(ctx context.Context, id string) (*vitrine.OAuthGrant, e
 // OAuthGrantsOfUser returns the user's active grants, newest first.
 func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*vitrine.OAuthGrant, error) {
 	var out []*vitrine.OAuthGrant
-	err := db.d.read(ctx, scope{userID: userID}, func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.OAuthGrant, error) {
+	err := db.d.Read(ctx, sqldb.Scope{UserID: userID}, func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.OAuthGrant, error) {
 			var (
 				cl   vitrine.OAuthClient
 				meta string
@@ -156,7 +157,7 @@ func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*vitrine.
 			grantID string
 			at      time.Time
 		}
-		uses, err := collect(ctx, c, func(r row) (use, error) {
+		uses, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (use, error) {
 			var u use
 			err := r.Scan(&u.grantID, &u.at)
 			return u, err
@@ -179,7 +180,7 @@ func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*vitrine.
 // access epoch, so that every instance sees it at its next request) and
 // its refresh tokens, in one transaction.
 func (db *DB) RevokeOAuthGrant(ctx context.Context, userID, id string, at time.Time) error {
-	err := db.d.write(ctx, scope{userID: userID}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{UserID: userID}, func(c sqldb.Conn) error {
 		n, err := c.Exec(ctx, `UPDATE oauth_grants SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL`, at, id, userID)
 		if err != nil {
 			return err
@@ -204,7 +205,7 @@ func (db *DB) RevokeOAuthGrant(ctx context.Context, userID, id string, at time.T
 
 // CreateOAuthSession stores a code, PKCE request or refresh token.
 func (db *DB) CreateOAuthSession(ctx context.Context, s *vitrine.OAuthSession) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO oauth_sessions (kind, signature, request_id, grant_id, request, active, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			s.Kind, s.Signature, s.RequestID, s.GrantID, string(s.Request), s.Active, s.ExpiresAt, s.CreatedAt)
@@ -220,12 +221,12 @@ func (db *DB) CreateOAuthSession(ctx context.Context, s *vitrine.OAuthSession) e
 func (db *DB) OAuthSession(ctx context.Context, kind, signature string) (*vitrine.OAuthSession, error) {
 	s := vitrine.OAuthSession{Kind: kind, Signature: signature}
 	var req string
-	err := db.d.read(ctx, scope{}, func(c conn) error {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT request_id, grant_id, request, active, expires_at, created_at FROM oauth_sessions
 			WHERE kind = $1 AND signature = $2`, kind, signature).
 			Scan(&s.RequestID, &s.GrantID, &req, &s.Active, &s.ExpiresAt, &s.CreatedAt)
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Session")
 	}
 	if err != nil {
@@ -237,7 +238,7 @@ func (db *DB) OAuthSession(ctx context.Context, kind, signature string) (*vitrin
 
 // DeactivateOAuthSession marks a session used, once.
 func (db *DB) DeactivateOAuthSession(ctx context.Context, kind, signature string) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		n, err := c.Exec(ctx, `UPDATE oauth_sessions SET active = FALSE WHERE kind = $1 AND signature = $2 AND active`, kind, signature)
 		if err == nil && n == 0 {
 			return vitrine.Conflict("", "The %s was already used", kind)
@@ -255,7 +256,7 @@ func (db *DB) DeactivateOAuthSession(ctx context.Context, kind, signature string
 
 // DeleteOAuthSession forgets a session.
 func (db *DB) DeleteOAuthSession(ctx context.Context, kind, signature string) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `DELETE FROM oauth_sessions WHERE kind = $1 AND signature = $2`, kind, signature)
 		return err
 	})
@@ -267,7 +268,7 @@ func (db *DB) DeleteOAuthSession(ctx context.Context, kind, signature string) er
 
 // RevokeOAuthRequest ends a token family.
 func (db *DB) RevokeOAuthRequest(ctx context.Context, requestID string, at time.Time) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `UPDATE oauth_sessions SET active = FALSE WHERE request_id = $1 AND active`, requestID); err != nil {
 			return err
 		}
@@ -286,7 +287,7 @@ const grantTokenRetention = 7 * 24 * time.Hour
 
 // CreateGrantToken stores an access token issued under a grant.
 func (db *DB) CreateGrantToken(ctx context.Context, t *vitrine.Token, grantID, requestID string) error {
-	err := db.d.write(ctx, scope{userID: t.UserID}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{UserID: t.UserID}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, expires_at, created_at, grant_id, request_id)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, nullTime(t.ExpiresAt), t.CreatedAt, grantID, requestID); err != nil {
@@ -310,12 +311,12 @@ func (db *DB) GrantToken(ctx context.Context, prefix string) (*vitrine.Token, st
 		t                  *vitrine.Token
 		grantID, requestID string
 	)
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		t, err = scanToken(c.QueryRow(ctx, `SELECT `+tokenColumns+`, grant_id, request_id FROM api_tokens
 			WHERE prefix = $1 AND grant_id IS NOT NULL`, prefix), &grantID, &requestID)
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, "", "", vitrine.NotFound("Token")
 	}
 	if err != nil {
@@ -326,7 +327,7 @@ func (db *DB) GrantToken(ctx context.Context, prefix string) (*vitrine.Token, st
 
 // CreateWebSession stores a signed-in browser.
 func (db *DB) CreateWebSession(ctx context.Context, s *vitrine.WebSession) error {
-	err := db.d.write(ctx, scope{userID: s.UserID}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{UserID: s.UserID}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `DELETE FROM web_sessions WHERE user_id = $1 AND expires_at < $2`, s.UserID, s.CreatedAt); err != nil {
 			return err
 		}
@@ -344,12 +345,12 @@ func (db *DB) CreateWebSession(ctx context.Context, s *vitrine.WebSession) error
 func (db *DB) WebSession(ctx context.Context, id string, now time.Time) (*vitrine.WebSession, *vitrine.User, error) {
 	s := vitrine.WebSession{ID: id}
 	var u vitrine.User
-	err := db.d.read(ctx, scope{}, func(c conn) error {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT s.user_id, s.created_at, s.expires_at, u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
 			FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 AND s.expires_at > $2`, id, now).
 			Scan(&s.UserID, &s.CreatedAt, &s.ExpiresAt, &u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, nil, vitrine.NotFound("Session")
 	}
 	if err != nil {
@@ -360,7 +361,7 @@ func (db *DB) WebSession(ctx context.Context, id string, now time.Time) (*vitrin
 
 // DeleteWebSession signs a browser out.
 func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `DELETE FROM web_sessions WHERE id = $1`, id)
 		return err
 	})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // UserPassword returns the user with that email and their password hash
@@ -17,11 +18,11 @@ func (db *DB) UserPassword(ctx context.Context, email string) (*vitrine.User, st
 		u    *vitrine.User
 		hash sql.NullString
 	)
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		u, err = scanUserWith(c.QueryRow(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email_key = $1`, emailKey(email)), &hash)
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, "", vitrine.NotFound("User")
 	}
 	if err != nil {
@@ -31,7 +32,7 @@ func (db *DB) UserPassword(ctx context.Context, email string) (*vitrine.User, st
 }
 
 // scanUserWith scans userColumns followed by the columns of extra.
-func scanUserWith(r row, extra ...any) (*vitrine.User, error) {
+func scanUserWith(r sqldb.Row, extra ...any) (*vitrine.User, error) {
 	var u vitrine.User
 	dest := append([]any{&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt}, extra...)
 	if err := r.Scan(dest...); err != nil {
@@ -47,7 +48,7 @@ func (db *DB) SetPassword(ctx context.Context, userID, hash string, at time.Time
 		return vitrine.NotFound("User")
 	}
 	var n int64
-	err := db.d.write(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		n, err = setPassword(ctx, c, userID, hash, at)
 		return err
 	})
@@ -60,7 +61,7 @@ func (db *DB) SetPassword(ctx context.Context, userID, hash string, at time.Time
 	return nil
 }
 
-func setPassword(ctx context.Context, c conn, userID, hash string, at time.Time) (int64, error) {
+func setPassword(ctx context.Context, c sqldb.Conn, userID, hash string, at time.Time) (int64, error) {
 	n, err := c.Exec(ctx, `UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3`, hash, at, userID)
 	if err != nil || n == 0 {
 		return n, err
@@ -75,10 +76,10 @@ func (db *DB) SignInFailures(ctx context.Context, key string) (vitrine.SignInFai
 		f     vitrine.SignInFailures
 		until sql.NullTime
 	)
-	err := db.d.read(ctx, scope{}, func(c conn) error {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT failures, locked_until FROM sign_in_failures WHERE email_key = $1`, key).Scan(&f.Failures, &until)
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return vitrine.SignInFailures{}, nil
 	}
 	if err != nil {
@@ -95,7 +96,7 @@ func (db *DB) SignInFailures(ctx context.Context, key string) (vitrine.SignInFai
 // instance, all count.
 func (db *DB) RecordSignInFailure(ctx context.Context, key string, at, forgetBefore time.Time, lock func(failures int) time.Duration) (vitrine.SignInFailures, error) {
 	var f vitrine.SignInFailures
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `DELETE FROM sign_in_failures WHERE email_key = $1 AND updated_at < $2`, key, forgetBefore); err != nil {
 			return err
 		}
@@ -119,7 +120,7 @@ func (db *DB) RecordSignInFailure(ctx context.Context, key string, at, forgetBef
 	if f.Failures == 1 {
 		// A new row: the table grows by one key, so let it shed the keys
 		// nobody tried for a while (emails made up by a password sprayer).
-		err = db.d.write(ctx, scope{}, func(c conn) error {
+		err = db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 			_, err := c.Exec(ctx, `DELETE FROM sign_in_failures WHERE updated_at < $1`, forgetBefore)
 			return err
 		})
@@ -132,7 +133,7 @@ func (db *DB) RecordSignInFailure(ctx context.Context, key string, at, forgetBef
 
 // ClearSignInFailures forgets the failures of key.
 func (db *DB) ClearSignInFailures(ctx context.Context, key string) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `DELETE FROM sign_in_failures WHERE email_key = $1`, key)
 		return err
 	})
@@ -145,7 +146,7 @@ func (db *DB) ClearSignInFailures(ctx context.Context, key string) error {
 // CreatePasswordLink stores a link and deletes its user's older unused
 // links, in one transaction: only the newest link works.
 func (db *DB) CreatePasswordLink(ctx context.Context, l *vitrine.PasswordLink) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `DELETE FROM password_links WHERE user_id = $1 AND used_at IS NULL`, l.UserID); err != nil {
 			return err
 		}
@@ -166,7 +167,7 @@ func (db *DB) PasswordLink(ctx context.Context, hash []byte, now time.Time) (*vi
 		l vitrine.PasswordLink
 		u vitrine.User
 	)
-	err := db.d.read(ctx, scope{}, func(c conn) error {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT l.id, l.user_id, l.hash, l.expires_at, l.created_at,
 				u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
 			FROM password_links l JOIN users u ON u.id = l.user_id
@@ -174,7 +175,7 @@ func (db *DB) PasswordLink(ctx context.Context, hash []byte, now time.Time) (*vi
 			Scan(&l.ID, &l.UserID, &l.Hash, &l.ExpiresAt, &l.CreatedAt,
 				&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, nil, vitrine.NotFound("Password link")
 	}
 	if err != nil {
@@ -188,7 +189,7 @@ func (db *DB) PasswordLink(ctx context.Context, hash []byte, now time.Time) (*vi
 // NotFoundError, and changes nothing.
 func (db *DB) RedeemPasswordLink(ctx context.Context, hash []byte, passwordHash string, at time.Time) (*vitrine.User, error) {
 	var u *vitrine.User
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		var userID string
 		err := c.QueryRow(ctx, `UPDATE password_links SET used_at = $1
 			WHERE hash = $2 AND used_at IS NULL AND expires_at > $1 RETURNING user_id`, at, hash).Scan(&userID)
@@ -201,7 +202,7 @@ func (db *DB) RedeemPasswordLink(ctx context.Context, hash []byte, passwordHash 
 		u, err = scanUser(c.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, userID))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Password link")
 	}
 	if err != nil {

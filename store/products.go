@@ -8,14 +8,15 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 const productColumns = `id, tenant_id, sku, name, description, price, currency, stock, status, version, created_at, created_by, updated_at, updated_by`
 
-func scanProduct(r row) (*vitrine.Product, error) { return scanProductAnd(r) }
+func scanProduct(r sqldb.Row) (*vitrine.Product, error) { return scanProductAnd(r) }
 
 // scanProductAnd scans productColumns, then more.
-func scanProductAnd(r row, more ...any) (*vitrine.Product, error) {
+func scanProductAnd(r sqldb.Row, more ...any) (*vitrine.Product, error) {
 	var (
 		p      vitrine.Product
 		status string
@@ -36,14 +37,14 @@ func words(p *vitrine.Product) (name, all string) {
 }
 
 func (db *DB) productConflict(err error, p *vitrine.Product) error {
-	if name, ok := db.d.constraint(err); ok && name == "products_sku_key" && p != nil {
+	if name, ok := db.d.Constraint(err); ok && name == "products_sku_key" && p != nil {
 		return vitrine.Conflict("sku", "A product with SKU %q already exists in this company (SKUs are compared without case)", p.SKU)
 	}
 	return err
 }
 
 // insertProduct stores a new product and the movement of its first stock.
-func insertProduct(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Product) error {
+func insertProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product) error {
 	nameWords, search := words(p)
 	if _, err := c.Exec(ctx, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, description, name_words, search,
 			price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
@@ -58,7 +59,7 @@ func insertProduct(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Pr
 // updateProduct writes p over the stored product if its version is still
 // p.Version, reporting whether it was; then p holds the next version. The
 // change of stock from stockBefore is recorded as a movement.
-func updateProduct(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Product, stockBefore int64) (bool, error) {
+func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product, stockBefore int64) (bool, error) {
 	nameWords, search := words(p)
 	n, err := c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, name_words = $6, search = $7,
 			price = $8, currency = $9, stock = $10, status = $11, version = version + 1, updated_at = $12, updated_by = $13
@@ -75,11 +76,11 @@ func updateProduct(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Pr
 
 // recordStock records a change of p's stock by delta, if there is one,
 // with ch's reason and request id.
-func recordStock(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Product, delta int64) error {
+func recordStock(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product, delta int64) error {
 	if delta == 0 {
 		return nil
 	}
-	return execLater(ctx, c, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
+	return sqldb.ExecLater(ctx, c, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		p.TenantID, vitrine.NewID(), p.ID, delta, p.Stock, ch.Reason, p.UpdatedBy, ch.Call.RequestID, p.UpdatedAt)
 }
@@ -88,23 +89,23 @@ func recordStock(ctx context.Context, c conn, ch vitrine.Change, p *vitrine.Prod
 // key made: the call's event is about the product it answers with.
 func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
 	out := p
-	err := db.write(ctx, tenant(p.TenantID), ch, func() string { return out.ID }, func(c conn) error {
+	err := db.write(ctx, tenant(p.TenantID), ch, func() string { return out.ID }, func(c sqldb.Conn) error {
 		if key != nil {
 			var hash, id string
 			err := c.QueryRow(ctx, `SELECT request_hash, product_id FROM idempotency_keys
-				WHERE tenant_id = $1 AND user_id = $2 AND key = $3 AND expires_at > $4`+db.d.forUpdate(),
+				WHERE tenant_id = $1 AND user_id = $2 AND key = $3 AND expires_at > $4`+db.d.ForUpdate(),
 				p.TenantID, key.UserID, key.Key, p.CreatedAt).Scan(&hash, &id)
 			switch {
 			case err == nil && hash != key.RequestHash:
 				return vitrine.Conflict("idempotency_key", "This idempotency_key was already used with other arguments; use a new key for a new product")
 			case err == nil:
 				found, err := scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`, p.TenantID, id))
-				if errors.Is(err, errNoRows) {
+				if errors.Is(err, sqldb.ErrNoRows) {
 					return vitrine.NotFound("Product")
 				}
 				out = found // the retry is about the product the first call made
 				return err
-			case !errors.Is(err, errNoRows):
+			case !errors.Is(err, sqldb.ErrNoRows):
 				return err
 			}
 			// A new key, or an expired one taken over. Only an expired one is
@@ -122,7 +123,7 @@ func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.P
 		}
 		return insertProduct(ctx, c, ch, p)
 	})
-	if name, ok := db.d.constraint(err); ok && name == "idempotency_keys_pkey" {
+	if name, ok := db.d.Constraint(err); ok && name == "idempotency_keys_pkey" {
 		// A concurrent retry with the same key won the race: answer as it did.
 		return db.CreateProduct(ctx, ch, p, key)
 	}
@@ -154,11 +155,11 @@ func (db *DB) ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.
 
 func (db *DB) product(ctx context.Context, tenantID, query, arg string) (*vitrine.Product, error) {
 	var p *vitrine.Product
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
 		p, err = scanProduct(c.QueryRow(ctx, query, tenantID, arg))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Product")
 	}
 	if err != nil {
@@ -173,7 +174,7 @@ func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string)
 	if !validIDs(tenantID) || len(skus) == 0 {
 		return out, nil
 	}
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) error {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
 		for len(skus) > 0 {
 			n := min(len(skus), 500)
 			var q queryBuilder
@@ -182,7 +183,7 @@ func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string)
 			for i, s := range skus[:n] {
 				keys[i] = q.arg(vitrine.SKUKey(s))
 			}
-			ps, err := collect(ctx, c, scanProduct, `SELECT `+productColumns+` FROM products WHERE `+q.where[0]+
+			ps, err := sqldb.Collect(ctx, c, scanProduct, `SELECT `+productColumns+` FROM products WHERE `+q.where[0]+
 				` AND sku_key IN (`+strings.Join(keys, ", ")+`)`, q.args...)
 			if err != nil {
 				return err
@@ -215,11 +216,11 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 		return nil, nil
 	}
 	var out []*vitrine.Product
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) error {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
 		var ws wordSearch
 		if len(f.Words) > 0 {
 			var err error
-			if ws, err = db.d.search(ctx, c, tenantID, f.Words); err != nil {
+			if ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
 				return err
 			}
 		}
@@ -273,7 +274,7 @@ const nameOrRest = 12
 // listProducts reads one page in one order, finding words as ws says;
 // rank, unless -1, keeps only the products of that relevance rank (or, as
 // nameOrRest, of ranks 1 and 2).
-func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
+func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
 	var q queryBuilder
 	q.add(`tenant_id = `, tenantID)
 	if f.Status != "" {
@@ -358,7 +359,7 @@ func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID 
 	if rank == nameOrRest {
 		columns += `, CASE WHEN ` + match("name_words", false) + ` THEN 1 ELSE 2 END AS relevance_rank`
 		order = `relevance_rank, ` + order
-		scan = func(r row) (*vitrine.Product, error) {
+		scan = func(r sqldb.Row) (*vitrine.Product, error) {
 			var rank int
 			p, err := scanProductAnd(r, &rank)
 			if p != nil {
@@ -369,7 +370,7 @@ func (db *DB) listProducts(ctx context.Context, c conn, ws wordSearch, tenantID 
 	}
 	query := `SELECT ` + columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
 		` ORDER BY ` + order + limitTo(q.arg(f.Limit))
-	return collect(ctx, c, scan, query, q.args...)
+	return sqldb.Collect(ctx, c, scan, query, q.args...)
 }
 
 // UpdateProduct reads the product under a row lock (the single writer
@@ -380,9 +381,9 @@ func (db *DB) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id
 		return nil, vitrine.NotFound("Product")
 	}
 	var p *vitrine.Product
-	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c conn) (err error) {
-		p, err = scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.forUpdate(), tenantID, id))
-		if errors.Is(err, errNoRows) {
+	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) (err error) {
+		p, err = scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.ForUpdate(), tenantID, id))
+		if errors.Is(err, sqldb.ErrNoRows) {
 			return vitrine.NotFound("Product")
 		}
 		if err != nil {
@@ -415,7 +416,7 @@ func (db *DB) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID, id
 		return vitrine.NotFound("Product")
 	}
 	var n int64
-	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c conn) (err error) {
+	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Product")
@@ -441,7 +442,7 @@ func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID str
 		return nil, vitrine.NotFound("Tenant")
 	}
 	failed := errors.New("a write failed")
-	err := db.write(ctx, tenant(tenantID), ch, is(""), func(c conn) error {
+	err := db.write(ctx, tenant(tenantID), ch, is(""), func(c sqldb.Conn) error {
 		for i, w := range writes {
 			results[i] = db.writeOne(ctx, c, ch, w, !atomic)
 			if results[i] != nil && vitrine.AsError(results[i]) == nil {
@@ -468,7 +469,7 @@ func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID str
 // writeOne makes one write; isolate puts it under a savepoint so that its
 // failure leaves the transaction usable (an atomic batch needs none: any
 // failure rolls it all back).
-func (db *DB) writeOne(ctx context.Context, c conn, ch vitrine.Change, w vitrine.ProductWrite, isolate bool) error {
+func (db *DB) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, w vitrine.ProductWrite, isolate bool) error {
 	if isolate {
 		if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
 			return err
@@ -486,7 +487,7 @@ func (db *DB) writeOne(ctx context.Context, c conn, ch vitrine.Change, w vitrine
 			if written, err = updateProduct(ctx, c, ch, w.Update, stock); err == nil && !written {
 				err = vitrine.Conflict("sku", "The product with SKU %q changed while it was being imported; import the row again", w.Update.SKU)
 			}
-		} else if errors.Is(err, errNoRows) {
+		} else if errors.Is(err, sqldb.ErrNoRows) {
 			err = vitrine.Conflict("sku", "The product with SKU %q was deleted while it was being imported; import the row again", w.Update.SKU)
 		}
 		err = db.productConflict(err, w.Update)
@@ -521,8 +522,8 @@ func (db *DB) ListStockMovements(ctx context.Context, tenantID, productID, befor
 	query := `SELECT tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at FROM stock_movements WHERE ` +
 		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.arg(limit))
 	var out []*vitrine.StockMovement
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.StockMovement, error) {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.StockMovement, error) {
 			var m vitrine.StockMovement
 			return &m, r.Scan(&m.TenantID, &m.ID, &m.ProductID, &m.Delta, &m.StockAfter, &m.Reason, &m.UserID, &m.RequestID, &m.At)
 		}, query, q.args...)

@@ -6,11 +6,12 @@ import (
 	"fmt"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 const roleColumns = `tenant_id, name, description, permissions, created_at, updated_at`
 
-func scanRole(r row) (*vitrine.Role, error) {
+func scanRole(r sqldb.Row) (*vitrine.Role, error) {
 	var (
 		role  vitrine.Role
 		perms string
@@ -25,12 +26,12 @@ func scanRole(r row) (*vitrine.Role, error) {
 // CreateRole stores a custom role; a name taken in the tenant is a
 // ConflictError.
 func (db *DB) CreateRole(ctx context.Context, ch vitrine.Change, r *vitrine.Role) error {
-	err := db.write(ctx, tenant(r.TenantID), ch, is(r.Name), func(c conn) error {
+	err := db.write(ctx, tenant(r.TenantID), ch, is(r.Name), func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO roles (`+roleColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
 			r.TenantID, r.Name, r.Description, r.Permissions.String(), r.CreatedAt, r.UpdatedAt)
 		return err
 	})
-	if name, ok := db.d.constraint(err); ok && name == "roles_pkey" {
+	if name, ok := db.d.Constraint(err); ok && name == "roles_pkey" {
 		return vitrine.Conflict("name", "A role named %q already exists in this company", r.Name)
 	}
 	if err != nil {
@@ -45,11 +46,11 @@ func (db *DB) Role(ctx context.Context, tenantID, name string) (*vitrine.Role, e
 		return nil, vitrine.NotFound("Role")
 	}
 	var r *vitrine.Role
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
 		r, err = scanRole(c.QueryRow(ctx, `SELECT `+roleColumns+` FROM roles WHERE tenant_id = $1 AND name = $2`, tenantID, name))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Role")
 	}
 	if err != nil {
@@ -64,8 +65,8 @@ func (db *DB) Roles(ctx context.Context, tenantID string) ([]*vitrine.Role, erro
 		return nil, nil
 	}
 	var out []*vitrine.Role
-	err := db.d.read(ctx, tenant(tenantID), func(c conn) (err error) {
-		out, err = collect(ctx, c, scanRole, `SELECT `+roleColumns+` FROM roles WHERE tenant_id = $1 ORDER BY name`, tenantID)
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, scanRole, `SELECT `+roleColumns+` FROM roles WHERE tenant_id = $1 ORDER BY name`, tenantID)
 		return err
 	})
 	if err != nil {
@@ -80,7 +81,7 @@ func (db *DB) UpdateRole(ctx context.Context, ch vitrine.Change, r *vitrine.Role
 		return vitrine.NotFound("Role")
 	}
 	var n int64
-	err := db.write(ctx, tenant(r.TenantID), ch, is(r.Name), func(c conn) (err error) {
+	err := db.write(ctx, tenant(r.TenantID), ch, is(r.Name), func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE roles SET description = $1, permissions = $2, updated_at = $3 WHERE tenant_id = $4 AND name = $5`,
 			r.Description, r.Permissions.String(), r.UpdatedAt, r.TenantID, r.Name)
 		if err == nil && n == 0 {
@@ -99,7 +100,7 @@ func (db *DB) DeleteRole(ctx context.Context, ch vitrine.Change, tenantID, name 
 	if !validIDs(tenantID) {
 		return vitrine.NotFound("Role")
 	}
-	err := db.write(ctx, tenant(tenantID), ch, is(name), func(c conn) error {
+	err := db.write(ctx, tenant(tenantID), ch, is(name), func(c sqldb.Conn) error {
 		if err := lockTenant(ctx, c, tenantID); err != nil {
 			return err
 		}

@@ -1,24 +1,28 @@
 // Package store implements vitrine.Store on SQLite (embedded, the default)
 // and PostgreSQL. Both run the same SQL text wherever the two databases
-// agree; what differs between them lives in sqlite.go and postgres.go.
+// agree; what differs between them in how units of work run lives in
+// package sqldb, and in how products are searched, in search.go.
 package store
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // DB is a vitrine.Store on one database.
 type DB struct {
-	d   dialect
-	log *slog.Logger
+	d sqldb.Dialect
+	// search returns how queries read the tenant's products holding words,
+	// as the dialect's index of words allows (search.go).
+	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
+	log    *slog.Logger
 }
 
 var _ vitrine.Store = (*DB)(nil)
@@ -42,24 +46,26 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	var (
-		d   dialect
-		err error
+		d      sqldb.Dialect
+		search = sqliteSearch
+		err    error
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		d, err = openPostgres(ctx, url, opts.Tracer)
+		d, err = sqldb.OpenPostgres(ctx, url, opts.Tracer)
+		search = postgresSearch
 	case url == "":
 		return nil, errors.New("no database given")
 	default:
-		d, err = openSQLite(ctx, strings.TrimPrefix(url, "sqlite:"))
+		d, err = sqldb.OpenSQLite(ctx, strings.TrimPrefix(url, "sqlite:"))
 	}
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: d, log: opts.Logger}
+	db := &DB{d: d, search: search, log: opts.Logger}
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
-			d.close()
+			d.Close()
 			return nil, err
 		}
 	}
@@ -67,122 +73,51 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 }
 
 // Dialect names the database: "sqlite" or "postgres".
-func (db *DB) Dialect() string { return db.d.name() }
+func (db *DB) Dialect() string { return db.d.Name() }
 
 // Close releases the database.
-func (db *DB) Close() error { return db.d.close() }
+func (db *DB) Close() error { return db.d.Close() }
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error {
-	return db.d.read(ctx, scope{}, func(c conn) error {
+	return db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		var one int
 		return c.QueryRow(ctx, `SELECT 1`).Scan(&one)
 	})
 }
 
-// scope is what a unit of work touches: on PostgreSQL it sets the row-level
-// security context of its transaction.
-type scope struct {
-	tenantID string
-	userID   string
-	// allTenants opens every tenant: for the operator's commands only.
-	allTenants bool
-}
-
-func tenant(id string) scope { return scope{tenantID: id} }
+// tenant is the scope of a unit of work in one tenant.
+func tenant(id string) sqldb.Scope { return sqldb.Scope{TenantID: id} }
 
 // operator is the scope of the operator's commands, which work across
 // tenants (the CLI's lookups by slug, say).
-var operator = scope{allTenants: true}
-
-// dialect is one database's way of running units of work.
-type dialect interface {
-	name() string
-	// read runs fn on a connection that sees committed data.
-	read(ctx context.Context, s scope, fn func(conn) error) error
-	// write runs fn in a transaction: all of it commits, or none.
-	write(ctx context.Context, s scope, fn func(conn) error) error
-	// forUpdate is the clause that locks the rows a SELECT reads until the
-	// transaction ends ("" where the write transaction already excludes
-	// every other writer).
-	forUpdate() string
-	// search returns how queries read the tenant's products holding words.
-	search(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error)
-	// constraint returns the name of the unique or check constraint that
-	// err violates, if it is such an error.
-	constraint(err error) (string, bool)
-	migrate(ctx context.Context) ([]Migration, error)
-	// migrations are the embedded migrations of this database.
-	migrations() fs.FS
-	stats() PoolStats
-	close() error
-}
-
-// selectiveMatches is the number of matching products under which a
-// search reads its matches through an index of words and sorts them,
-// rather than walking the tenant's products in order and keeping the
-// matches. (A variable for the tests, which run both plans.)
-var selectiveMatches = 2000
-
-// wordSearch is how the queries of one search find the products holding
-// its words.
-type wordSearch struct {
-	// match returns the condition, with its arguments added to q, that a
-	// product's words of column ("name_words" or "search") hold a word
-	// starting with each of the search's words. drive says that the query
-	// should find its products through this condition, if it narrows them
-	// most; otherwise it only checks the products found some other way.
-	match func(q *queryBuilder, column string, drive bool) string
-	// from returns the table a query reads when its matches of column
-	// narrow it most: "products", or the same with a hint of how to reach
-	// them fastest.
-	from func(column string) string
-	// few says that the search's matches are few (under selectiveMatches)
-	// and found through an index: a relevance search reads its name
-	// matches and its other matches in one query, and sorts them.
-	few bool
-}
+var operator = sqldb.Scope{AllTenants: true}
 
 // limitTo is a LIMIT clause whose count is the placeholder p. SQLite plans
 // a statement whose LIMIT is a bare parameter for the value bound, and so
 // prepares it again each time it runs; a LIMIT expression is planned once.
 func limitTo(p string) string { return ` LIMIT CAST(` + p + ` AS INTEGER)` }
 
-// conn runs SQL written with $1, $2... placeholders.
-type conn interface {
-	Exec(ctx context.Context, query string, args ...any) (int64, error)
-	Query(ctx context.Context, query string, args ...any) (rows, error)
-	QueryRow(ctx context.Context, query string, args ...any) row
-}
-
-type rows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-	Close()
-}
-
-type row interface {
-	Scan(dest ...any) error
-}
-
-// errNoRows is what a row's Scan returns when the query found nothing.
-var errNoRows = errors.New("store: no rows")
-
 // Migration is one schema change applied by Migrate.
-type Migration struct {
-	Version int64
-	Name    string
-}
+type Migration = sqldb.Migration
 
 // Migrate brings the schema up to date and returns the migrations it applied.
 func (db *DB) Migrate(ctx context.Context) ([]Migration, error) {
-	ms, err := db.d.migrate(ctx)
+	ms, err := db.d.Migrate(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("migrate %s schema: %w", db.d.name(), err)
+		return nil, fmt.Errorf("migrate %s schema: %w", db.d.Name(), err)
 	}
 	return ms, nil
 }
+
+// RowSecurity says how the application's connections meet PostgreSQL's
+// row-level security, as the last Migrate set it up; "" on SQLite, or
+// before any Migrate.
+func (db *DB) RowSecurity() string { return db.d.RowSecurity() }
+
+// AppRoleName is the role a superuser or BYPASSRLS login switches to in
+// the database of that name: one role per database, at most 63 bytes.
+func AppRoleName(database string) string { return sqldb.AppRoleName(database) }
 
 // validIDs reports whether every id has an id's shape. Methods answer
 // NotFound for a malformed id before asking the database, which on
@@ -194,22 +129,4 @@ func validIDs(ids ...string) bool {
 		}
 	}
 	return true
-}
-
-// collect runs a query and scans every row with scan.
-func collect[T any](ctx context.Context, c conn, scan func(row) (T, error), query string, args ...any) ([]T, error) {
-	rs, err := c.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	var out []T
-	for rs.Next() {
-		v, err := scan(rs)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rs.Err()
 }

@@ -6,11 +6,12 @@ import (
 	"fmt"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 const tenantColumns = `id, name, slug, created_at, updated_at`
 
-func scanTenant(r row) (*vitrine.Tenant, error) {
+func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
 	var t vitrine.Tenant
 	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.CreatedAt, &t.UpdatedAt); err != nil {
 		return nil, err
@@ -21,14 +22,14 @@ func scanTenant(r row) (*vitrine.Tenant, error) {
 // CreateTenant stores a tenant and its first owner's membership in one
 // transaction. A taken slug is a ConflictError.
 func (db *DB) CreateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant, owner *vitrine.Membership) error {
-	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c conn) error {
+	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)`,
 			t.ID, t.Name, t.Slug, t.CreatedAt, t.UpdatedAt); err != nil {
 			return err
 		}
 		return insertMembership(ctx, c, owner)
 	})
-	if name, ok := db.d.constraint(err); ok && name == "tenants_slug_key" {
+	if name, ok := db.d.Constraint(err); ok && name == "tenants_slug_key" {
 		return vitrine.Conflict("slug", "A company with slug %q already exists; choose another slug", t.Slug)
 	}
 	if err != nil {
@@ -50,13 +51,13 @@ func (db *DB) TenantBySlug(ctx context.Context, slug string) (*vitrine.Tenant, e
 	return db.tenant(ctx, operator, `SELECT `+tenantColumns+` FROM tenants WHERE slug = $1`, slug)
 }
 
-func (db *DB) tenant(ctx context.Context, s scope, query, arg string) (*vitrine.Tenant, error) {
+func (db *DB) tenant(ctx context.Context, s sqldb.Scope, query, arg string) (*vitrine.Tenant, error) {
 	var t *vitrine.Tenant
-	err := db.d.read(ctx, s, func(c conn) (err error) {
+	err := db.d.Read(ctx, s, func(c sqldb.Conn) (err error) {
 		t, err = scanTenant(c.QueryRow(ctx, query, arg))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Tenant")
 	}
 	if err != nil {
@@ -71,12 +72,12 @@ func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Te
 		return vitrine.NotFound("Tenant")
 	}
 	var n int64
-	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c conn) (err error) {
+	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, updated_at = $3 WHERE id = $4`,
 			t.Name, t.Slug, t.UpdatedAt, t.ID)
 		return err
 	})
-	if name, ok := db.d.constraint(err); ok && name == "tenants_slug_key" {
+	if name, ok := db.d.Constraint(err); ok && name == "tenants_slug_key" {
 		return vitrine.Conflict("slug", "A company with slug %q already exists; choose another slug", t.Slug)
 	}
 	if err != nil {
@@ -92,8 +93,8 @@ func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Te
 // after: the operator's view across tenants.
 func (db *DB) ListTenants(ctx context.Context, after string, limit int) ([]*vitrine.Tenant, error) {
 	var out []*vitrine.Tenant
-	err := db.d.read(ctx, operator, func(c conn) (err error) {
-		out, err = collect(ctx, c, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE slug > $1 ORDER BY slug`+limitTo(`$2`), after, limit)
+	err := db.d.Read(ctx, operator, func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, scanTenant, `SELECT `+tenantColumns+` FROM tenants WHERE slug > $1 ORDER BY slug`+limitTo(`$2`), after, limit)
 		return err
 	})
 	if err != nil {

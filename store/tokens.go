@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // CreateToken stores a new token (its hash, never its secret).
 func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
-	err := db.d.write(ctx, scope{userID: t.UserID}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{UserID: t.UserID}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, nullTime(t.ExpiresAt), t.CreatedAt)
@@ -29,7 +30,7 @@ func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
 // (migration 00005).
 func (db *DB) AccessEpoch(ctx context.Context) (int64, error) {
 	var n int64
-	err := db.d.read(ctx, scope{}, func(c conn) error {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT n FROM access_epoch WHERE id = 1`).Scan(&n)
 	})
 	if err != nil {
@@ -44,14 +45,14 @@ func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token,
 		t *vitrine.Token
 		u vitrine.User
 	)
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		t, err = scanToken(c.QueryRow(ctx, `SELECT t.id, t.user_id, t.name, t.prefix, t.hash, t.read_only, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
 				u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
 			FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.prefix = $1`, prefix),
 			&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, nil, vitrine.NotFound("Token")
 	}
 	if err != nil {
@@ -63,7 +64,7 @@ func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token,
 // TouchToken records a token's use. It writes at most once a minute per
 // token, so authentication stays a read on the hot path.
 func (db *DB) TouchToken(ctx context.Context, id string, at time.Time) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `UPDATE api_tokens SET last_used_at = $1
 			WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`, at, id, at.Add(-time.Minute))
 		return err
@@ -91,7 +92,7 @@ func timePtr(t sql.NullTime) *time.Time {
 
 const tokenColumns = `id, user_id, name, prefix, hash, read_only, expires_at, last_used_at, revoked_at, created_at`
 
-func scanToken(r row, extra ...any) (*vitrine.Token, error) {
+func scanToken(r sqldb.Row, extra ...any) (*vitrine.Token, error) {
 	var (
 		t                      vitrine.Token
 		expires, used, revoked sql.NullTime
@@ -110,8 +111,8 @@ func (db *DB) TokensOfUser(ctx context.Context, userID string) ([]*vitrine.Token
 		return nil, nil
 	}
 	var out []*vitrine.Token
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
-		out, err = collect(ctx, c, func(r row) (*vitrine.Token, error) { return scanToken(r) }, `SELECT `+tokenColumns+` FROM api_tokens WHERE user_id = $1 AND grant_id IS NULL ORDER BY id DESC`, userID)
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.Token, error) { return scanToken(r) }, `SELECT `+tokenColumns+` FROM api_tokens WHERE user_id = $1 AND grant_id IS NULL ORDER BY id DESC`, userID)
 		return err
 	})
 	if err != nil {
@@ -126,14 +127,14 @@ func (db *DB) RevokeToken(ctx context.Context, id string, at time.Time) (*vitrin
 		return nil, vitrine.NotFound("Token")
 	}
 	var t *vitrine.Token
-	err := db.d.write(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		if _, err := c.Exec(ctx, `UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, at, id); err != nil {
 			return err
 		}
 		t, err = scanToken(c.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE id = $1`, id))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("Token")
 	}
 	if err != nil {

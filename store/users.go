@@ -6,11 +6,12 @@ import (
 	"fmt"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 const userColumns = `id, email, name, COALESCE(subject, ''), disabled, created_at, updated_at`
 
-func scanUser(r row) (*vitrine.User, error) { return scanUserWith(r) }
+func scanUser(r sqldb.Row) (*vitrine.User, error) { return scanUserWith(r) }
 
 func nullString(s string) any {
 	if s == "" {
@@ -21,13 +22,13 @@ func nullString(s string) any {
 
 // CreateUser stores a new user; a taken email is a ConflictError.
 func (db *DB) CreateUser(ctx context.Context, u *vitrine.User) error {
-	err := db.d.write(ctx, scope{}, func(c conn) error {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO users (id, email, email_key, name, subject, disabled, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			u.ID, u.Email, emailKey(u.Email), u.Name, nullString(u.Subject), u.Disabled, u.CreatedAt, u.UpdatedAt)
 		return err
 	})
-	if name, ok := db.d.constraint(err); ok && name == "users_email_key" {
+	if name, ok := db.d.Constraint(err); ok && name == "users_email_key" {
 		return vitrine.Conflict("email", "A user with email %q already exists", u.Email)
 	}
 	if err != nil {
@@ -61,12 +62,12 @@ func (db *DB) UpdateUser(ctx context.Context, u *vitrine.User) error {
 		return vitrine.NotFound("User")
 	}
 	var n int64
-	err := db.d.write(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE users SET name = $1, subject = $2, disabled = $3, updated_at = $4 WHERE id = $5`,
 			u.Name, nullString(u.Subject), u.Disabled, u.UpdatedAt, u.ID)
 		return err
 	})
-	if name, ok := db.d.constraint(err); ok && name == "users_subject_key" {
+	if name, ok := db.d.Constraint(err); ok && name == "users_subject_key" {
 		return vitrine.Conflict("subject", "Another user is linked to the subject %q", u.Subject)
 	}
 	if err != nil {
@@ -80,11 +81,11 @@ func (db *DB) UpdateUser(ctx context.Context, u *vitrine.User) error {
 
 func (db *DB) user(ctx context.Context, query string, arg string) (*vitrine.User, error) {
 	var u *vitrine.User
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		u, err = scanUser(c.QueryRow(ctx, query, arg))
 		return err
 	})
-	if errors.Is(err, errNoRows) {
+	if errors.Is(err, sqldb.ErrNoRows) {
 		return nil, vitrine.NotFound("User")
 	}
 	if err != nil {
@@ -105,8 +106,8 @@ func emailKey(email string) string {
 // after.
 func (db *DB) ListUsers(ctx context.Context, after string, limit int) ([]*vitrine.User, error) {
 	var out []*vitrine.User
-	err := db.d.read(ctx, scope{}, func(c conn) (err error) {
-		out, err = collect(ctx, c, scanUser, `SELECT `+userColumns+` FROM users WHERE email_key > $1 ORDER BY email_key`+limitTo(`$2`), after, limit)
+	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
+		out, err = sqldb.Collect(ctx, c, scanUser, `SELECT `+userColumns+` FROM users WHERE email_key > $1 ORDER BY email_key`+limitTo(`$2`), after, limit)
 		return err
 	})
 	if err != nil {

@@ -1,10 +1,9 @@
-package store
+package sqldb
 
 import (
 	"context"
 	"database/sql"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,7 +70,9 @@ func sqliteDSN(path string, readOnly bool) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
-func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
+// OpenSQLite opens the SQLite database in the file at path, creating it if
+// there is none.
+func OpenSQLite(ctx context.Context, path string) (Dialect, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: no file given")
 	}
@@ -107,122 +107,25 @@ func openSQLite(ctx context.Context, path string) (*sqliteDB, error) {
 	return &sqliteDB{path: path, writer: writer, readers: readers}, nil
 }
 
-func (d *sqliteDB) name() string { return "sqlite" }
+func (d *sqliteDB) Name() string { return "sqlite" }
 
-// forUpdate is empty: a write transaction holds the database's write lock
+// ForUpdate is empty: a write transaction holds the database's write lock
 // (BEGIN IMMEDIATE on the single writer connection) from its start.
-func (d *sqliteDB) forUpdate() string { return "" }
+func (d *sqliteDB) ForUpdate() string { return "" }
 
-// search picks, for each column, one of two plans. SQLite's planner has
-// no statistics for the full-text index: left alone, it walks the tenant's
-// products in order even for a word that three of a million hold. So
-// search counts the products whose words hold the query's, up to
-// selectiveMatches (in every tenant: the index is one for all). When they
-// are fewer, queries read them by rowid (NOT INDEXED leaves the planner
-// nothing else) and sort them; otherwise they walk the products in order
-// and keep those whose words hold the query's, stopping at the page's end.
-// The rowids of a rare query are read once, and its name matches checked
-// on those rows. Both plans see the same words (vitrine.Words,
-// space-separated, in the index and in the row), so both find the same
-// products.
-func (d *sqliteDB) search(ctx context.Context, c conn, _ string, words []string) (wordSearch, error) {
-	fts := func(column, suffix string) string {
-		t := make([]string, len(words))
-		for i, w := range words {
-			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
-		}
-		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
-	}
-	limit := strconv.Itoa(selectiveMatches)
-	// count counts column's matches up to the limit: the words themselves
-	// first, as the index reads a term's products lazily but merges every
-	// term that starts with a word before it yields the first. Only when
-	// the words are rare themselves is that merge worth making.
-	count := func(column string) (int, error) {
-		var n int
-		for _, suffix := range []string{"", "*"} {
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
-				fts(column, suffix)).Scan(&n)
-			if err != nil || n >= selectiveMatches {
-				return n, err
-			}
-		}
-		return n, nil
-	}
-	// rare says that few products' words hold the query's, and rowids
-	// which (a name's words are among them). When the words themselves
-	// are rare, the matches of the words as prefixes are read, up to the
-	// limit: fewer, and they are all.
-	var rowids []int64
-	var n int
-	err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
-		fts("search", "")).Scan(&n)
-	if err != nil {
-		return wordSearch{}, err
-	}
-	rare := n < selectiveMatches
-	if rare {
-		rowids, err = collect(ctx, c, func(r row) (id int64, err error) { return id, r.Scan(&id) },
-			`SELECT rowid FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit, fts("search", "*"))
-		if err != nil {
-			return wordSearch{}, err
-		}
-		rare = len(rowids) < selectiveMatches
-	}
-	// A common query's name matches may still be few (a word of many SKUs
-	// that no name holds): then they are read from the index.
-	rareNames := rare
-	if !rareNames {
-		n, err := count("name_words")
-		if err != nil {
-			return wordSearch{}, err
-		}
-		rareNames = n < selectiveMatches
-	}
-	list := "[]"
-	if len(rowids) > 0 {
-		b, _ := json.Marshal(rowids)
-		list = string(b)
-	}
-	return wordSearch{
-		match: func(q *queryBuilder, column string, drive bool) string {
-			conds := make([]string, 0, len(words)+1)
-			switch {
-			case !drive:
-				// the product is found already: its words are checked
-			case rare:
-				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.arg(list)+`))`)
-			case column == "name_words" && rareNames:
-				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.arg(fts(column, "*")) + `)`
-			}
-			for _, w := range words {
-				conds = append(conds, `instr(' ' || `+column+`, `+q.arg(" "+w)+`) > 0`)
-			}
-			return "(" + strings.Join(conds, " AND ") + ")"
-		},
-		from: func(column string) string {
-			if rare || column == "name_words" && rareNames {
-				return "products NOT INDEXED"
-			}
-			return "products"
-		},
-		few: rare,
-	}, nil
-}
-
-func (d *sqliteDB) close() error {
+func (d *sqliteDB) Close() error {
 	d.readerStmts.close()
 	return errors.Join(d.readers.Close(), d.writer.Close())
 }
 
-// read runs fn on the reader pool, each statement on its own: a read unit
+// Read runs fn on the reader pool, each statement on its own: a read unit
 // sees committed data, statement by statement, and needs no transaction
 // (BEGIN and COMMIT would double the statements of a one-query read).
-func (d *sqliteDB) read(ctx context.Context, _ scope, fn func(conn) error) error {
+func (d *sqliteDB) Read(ctx context.Context, _ Scope, fn func(Conn) error) error {
 	return fn(sqlConn{pool: d.readers, stmts: &d.readerStmts})
 }
 
-func (d *sqliteDB) write(ctx context.Context, _ scope, fn func(conn) error) error {
+func (d *sqliteDB) Write(ctx context.Context, _ Scope, fn func(Conn) error) error {
 	tx, err := d.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin write: %w", err)
@@ -247,7 +150,7 @@ var sqliteUniqueColumns = map[string]string{
 	"api_tokens.prefix":                          "api_tokens_prefix_key",
 }
 
-func (d *sqliteDB) constraint(err error) (string, bool) {
+func (d *sqliteDB) Constraint(err error) (string, bool) {
 	var se *sqlite3.Error
 	if !errors.As(err, &se) || se.Code() != sqlite3.CONSTRAINT {
 		return "", false
@@ -265,16 +168,19 @@ func (d *sqliteDB) constraint(err error) (string, bool) {
 	return "", false
 }
 
-func (d *sqliteDB) migrations() fs.FS {
+// RowSecurity is "": SQLite has no row-level security.
+func (d *sqliteDB) RowSecurity() string { return "" }
+
+func (d *sqliteDB) Migrations() fs.FS {
 	fsys, _ := fs.Sub(sqliteMigrations, "migrations/sqlite")
 	return fsys
 }
 
-func (d *sqliteDB) migrate(ctx context.Context) ([]Migration, error) {
-	return runGoose(ctx, goose.DialectSQLite3, d.writer, d.migrations())
+func (d *sqliteDB) Migrate(ctx context.Context) ([]Migration, error) {
+	return runGoose(ctx, goose.DialectSQLite3, d.writer, d.Migrations())
 }
 
-func (d *sqliteDB) stats() PoolStats {
+func (d *sqliteDB) Stats() PoolStats {
 	w, r := d.writer.Stats(), d.readers.Stats()
 	return PoolStats{MaxOpen: w.MaxOpenConnections + r.MaxOpenConnections, Open: w.OpenConnections + r.OpenConnections,
 		InUse: w.InUse + r.InUse, Idle: w.Idle + r.Idle, WaitCount: w.WaitCount + r.WaitCount, WaitDuration: w.WaitDuration + r.WaitDuration}
@@ -341,6 +247,41 @@ func (c *stmtCache) close() {
 	c.m.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
 }
 
+// Reprepares returns how many times SQLite prepared each statement of the
+// reader pool again after its first preparation, by query text; nil on
+// another database. (The store's tests check with it that statements stay
+// prepared.)
+func Reprepares(ctx context.Context, dialect Dialect) (map[string]int, error) {
+	d, ok := dialect.(*sqliteDB)
+	if !ok {
+		return nil, nil
+	}
+	out := map[string]int{}
+	var conns []*sql.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range d.readers.Stats().OpenConnections {
+		c, err := d.readers.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		conns = append(conns, c)
+		err = c.Raw(func(dc any) error {
+			for s := range dc.(driver.Conn).Raw().Stmts() {
+				out[s.SQL()] += s.Status(sqlite3.STMTSTATUS_REPREPARE, false)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // textStmt runs one query text, parsed each time, in a transaction or on
 // the pool.
 type textStmt struct {
@@ -376,7 +317,7 @@ func (c sqlConn) Exec(ctx context.Context, query string, args ...any) (int64, er
 	return res.RowsAffected()
 }
 
-func (c sqlConn) Query(ctx context.Context, query string, args ...any) (rows, error) {
+func (c sqlConn) Query(ctx context.Context, query string, args ...any) (Rows, error) {
 	st, err := c.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -388,7 +329,7 @@ func (c sqlConn) Query(ctx context.Context, query string, args ...any) (rows, er
 	return sqlRows{rs}, nil
 }
 
-func (c sqlConn) QueryRow(ctx context.Context, query string, args ...any) row {
+func (c sqlConn) QueryRow(ctx context.Context, query string, args ...any) Row {
 	st, err := c.stmt(ctx, query)
 	if err != nil {
 		return errRow{err}
@@ -426,7 +367,7 @@ type sqlRow struct{ r *sql.Row }
 func (r sqlRow) Scan(dest ...any) error {
 	err := r.r.Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return errNoRows
+		return ErrNoRows
 	}
 	return err
 }

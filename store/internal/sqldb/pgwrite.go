@@ -1,4 +1,4 @@
-package store
+package sqldb
 
 import (
 	"context"
@@ -9,17 +9,17 @@ import (
 )
 
 // deferrer is a conn that can hold a statement whose outcome nothing waits
-// for, to send it with the next one: execLater uses it.
+// for, to send it with the next one: ExecLater uses it.
 type deferrer interface {
 	defer_(query string, args []any)
 }
 
-// execLater runs a statement whose result the caller does not read (an
+// ExecLater runs a statement whose result the caller does not read (an
 // INSERT of a trace, say): on PostgreSQL, in a write, it goes to the
 // database with the next statement or with the COMMIT, in the same round
 // trip; an error it meets fails that statement, or the commit, and so the
 // whole write. Elsewhere it runs at once.
-func execLater(ctx context.Context, c conn, query string, args ...any) error {
+func ExecLater(ctx context.Context, c Conn, query string, args ...any) error {
 	if d, ok := c.(deferrer); ok {
 		d.defer_(query, args)
 		return nil
@@ -35,9 +35,9 @@ type statement struct {
 
 // pgWrite is a write transaction on PostgreSQL that costs as few round
 // trips as its statements allow: BEGIN and the row-level security
-// settings go with its first statement, statements run with execLater
+// settings go with its first statement, statements run with ExecLater
 // with the next one, and COMMIT with what is still held. A write whose
-// statements all go through execLater is one round trip.
+// statements all go through ExecLater is one round trip.
 type pgWrite struct {
 	pool    *pgxpool.Pool
 	conn    *pgxpool.Conn // from the first round trip on
@@ -45,7 +45,7 @@ type pgWrite struct {
 	used    bool // a statement was run or held
 }
 
-func (d *pgDB) tx(ctx context.Context, s scope, opts pgx.TxOptions, fn func(conn) error) (err error) {
+func (d *pgDB) tx(ctx context.Context, s Scope, opts pgx.TxOptions, fn func(Conn) error) (err error) {
 	begin := "BEGIN"
 	if opts.AccessMode == pgx.ReadOnly {
 		begin += " READ ONLY"
@@ -119,10 +119,10 @@ func (w *pgWrite) Exec(ctx context.Context, query string, args ...any) (int64, e
 	return batchExec(w.send(ctx, &statement{query, args}))
 }
 
-func (w *pgWrite) Query(ctx context.Context, query string, args ...any) (rows, error) {
+func (w *pgWrite) Query(ctx context.Context, query string, args ...any) (Rows, error) {
 	return batchQuery(w.send(ctx, &statement{query, args}))
 }
 
-func (w *pgWrite) QueryRow(ctx context.Context, query string, args ...any) row {
+func (w *pgWrite) QueryRow(ctx context.Context, query string, args ...any) Row {
 	return batchQueryRow(w.send(ctx, &statement{query, args}))
 }

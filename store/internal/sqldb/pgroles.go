@@ -1,4 +1,4 @@
-package store
+package sqldb
 
 import (
 	"context"
@@ -195,11 +195,11 @@ func finishRoles(ctx context.Context, db *sql.DB, m pgMode) error {
 }
 
 // RowSecurity says how the application's connections meet PostgreSQL's
-// row-level security, as the last Migrate set it up; "" on SQLite, or
-// before any Migrate.
-func (db *DB) RowSecurity() string {
-	if p, ok := db.d.(*pgDB); ok && p.mode.login != "" {
-		return p.mode.String()
+// row-level security, as the last Migrate set it up; "" before any
+// Migrate.
+func (d *pgDB) RowSecurity() string {
+	if d.mode.login != "" {
+		return d.mode.String()
 	}
 	return ""
 }

@@ -1,4 +1,4 @@
-package store
+package sqldb
 
 import (
 	"context"
@@ -7,11 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strconv"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -35,7 +31,9 @@ type pgDB struct {
 	mode pgMode
 }
 
-func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgDB, error) {
+// OpenPostgres opens the PostgreSQL database at url; tracer, if not nil,
+// sees every statement and batch sent to it.
+func OpenPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (Dialect, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -64,90 +62,13 @@ func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgD
 	return &pgDB{cfg: cfg.ConnConfig.Copy(), pool: pool}, nil
 }
 
-func (d *pgDB) name() string { return "postgres" }
+func (d *pgDB) Name() string { return "postgres" }
 
-func (d *pgDB) forUpdate() string { return " FOR UPDATE" }
+func (d *pgDB) ForUpdate() string { return " FOR UPDATE" }
 
-// search checks a product's words with its tsvector columns, and finds
-// the products of few matches through product_words (migration 00006),
-// whose primary key holds each word's products within the tenant: a
-// word's prefix is a range of it. Like SQLite's search, it first counts,
-// for each word and column, the products whose words start with it, up to
-// selectiveMatches (reading the index lazily, in the tenant alone). When
-// the rarest word holds fewer, the query reads its products by that range;
-// otherwise it walks the tenant's products in order and checks their
-// words, stopping at the page's end.
-func (d *pgDB) search(ctx context.Context, c conn, tenantID string, words []string) (wordSearch, error) {
-	terms := make([]string, len(words))
-	for i, w := range words {
-		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
-	}
-	query := strings.Join(terms, " & ")
-	type rarest struct {
-		word  string
-		count int
-	}
-	rare := map[string]rarest{}
-	for _, column := range []string{"search", "name_words"} {
-		if r := rare["search"]; column == "name_words" && r.word != "" {
-			rare[column] = r // a name's words are among the product's: as rare, or rarer
-			break
-		}
-		best := rarest{count: selectiveMatches}
-		for _, w := range words {
-			var n int
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
-				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(selectiveMatches)+`) m`,
-				tenantID, w, prefixEnd(w)).Scan(&n)
-			if err != nil {
-				return wordSearch{}, err
-			}
-			if n < best.count {
-				best = rarest{w, n}
-			}
-		}
-		rare[column] = best
-	}
-	return wordSearch{
-		match: func(q *queryBuilder, column string, drive bool) string {
-			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.arg(query) + `::tsquery`
-			if r := rare[column]; drive && r.word != "" {
-				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.arg(tenantID) +
-					` AND word >= ` + q.arg(r.word) + ` AND word < ` + q.arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
-			}
-			return cond
-		},
-		from: func(string) string { return "products" },
-		few:  rare["search"].word != "",
-	}, nil
-}
+func (d *pgDB) Close() error { d.pool.Close(); return nil }
 
-func inName(column string) string {
-	if column == "name_words" {
-		return ` AND in_name`
-	}
-	return ""
-}
-
-// prefixEnd returns the least string above every string that starts with
-// w, in code point order (which is the byte order of COLLATE "C"): w with
-// its last character's successor.
-func prefixEnd(w string) string {
-	r, size := utf8.DecodeLastRuneInString(w)
-	next := r + 1
-	if next >= 0xD800 && next <= 0xDFFF {
-		next = 0xE000 // surrogates are not characters
-	}
-	if next > unicode.MaxRune {
-		return w + string(unicode.MaxRune) // w ends in the last code point: no word does
-	}
-	return w[:len(w)-size] + string(next)
-}
-
-func (d *pgDB) close() error { d.pool.Close(); return nil }
-
-// read runs fn's statements each in one round trip: outside any tenant or
+// Read runs fn's statements each in one round trip: outside any tenant or
 // user (tokens, the access epoch: what every request reads first), on the
 // pool, where row-level security sees no tenant, as in a transaction that
 // sets none; in a scope, as a pipelined batch (pgscoped.go) that sets the
@@ -155,18 +76,18 @@ func (d *pgDB) close() error { d.pool.Close(); return nil }
 // implicit transaction. BEGIN, the settings, the statement and COMMIT were
 // four round trips for one query's one. (Each statement of a read sees its
 // own snapshot, as it did in a READ COMMITTED transaction.)
-func (d *pgDB) read(ctx context.Context, s scope, fn func(conn) error) error {
-	if s == (scope{}) {
+func (d *pgDB) Read(ctx context.Context, s Scope, fn func(Conn) error) error {
+	if s == (Scope{}) {
 		return fn(pgConn{d.pool})
 	}
 	return fn(pgScoped{pool: d.pool, args: s.settings()})
 }
 
-func (d *pgDB) write(ctx context.Context, s scope, fn func(conn) error) error {
+func (d *pgDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {
 	return d.tx(ctx, s, pgx.TxOptions{}, fn)
 }
 
-func (d *pgDB) constraint(err error) (string, bool) {
+func (d *pgDB) Constraint(err error) (string, bool) {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23514") {
 		return pe.ConstraintName, true
@@ -174,18 +95,18 @@ func (d *pgDB) constraint(err error) (string, bool) {
 	return "", false
 }
 
-func (d *pgDB) migrations() fs.FS {
+func (d *pgDB) Migrations() fs.FS {
 	fsys, _ := fs.Sub(postgresMigrations, "migrations/postgres")
 	return fsys
 }
 
-func (d *pgDB) stats() PoolStats {
+func (d *pgDB) Stats() PoolStats {
 	s := d.pool.Stat()
 	return PoolStats{MaxOpen: int(s.MaxConns()), Open: int(s.TotalConns()), InUse: int(s.AcquiredConns()), Idle: int(s.IdleConns()),
 		WaitCount: s.EmptyAcquireCount(), WaitDuration: s.EmptyAcquireWaitTime()}
 }
 
-func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
+func (d *pgDB) Migrate(ctx context.Context) ([]Migration, error) {
 	db := stdlib.OpenDB(*d.cfg.Copy())
 	defer db.Close()
 	m, err := readMode(db.QueryRowContext(ctx, modeQuery))
@@ -195,7 +116,7 @@ func (d *pgDB) migrate(ctx context.Context) ([]Migration, error) {
 	if err := prepareRole(ctx, db, m); err != nil {
 		return nil, err
 	}
-	fsys, err := migrationsFor(d.migrations(), m)
+	fsys, err := migrationsFor(d.Migrations(), m)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +151,7 @@ func (c pgConn) Exec(ctx context.Context, query string, args ...any) (int64, err
 	return tag.RowsAffected(), err
 }
 
-func (c pgConn) Query(ctx context.Context, query string, args ...any) (rows, error) {
+func (c pgConn) Query(ctx context.Context, query string, args ...any) (Rows, error) {
 	rs, err := c.tx.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -238,7 +159,7 @@ func (c pgConn) Query(ctx context.Context, query string, args ...any) (rows, err
 	return pgRows{rs}, nil
 }
 
-func (c pgConn) QueryRow(ctx context.Context, query string, args ...any) row {
+func (c pgConn) QueryRow(ctx context.Context, query string, args ...any) Row {
 	return pgRow{c.tx.QueryRow(ctx, query, args...)}
 }
 
@@ -257,7 +178,7 @@ type pgRow struct{ r pgx.Row }
 func (r pgRow) Scan(dest ...any) error {
 	err := r.r.Scan(dest...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return errNoRows
+		return ErrNoRows
 	}
 	if err == nil {
 		utc(dest)

@@ -1,4 +1,4 @@
-package store
+package sqldb
 
 import (
 	"context"
@@ -13,12 +13,12 @@ const scopeSettings = `SELECT set_config('app.tenant_id', $1, true), set_config(
 	set_config('app.all_tenants', $3, true), set_config('transaction_read_only', 'on', true)`
 
 // settings are the arguments of scopeSettings.
-func (s scope) settings() []any {
+func (s Scope) settings() []any {
 	all := ""
-	if s.allTenants {
+	if s.AllTenants {
 		all = "on"
 	}
-	return []any{s.tenantID, s.userID, all}
+	return []any{s.TenantID, s.UserID, all}
 }
 
 // pgScoped runs each statement of a read as one pipelined batch: the
@@ -45,11 +45,11 @@ func (c pgScoped) Exec(ctx context.Context, query string, args ...any) (int64, e
 	return batchExec(c.send(ctx, query, args))
 }
 
-func (c pgScoped) Query(ctx context.Context, query string, args ...any) (rows, error) {
+func (c pgScoped) Query(ctx context.Context, query string, args ...any) (Rows, error) {
 	return batchQuery(c.send(ctx, query, args))
 }
 
-func (c pgScoped) QueryRow(ctx context.Context, query string, args ...any) row {
+func (c pgScoped) QueryRow(ctx context.Context, query string, args ...any) Row {
 	return batchQueryRow(c.send(ctx, query, args))
 }
 
@@ -67,7 +67,7 @@ func batchExec(br pgx.BatchResults, err error) (int64, error) {
 	return tag.RowsAffected(), err
 }
 
-func batchQuery(br pgx.BatchResults, err error) (rows, error) {
+func batchQuery(br pgx.BatchResults, err error) (Rows, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func batchQuery(br pgx.BatchResults, err error) (rows, error) {
 	return &batchRows{pgRows{rs}, br}, nil
 }
 
-func batchQueryRow(br pgx.BatchResults, err error) row {
+func batchQueryRow(br pgx.BatchResults, err error) Row {
 	if err != nil {
 		return errRow{err}
 	}
