@@ -61,7 +61,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 	}
 	if caller != nil {
 		e.UserID, e.TokenID = caller.User.ID, caller.Token.ID
-		if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
+		if aerr := s.svc.Audit().Record(ctx, e); aerr != nil {
 			// An answer whose trace is lost must not go out as a success.
 			out, err = nil, fmt.Errorf("record audit event: %w", aerr)
 		}

@@ -6,13 +6,12 @@ package service
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service/auditlog"
 )
 
 // Service is the domain service.
@@ -20,7 +19,7 @@ type Service struct {
 	store vitrine.Store
 	log   *slog.Logger
 	now   func() time.Time
-	audit *auditLog
+	audit *auditlog.Log
 	cache accessCache
 	pw    *passwords
 	// touching holds the ids of the tokens whose use is being recorded.
@@ -28,24 +27,13 @@ type Service struct {
 	// cursor signs list cursors, once cursorMu has read its key.
 	cursorMu sync.Mutex
 	cursor   *vitrine.Cursors
-	// stopRetention ends the audit retention's pruning, if it runs.
-	stopRetention func()
 }
 
 // Options configure what a serving service does beside answering calls.
 // The zero value buffers the events of reads and keeps every event.
 type Options struct {
-	// AuditReads says how the events of calls that write nothing are
-	// stored; "" is AuditBuffered.
-	AuditReads AuditReads
-	// AuditSink, if set, receives every audit event as one JSON line,
-	// beside the database (whatever AuditReads says).
-	AuditSink io.Writer
-	// AuditRetention, if positive, is how long audit events are kept: older
-	// ones are removed in the background, in small batches.
-	AuditRetention time.Duration
-	// Metrics, if set, receives the audit buffer's instruments.
-	Metrics prometheus.Registerer
+	// Audit configures the audit log of the calls that write nothing.
+	Audit auditlog.Options
 }
 
 // New returns a service over store with the zero Options. A nil logger
@@ -60,12 +48,17 @@ func NewWithOptions(store vitrine.Store, log *slog.Logger, o Options) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Service{store: store, log: log, now: vitrine.Now, audit: newAuditLog(store, log, o), pw: newPasswords(), stopRetention: func() {}}
-	if o.AuditRetention > 0 {
-		s.startRetention(o.AuditRetention)
-	}
-	return s
+	return &Service{store: store, log: log, now: vitrine.Now, audit: auditlog.New(store, log, o.Audit), pw: newPasswords()}
 }
+
+// Audit returns the audit log, where a call that wrote nothing records
+// its event.
+func (s *Service) Audit() *auditlog.Log { return s.audit }
+
+// Close writes the buffered audit events and stops the background work
+// (audit retention); events recorded after it are written durably. Call
+// it at every graceful stop, before closing the store.
+func (s *Service) Close(ctx context.Context) error { return s.audit.Close(ctx) }
 
 // Access is the proof that a caller holds an active membership in a tenant,
 // or that the operator acts there. Only Service.Access makes a caller's,
