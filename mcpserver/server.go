@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // Options configure a Server.
@@ -215,9 +216,9 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 		}
 	}
 	if s.opts.Token != "" {
-		return s.svc.Authenticate(ctx, s.opts.Token)
+		return s.svc.Accounts().Authenticate(ctx, s.opts.Token)
 	}
-	return nil, service.ErrUnauthenticated
+	return nil, accounts.ErrUnauthenticated
 }
 
 // handler is a tool's adapter to the pipeline (handle): it parses the
