@@ -318,7 +318,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		h := sha256.Sum256([]byte(secret))
 		oc.SecretHash = h[:]
 	}
-	if err := s.svc.OAuthStore().SaveOAuthClient(r.Context(), oc); err != nil {
+	if err := s.accounts.OAuthStore().SaveOAuthClient(r.Context(), oc); err != nil {
 		s.internal(w, r, "register a client", err)
 		return
 	}

@@ -62,7 +62,7 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 			}
 			c.world = w
 		}
-		as, err := authserver.New(ctx, svc, authserver.Options{Issuer: public, Resource: public + "/mcp",
+		as, err := authserver.New(ctx, svc.Accounts(), authserver.Options{Issuer: public, Resource: public + "/mcp",
 			InsecureClientMetadata: true, Logger: slog.New(slog.NewTextHandler(c.log, nil))})
 		if err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/ory/fosite"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 //go:embed templates/pages.html templates/vitrine.css
@@ -110,7 +110,7 @@ func (s *Server) consentPage(p *pageCtx, ar fosite.AuthorizeRequester, query str
 	// Chromium applies form-action to the redirect that answers the
 	// form: the client's redirect URI must be allowed too.
 	p.formAction = []string{target}
-	companies, err := s.svc.Companies(p.r.Context(), p.user)
+	companies, err := s.accounts.Companies(p.r.Context(), p.user)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Server) consent(p *pageCtx) error {
 	now := s.now()
 	g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: p.user.ID, ClientID: ar.GetClient().GetID(), Scope: strings.Join(granted, " "),
 		CreatedAt: now, UpdatedAt: now}
-	if err := s.svc.OAuthStore().SaveOAuthGrant(ctx, g); err != nil {
+	if err := s.accounts.OAuthStore().SaveOAuthGrant(ctx, g); err != nil {
 		return err
 	}
 	sess := &session{UserID: p.user.ID, GrantID: g.ID, ClientTag: s.describe(p.r, g.ClientID).Name}
@@ -198,8 +198,8 @@ func (s *Server) login(p *pageCtx) error {
 	if !s.web.signIn.allow(p.r) {
 		return again(http.StatusTooManyRequests, p.lang.t("too_many"))
 	}
-	u, err := s.svc.SignIn(p.r.Context(), email, p.r.PostForm.Get("password"))
-	var se *service.SignInError
+	u, err := s.accounts.SignIn(p.r.Context(), email, p.r.PostForm.Get("password"))
+	var se *accounts.SignInError
 	switch {
 	case errors.As(err, &se) && se.RetryAfter > 0:
 		p.w.Header().Set("Retry-After", fmt.Sprint(int(se.RetryAfter.Seconds()+0.999)))
@@ -222,7 +222,7 @@ func (s *Server) logout(p *pageCtx) error {
 		return s.refuseForm(p)
 	}
 	if p.session != "" {
-		if err := s.svc.OAuthStore().DeleteWebSession(p.r.Context(), p.session); err != nil {
+		if err := s.accounts.OAuthStore().DeleteWebSession(p.r.Context(), p.session); err != nil {
 			return err
 		}
 	}
@@ -250,11 +250,11 @@ func (s *Server) accountPage(p *pageCtx, newToken string) error {
 		return redirect(p, "/login?next=/account")
 	}
 	ctx := p.r.Context()
-	grants, err := s.svc.ConnectedApps(ctx, p.user)
+	grants, err := s.accounts.ConnectedApps(ctx, p.user)
 	if err != nil {
 		return err
 	}
-	tokens, err := s.svc.PersonalTokens(ctx, p.user)
+	tokens, err := s.accounts.PersonalTokens(ctx, p.user)
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (s *Server) revokeApp(p *pageCtx) error {
 	if p.user == nil {
 		return redirect(p, "/login?next=/account")
 	}
-	err := s.svc.DisconnectApp(p.r.Context(), p.user, p.r.PathValue("id"))
+	err := s.accounts.DisconnectApp(p.r.Context(), p.user, p.r.PathValue("id"))
 	if err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError {
 		return err
 	}
@@ -335,7 +335,7 @@ func (s *Server) createToken(p *pageCtx) error {
 		t := s.now().Add(90 * 24 * time.Hour)
 		expires = &t
 	}
-	_, secret, err := s.svc.CreatePersonalToken(p.r.Context(), p.user, p.r.PostForm.Get("name"), p.r.PostForm.Get("read_only") != "", expires)
+	_, secret, err := s.accounts.CreatePersonalToken(p.r.Context(), p.user, p.r.PostForm.Get("name"), p.r.PostForm.Get("read_only") != "", expires)
 	if vitrine.TypeOf(err) == vitrine.ValidationError {
 		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), err.Error())
 	}
@@ -352,7 +352,7 @@ func (s *Server) revokeToken(p *pageCtx) error {
 	if p.user == nil {
 		return redirect(p, "/login?next=/account")
 	}
-	err := s.svc.RevokePersonalToken(p.r.Context(), p.user, p.r.PathValue("id"))
+	err := s.accounts.RevokePersonalToken(p.r.Context(), p.user, p.r.PathValue("id"))
 	if err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError {
 		return err
 	}
@@ -362,7 +362,7 @@ func (s *Server) revokeToken(p *pageCtx) error {
 // passwordPage is where an invitation link (vitrine user invite) leads.
 func (s *Server) passwordPage(p *pageCtx) error {
 	token := p.r.URL.Query().Get("token")
-	u, err := s.svc.PasswordLinkUser(p.r.Context(), token)
+	u, err := s.accounts.PasswordLinkUser(p.r.Context(), token)
 	if vitrine.TypeOf(err) == vitrine.NotFoundError {
 		return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
 	}
@@ -378,7 +378,7 @@ func (s *Server) setPassword(p *pageCtx) error {
 	}
 	token := p.r.PostForm.Get("token")
 	again := func(msg string) error {
-		u, err := s.svc.PasswordLinkUser(p.r.Context(), token)
+		u, err := s.accounts.PasswordLinkUser(p.r.Context(), token)
 		if err != nil {
 			return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
 		}
@@ -392,7 +392,7 @@ func (s *Server) setPassword(p *pageCtx) error {
 	if pw != p.r.PostForm.Get("password2") {
 		return again(p.lang.t("passwords_differ"))
 	}
-	u, err := s.svc.RedeemPasswordLink(p.r.Context(), token, pw)
+	u, err := s.accounts.RedeemPasswordLink(p.r.Context(), token, pw)
 	switch vitrine.TypeOf(err) {
 	case vitrine.NotFoundError:
 		return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))

@@ -25,7 +25,7 @@ import (
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/compose"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // The scopes: write gives every tool, read the read-only ones.
@@ -62,7 +62,7 @@ type Options struct {
 // Server is the authorization server.
 type Server struct {
 	opts     Options
-	svc      *service.Service
+	accounts *accounts.Accounts
 	log      *slog.Logger
 	provider fosite.OAuth2Provider
 	store    *storage
@@ -72,16 +72,17 @@ type Server struct {
 	now      func() time.Time
 }
 
-// New builds the server; it reads the upstream provider's metadata, if
-// any, so that a misconfiguration shows at start.
-func New(ctx context.Context, svc *service.Service, opts Options) (*Server, error) {
+// New builds the server on the accounts (Service.Accounts); it reads the
+// upstream provider's metadata, if any, so that a misconfiguration shows
+// at start.
+func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Issuer = strings.TrimSuffix(opts.Issuer, "/")
-	s := &Server{opts: opts, svc: svc, log: opts.Logger, now: svc.Now}
-	s.clients = newClients(svc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, svc.Now)
-	s.store = &storage{db: svc.OAuthStore(), clients: s.clients, now: svc.Now}
+	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now}
+	s.clients = newClients(acc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, acc.Now)
+	s.store = &storage{db: acc.OAuthStore(), clients: s.clients, now: acc.Now}
 	cfg := &fosite.Config{
 		AccessTokenLifespan:            accessLifespan,
 		RefreshTokenLifespan:           refreshLifespan,
@@ -101,7 +102,7 @@ func New(ctx context.Context, svc *service.Service, opts Options) (*Server, erro
 		compose.OAuth2PKCEFactory,
 	)
 	secure := !strings.HasPrefix(opts.Issuer, "http://")
-	w, err := newWeb(ctx, svc, secure)
+	w, err := newWeb(ctx, acc, secure)
 	if err != nil {
 		return nil, err
 	}

@@ -132,7 +132,7 @@ func (s *Server) ssoCallback(p *pageCtx) error {
 	if v := fmt.Sprint(claims.EmailVerified); v != "true" || claims.Email == "" {
 		return fail("no verified email")
 	}
-	u, err := s.svc.Operator().User(ctx, "email", claims.Email)
+	u, err := s.accounts.Operator().User(ctx, "email", claims.Email)
 	if vitrine.TypeOf(err) == vitrine.NotFoundError {
 		return fail("no Vitrine user has the email")
 	}

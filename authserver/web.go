@@ -17,31 +17,31 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 	"golang.org/x/time/rate"
 )
 
 // web is what the pages share: the signed-in browser's session, the CSRF
 // key every instance agrees on, and the limits on sign-in attempts.
 type web struct {
-	svc    *service.Service
-	key    []byte // signs CSRF tokens; kept in the database (server_keys)
-	secure bool   // cookies are Secure (off only on loopback http)
-	signIn *ipLimiter
+	accounts *accounts.Accounts
+	key      []byte // signs CSRF tokens; kept in the database (server_keys)
+	secure   bool   // cookies are Secure (off only on loopback http)
+	signIn   *ipLimiter
 	// register bounds client registrations, which anyone may make.
 	register *ipLimiter
 }
 
-func newWeb(ctx context.Context, svc *service.Service, secure bool) (*web, error) {
+func newWeb(ctx context.Context, acc *accounts.Accounts, secure bool) (*web, error) {
 	fresh := make([]byte, 32)
 	rand.Read(fresh)
-	key, err := svc.OAuthStore().ServerKey(ctx, "csrf", fresh)
+	key, err := acc.OAuthStore().ServerKey(ctx, "csrf", fresh)
 	if err != nil {
 		return nil, err
 	}
 	// 10 sign-in attempts a minute from one address (then one every 6 s).
 	// 20 client registrations from one address, then one every 3 minutes.
-	return &web{svc: svc, key: key, secure: secure, signIn: newIPLimiter(rate.Every(6*time.Second), 10),
+	return &web{accounts: acc, key: key, secure: secure, signIn: newIPLimiter(rate.Every(6*time.Second), 10),
 		register: newIPLimiter(rate.Every(3*time.Minute), 20)}, nil
 }
 
@@ -98,7 +98,7 @@ func (s *Server) page(fn func(p *pageCtx) error) http.HandlerFunc {
 		h.Set("Cache-Control", "no-store")
 		if c, err := r.Cookie(s.web.cookieName("vitrine_session")); err == nil && c.Value != "" {
 			id := hashHex(c.Value)
-			_, u, err := s.svc.OAuthStore().WebSession(r.Context(), id, s.now())
+			_, u, err := s.accounts.OAuthStore().WebSession(r.Context(), id, s.now())
 			switch {
 			case err == nil && !u.Disabled:
 				p.user, p.session, p.binding = u, id, "s:"+id
@@ -156,7 +156,7 @@ func (s *Server) refuseForm(p *pageCtx) error {
 func (s *Server) startSession(p *pageCtx, u *vitrine.User) error {
 	secret := randomSecret("")
 	now := s.now()
-	if err := s.svc.OAuthStore().CreateWebSession(p.r.Context(), &vitrine.WebSession{ID: hashHex(secret), UserID: u.ID,
+	if err := s.accounts.OAuthStore().CreateWebSession(p.r.Context(), &vitrine.WebSession{ID: hashHex(secret), UserID: u.ID,
 		CreatedAt: now, ExpiresAt: now.Add(sessionLifespan)}); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // User is a demo user and the token and password made for them by this
@@ -118,7 +119,7 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 				roles += " (inactive)"
 			}
 		}
-		_, secret, err := op.CreateToken(ctx, service.NewToken{Email: m.email, Name: "demo"})
+		_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: m.email, Name: "demo"})
 		if err != nil {
 			return nil, fmt.Errorf("demo token for %s: %w", m.email, err)
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 type callerContextKey struct{}
@@ -27,7 +27,7 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 			return
 		}
 		c, err := s.authenticate(r.Context(), secret)
-		var ae *service.AuthError
+		var ae *accounts.AuthError
 		switch {
 		case errors.Is(err, errScope):
 			s.refuse(w, r, http.StatusForbidden, "insufficient_scope", errScope.Error())
@@ -51,13 +51,13 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 // is on.
 func (s *Server) authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
 	if strings.HasPrefix(secret, vitrine.TokenPrefix) || s.oauth == nil {
-		return s.svc.Authenticate(ctx, secret)
+		return s.svc.Accounts().Authenticate(ctx, secret)
 	}
 	id, err := s.oauth.verify(ctx, secret)
 	if err != nil {
 		return nil, err
 	}
-	return s.svc.AuthenticateIdentity(ctx, id, s.oauth.cfg.Provision)
+	return s.svc.Accounts().AuthenticateIdentity(ctx, id, s.oauth.cfg.Provision)
 }
 
 // exposeCaller hands the authenticated caller to the SDK, which passes it to

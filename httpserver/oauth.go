@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // OAuth configures resource-server mode (the MCP authorization spec): the
@@ -48,7 +48,7 @@ type OAuth struct {
 	MaxTokenLifetime time.Duration
 	// Provision lets a verified email of these domains become a Vitrine
 	// user, with no membership, on first sign-in.
-	Provision service.Provisioning
+	Provision accounts.Provisioning
 	// HTTPClient fetches metadata and keys and calls the introspection
 	// endpoint; nil uses a client with a timeout.
 	HTTPClient *http.Client

@@ -25,7 +25,7 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // issuer is an OAuth authorization server of the test's own: its metadata,
@@ -200,7 +200,7 @@ func TestOAuthResourceServer(t *testing.T) {
 
 	// The subject, once linked to a user, identifies them too.
 	sub := "auth0|12345"
-	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, service.UserChanges{Subject: &sub}); err != nil {
+	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, accounts.UserChanges{Subject: &sub}); err != nil {
 		t.Fatal(err)
 	}
 	bySub := oauthServer(t, w, is, func(o *httpserver.OAuth) { o.UserClaim = "sub" })
@@ -417,7 +417,7 @@ func TestOAuthUserMapping(t *testing.T) {
 		o.Provision.Domains = []string{"newco.example"}
 	})
 	sub := "okta|00u1"
-	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, service.UserChanges{Subject: &sub}); err != nil {
+	if _, err := w.svc.Operator().UpdateUser(ctx, viewer, accounts.UserChanges{Subject: &sub}); err != nil {
 		t.Fatal(err)
 	}
 	type who struct {

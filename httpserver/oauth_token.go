@@ -17,7 +17,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // clockSkew tolerates issuer and server clocks that disagree a little.
@@ -29,29 +29,29 @@ var errScope = errors.New("the token holds neither " + ScopeRead + " nor " + Sco
 // verify checks an access token of the authorization server, a JWT by its
 // signature or an opaque token by introspection, and returns the identity
 // it vouches for. Both kinds go through the same checks of their claims.
-func (rs *resourceServer) verify(ctx context.Context, raw string) (service.Identity, error) {
+func (rs *resourceServer) verify(ctx context.Context, raw string) (accounts.Identity, error) {
 	meta, err := rs.metadata(ctx)
 	if err != nil {
-		return service.Identity{}, err
+		return accounts.Identity{}, err
 	}
 	var c claims
 	switch {
 	case looksLikeJWT(raw):
 		if c, err = rs.verifyJWT(ctx, raw); err != nil {
-			return service.Identity{}, err
+			return accounts.Identity{}, err
 		}
 	case rs.intro != nil:
 		if c, err = rs.intro.introspect(ctx, raw); err != nil {
-			return service.Identity{}, err
+			return accounts.Identity{}, err
 		}
 	default:
-		return service.Identity{}, invalid("it is neither a Vitrine token nor a JWT, and token introspection is not configured")
+		return accounts.Identity{}, invalid("it is neither a Vitrine token nor a JWT, and token introspection is not configured")
 	}
 	return rs.identity(c, meta.Issuer, time.Now())
 }
 
 func invalid(reason string) error {
-	return &service.AuthError{Reason: "the access token is not valid: " + reason}
+	return &accounts.AuthError{Reason: "the access token is not valid: " + reason}
 }
 
 // claims are what Vitrine reads of a JWT's payload or an introspection
@@ -74,18 +74,18 @@ type claims struct {
 
 // identity checks the claims every access token must satisfy, whatever
 // its kind, and maps them to an identity.
-func (rs *resourceServer) identity(c claims, issuer string, now time.Time) (service.Identity, error) {
+func (rs *resourceServer) identity(c claims, issuer string, now time.Time) (accounts.Identity, error) {
 	switch {
 	case c.Issuer != issuer:
-		return service.Identity{}, invalid("another issuer signed it")
+		return accounts.Identity{}, invalid("another issuer signed it")
 	case !c.Audience.matches(rs.cfg.Audience):
-		return service.Identity{}, invalid("it is meant for another audience than " + rs.cfg.Audience)
+		return accounts.Identity{}, invalid("it is meant for another audience than " + rs.cfg.Audience)
 	case c.Expiry == nil:
-		return service.Identity{}, invalid("it has no expiry (exp)")
+		return accounts.Identity{}, invalid("it has no expiry (exp)")
 	case now.After(c.Expiry.Time().Add(clockSkew)):
-		return service.Identity{}, invalid("it expired")
+		return accounts.Identity{}, invalid("it expired")
 	case c.NotBefore != nil && now.Add(clockSkew).Before(c.NotBefore.Time()):
-		return service.Identity{}, invalid("it is not valid yet")
+		return accounts.Identity{}, invalid("it is not valid yet")
 	}
 	if max := rs.cfg.MaxTokenLifetime; max > 0 {
 		from := now
@@ -93,10 +93,10 @@ func (rs *resourceServer) identity(c claims, issuer string, now time.Time) (serv
 			from = c.IssuedAt.Time()
 		}
 		if c.Expiry.Time().Sub(from) > max+clockSkew {
-			return service.Identity{}, invalid(fmt.Sprintf("it lives longer than this server accepts (%s)", max))
+			return accounts.Identity{}, invalid(fmt.Sprintf("it lives longer than this server accepts (%s)", max))
 		}
 	}
-	id := service.Identity{Subject: c.Subject, Email: c.Email, EmailVerified: bool(c.EmailVerified), Name: c.Name,
+	id := accounts.Identity{Subject: c.Subject, Email: c.Email, EmailVerified: bool(c.EmailVerified), Name: c.Name,
 		SubjectOnly: rs.cfg.UserClaim == "sub", ExpiresAt: c.Expiry.Time(), TokenID: "oauth"}
 	if c.ID != "" {
 		id.TokenID = "oauth:" + c.ID
@@ -107,7 +107,7 @@ func (rs *resourceServer) identity(c claims, issuer string, now time.Time) (serv
 	case contains(scopes, ScopeRead):
 		id.ReadOnly = true
 	default:
-		return service.Identity{}, errScope
+		return accounts.Identity{}, errScope
 	}
 	return id, nil
 }

@@ -18,14 +18,14 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // HTTP without a valid token is a 401 with a challenge, never a tool result.
 func TestHTTPRequiresAToken(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	expired := vitrine.Now().Add(-time.Hour)
-	_, old, err := w.svc.Operator().CreateToken(ctx, service.NewToken{Email: owner, Name: "old"})
+	_, old, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "old"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestHTTPRequiresAToken(t *testing.T) {
 // A read-only token lists and reaches only read-only tools.
 func TestReadOnlyToken(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	_, secret, err := w.svc.Operator().CreateToken(ctx, service.NewToken{Email: owner, Name: "reader", ReadOnly: true})
+	_, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "reader", ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // Two server instances on one database, behind a load balancer that sends
@@ -209,12 +210,12 @@ func TestAccessChangesFromElsewhereShowAtOnce(t *testing.T) {
 		cs := w.session("http", member)
 		testkit.OK[product](t, cs, "get_product", notebook)
 		yes, no := true, false
-		_, err := cli.UpdateUser(ctx, member, service.UserChanges{Disabled: &yes})
+		_, err := cli.UpdateUser(ctx, member, accounts.UserChanges{Disabled: &yes})
 		change(err)
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_product", Arguments: notebook}); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 			t.Fatalf("a disabled user's call: %v", err)
 		}
-		_, err = cli.UpdateUser(ctx, member, service.UserChanges{Disabled: &no})
+		_, err = cli.UpdateUser(ctx, member, accounts.UserChanges{Disabled: &no})
 		change(err)
 		cs = w.session("http", member)
 		testkit.OK[product](t, cs, "get_product", notebook)

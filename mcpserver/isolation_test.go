@@ -15,6 +15,7 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 var (
@@ -140,7 +141,7 @@ func generate(t *testing.T, url string, rng *rand.Rand) *model {
 		m.tenants = append(m.tenants, mt)
 	}
 	for _, u := range m.users {
-		_, secret, err := op.CreateToken(ctx, service.NewToken{Email: u.email, Name: "iso", ReadOnly: u.readOnly})
+		_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: u.email, Name: "iso", ReadOnly: u.readOnly})
 		if err != nil {
 			t.Fatal(err)
 		}

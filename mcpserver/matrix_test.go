@@ -8,6 +8,7 @@ import (
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // allowed is the permission matrix as SPEC section 2 and 3 state it: for
@@ -60,7 +61,7 @@ func TestPermissionMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.OK[memberRec](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": fabio, "role": "custom"})
-	_, secret, err := op.CreateToken(ctx, service.NewToken{Email: fabio, Name: "matrix"})
+	_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: fabio, Name: "matrix"})
 	if err != nil {
 		t.Fatal(err)
 	}

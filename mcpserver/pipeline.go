@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // handle runs one call of any kind (a tool, a resource read) through the
@@ -61,7 +61,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 	}
 	if caller != nil {
 		e.UserID, e.TokenID = caller.User.ID, caller.Token.ID
-		if aerr := s.svc.RecordAudit(ctx, e); aerr != nil {
+		if aerr := s.svc.Audit().Record(ctx, e); aerr != nil {
 			// An answer whose trace is lost must not go out as a success.
 			out, err = nil, fmt.Errorf("record audit event: %w", aerr)
 		}
@@ -79,7 +79,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 // is down) is an internal error, logged and answered as one.
 func (s *Server) signedIn(ctx context.Context, req mcp.Request) (*vitrine.Caller, error) {
 	c, err := s.caller(ctx, req)
-	var ae *service.AuthError
+	var ae *accounts.AuthError
 	if errors.As(err, &ae) {
 		return nil, &vitrine.Error{Type: vitrine.GenericError, Message: "Not signed in: " + ae.Reason + ". Ask the user for a valid Vitrine token"}
 	}

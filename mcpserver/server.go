@@ -21,6 +21,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // Options configure a Server.
@@ -216,9 +217,9 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 		}
 	}
 	if s.opts.Token != "" {
-		return s.svc.Authenticate(ctx, s.opts.Token)
+		return s.svc.Accounts().Authenticate(ctx, s.opts.Token)
 	}
-	return nil, service.ErrUnauthenticated
+	return nil, accounts.ErrUnauthenticated
 }
 
 // handler is a tool's adapter to the pipeline (handle): it parses the

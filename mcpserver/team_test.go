@@ -16,6 +16,7 @@ import (
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 const denied = `{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}`
@@ -208,7 +209,7 @@ func TestAccessChangesApplyAtOnce(t *testing.T) {
 func TestRevokedTokenIsRefusedAtOnce(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, tr := range transports {
-		tok, secret, err := w.svc.Operator().CreateToken(ctx, service.NewToken{Email: member, Name: "soon revoked " + tr})
+		tok, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: member, Name: "soon revoked " + tr})
 		if err != nil {
 			t.Fatal(err)
 		}

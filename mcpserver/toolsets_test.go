@@ -13,7 +13,7 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // listedByDefault names the tools a default server lists from the start.
@@ -153,7 +153,7 @@ func TestToolsetsOption(t *testing.T) {
 		t.Errorf("--toolsets members lists %v", got)
 	}
 	// A read-only token enables a toolset's read-only tools only.
-	_, secret, err := w.svc.Operator().CreateToken(ctx, service.NewToken{Email: owner, Name: "reader", ReadOnly: true})
+	_, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "reader", ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 	}
 	// What this instance holds in its buffer is shown too: a read's event
 	// is listed as soon as the read has answered.
-	if err := s.audit.flush(ctx); err != nil {
+	if err := s.audit.Flush(ctx); err != nil {
 		return nil, err
 	}
 	f.Limit = pg.fetch()

@@ -4,49 +4,25 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // Operator does what the vitrine CLI does with direct access to the
 // database: outside any tenant's permissions, but within the rules that
 // keep the data whole (a tenant keeps an owner, emails and slugs stay
-// unique).
-type Operator struct{ s *Service }
-
-// Operator returns the operator's side of the service.
-func (s *Service) Operator() *Operator { return &Operator{s} }
-
-// CreateUser adds a user.
-func (o *Operator) CreateUser(ctx context.Context, email, name string) (*vitrine.User, error) {
-	addr, _, err := vitrine.NormalizeEmail("email", email)
-	if err != nil {
-		return nil, err
-	}
-	if name, err = vitrine.ValidateName("name", name, 200); err != nil {
-		return nil, err
-	}
-	now := o.s.now()
-	u := &vitrine.User{ID: vitrine.NewID(), Email: addr, Name: name, CreatedAt: now, UpdatedAt: now}
-	if err := o.s.store.CreateUser(ctx, u); err != nil {
-		return nil, err
-	}
-	return u, nil
+// unique). Its commands on users, tokens and passwords are the accounts'
+// (accounts.Operator, embedded); those on tenants and memberships are
+// here.
+type Operator struct {
+	*accounts.Operator
+	s *Service
 }
 
-// User finds a user by email, naming field in the NotFoundError.
-func (o *Operator) User(ctx context.Context, field, email string) (*vitrine.User, error) {
-	addr, _, err := vitrine.NormalizeEmail(field, email)
-	if err != nil {
-		return nil, err
-	}
-	u, err := o.s.store.UserByEmail(ctx, addr)
-	if vitrine.TypeOf(err) == vitrine.NotFoundError {
-		return nil, &vitrine.Error{Type: vitrine.NotFoundError, Field: field, Message: fmt.Sprintf("User not found: no user has the email %q", addr)}
-	}
-	return u, err
+// Operator returns the operator's side of the service.
+func (s *Service) Operator() *Operator {
+	return &Operator{Operator: s.accounts.Operator(), s: s}
 }
 
 // CreateTenant creates a tenant whose first owner is the user with the
@@ -140,11 +116,6 @@ func (o *Operator) ListTenants(ctx context.Context, after string, limit int) ([]
 	return o.s.store.ListTenants(ctx, after, limit)
 }
 
-// ListUsers returns up to limit users after the email after.
-func (o *Operator) ListUsers(ctx context.Context, after string, limit int) ([]*vitrine.User, error) {
-	return o.s.store.ListUsers(ctx, emailKey(after), limit)
-}
-
 // ListAudit returns a page of a tenant's audit log; a nil tenant lists the
 // events outside any tenant.
 func (o *Operator) ListAudit(ctx context.Context, t *vitrine.Tenant, q AuditQuery) (*AuditPage, error) {
@@ -153,63 +124,6 @@ func (o *Operator) ListAudit(ctx context.Context, t *vitrine.Tenant, q AuditQuer
 		id = t.ID
 	}
 	return o.s.listAudit(ctx, id, q)
-}
-
-// NewToken describes a token to create.
-type NewToken struct {
-	Email    string
-	Name     string
-	ReadOnly bool
-	// ExpiresAt, when set, must be in the future.
-	ExpiresAt *time.Time
-}
-
-// CreateToken creates a personal access token and returns it with its
-// secret, which is shown this once and never stored.
-func (o *Operator) CreateToken(ctx context.Context, in NewToken) (*vitrine.Token, string, error) {
-	u, err := o.User(ctx, "email", in.Email)
-	if err != nil {
-		return nil, "", err
-	}
-	name, err := vitrine.ValidateName("name", in.Name, 100)
-	if err != nil {
-		return nil, "", err
-	}
-	now := o.s.now()
-	if in.ExpiresAt != nil {
-		exp := vitrine.Timestamp(*in.ExpiresAt)
-		if !exp.After(now) {
-			return nil, "", vitrine.Invalid("expires", "the expiry must be in the future")
-		}
-		in.ExpiresAt = &exp
-	}
-	secret := vitrine.NewTokenSecret()
-	prefix, _ := vitrine.TokenLookupPrefix(secret)
-	t := &vitrine.Token{ID: vitrine.NewID(), UserID: u.ID, Name: name, Prefix: prefix, Hash: vitrine.HashToken(secret),
-		ReadOnly: in.ReadOnly, ExpiresAt: in.ExpiresAt, CreatedAt: now}
-	if err := o.s.store.CreateToken(ctx, t); err != nil {
-		return nil, "", err
-	}
-	return t, secret, nil
-}
-
-// ListTokens returns the tokens of the user with that email, newest first.
-func (o *Operator) ListTokens(ctx context.Context, email string) ([]*vitrine.Token, error) {
-	u, err := o.User(ctx, "email", email)
-	if err != nil {
-		return nil, err
-	}
-	return o.s.store.TokensOfUser(ctx, u.ID)
-}
-
-// RevokeToken revokes a token by id. It is refused from the very next
-// request on, by every instance: tokens are checked on every request.
-func (o *Operator) RevokeToken(ctx context.Context, id string) (*vitrine.Token, error) {
-	t, err := o.s.store.RevokeToken(ctx, id, o.s.now())
-	if vitrine.TypeOf(err) == vitrine.NotFoundError {
-		return nil, &vitrine.Error{Type: vitrine.NotFoundError, Field: "id", Message: fmt.Sprintf("Token not found: no token has the id %q (vitrine token list shows them)", id)}
-	}
-	return t, err
 }
 
 // ActAs returns the user with that email as a caller without a token: the
@@ -304,42 +218,6 @@ func (o *Operator) Actor(ctx context.Context, tenantRef, email, reason string) (
 		return nil, fmt.Errorf("%s has no active membership in %s", email, tenantRef)
 	}
 	return a, nil
-}
-
-// UserChanges holds what user update may change; nil leaves it alone.
-type UserChanges struct {
-	Name     *string
-	Subject  *string // "" unlinks
-	Disabled *bool
-}
-
-// UpdateUser changes a user. A disabled user's tokens are refused from the
-// next request on.
-func (o *Operator) UpdateUser(ctx context.Context, email string, ch UserChanges) (*vitrine.User, error) {
-	u, err := o.User(ctx, "email", email)
-	if err != nil {
-		return nil, err
-	}
-	if ch.Name != nil {
-		if u.Name, err = vitrine.ValidateName("name", *ch.Name, 200); err != nil {
-			return nil, err
-		}
-	}
-	if ch.Subject != nil {
-		s := strings.TrimSpace(*ch.Subject)
-		if len(s) > 255 {
-			return nil, vitrine.Invalid("subject", "subject is longer than 255 characters")
-		}
-		u.Subject = s
-	}
-	if ch.Disabled != nil {
-		u.Disabled = *ch.Disabled
-	}
-	u.UpdatedAt = o.s.now()
-	if err := o.s.store.UpdateUser(ctx, u); err != nil {
-		return nil, err
-	}
-	return u, nil
 }
 
 // randomSlugSuffix returns six random lowercase letters and digits.

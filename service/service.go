@@ -1,51 +1,39 @@
 // Package service holds Vitrine's rules: who may do what in which tenant,
-// and what makes a valid product, membership or token. Every adapter (the
+// and what makes a valid product, membership or role. Every adapter (the
 // MCP tools, the operator's CLI) goes through it; it goes to the database
-// only through vitrine.Store.
+// only through vitrine.Store. Who a person is (users, tokens, passwords,
+// sign-in) is the accounts package's, and the audit log of the calls that
+// write nothing is auditlog's; a Service holds one of each.
 package service
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/service/auditlog"
 )
 
 // Service is the domain service.
 type Service struct {
-	store vitrine.Store
-	log   *slog.Logger
-	now   func() time.Time
-	audit *auditLog
-	cache accessCache
-	pw    *passwords
-	// touching holds the ids of the tokens whose use is being recorded.
-	touching sync.Map
+	store    vitrine.Store
+	now      func() time.Time
+	audit    *auditlog.Log
+	accounts *accounts.Accounts
+	members  memberCache
 	// cursor signs list cursors, once cursorMu has read its key.
 	cursorMu sync.Mutex
 	cursor   *vitrine.Cursors
-	// stopRetention ends the audit retention's pruning, if it runs.
-	stopRetention func()
 }
 
 // Options configure what a serving service does beside answering calls.
 // The zero value buffers the events of reads and keeps every event.
 type Options struct {
-	// AuditReads says how the events of calls that write nothing are
-	// stored; "" is AuditBuffered.
-	AuditReads AuditReads
-	// AuditSink, if set, receives every audit event as one JSON line,
-	// beside the database (whatever AuditReads says).
-	AuditSink io.Writer
-	// AuditRetention, if positive, is how long audit events are kept: older
-	// ones are removed in the background, in small batches.
-	AuditRetention time.Duration
-	// Metrics, if set, receives the audit buffer's instruments.
-	Metrics prometheus.Registerer
+	// Audit configures the audit log of the calls that write nothing.
+	Audit auditlog.Options
 }
 
 // New returns a service over store with the zero Options. A nil logger
@@ -57,15 +45,22 @@ func New(store vitrine.Store, log *slog.Logger) *Service {
 // NewWithOptions returns a service over store. A nil logger discards.
 // Close it at a graceful stop.
 func NewWithOptions(store vitrine.Store, log *slog.Logger, o Options) *Service {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	s := &Service{store: store, log: log, now: vitrine.Now, audit: newAuditLog(store, log, o), pw: newPasswords(), stopRetention: func() {}}
-	if o.AuditRetention > 0 {
-		s.startRetention(o.AuditRetention)
-	}
-	return s
+	return &Service{store: store, now: vitrine.Now, audit: auditlog.New(store, log, o.Audit), accounts: accounts.New(store, log)}
 }
+
+// Accounts returns the accounts: who a person is, authenticated by a
+// token or an external identity, signed in with a password, and what they
+// do for themselves.
+func (s *Service) Accounts() *accounts.Accounts { return s.accounts }
+
+// Audit returns the audit log, where a call that wrote nothing records
+// its event.
+func (s *Service) Audit() *auditlog.Log { return s.audit }
+
+// Close writes the buffered audit events and stops the background work
+// (audit retention); events recorded after it are written durably. Call
+// it at every graceful stop, before closing the store.
+func (s *Service) Close(ctx context.Context) error { return s.audit.Close(ctx) }
 
 // Access is the proof that a caller holds an active membership in a tenant,
 // or that the operator acts there. Only Service.Access makes a caller's,
@@ -99,12 +94,12 @@ func operatorAccess(tenantID string) *Access { return &Access{TenantID: tenantID
 // vitrine.ErrNoMembership.
 func (s *Service) Access(ctx context.Context, caller *vitrine.Caller, tenantID string) (*Access, error) {
 	if caller == nil {
-		return nil, ErrUnauthenticated
+		return nil, accounts.ErrUnauthenticated
 	}
 	if !vitrine.ValidID(tenantID) {
 		return nil, vitrine.ErrNoMembership
 	}
-	m, ok := s.cache.member(caller.AccessEpoch, tenantID, caller.User.ID)
+	m, ok := s.members.member(caller.AccessEpoch, tenantID, caller.User.ID)
 	if !ok {
 		var err error
 		m, err = s.store.Membership(ctx, tenantID, caller.User.ID)
@@ -114,7 +109,7 @@ func (s *Service) Access(ctx context.Context, caller *vitrine.Caller, tenantID s
 		if err != nil {
 			return nil, err
 		}
-		s.cache.putMember(caller.AccessEpoch, m)
+		s.members.putMember(caller.AccessEpoch, m)
 	}
 	if m.Status != vitrine.MembershipActive {
 		return nil, vitrine.ErrNoMembership

@@ -16,6 +16,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 var ctx = context.Background()
@@ -48,7 +49,7 @@ func newWorld(t *testing.T, url string) *world {
 		w.ids[name], w.names[u.ID] = u.ID, name
 	}
 	disabled := true
-	if _, err := w.svc.Operator().UpdateUser(ctx, email("dave"), service.UserChanges{Disabled: &disabled}); err != nil {
+	if _, err := w.svc.Operator().UpdateUser(ctx, email("dave"), accounts.UserChanges{Disabled: &disabled}); err != nil {
 		t.Fatal(err)
 	}
 	return w

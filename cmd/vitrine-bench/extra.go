@@ -85,7 +85,7 @@ func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, creat
 				return 0, err
 			}
 		}
-		if err := svc.FlushAudit(ctx); err != nil {
+		if err := svc.Audit().Flush(ctx); err != nil {
 			return 0, err
 		}
 		before := rt.n.Load()
@@ -99,7 +99,7 @@ func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, creat
 				return 0, errors.New(res.Content[0].(*mcp.TextContent).Text)
 			}
 		}
-		if err := svc.FlushAudit(ctx); err != nil {
+		if err := svc.Audit().Flush(ctx); err != nil {
 			return 0, err
 		}
 		return float64(rt.n.Load()-before) / float64(n), nil

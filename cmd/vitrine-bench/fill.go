@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/store"
 	"golang.org/x/sync/errgroup"
 )
@@ -57,7 +58,7 @@ func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
 		}
 		w.tenants = append(w.tenants, t.ID)
 	}
-	if _, w.token, err = op.CreateToken(ctx, service.NewToken{Email: u.Email, Name: "bench"}); err != nil {
+	if _, w.token, err = op.CreateToken(ctx, accounts.NewToken{Email: u.Email, Name: "bench"}); err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

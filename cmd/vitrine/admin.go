@@ -12,6 +12,7 @@ import (
 	"github.com/vitrine/vitrine"
 
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -118,7 +119,7 @@ type TokenCreateCmd struct {
 
 // Run creates the token and prints its secret.
 func (c *TokenCreateCmd) Run(e *env) error {
-	in := service.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly, ExpiresAt: c.Expires.at}
+	in := accounts.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly, ExpiresAt: c.Expires.at}
 	db, svc, err := e.open(nil)
 	if err != nil {
 		return err
@@ -266,11 +267,11 @@ type UserUpdateCmd struct {
 
 // Run changes the user.
 func (c *UserUpdateCmd) Run(e *env) error {
-	ch := service.UserChanges{Name: c.Name, Subject: c.Subject}
+	ch := accounts.UserChanges{Name: c.Name, Subject: c.Subject}
 	if c.Disable || c.Enable {
 		ch.Disabled = &c.Disable
 	}
-	if ch == (service.UserChanges{}) {
+	if ch == (accounts.UserChanges{}) {
 		return &usageError{"give --name, --subject, --disable or --enable"}
 	}
 	db, svc, err := e.open(nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/auditlog"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -41,7 +42,7 @@ func (r *retention) UnmarshalText(b []byte) error {
 			return fmt.Errorf("audit retention must be as 90d, 0 or a Go duration; got %q", s)
 		}
 	}
-	if d != 0 && d < service.MinAuditAge {
+	if d != 0 && d < auditlog.MinAge {
 		return fmt.Errorf("audit retention must be 0 or at least 24h; got %q", s)
 	}
 	*r = retention(d)
@@ -52,18 +53,18 @@ func (r *retention) UnmarshalText(b []byte) error {
 // as the flags say. close writes the buffered audit events, then closes
 // the sink and the database: call it at every graceful stop.
 func (e *env) openServing(log *slog.Logger, f AuditFlags, reg prometheus.Registerer) (db *store.DB, svc *service.Service, close func(), err error) {
-	o := service.Options{AuditReads: service.AuditReads(f.AuditReads), AuditRetention: time.Duration(f.AuditRetention), Metrics: reg}
+	o := auditlog.Options{Reads: auditlog.Reads(f.AuditReads), Retention: time.Duration(f.AuditRetention), Metrics: reg}
 	var sink io.Closer
 	switch {
 	case f.AuditSink == "":
 	case f.AuditSink == "stderr":
-		o.AuditSink = e.stderr
+		o.Sink = e.stderr
 	case strings.HasPrefix(f.AuditSink, "file:"):
 		file, err := os.OpenFile(strings.TrimPrefix(f.AuditSink, "file:"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("audit sink: %w", err)
 		}
-		o.AuditSink, sink = file, file
+		o.Sink, sink = file, file
 	default:
 		return nil, nil, nil, &usageError{fmt.Sprintf("--audit-sink must be stderr or file:PATH; got %q", f.AuditSink)}
 	}
@@ -73,7 +74,7 @@ func (e *env) openServing(log *slog.Logger, f AuditFlags, reg prometheus.Registe
 		}
 		return nil, nil, nil, err
 	}
-	svc = service.NewWithOptions(db, log, o)
+	svc = service.NewWithOptions(db, log, service.Options{Audit: o})
 	close = func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -106,7 +107,7 @@ func (c *AuditPruneCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	n, err := svc.PruneAudit(e.ctx, before)
+	n, err := svc.Audit().Prune(e.ctx, before)
 	if err != nil {
 		return err
 	}

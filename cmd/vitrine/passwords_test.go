@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // runWithStdin runs the command line in process with stdin as its
@@ -24,7 +24,7 @@ func TestPasswordCommands(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		d := "--db=" + url
 		mustJSON(t, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
-		svc := service.New(dbtest.Open(t, url), nil)
+		acc := accounts.New(dbtest.Open(t, url), nil)
 
 		// The first line of standard input, without its line end.
 		for _, c := range []struct{ stdin, password string }{
@@ -38,7 +38,7 @@ func TestPasswordCommands(t *testing.T) {
 				if code != 0 || out != "Set the password of ANA@acme.example.\n" {
 					t.Fatalf("set-password %q %v: exit %d, %q, %q", c.stdin, flags, code, out, errs)
 				}
-				if _, err := svc.SignIn(ctx, "ana@acme.example", c.password); err != nil {
+				if _, err := acc.SignIn(ctx, "ana@acme.example", c.password); err != nil {
 					t.Fatalf("sign in with the password set from %q: %v", c.stdin, err)
 				}
 			}
@@ -56,7 +56,7 @@ func TestPasswordCommands(t *testing.T) {
 			}
 		}
 		// The last password set still signs in; the refused ones changed nothing.
-		if _, err := svc.SignIn(ctx, "ana@acme.example", "no line end at all"); err != nil {
+		if _, err := acc.SignIn(ctx, "ana@acme.example", "no line end at all"); err != nil {
 			t.Fatal(err)
 		}
 
@@ -71,7 +71,7 @@ func TestPasswordCommands(t *testing.T) {
 		if err != nil || time.Until(expires) < 71*time.Hour || time.Until(expires) > 72*time.Hour {
 			t.Errorf("expires_at %v: want 72h from now", inv["expires_at"])
 		}
-		if u, err := svc.PasswordLinkUser(ctx, token); err != nil || u.Email != "ana@acme.example" {
+		if u, err := acc.PasswordLinkUser(ctx, token); err != nil || u.Email != "ana@acme.example" {
 			t.Fatalf("PasswordLinkUser(the invite's token) = %+v, %v", u, err)
 		}
 		// A newer invitation replaces it; --public-url and VITRINE_PUBLIC_URL
@@ -82,13 +82,13 @@ func TestPasswordCommands(t *testing.T) {
 		if !ok {
 			t.Fatalf("invite with VITRINE_PUBLIC_URL: %v", inv)
 		}
-		if _, err := svc.PasswordLinkUser(ctx, token); err == nil {
+		if _, err := acc.PasswordLinkUser(ctx, token); err == nil {
 			t.Error("the older invitation still works")
 		}
-		if _, err := svc.RedeemPasswordLink(ctx, newer, "set through the link"); err != nil {
+		if _, err := acc.RedeemPasswordLink(ctx, newer, "set through the link"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.SignIn(ctx, "ana@acme.example", "set through the link"); err != nil {
+		if _, err := acc.SignIn(ctx, "ana@acme.example", "set through the link"); err != nil {
 			t.Fatal(err)
 		}
 		out := must(t, "user", "invite", d, "--email", "ana@acme.example", "--public-url", "https://mcp.example.com")
@@ -110,14 +110,14 @@ func TestDemoPasswords(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &w); err != nil || len(w.Users) != 6 {
 			t.Fatalf("demo --json: %s", out)
 		}
-		svc := service.New(dbtest.Open(t, url), nil)
+		acc := accounts.New(dbtest.Open(t, url), nil)
 		seen := map[string]bool{}
 		for _, u := range w.Users {
 			if len(u.Password) < 20 || seen[u.Password] {
 				t.Errorf("%s's password %q: want a fresh one of 20 characters or more", u.Email, u.Password)
 			}
 			seen[u.Password] = true
-			if got, err := svc.SignIn(ctx, u.Email, u.Password); err != nil || got.Email != u.Email {
+			if got, err := acc.SignIn(ctx, u.Email, u.Password); err != nil || got.Email != u.Email {
 				t.Errorf("sign in as %s with the demo password: %+v, %v", u.Email, got, err)
 			}
 		}
@@ -127,7 +127,7 @@ func TestDemoPasswords(t *testing.T) {
 		if !strings.Contains(text, "  password: ") || strings.Contains(text, w.Users[0].Password) {
 			t.Errorf("demo output:\n%s", text)
 		}
-		if _, err := svc.SignIn(ctx, w.Users[0].Email, w.Users[0].Password); err == nil {
+		if _, err := acc.SignIn(ctx, w.Users[0].Email, w.Users[0].Password); err == nil {
 			t.Error("the previous run's password still signs in")
 		}
 	})

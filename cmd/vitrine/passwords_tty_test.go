@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 )
 
 // openTerminal opens a pseudo-terminal: what is written to the returned
@@ -45,7 +45,7 @@ func TestSetPasswordOnATerminal(t *testing.T) {
 	url := dbtest.SQLiteURL(t)
 	d := "--db=" + url
 	mustJSON(t, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
-	svc := service.New(dbtest.Open(t, url), nil)
+	acc := accounts.New(dbtest.Open(t, url), nil)
 	type answer struct {
 		typed, want string
 		code        int
@@ -69,7 +69,7 @@ func TestSetPasswordOnATerminal(t *testing.T) {
 			t.Errorf("typing %q: not asked again: %q", c.typed, errb.String())
 		}
 	}
-	if _, err := svc.SignIn(ctx, "ana@acme.example", "typed on a terminal"); err != nil {
+	if _, err := acc.SignIn(ctx, "ana@acme.example", "typed on a terminal"); err != nil {
 		t.Fatal(err)
 	}
 }

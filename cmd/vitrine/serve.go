@@ -25,6 +25,7 @@ import (
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -93,7 +94,7 @@ func (f OAuthFlags) config() (*httpserver.OAuth, error) {
 		return nil, &usageError{"token introspection needs --oauth-client-id"}
 	}
 	return &httpserver.OAuth{Issuer: f.Issuer, Audience: f.Audience, JWKSURL: f.JWKSURL, UserClaim: f.UserClaim,
-		MaxTokenLifetime: f.MaxTokenLifetime, Provision: service.Provisioning{Domains: f.ProvisionDomains},
+		MaxTokenLifetime: f.MaxTokenLifetime, Provision: accounts.Provisioning{Domains: f.ProvisionDomains},
 		Introspection: httpserver.Introspection{URL: f.IntrospectionURL, ClientID: f.ClientID, ClientSecret: f.ClientSecret,
 			CacheTTL: f.IntrospectionCache}}, nil
 }
@@ -156,7 +157,7 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 	if c.LoginOIDCIssuer != "" || c.LoginOIDCClientID != "" {
 		opts.Upstream = &authserver.Upstream{Issuer: c.LoginOIDCIssuer, ClientID: c.LoginOIDCClientID, ClientSecret: c.LoginOIDCClientSecret}
 	}
-	as, err := authserver.New(ctx, svc, opts)
+	as, err := authserver.New(ctx, svc.Accounts(), opts)
 	if err != nil {
 		return nil, fmt.Errorf("OAuth sign-in: %w", err)
 	}
@@ -358,8 +359,8 @@ func (c *StdioCmd) Run(e *env) error {
 		return err
 	}
 	defer closeDB()
-	caller, err := svc.Authenticate(e.ctx, token)
-	var ae *service.AuthError
+	caller, err := svc.Accounts().Authenticate(e.ctx, token)
+	var ae *accounts.AuthError
 	if errors.As(err, &ae) {
 		return &usageError{"VITRINE_TOKEN was refused: " + ae.Reason}
 	}

@@ -1,4 +1,4 @@
-package service
+package accounts
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 var ctx = context.Background()
 
-// clock is a time the test moves by hand, shared by services.
+// clock is a time the test moves by hand, shared by instances.
 type clock struct {
 	mu  sync.Mutex
 	now time.Time
@@ -25,15 +25,15 @@ func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now
 
 func (c *clock) advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
-// instance is one server's service on the test database, on the shared
+// instance is one server's accounts on the test database, on the shared
 // clock, counting its argon2id verifications.
 type instance struct {
-	*Service
+	*Accounts
 	verifications atomic.Int64
 }
 
 func newInstance(t *testing.T, url string, c *clock) *instance {
-	in := &instance{Service: New(dbtest.Open(t, url), nil)}
+	in := &instance{Accounts: New(dbtest.Open(t, url), nil)}
 	in.now = c.Now
 	verify := in.pw.verify
 	in.pw.verify = func(password, hash string) (bool, error) {
@@ -46,7 +46,7 @@ func newInstance(t *testing.T, url string, c *clock) *instance {
 const anaPassword = "correct horse battery staple"
 
 // signInWorld is a database with ana (a password), bia (none) and caio (a
-// password, disabled), and one instance of the service on it.
+// password, disabled), and one instance of the accounts on it.
 func signInWorld(t *testing.T, url string) (*instance, *clock) {
 	t.Helper()
 	c := &clock{now: vitrine.Now()}

@@ -1,4 +1,4 @@
-package service
+package auditlog
 
 import (
 	"bytes"
@@ -58,8 +58,8 @@ func event(tool string) *vitrine.AuditEvent {
 	return &vitrine.AuditEvent{ID: vitrine.NewID(), Time: vitrine.Now(), TenantID: vitrine.NoTenant, UserID: vitrine.NewID(), Tool: tool, Outcome: "ok"}
 }
 
-func testLog(g *gatedAudit, mode AuditReads) *auditLog {
-	return newAuditLog(g, discardLog, Options{AuditReads: mode})
+func testLog(g *gatedAudit, mode Reads) *Log {
+	return New(g, discardLog, Options{Reads: mode})
 }
 
 // In durable mode a call waits for its event's commit; in buffered mode
@@ -67,9 +67,9 @@ func testLog(g *gatedAudit, mode AuditReads) *auditLog {
 func TestAuditModes(t *testing.T) {
 	g := newGated()
 	g.gate = make(chan struct{})
-	l := testLog(g, AuditDurable)
+	l := testLog(g, Durable)
 	done := make(chan error, 1)
-	go func() { done <- l.record(ctx, event("get_product")) }()
+	go func() { done <- l.Record(ctx, event("get_product")) }()
 	<-g.entered
 	select {
 	case <-done:
@@ -83,15 +83,15 @@ func TestAuditModes(t *testing.T) {
 
 	g = newGated()
 	g.gate = make(chan struct{})
-	l = testLog(g, AuditBuffered)
-	if err := l.record(ctx, event("get_product")); err != nil {
+	l = testLog(g, Buffered)
+	if err := l.Record(ctx, event("get_product")); err != nil {
 		t.Fatal(err)
 	}
 	if g.count() != 0 {
 		t.Fatal("buffered: written before any flush")
 	}
 	flushed := make(chan error, 1)
-	go func() { flushed <- l.flush(ctx) }()
+	go func() { flushed <- l.Flush(ctx) }()
 	<-g.entered
 	select {
 	case <-flushed:
@@ -104,8 +104,8 @@ func TestAuditModes(t *testing.T) {
 	}
 
 	g = newGated()
-	l = testLog(g, AuditOff)
-	if err := l.record(ctx, event("get_product")); err != nil || l.flush(ctx) != nil || g.count() != 0 {
+	l = testLog(g, Off)
+	if err := l.Record(ctx, event("get_product")); err != nil || l.Flush(ctx) != nil || g.count() != 0 {
 		t.Fatalf("off: %v, %d events", err, g.count())
 	}
 }
@@ -113,8 +113,8 @@ func TestAuditModes(t *testing.T) {
 // The writer writes on its own, without any flush being asked for.
 func TestAuditBufferWritesInTheBackground(t *testing.T) {
 	g := newGated()
-	l := testLog(g, AuditBuffered)
-	l.record(ctx, event("get_product"))
+	l := testLog(g, Buffered)
+	l.Record(ctx, event("get_product"))
 	deadline := time.Now().Add(10 * time.Second) // a hang, not a measure
 	for g.count() == 0 {
 		if time.Now().After(deadline) {
@@ -130,19 +130,19 @@ func TestAuditBufferBoundAndRetry(t *testing.T) {
 	g := newGated()
 	g.gate = make(chan struct{})
 	g.fail = errors.New("database down")
-	l := testLog(g, AuditBuffered)
+	l := testLog(g, Buffered)
 	for range bufferCap {
-		if err := l.record(ctx, event("get_product")); err != nil {
+		if err := l.Record(ctx, event("get_product")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if err := l.record(short, event("get_product")); err == nil {
+	if err := l.Record(short, event("get_product")); err == nil {
 		t.Fatal("a full buffer took one more event")
 	}
 	waiting := make(chan error, 1)
-	go func() { waiting <- l.record(ctx, event("get_product")) }()
+	go func() { waiting <- l.Record(ctx, event("get_product")) }()
 	g.mu.Lock()
 	g.fail = nil
 	g.mu.Unlock()
@@ -150,7 +150,7 @@ func TestAuditBufferBoundAndRetry(t *testing.T) {
 	if err := <-waiting; err != nil {
 		t.Fatal(err)
 	}
-	if err := l.close(ctx); err != nil {
+	if err := l.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := g.count(); n != bufferCap+1 {
@@ -165,26 +165,25 @@ func TestAuditBufferBoundAndRetry(t *testing.T) {
 // written before their calls answer.
 func TestAuditCloseFlushes(t *testing.T) {
 	g := newGated()
-	s := NewWithOptions(struct{ vitrine.Store }{}, nil, Options{})
-	s.audit = testLog(g, AuditBuffered)
+	l := testLog(g, Buffered)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for range 500 {
-				s.RecordAudit(ctx, event("get_product"))
+				l.Record(ctx, event("get_product"))
 			}
 		}()
 	}
 	wg.Wait()
-	if err := s.Close(ctx); err != nil {
+	if err := l.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := g.count(); n != 4000 {
 		t.Fatalf("%d of 4000 events written at close", n)
 	}
-	s.RecordAudit(ctx, event("get_product"))
+	l.Record(ctx, event("get_product"))
 	if n := g.count(); n != 4001 {
 		t.Fatalf("after close, an event is not written before its call answers")
 	}
@@ -194,12 +193,11 @@ func TestAuditCloseFlushes(t *testing.T) {
 func TestAuditSink(t *testing.T) {
 	var buf bytes.Buffer
 	g := newGated()
-	s := NewWithOptions(struct{ vitrine.Store }{}, nil, Options{})
-	s.audit = newAuditLog(g, discardLog, Options{AuditSink: &buf})
+	l := New(g, discardLog, Options{Sink: &buf})
 	read, write := event("get_product"), event("create_product")
 	write.TargetID = vitrine.NewID()
-	s.RecordAudit(ctx, read)
-	s.RecordAudit(ctx, write)
+	l.Record(ctx, read)
+	l.Record(ctx, write)
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("sink: %q", buf.String())
@@ -220,7 +218,7 @@ func TestAuditRetention(t *testing.T) { dbtest.Each(t, testAuditRetention) }
 
 func testAuditRetention(t *testing.T, url string) {
 	db := dbtest.Open(t, url)
-	s := New(db, nil)
+	l := New(db, nil, Options{})
 	now := vitrine.Now()
 	var events []*vitrine.AuditEvent
 	for _, age := range []time.Duration{0, 2 * time.Hour, 48 * time.Hour, 40 * 24 * time.Hour, 41 * 24 * time.Hour, 400 * 24 * time.Hour} {
@@ -231,7 +229,7 @@ func testAuditRetention(t *testing.T, url string) {
 	if err := db.AppendAudit(ctx, events); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.PruneAudit(ctx, now.Add(-time.Hour)); vitrine.TypeOf(err) != vitrine.ValidationError {
+	if _, err := l.Prune(ctx, now.Add(-time.Hour)); vitrine.TypeOf(err) != vitrine.ValidationError {
 		t.Fatalf("pruning the last day: %v", err)
 	}
 	if _, _, err := db.PruneAudit(ctx, now.Add(time.Hour), 100); err == nil {
@@ -240,7 +238,7 @@ func testAuditRetention(t *testing.T, url string) {
 	old := pruneBatch
 	pruneBatch = 2 // several batches
 	defer func() { pruneBatch = old }()
-	n, err := s.PruneAudit(ctx, now.Add(-30*24*time.Hour))
+	n, err := l.Prune(ctx, now.Add(-30*24*time.Hour))
 	if err != nil || n != 3 {
 		t.Fatalf("pruned %d, %v; want 3", n, err)
 	}
@@ -253,7 +251,7 @@ func testAuditRetention(t *testing.T, url string) {
 	oldFirst := pruneFirst
 	pruneFirst = time.Millisecond
 	defer func() { pruneFirst = oldFirst }()
-	bg := NewWithOptions(db, nil, Options{AuditRetention: 24 * time.Hour})
+	bg := New(db, nil, Options{Retention: 24 * time.Hour})
 	defer bg.Close(ctx)
 	deadline := time.Now().Add(10 * time.Second) // a hang, not a measure
 	for {
@@ -268,4 +266,7 @@ func testAuditRetention(t *testing.T, url string) {
 	}
 }
 
-var discardLog = slog.New(slog.DiscardHandler)
+var (
+	ctx        = context.Background()
+	discardLog = slog.New(slog.DiscardHandler)
+)

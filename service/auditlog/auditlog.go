@@ -1,4 +1,10 @@
-package service
+// Package auditlog stores the audit events of the calls that wrote
+// nothing (reads, refusals, validation failures), as --audit-reads says:
+// buffered, durable or off; writes them as JSON lines to a sink beside the
+// database; and prunes old events when a retention is set. A call that
+// writes stores its event in the write's own transaction (store), not
+// here.
+package auditlog
 
 import (
 	"context"
@@ -13,28 +19,28 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// AuditReads says how the events of calls that wrote nothing (reads,
+// Reads says how the events of calls that wrote nothing (reads,
 // refusals, validation failures) are stored. Events of calls that write
 // are stored in the write's own transaction, whatever the mode.
-type AuditReads string
+type Reads string
 
 const (
-	// AuditBuffered appends them in the background, at least every
+	// Buffered appends them in the background, at least every
 	// flushInterval and at every graceful stop: a crash may lose the last
 	// flush window of them. The default.
-	AuditBuffered AuditReads = "buffered"
-	// AuditDurable makes each call wait for its event's commit.
-	AuditDurable AuditReads = "durable"
-	// AuditOff records none of them.
-	AuditOff AuditReads = "off"
+	Buffered Reads = "buffered"
+	// Durable makes each call wait for its event's commit.
+	Durable Reads = "durable"
+	// Off records none of them.
+	Off Reads = "off"
 )
 
-// ParseAuditReads checks an --audit-reads value; "" is AuditBuffered.
-func ParseAuditReads(s string) (AuditReads, error) {
-	switch m := AuditReads(s); m {
+// ParseReads checks an --audit-reads value; "" is Buffered.
+func ParseReads(s string) (Reads, error) {
+	switch m := Reads(s); m {
 	case "":
-		return AuditBuffered, nil
-	case AuditBuffered, AuditDurable, AuditOff:
+		return Buffered, nil
+	case Buffered, Durable, Off:
 		return m, nil
 	}
 	return "", fmt.Errorf("audit reads must be buffered, durable or off; got %q", s)
@@ -52,16 +58,35 @@ const (
 	auditTimeout = 10 * time.Second
 )
 
-// auditLog stores the events of calls that wrote nothing. Durable, with
-// group commit: events of concurrent calls share one transaction, and each
-// call waits for its event's commit. Buffered: a call appends its event to
-// a bounded buffer that a writer goroutine empties, running only while
-// there are events to write.
-type auditLog struct {
+// Options configure a log. The zero value buffers the events of reads and
+// keeps every event.
+type Options struct {
+	// Reads says how the events of calls that write nothing are stored;
+	// "" is Buffered.
+	Reads Reads
+	// Sink, if set, receives every audit event as one JSON line, beside
+	// the database (whatever Reads says).
+	Sink io.Writer
+	// Retention, if positive, is how long audit events are kept: older
+	// ones are removed in the background, in small batches.
+	Retention time.Duration
+	// Metrics, if set, receives the buffer's instruments.
+	Metrics prometheus.Registerer
+}
+
+// Log stores the events of calls that wrote nothing. Durable, with group
+// commit: events of concurrent calls share one transaction, and each call
+// waits for its event's commit. Buffered: a call appends its event to a
+// bounded buffer that a writer goroutine empties, running only while there
+// are events to write. Close it at a graceful stop.
+type Log struct {
 	store vitrine.AuditStore
 	log   *slog.Logger
-	mode  AuditReads
-	sink  *auditSink // nil without --audit-sink
+	now   func() time.Time
+	mode  Reads
+	sink  *sink // nil without --audit-sink
+	// stopRetention ends the retention's pruning, if it runs.
+	stopRetention func()
 
 	mu sync.Mutex
 	// durable mode
@@ -85,9 +110,15 @@ type pendingEvent struct {
 	done chan error
 }
 
-func newAuditLog(store vitrine.AuditStore, log *slog.Logger, o Options) *auditLog {
-	mode, _ := ParseAuditReads(string(o.AuditReads))
-	l := &auditLog{store: store, log: log, mode: mode, kick: make(chan struct{}, 1), progress: make(chan struct{}),
+// New returns a log that stores in store, and starts the retention's
+// pruning if o asks for it. A nil logger discards.
+func New(store vitrine.AuditStore, log *slog.Logger, o Options) *Log {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	mode, _ := ParseReads(string(o.Reads))
+	l := &Log{store: store, log: log, now: vitrine.Now, mode: mode, stopRetention: func() {},
+		kick: make(chan struct{}, 1), progress: make(chan struct{}),
 		waitTotal: prometheus.NewCounter(prometheus.CounterOpts{Name: "vitrine_audit_buffer_wait_seconds_total",
 			Help: "Time calls spent waiting for room in the full audit buffer (the database not keeping up)."}),
 		waits: prometheus.NewCounter(prometheus.CounterOpts{Name: "vitrine_audit_buffer_waits_total",
@@ -95,8 +126,8 @@ func newAuditLog(store vitrine.AuditStore, log *slog.Logger, o Options) *auditLo
 		failures: prometheus.NewCounter(prometheus.CounterOpts{Name: "vitrine_audit_write_failures_total",
 			Help: "Failed writes of buffered audit events (retried)."}),
 	}
-	if o.AuditSink != nil {
-		l.sink = &auditSink{w: o.AuditSink}
+	if o.Sink != nil {
+		l.sink = &sink{w: o.Sink}
 	}
 	if o.Metrics != nil {
 		o.Metrics.MustRegister(l.waitTotal, l.waits, l.failures, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -107,17 +138,20 @@ func newAuditLog(store vitrine.AuditStore, log *slog.Logger, o Options) *auditLo
 			return float64(len(l.queue))
 		}))
 	}
+	if o.Retention > 0 {
+		l.startRetention(o.Retention)
+	}
 	return l
 }
 
-// record stores e as the mode says. In durable mode, and in buffered mode
+// save stores e as the mode says. In durable mode, and in buffered mode
 // once the log is closed, it returns once e is committed; in buffered
 // mode it returns once e is in the buffer.
-func (l *auditLog) record(ctx context.Context, e *vitrine.AuditEvent) error {
+func (l *Log) save(ctx context.Context, e *vitrine.AuditEvent) error {
 	switch l.mode {
-	case AuditOff:
+	case Off:
 		return nil
-	case AuditBuffered:
+	case Buffered:
 		l.mu.Lock()
 		closed := l.closed
 		l.mu.Unlock()
@@ -128,7 +162,7 @@ func (l *auditLog) record(ctx context.Context, e *vitrine.AuditEvent) error {
 	return l.commit(ctx, e)
 }
 
-func (l *auditLog) commit(ctx context.Context, e *vitrine.AuditEvent) error {
+func (l *Log) commit(ctx context.Context, e *vitrine.AuditEvent) error {
 	p := pendingEvent{e: e, done: make(chan error, 1)}
 	l.mu.Lock()
 	l.pending = append(l.pending, p)
@@ -145,7 +179,7 @@ func (l *auditLog) commit(ctx context.Context, e *vitrine.AuditEvent) error {
 	}
 }
 
-func (l *auditLog) commitAll() {
+func (l *Log) commitAll() {
 	for {
 		l.mu.Lock()
 		batch := l.pending
@@ -174,7 +208,7 @@ func (l *auditLog) commitAll() {
 
 // buffer appends a copy of e to the buffer, waiting for room while it is
 // full (or until ctx ends).
-func (l *auditLog) buffer(ctx context.Context, e *vitrine.AuditEvent) error {
+func (l *Log) buffer(ctx context.Context, e *vitrine.AuditEvent) error {
 	ev := *e
 	l.mu.Lock()
 	if len(l.queue) >= bufferCap {
@@ -207,7 +241,7 @@ func (l *auditLog) buffer(ctx context.Context, e *vitrine.AuditEvent) error {
 }
 
 // wake asks the writer to write now. Callers hold mu.
-func (l *auditLog) wake() {
+func (l *Log) wake() {
 	select {
 	case l.kick <- struct{}{}:
 	default:
@@ -217,7 +251,7 @@ func (l *auditLog) wake() {
 // writeBuffered writes the buffer every flushInterval, or sooner when
 // woken, until it finds it empty. A failed write keeps the events, to be
 // tried again: the buffer's bound makes calls wait meanwhile.
-func (l *auditLog) writeBuffered() {
+func (l *Log) writeBuffered() {
 	timer := time.NewTimer(flushInterval)
 	defer timer.Stop()
 	for {
@@ -256,9 +290,9 @@ func (l *auditLog) writeBuffered() {
 	}
 }
 
-// flush returns once every event buffered before it was called is
+// Flush returns once every event buffered before it was called is
 // written, or ctx ends.
-func (l *auditLog) flush(ctx context.Context) error {
+func (l *Log) Flush(ctx context.Context) error {
 	l.mu.Lock()
 	target := l.queued
 	for l.written < target {
@@ -276,22 +310,24 @@ func (l *auditLog) flush(ctx context.Context) error {
 	return nil
 }
 
-// close makes later events durable, then flushes the buffer.
-func (l *auditLog) close(ctx context.Context) error {
+// Close stops the retention, makes later events durable, then writes the
+// buffered ones. Call it at every graceful stop, before closing the store.
+func (l *Log) Close(ctx context.Context) error {
+	l.stopRetention()
 	l.mu.Lock()
 	l.closed = true
 	l.mu.Unlock()
-	return l.flush(ctx)
+	return l.Flush(ctx)
 }
 
-// auditSink writes events as JSON lines, for a SIEM, beside the database.
-type auditSink struct {
+// sink writes events as JSON lines, for a SIEM, beside the database.
+type sink struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
-// auditLine is an event as a line of the sink.
-type auditLine struct {
+// line is an event as a line of the sink.
+type line struct {
 	ID        string    `json:"id"`
 	Time      time.Time `json:"time"`
 	TenantID  string    `json:"tenant_id"`
@@ -303,42 +339,31 @@ type auditLine struct {
 	RequestID string    `json:"request_id"`
 }
 
-func (k *auditSink) write(e *vitrine.AuditEvent) error {
-	line, err := json.Marshal(auditLine{e.ID, e.Time, e.TenantID, e.UserID, e.TokenID, e.Tool, e.TargetID, e.Outcome, e.RequestID})
+func (k *sink) write(e *vitrine.AuditEvent) error {
+	b, err := json.Marshal(line{e.ID, e.Time, e.TenantID, e.UserID, e.TokenID, e.Tool, e.TargetID, e.Outcome, e.RequestID})
 	if err != nil {
 		return err
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	_, err = k.w.Write(append(line, '\n'))
+	_, err = k.w.Write(append(b, '\n'))
 	return err
 }
 
-// RecordAudit stores the event of a call, as the service's AuditReads mode
-// says, and writes every event to the audit sink. The call must not answer
-// before this returns nil. A call that wrote has its event stored already,
-// in the write's own transaction, under the same id (the call's request
-// id): the store ignores this second copy, so that every call has exactly
-// one event, whatever it wrote.
-func (s *Service) RecordAudit(ctx context.Context, e *vitrine.AuditEvent) error {
-	if err := s.audit.record(ctx, e); err != nil {
+// Record stores the event of a call, as the log's Reads mode says, and
+// writes every event to the sink. The call must not answer before this
+// returns nil. A call that wrote has its event stored already, in the
+// write's own transaction, under the same id (the call's request id): the
+// store ignores this second copy, so that every call has exactly one
+// event, whatever it wrote.
+func (l *Log) Record(ctx context.Context, e *vitrine.AuditEvent) error {
+	if err := l.save(ctx, e); err != nil {
 		return err
 	}
-	if s.audit.sink != nil {
-		if err := s.audit.sink.write(e); err != nil {
-			s.log.Error("write audit sink", "err", err)
+	if l.sink != nil {
+		if err := l.sink.write(e); err != nil {
+			l.log.Error("write audit sink", "err", err)
 		}
 	}
 	return nil
-}
-
-// FlushAudit returns once every audit event buffered so far is written.
-func (s *Service) FlushAudit(ctx context.Context) error { return s.audit.flush(ctx) }
-
-// Close writes the buffered audit events and stops the background work
-// (audit retention); events recorded after it are written durably. Call
-// it at every graceful stop, before closing the store.
-func (s *Service) Close(ctx context.Context) error {
-	s.stopRetention()
-	return s.audit.close(ctx)
 }

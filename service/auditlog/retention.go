@@ -1,4 +1,4 @@
-package service
+package auditlog
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// MinAuditAge is the age under which no audit event can be removed: the
+// MinAge is the age under which no audit event can be removed: the
 // databases refuse it, whoever asks.
-const MinAuditAge = 24 * time.Hour
+const MinAge = 24 * time.Hour
 
 var (
 	// pruneEvery is how often the retention looks for old events, and
@@ -25,10 +25,10 @@ var (
 
 // startRetention prunes, in the background, the audit events older than
 // keep, until Close.
-func (s *Service) startRetention(keep time.Duration) {
+func (l *Log) startRetention(keep time.Duration) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s.stopRetention = func() { cancel(); <-done }
+	l.stopRetention = func() { cancel(); <-done }
 	go func() {
 		defer close(done)
 		wait := pruneFirst
@@ -39,28 +39,28 @@ func (s *Service) startRetention(keep time.Duration) {
 			case <-time.After(wait):
 			}
 			wait = pruneEvery
-			n, err := s.PruneAudit(ctx, s.now().Add(-keep))
+			n, err := l.Prune(ctx, l.now().Add(-keep))
 			if err != nil && ctx.Err() == nil {
-				s.log.Error("audit retention", "err", err)
+				l.log.Error("audit retention", "err", err)
 			} else if n > 0 {
-				s.log.Info("audit retention", "removed", n, "older_than", keep)
+				l.log.Info("audit retention", "removed", n, "older_than", keep)
 			}
 		}
 	}()
 }
 
-// PruneAudit removes the audit events of every tenant older than before,
-// in small batches, and returns how many it removed. It stops early when
-// another instance prunes (PostgreSQL). before must be at least
-// MinAuditAge ago.
-func (s *Service) PruneAudit(ctx context.Context, before time.Time) (int64, error) {
-	if age := s.now().Sub(before); age < MinAuditAge {
+// Prune removes the audit events of every tenant older than before, in
+// small batches, and returns how many it removed. It stops early when
+// another instance prunes (PostgreSQL). before must be at least MinAge
+// ago.
+func (l *Log) Prune(ctx context.Context, before time.Time) (int64, error) {
+	if age := l.now().Sub(before); age < MinAge {
 		return 0, vitrine.Invalid("before", "events younger than %s cannot be removed; before must be at most %s",
-			MinAuditAge, s.now().Add(-MinAuditAge).Format(time.RFC3339))
+			MinAge, l.now().Add(-MinAge).Format(time.RFC3339))
 	}
 	var total int64
 	for {
-		n, busy, err := s.store.PruneAudit(ctx, before, pruneBatch)
+		n, busy, err := l.store.PruneAudit(ctx, before, pruneBatch)
 		total += n
 		if err != nil {
 			return total, err

@@ -1,4 +1,4 @@
-package service
+package accounts
 
 import (
 	"context"
@@ -21,20 +21,20 @@ var ErrUnauthenticated = &AuthError{Reason: "the token is missing or unknown"}
 // Authenticate resolves a presented token to its caller. It refuses, with
 // an *AuthError, a token that is unknown, revoked or expired, or whose user
 // is disabled; it checks every time, so a revocation takes effect at once.
-// (What it reads of the token and user, it may find in the access cache,
-// which holds only while nothing of them has changed.)
-func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
+// (What it reads of the token and user, it may find in the token cache,
+// which holds only while nothing of them has changed: cache.go.)
+func (a *Accounts) Authenticate(ctx context.Context, secret string) (*vitrine.Caller, error) {
 	prefix, ok := vitrine.TokenLookupPrefix(secret)
 	if !ok {
 		return nil, ErrUnauthenticated
 	}
-	epoch, err := s.store.AccessEpoch(ctx)
+	epoch, err := a.store.AccessEpoch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	t, u, ok := s.cache.token(epoch, prefix)
+	t, u, ok := a.cache.token(epoch, prefix)
 	if !ok {
-		st, su, err := s.store.TokenByPrefix(ctx, prefix)
+		st, su, err := a.store.TokenByPrefix(ctx, prefix)
 		if vitrine.TypeOf(err) == vitrine.NotFoundError {
 			return nil, ErrUnauthenticated
 		}
@@ -42,9 +42,9 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Cal
 			return nil, err
 		}
 		t, u = *st, *su
-		s.cache.putToken(epoch, prefix, t, u)
+		a.cache.putToken(epoch, prefix, t, u)
 	}
-	now := s.now()
+	now := a.now()
 	switch {
 	case !t.Matches(secret):
 		return nil, ErrUnauthenticated
@@ -56,24 +56,24 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*vitrine.Cal
 		return nil, &AuthError{Reason: "the user is disabled"}
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= time.Minute {
-		s.touch(t.ID, now)
-		s.cache.used(prefix, now)
+		a.touch(t.ID, now)
+		a.cache.used(prefix, now)
 	}
 	return &vitrine.Caller{User: u, Token: t, AccessEpoch: epoch}, nil
 }
 
 // touch records a token's use in the background: it is bookkeeping, and
 // must neither delay nor refuse a request when the database is busy.
-func (s *Service) touch(id string, at time.Time) {
-	if _, busy := s.touching.LoadOrStore(id, true); busy {
+func (a *Accounts) touch(id string, at time.Time) {
+	if _, busy := a.touching.LoadOrStore(id, true); busy {
 		return
 	}
 	go func() {
-		defer s.touching.Delete(id)
+		defer a.touching.Delete(id)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := s.store.TouchToken(ctx, id, at); err != nil {
-			s.log.Warn("record token use", "token_id", id, "err", err)
+		if err := a.store.TouchToken(ctx, id, at); err != nil {
+			a.log.Warn("record token use", "token_id", id, "err", err)
 		}
 	}()
 }
@@ -139,12 +139,12 @@ var errUnverified = &AuthError{Reason: "the access token's email is not verified
 // identity is to be matched by subject alone) the user with its verified
 // email, else, when prov allows the email's domain, a new user with no
 // membership. The user's memberships stay the authority on what they may do.
-func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity, prov Provisioning) (*vitrine.Caller, error) {
-	epoch, err := s.store.AccessEpoch(ctx)
+func (a *Accounts) AuthenticateIdentity(ctx context.Context, id Identity, prov Provisioning) (*vitrine.Caller, error) {
+	epoch, err := a.store.AccessEpoch(ctx)
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.identityUser(ctx, id, prov)
+	u, err := a.identityUser(ctx, id, prov)
 	if err != nil {
 		return nil, err
 	}
@@ -156,9 +156,9 @@ func (s *Service) AuthenticateIdentity(ctx context.Context, id Identity, prov Pr
 		ReadOnly: id.ReadOnly, ExpiresAt: &exp}, AccessEpoch: epoch}, nil
 }
 
-func (s *Service) identityUser(ctx context.Context, id Identity, prov Provisioning) (*vitrine.User, error) {
+func (a *Accounts) identityUser(ctx context.Context, id Identity, prov Provisioning) (*vitrine.User, error) {
 	if id.Subject != "" {
-		u, err := s.store.UserBySubject(ctx, id.Subject)
+		u, err := a.store.UserBySubject(ctx, id.Subject)
 		if vitrine.TypeOf(err) != vitrine.NotFoundError {
 			return u, err
 		}
@@ -171,7 +171,7 @@ func (s *Service) identityUser(ctx context.Context, id Identity, prov Provisioni
 	case !id.EmailVerified:
 		return nil, errUnverified
 	}
-	u, err := s.store.UserByEmail(ctx, id.Email)
+	u, err := a.store.UserByEmail(ctx, id.Email)
 	if vitrine.TypeOf(err) != vitrine.NotFoundError {
 		return u, err
 	}
@@ -182,17 +182,17 @@ func (s *Service) identityUser(ctx context.Context, id Identity, prov Provisioni
 	if err != nil {
 		name, _, _ = strings.Cut(id.Email, "@")
 	}
-	u, err = s.Operator().CreateUser(ctx, id.Email, name)
+	u, err = a.Operator().CreateUser(ctx, id.Email, name)
 	switch vitrine.TypeOf(err) {
 	case vitrine.ValidationError:
 		return nil, &AuthError{Reason: "the access token's email is not an address Vitrine can use"}
 	case vitrine.ConflictError:
 		// Another request provisioned them first.
-		return s.store.UserByEmail(ctx, id.Email)
+		return a.store.UserByEmail(ctx, id.Email)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s.log.Info("provisioned a user on first sign-in", "user_id", u.ID, "email", u.Email)
+	a.log.Info("provisioned a user on first sign-in", "user_id", u.ID, "email", u.Email)
 	return u, nil
 }

@@ -1,4 +1,4 @@
-package service
+package accounts
 
 import (
 	"context"
@@ -131,8 +131,8 @@ func (p *passwords) check(ctx context.Context, password, hash string) (bool, err
 // email is locked, SignIn refuses with RetryAfter set, without checking
 // the password. (The failure that starts a lock is answered like any
 // other; the next attempt learns of the lock.)
-func (s *Service) SignIn(ctx context.Context, email, password string) (*vitrine.User, error) {
-	now := s.now()
+func (a *Accounts) SignIn(ctx context.Context, email, password string) (*vitrine.User, error) {
+	now := a.now()
 	// An address no user can have is refused all the same, but not counted.
 	_, key, keyErr := vitrine.NormalizeEmail("email", email)
 	var (
@@ -142,13 +142,13 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*vitrine.
 		err      error
 	)
 	if keyErr == nil {
-		if failures, err = s.store.SignInFailures(ctx, key); err != nil {
+		if failures, err = a.store.SignInFailures(ctx, key); err != nil {
 			return nil, fmt.Errorf("sign in: %w", err)
 		}
 		if wait := failures.LockedUntil.Sub(now); wait > 0 {
 			return nil, &SignInError{RetryAfter: wait}
 		}
-		u, hash, err = s.store.UserPassword(ctx, key)
+		u, hash, err = a.store.UserPassword(ctx, key)
 		if vitrine.TypeOf(err) == vitrine.NotFoundError {
 			u, err = nil, nil
 		}
@@ -160,25 +160,25 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (*vitrine.
 		// Longer than any password can be: refused after the same work.
 		password, hash = "", ""
 	}
-	ok, err := s.pw.check(ctx, password, hash)
+	ok, err := a.pw.check(ctx, password, hash)
 	if err != nil {
 		return nil, fmt.Errorf("sign in: %w", err)
 	}
 	if ok && hash != "" && u != nil && !u.Disabled {
 		if failures.Failures > 0 {
-			if err := s.store.ClearSignInFailures(ctx, key); err != nil {
+			if err := a.store.ClearSignInFailures(ctx, key); err != nil {
 				return nil, fmt.Errorf("sign in: %w", err)
 			}
 		}
 		return u, nil
 	}
 	if keyErr == nil {
-		f, err := s.store.RecordSignInFailure(ctx, key, now, now.Add(-forgetFailures), lockFor)
+		f, err := a.store.RecordSignInFailure(ctx, key, now, now.Add(-forgetFailures), lockFor)
 		if err != nil {
 			return nil, fmt.Errorf("sign in: %w", err)
 		}
 		if !f.LockedUntil.IsZero() {
-			s.log.Warn("sign-in locked after failures in a row", "email", key, "failures", f.Failures, "locked_until", f.LockedUntil)
+			a.log.Warn("sign-in locked after failures in a row", "email", key, "failures", f.Failures, "locked_until", f.LockedUntil)
 		}
 	}
 	return nil, &SignInError{}
@@ -195,11 +195,11 @@ func (o *Operator) SetPassword(ctx context.Context, email, password string) erro
 	if err != nil {
 		return err
 	}
-	hash, err := o.s.pw.hash(ctx, password)
+	hash, err := o.a.pw.hash(ctx, password)
 	if err != nil {
 		return err
 	}
-	return o.s.store.SetPassword(ctx, u.ID, hash, o.s.now())
+	return o.a.store.SetPassword(ctx, u.ID, hash, o.a.now())
 }
 
 // maxLinkTTL is the longest a password link may live.
@@ -222,10 +222,10 @@ func (o *Operator) CreatePasswordLink(ctx context.Context, email string, ttl tim
 	b := make([]byte, 32)
 	rand.Read(b)
 	secret = base64.RawURLEncoding.EncodeToString(b)
-	now := o.s.now()
+	now := o.a.now()
 	l := &vitrine.PasswordLink{ID: vitrine.NewID(), UserID: u.ID, Hash: vitrine.HashToken(secret),
 		ExpiresAt: vitrine.Timestamp(now.Add(ttl)), CreatedAt: now}
-	if err := o.s.store.CreatePasswordLink(ctx, l); err != nil {
+	if err := o.a.store.CreatePasswordLink(ctx, l); err != nil {
 		return "", time.Time{}, err
 	}
 	return secret, l.ExpiresAt, nil
@@ -237,14 +237,14 @@ var errNoLink = vitrine.NotFound("Password link")
 
 // PasswordLinkUser returns the user of a valid password link: unused,
 // unexpired, and of a user who is not disabled; else NotFoundError.
-func (s *Service) PasswordLinkUser(ctx context.Context, secret string) (*vitrine.User, error) {
+func (a *Accounts) PasswordLinkUser(ctx context.Context, secret string) (*vitrine.User, error) {
 	if len(secret) != 43 || strings.ContainsAny(secret, "+/=") {
 		return nil, errNoLink
 	}
 	if _, err := base64.RawURLEncoding.Strict().DecodeString(secret); err != nil {
 		return nil, errNoLink
 	}
-	_, u, err := s.store.PasswordLink(ctx, vitrine.HashToken(secret), s.now())
+	_, u, err := a.store.PasswordLink(ctx, vitrine.HashToken(secret), a.now())
 	if vitrine.TypeOf(err) == vitrine.NotFoundError || err == nil && u.Disabled {
 		return nil, errNoLink
 	}
@@ -258,19 +258,19 @@ func (s *Service) PasswordLinkUser(ctx context.Context, secret string) (*vitrine
 // of SetPassword) and uses the link up, in one transaction. A link used,
 // expired or unknown is NotFoundError; a password that breaks the rules
 // is a ValidationError that leaves the link valid.
-func (s *Service) RedeemPasswordLink(ctx context.Context, secret, password string) (*vitrine.User, error) {
-	u, err := s.PasswordLinkUser(ctx, secret)
+func (a *Accounts) RedeemPasswordLink(ctx context.Context, secret, password string) (*vitrine.User, error) {
+	u, err := a.PasswordLinkUser(ctx, secret)
 	if err != nil {
 		return nil, err
 	}
 	if err := vitrine.ValidatePassword("password", password, u.Email); err != nil {
 		return nil, err
 	}
-	hash, err := s.pw.hash(ctx, password)
+	hash, err := a.pw.hash(ctx, password)
 	if err != nil {
 		return nil, err
 	}
-	u, err = s.store.RedeemPasswordLink(ctx, vitrine.HashToken(secret), hash, s.now())
+	u, err = a.store.RedeemPasswordLink(ctx, vitrine.HashToken(secret), hash, a.now())
 	if vitrine.TypeOf(err) == vitrine.NotFoundError {
 		return nil, errNoLink
 	}
