@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vitrine/vitrine"
 )
 
 // sessionIdleTimeout closes the sessions of clients that went away.
@@ -93,7 +92,7 @@ func newSessionCap(s *Server, max int) *sessionCap {
 // serveNew serves a request that opens a session (an initialize without
 // Mcp-Session-Id), making room for it first.
 func (c *sessionCap) serveNew(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	caller, _ := r.Context().Value(callerContextKey{}).(*vitrine.Caller)
+	caller := callerOf(r)
 	if c.max <= 0 || caller == nil || r.Method != http.MethodPost {
 		next.ServeHTTP(w, r)
 		return

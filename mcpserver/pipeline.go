@@ -45,9 +45,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 		ab  about
 	)
 	if err == nil {
-		c := *caller // the caller is shared (cached); the call is this one's
-		c.Call = call
-		out, ab, err = guard(ctx, &c, run)
+		caller, out, ab, err = s.runAs(ctx, caller, recheckFor(req), call, run)
 	}
 	e := &vitrine.AuditEvent{ID: call.RequestID, Time: call.At, TenantID: vitrine.NoTenant, Tool: name,
 		TargetID: ab.target, Outcome: outcome(err), RequestID: call.RequestID}
@@ -74,16 +72,67 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 	return out, e.RequestID, err
 }
 
+// runAs runs the call as the caller, on its own copy of it (the caller is
+// shared, cached; the call is this one's). A caller taken from the access
+// cache (recheck set) runs under a vitrine.EpochCheck: when the store
+// found the epoch moved (having written nothing), or the call reached no
+// unit of work that checked it, the caller is authenticated again, and
+// the call run again as the fresh caller if the epoch had moved. It
+// returns the caller the call ran as.
+func (s *Server) runAs(ctx context.Context, caller *vitrine.Caller, recheck Recheck, call vitrine.Call, run func(context.Context, *vitrine.Caller) (any, about, error)) (*vitrine.Caller, any, about, error) {
+	c := *caller
+	c.Call = call
+	if recheck == nil {
+		out, ab, err := guard(ctx, &c, run)
+		return caller, out, ab, err
+	}
+	check := vitrine.NewEpochCheck(caller.AccessEpoch)
+	out, ab, err := guard(vitrine.WithEpochCheck(ctx, check), &c, run)
+	stale := errors.Is(err, vitrine.ErrStaleAccess)
+	if !stale && !check.Pending() {
+		return caller, out, ab, err
+	}
+	fresh, rerr := recheck(ctx)
+	if rerr != nil {
+		return caller, nil, about{}, signInError(rerr)
+	}
+	if !stale && fresh.AccessEpoch == caller.AccessEpoch {
+		return caller, out, ab, err
+	}
+	c = *fresh
+	c.Call = call
+	out, ab, err = guard(ctx, &c, run)
+	return fresh, out, ab, err
+}
+
+// recheckFor returns the Recheck an HTTP transport handed with the
+// request's caller, if any.
+func recheckFor(req mcp.Request) Recheck {
+	if extra := req.GetExtra(); extra != nil {
+		return recheckOf(extra.TokenInfo)
+	}
+	return nil
+}
+
 // signedIn returns the caller of a request. A refused token is a business
 // error that tells the agent what to do; any other failure (the database
 // is down) is an internal error, logged and answered as one.
 func (s *Server) signedIn(ctx context.Context, req mcp.Request) (*vitrine.Caller, error) {
 	c, err := s.caller(ctx, req)
+	if err != nil {
+		return nil, signInError(err)
+	}
+	return c, nil
+}
+
+// signInError words a refused token as a business error that tells the
+// agent what to do; any other failure stays an internal error.
+func signInError(err error) error {
 	var ae *accounts.AuthError
 	if errors.As(err, &ae) {
-		return nil, &vitrine.Error{Type: vitrine.GenericError, Message: "Not signed in: " + ae.Reason + ". Ask the user for a valid Vitrine token"}
+		return &vitrine.Error{Type: vitrine.GenericError, Message: "Not signed in: " + ae.Reason + ". Ask the user for a valid Vitrine token"}
 	}
-	return c, err
+	return err
 }
 
 // about is what a call was about, for its audit event and log line, as

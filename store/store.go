@@ -62,7 +62,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: d, search: search, log: opts.Logger}
+	db := &DB{d: epochChecked{d}, search: search, log: opts.Logger}
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			d.Close()

@@ -31,7 +31,7 @@ func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
 func (db *DB) AccessEpoch(ctx context.Context) (int64, error) {
 	var n int64
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
-		return c.QueryRow(ctx, `SELECT n FROM access_epoch WHERE id = 1`).Scan(&n)
+		return c.QueryRow(ctx, sqldb.EpochQuery).Scan(&n)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("read access epoch: %w", err)

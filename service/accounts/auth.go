@@ -44,6 +44,35 @@ func (a *Accounts) Authenticate(ctx context.Context, secret string) (*vitrine.Ca
 		t, u = *st, *su
 		a.cache.putToken(epoch, prefix, t, u)
 	}
+	return a.admit(secret, prefix, t, u, epoch)
+}
+
+// AuthenticateCached is Authenticate without reading the access epoch: it
+// admits a token by what is cached of it under the newest epoch this
+// instance has read. It returns nil when the token is not cached, or what
+// is cached of it would refuse it (the user may have been enabled since):
+// ask Authenticate then. Its caller may act only in calls that check the
+// epoch in their own first read (vitrine.EpochCheck), as mcpserver's
+// pipeline does: the caller's AccessEpoch is the one to check.
+func (a *Accounts) AuthenticateCached(secret string) *vitrine.Caller {
+	prefix, ok := vitrine.TokenLookupPrefix(secret)
+	if !ok {
+		return nil
+	}
+	t, u, epoch, ok := a.cache.current(prefix)
+	if !ok {
+		return nil
+	}
+	c, err := a.admit(secret, prefix, t, u, epoch)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// admit checks a presented secret against the token stored under its
+// prefix, read under epoch, and returns its caller.
+func (a *Accounts) admit(secret, prefix string, t vitrine.Token, u vitrine.User, epoch int64) (*vitrine.Caller, error) {
 	now := a.now()
 	switch {
 	case !t.Matches(secret):

@@ -52,6 +52,15 @@ func (c *tokenCache) token(epoch int64, prefix string) (vitrine.Token, vitrine.U
 	return e.token, e.user, ok
 }
 
+// current returns the token cached under prefix at the newest epoch read,
+// with that epoch.
+func (c *tokenCache) current(prefix string) (vitrine.Token, vitrine.User, int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.tokens[prefix]
+	return e.token, e.user, c.epoch, ok && c.epoch != 0
+}
+
 func (c *tokenCache) putToken(epoch int64, prefix string, t vitrine.Token, u vitrine.User) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -22,19 +22,35 @@ func (s Scope) settings() []any {
 }
 
 // pgScoped runs each statement of a read as one pipelined batch: the
-// settings, then the statement, with one Sync, so that both run in one
-// implicit transaction and cost one round trip.
+// settings (args, if any), the epoch check (if pending), then the
+// statement, with one Sync, so that all run in one implicit transaction
+// and cost one round trip.
 type pgScoped struct {
-	pool *pgxpool.Pool
-	args []any
+	pool  *pgxpool.Pool
+	args  []any
+	epoch EpochCheck
 }
 
 func (c pgScoped) send(ctx context.Context, query string, args []any) (pgx.BatchResults, error) {
 	b := &pgx.Batch{}
-	b.Queue(scopeSettings, c.args...)
+	if c.args != nil {
+		b.Queue(scopeSettings, c.args...)
+	}
+	check := c.epoch != nil && c.epoch.Pending()
+	if check {
+		b.Queue(pgEpochCheck, c.epoch.Epoch())
+	}
 	b.Queue(query, args...)
 	br := c.pool.SendBatch(ctx, b)
-	if _, err := br.Exec(); err != nil {
+	var err error
+	if c.args != nil {
+		_, err = br.Exec()
+	}
+	if check && err == nil {
+		_, err = br.Exec()
+		err = pgEpochResult(c.epoch, err)
+	}
+	if err != nil {
 		br.Close()
 		return nil, err
 	}

@@ -31,6 +31,8 @@ func ExecLater(ctx context.Context, c Conn, query string, args ...any) error {
 type statement struct {
 	sql  string
 	args []any
+	// epoch is the check this statement makes (pgEpochCheck), if it is one.
+	epoch EpochCheck
 }
 
 // pgWrite is a write transaction on PostgreSQL that costs as few round
@@ -53,6 +55,9 @@ func (d *pgDB) tx(ctx context.Context, s Scope, opts pgx.TxOptions, fn func(Conn
 	args := s.settings()
 	w := &pgWrite{pool: d.pool, pending: []statement{{sql: begin}, {sql: `SELECT set_config('app.tenant_id', $1, true),
 		set_config('app.user_id', $2, true), set_config('app.all_tenants', $3, true)`, args: args}}}
+	if c := s.pendingCheck(); c != nil {
+		w.pending = append(w.pending, statement{sql: pgEpochCheck, args: []any{c.Epoch()}, epoch: c})
+	}
 	defer func() {
 		if w.conn == nil {
 			return
@@ -84,7 +89,7 @@ func (d *pgDB) tx(ctx context.Context, s Scope, opts pgx.TxOptions, fn func(Conn
 
 func (w *pgWrite) defer_(query string, args []any) {
 	w.used = true
-	w.pending = append(w.pending, statement{query, args})
+	w.pending = append(w.pending, statement{sql: query, args: args})
 }
 
 // send sends what is held, then last, in one batch, and returns the
@@ -102,12 +107,16 @@ func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, 
 	for _, q := range w.pending {
 		b.Queue(q.sql, q.args...)
 	}
-	held := len(w.pending)
+	held := w.pending
 	w.pending = nil
 	b.Queue(last.sql, last.args...)
 	br := w.conn.SendBatch(ctx, b)
-	for range held {
-		if _, err := br.Exec(); err != nil {
+	for _, q := range held {
+		_, err := br.Exec()
+		if q.epoch != nil {
+			err = pgEpochResult(q.epoch, err)
+		}
+		if err != nil {
 			br.Close()
 			return nil, err
 		}
@@ -116,13 +125,13 @@ func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, 
 }
 
 func (w *pgWrite) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	return batchExec(w.send(ctx, &statement{query, args}))
+	return batchExec(w.send(ctx, &statement{sql: query, args: args}))
 }
 
 func (w *pgWrite) Query(ctx context.Context, query string, args ...any) (Rows, error) {
-	return batchQuery(w.send(ctx, &statement{query, args}))
+	return batchQuery(w.send(ctx, &statement{sql: query, args: args}))
 }
 
 func (w *pgWrite) QueryRow(ctx context.Context, query string, args ...any) Row {
-	return batchQueryRow(w.send(ctx, &statement{query, args}))
+	return batchQueryRow(w.send(ctx, &statement{sql: query, args: args}))
 }

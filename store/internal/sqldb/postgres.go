@@ -77,10 +77,15 @@ func (d *pgDB) Close() error { d.pool.Close(); return nil }
 // four round trips for one query's one. (Each statement of a read sees its
 // own snapshot, as it did in a READ COMMITTED transaction.)
 func (d *pgDB) Read(ctx context.Context, s Scope, fn func(Conn) error) error {
-	if s == (Scope{}) {
-		return fn(pgConn{d.pool})
+	check := s.pendingCheck()
+	s.Epoch = nil
+	switch {
+	case s != (Scope{}):
+		return fn(pgScoped{pool: d.pool, args: s.settings(), epoch: check})
+	case check != nil:
+		return fn(pgScoped{pool: d.pool, epoch: check})
 	}
-	return fn(pgScoped{pool: d.pool, args: s.settings()})
+	return fn(pgConn{d.pool})
 }
 
 func (d *pgDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {

@@ -21,6 +21,9 @@ type Scope struct {
 	UserID   string
 	// AllTenants opens every tenant: for the operator's commands only.
 	AllTenants bool
+	// Epoch, if set and pending, is checked with the unit's first
+	// statement (epoch.go).
+	Epoch EpochCheck
 }
 
 // Dialect is one database's way of running units of work.

@@ -121,23 +121,45 @@ func (d *sqliteDB) Close() error {
 // Read runs fn on the reader pool, each statement on its own: a read unit
 // sees committed data, statement by statement, and needs no transaction
 // (BEGIN and COMMIT would double the statements of a one-query read).
-func (d *sqliteDB) Read(ctx context.Context, _ Scope, fn func(Conn) error) error {
-	return fn(sqlConn{pool: d.readers, stmts: &d.readerStmts})
+// A pending epoch check is one more read first: on SQLite, reads cost no
+// round trip.
+func (d *sqliteDB) Read(ctx context.Context, s Scope, fn func(Conn) error) error {
+	c := sqlConn{pool: d.readers, stmts: &d.readerStmts}
+	if err := checkSQLiteEpoch(ctx, c, s); err != nil {
+		return err
+	}
+	return fn(c)
 }
 
-func (d *sqliteDB) Write(ctx context.Context, _ Scope, fn func(Conn) error) error {
+func (d *sqliteDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {
 	tx, err := d.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin write: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(sqlConn{tx: tx}); err != nil {
+	c := sqlConn{tx: tx}
+	if err := checkSQLiteEpoch(ctx, c, s); err != nil {
+		return err
+	}
+	if err := fn(c); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: commit: %w", err)
 	}
 	return nil
+}
+
+func checkSQLiteEpoch(ctx context.Context, c sqlConn, s Scope) error {
+	check := s.pendingCheck()
+	if check == nil {
+		return nil
+	}
+	var n int64
+	if err := c.QueryRow(ctx, EpochQuery).Scan(&n); err != nil {
+		return err
+	}
+	return compareEpoch(check, n)
 }
 
 // sqliteUniqueColumns maps SQLite's description of a unique index, which
