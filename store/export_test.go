@@ -48,5 +48,5 @@ func PlanSearches(plan string) (restore func()) {
 // Reprepares returns how many times SQLite prepared each statement of the
 // reader pool again after its first preparation, by query text.
 func (db *DB) Reprepares(ctx context.Context) (map[string]int, error) {
-	return sqldb.Reprepares(ctx, db.d)
+	return sqldb.Reprepares(ctx, db.d.(epochChecked).Dialect)
 }
