@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/authserver"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
@@ -359,16 +360,26 @@ func (c *StdioCmd) Run(e *env) error {
 		return err
 	}
 	defer closeDB()
-	caller, err := svc.Accounts().Authenticate(e.ctx, token)
-	var ae *accounts.AuthError
-	if errors.As(err, &ae) {
-		return &usageError{"VITRINE_TOKEN was refused: " + ae.Reason}
-	}
-	if err != nil {
-		return err
-	}
+	// The token is checked while the server is built: neither waits for
+	// the other, and agents start vitrine stdio at every conversation.
+	var (
+		caller  *vitrine.Caller
+		authErr error
+		authed  = make(chan struct{})
+	)
+	go func() {
+		defer close(authed)
+		caller, authErr = svc.Accounts().Authenticate(e.ctx, token)
+	}()
 	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Token: token}))
-	if err != nil {
+	<-authed
+	var ae *accounts.AuthError
+	switch {
+	case errors.As(authErr, &ae):
+		return &usageError{"VITRINE_TOKEN was refused: " + ae.Reason}
+	case authErr != nil:
+		return authErr
+	case err != nil:
 		return err
 	}
 	log.Info("serving MCP over stdio", "user", caller.User.Email, "db", db.Dialect())
