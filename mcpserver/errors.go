@@ -1,12 +1,11 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/wire"
 )
 
 // errorBody is the JSON of a tool error. Its first three keys, in this
@@ -48,18 +47,6 @@ func errorBodyOf(err error, requestID string) errorBody {
 func errorResult(err error, requestID string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		IsError: true,
-		Content: []mcp.Content{&mcp.TextContent{Text: compactJSON(errorBodyOf(err, requestID))}},
+		Content: []mcp.Content{&mcp.TextContent{Text: wire.Compact(errorBodyOf(err, requestID))}},
 	}
-}
-
-// compactJSON encodes v without HTML escaping, so that messages read as
-// written.
-func compactJSON(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err) // only plain structs are encoded here
-	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }

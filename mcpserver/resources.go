@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/wire"
 )
 
 // ProductURITemplate names a product as an MCP resource.
@@ -90,5 +91,5 @@ func resourceError(err error, requestID string) error {
 			code = codeResourceDenied // no membership
 		}
 	}
-	return &jsonrpc.Error{Code: code, Message: body.Message, Data: json.RawMessage(compactJSON(body))}
+	return &jsonrpc.Error{Code: code, Message: body.Message, Data: json.RawMessage(wire.Compact(body))}
 }

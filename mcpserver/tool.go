@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/args"
+	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -38,7 +38,7 @@ type Tool struct {
 	// types, once, when first needed: by its first call, whose arguments
 	// are checked against the input schema, or by the generated docs.
 	// What tools/list shows is their JSON, written once to schemas.tsv
-	// (wire.go), so that a server starts without deriving them.
+	// (listed.go), so that a server starts without deriving them.
 	schemas func() toolSchemas
 	run     func(ctx context.Context, c *call) (any, about, error)
 }
@@ -128,7 +128,7 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, I
 	return &t
 }
 
-// definition is the tool as MCP lists it, its schemas as JSON (wire.go).
+// definition is the tool as MCP lists it, its schemas as JSON (listed.go).
 // The annotations say each thing once: the title is the tool's own, and
 // destructiveHint, which the protocol reads only when readOnlyHint is
 // false, goes with the tools that write.
@@ -154,79 +154,9 @@ func (t *Tool) definition() *mcp.Tool {
 // here: the SDK would otherwise encode the whole page a second time, as a
 // JSON string, on every call.
 func successResult(out any) *mcp.CallToolResult {
-	text := compactJSON(out)
+	text := wire.Compact(out)
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{encodedText(text)},
+		Content:           []mcp.Content{wire.Text(text)},
 		StructuredContent: json.RawMessage(text),
 	}
-}
-
-// preencoded is a text content whose wire form is made once.
-type preencoded struct {
-	*mcp.TextContent
-	wire []byte
-}
-
-func (p preencoded) MarshalJSON() ([]byte, error) { return p.wire, nil }
-
-// encodedText returns the text content of text with its wire form.
-func encodedText(text string) mcp.Content {
-	wire := make([]byte, 0, len(text)+len(text)/8+32)
-	wire = append(wire, `{"type":"text","text":`...)
-	wire = appendJSONString(wire, text)
-	wire = append(wire, '}')
-	return preencoded{TextContent: &mcp.TextContent{Text: text}, wire: wire}
-}
-
-// appendJSONString appends s as a JSON string, escaping what JSON needs
-// and nothing else (as the SDK's encoder with HTML escaping off would, but
-// without <, > and & escaped: both are valid JSON).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, s[start:i]...)
-				b = append(b, `\ufffd`...)
-				i += size
-				start = i
-				continue
-			}
-			if r == '\u2028' || r == '\u2029' {
-				b = append(b, s[start:i]...)
-				b = append(b, `\u202`...)
-				b = append(b, hex[r&0xf])
-				i += size
-				start = i
-				continue
-			}
-			i += size
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
