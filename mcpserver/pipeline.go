@@ -78,7 +78,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 // found the epoch moved (having written nothing), or the call reached no
 // unit of work that checked it, the caller is authenticated again, and
 // the call run again as the fresh caller if the epoch had moved. It
-// returns the caller the call ran as.
+// returns the caller the call ran as, nil if the token is now refused.
 func (s *Server) runAs(ctx context.Context, caller *vitrine.Caller, recheck Recheck, call vitrine.Call, run func(context.Context, *vitrine.Caller) (any, about, error)) (*vitrine.Caller, any, about, error) {
 	c := *caller
 	c.Call = call
@@ -94,7 +94,9 @@ func (s *Server) runAs(ctx context.Context, caller *vitrine.Caller, recheck Rech
 	}
 	fresh, rerr := recheck(ctx)
 	if rerr != nil {
-		return caller, nil, about{}, signInError(rerr)
+		// Refused now: as a token refused before the call, it made no call
+		// of its own to audit.
+		return nil, nil, about{}, signInError(rerr)
 	}
 	if !stale && fresh.AccessEpoch == caller.AccessEpoch {
 		return caller, out, ab, err
