@@ -4,6 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -168,6 +170,35 @@ test('http: no token, no entry', async () => {
     assert.equal(res.status, 401);
     assert.match(res.headers.get('www-authenticate'), /^Bearer realm="vitrine"/);
   }
+});
+
+// A token the server has already seen is admitted to a tool call without
+// reading the access epoch first: the call's own first read checks it. A
+// revocation by the operator's CLI, another process on the same database,
+// still refuses the very next call with the 401 of any refused token.
+test('http: a token revoked by the CLI is refused at its next tool call', async () => {
+  const exec = promisify(execFile);
+  const created = JSON.parse((await exec(bin, ['token', 'create', '--db', w.db, '--email', 'bruno@technova.example', '--name', 'e2e-revoke', '--json'])).stdout);
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${created.token}` };
+  const post = (body) => fetch(server.url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } });
+  assert.equal(init.status, 200);
+  await init.text();
+  headers['Mcp-Session-Id'] = init.headers.get('mcp-session-id');
+  headers['Mcp-Protocol-Version'] = '2025-06-18';
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+  const call = (id) => post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_tenants', arguments: {} } });
+  for (const id of [1, 2]) {
+    const res = await call(id);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /technova/);
+  }
+  await exec(bin, ['token', 'revoke', '--db', w.db, '--id', created.id]);
+  const res = await call(3);
+  assert.equal(res.status, 401);
+  assert.match(res.headers.get('www-authenticate'), /error="invalid_token", error_description="the token was revoked"/);
+  assert.doesNotMatch(await res.text(), /jsonrpc|technova/);
 });
 
 // The VS Code configurations of the README, with their placeholders filled
