@@ -8,12 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/pgtrace"
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
@@ -137,45 +136,23 @@ func TestAccessChangesShowAtTheNextCallThoughCached(t *testing.T) {
 	})
 }
 
-// roundTrips counts what goes to PostgreSQL and waits for its answer (a
-// statement outside a batch, a batch) on a request's way. It leaves out
-// what happens whenever it happens to: the background work (the buffered
-// read audit's flush, the token's last use recorded once a minute), and a
-// new connection's set-up and first preparation of each statement (the
-// pool opens one when the background holds the others). vitrine-bench
-// counts all of them.
-type roundTrips struct{ n atomic.Int64 }
-
-func (r *roundTrips) count(ctx context.Context) context.Context {
-	if ctx.Value(http.ServerContextKey) != nil {
-		r.n.Add(1)
-	}
-	return ctx
+// offTheRequest says which round trips to PostgreSQL the test leaves out,
+// so that it counts those on a request's way: what happens whenever it
+// happens to, the background work (the buffered read audit's flush, the
+// token's last use recorded once a minute), and a new connection's set-up
+// and first preparation of each statement (the pool opens one when the
+// background holds the others). vitrine-bench counts all of them.
+func offTheRequest(ctx context.Context, kind pgtrace.Kind, sql string) bool {
+	return ctx.Value(http.ServerContextKey) == nil || kind == pgtrace.Prepare ||
+		strings.HasPrefix(sql, "SELECT current_user, current_database()") || strings.HasPrefix(sql, "SET ROLE ") // the pool's AfterConnect
 }
-
-func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, q pgx.TraceQueryStartData) context.Context {
-	if strings.HasPrefix(q.SQL, "SELECT current_user, current_database()") || strings.HasPrefix(q.SQL, "SET ROLE ") {
-		return ctx // the pool's AfterConnect (store/internal/sqldb/postgres.go)
-	}
-	return r.count(ctx)
-}
-func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	return r.count(ctx)
-}
-func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-func (r *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
-	return ctx
-}
-func (r *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
 
 // On PostgreSQL, a read by a caller the instance has seen costs one round
 // trip: the access epoch is checked in the read's own.
 func TestAReadIsOneRoundTrip(t *testing.T) {
 	url := dbtest.PostgresURL(t)
 	w := newWorld(t, url)
-	rt := &roundTrips{}
+	rt := &pgtrace.RoundTrips{Skip: offTheRequest}
 	db, err := store.Open(ctx, url, store.Options{Tracer: rt, NoMigrate: true})
 	if err != nil {
 		t.Fatal(err)
@@ -193,11 +170,11 @@ func TestAReadIsOneRoundTrip(t *testing.T) {
 	args := map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}
 	testkit.OK[product](t, cs, "get_product", args) // the token and membership are now cached
 	const calls = 20
-	before := rt.n.Load()
+	before := rt.N()
 	for range calls {
 		testkit.OK[product](t, cs, "get_product", args)
 	}
-	if n := rt.n.Load() - before; n != calls {
+	if n := rt.N() - before; n != calls {
 		t.Errorf("%d get_product calls took %d round trips", calls, n)
 	}
 }

@@ -13,39 +13,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/httpserver"
+	"github.com/vitrine/vitrine/internal/pgtrace"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/store"
 )
-
-// roundTrips counts what is sent to PostgreSQL and waits for an answer: a
-// statement outside a batch (BEGIN and COMMIT included), a batch, a
-// statement's preparation.
-type roundTrips struct{ n atomic.Int64 }
-
-func (t *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	t.n.Add(1)
-	return ctx
-}
-func (t *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (t *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	t.n.Add(1)
-	return ctx
-}
-func (t *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (t *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-func (t *roundTrips) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
-	t.n.Add(1)
-	return ctx
-}
-func (t *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
 
 // countRoundTrips serves the database in this process, with the same
 // service and MCP server as vitrine serve (default audit) and a tracer on
@@ -53,7 +30,7 @@ func (t *roundTrips) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepar
 // per create_product, the buffered audit's writes and the token's
 // last-use bookkeeping included.
 func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, create float64, err error) {
-	rt := &roundTrips{}
+	rt := &pgtrace.RoundTrips{}
 	db, err := store.Open(ctx, url, store.Options{Tracer: rt, NoMigrate: true})
 	if err != nil {
 		return 0, 0, err
@@ -88,7 +65,7 @@ func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, creat
 		if err := svc.Audit().Flush(ctx); err != nil {
 			return 0, err
 		}
-		before := rt.n.Load()
+		before := rt.N()
 		for i := range n {
 			tool, a := args(i)
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: a})
@@ -102,7 +79,7 @@ func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, creat
 		if err := svc.Audit().Flush(ctx); err != nil {
 			return 0, err
 		}
-		return float64(rt.n.Load()-before) / float64(n), nil
+		return float64(rt.N()-before) / float64(n), nil
 	}
 	get, err = per(500, func(i int) (string, map[string]any) {
 		return "get_product", map[string]any{"tenant_id": big, "id": w.sample[(i+len(w.sample))%len(w.sample)]}
