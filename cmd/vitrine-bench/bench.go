@@ -32,8 +32,10 @@ type BenchCmd struct {
 	Postgres    string        `placeholder:"URL" help:"Measure on PostgreSQL instead: the URL of a server and user that may create a database for the run (dropped after)."`
 	Out         string        `placeholder:"FILE" help:"Also write the report (Markdown) to this file."`
 	Only        []string      `placeholder:"TEXT,..." help:"Run only the scenarios whose name contains one of these (and their ceilings; the no-op ceiling always runs)."`
-	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios to DIR, for go tool pprof."`
+	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios, and of the bare go-sdk server during its ceilings, to DIR, for go tool pprof."`
 	TS          string        `name:"ts" default:"cmd/vitrine-bench/ts" placeholder:"DIR" help:"The TypeScript ceiling's folder (its packages installed with npm ci), measured on SQLite; an empty value skips it."`
+
+	noopPprof string // the no-op server's profiler, with --profile
 }
 
 // Run runs every scenario at every size and prints the report.
@@ -67,13 +69,22 @@ func (c *BenchCmd) Run(e *env) error {
 	r.machine()
 	// The protocol ceiling runs in a process of its own, as the server under
 	// test does, so that both pay for the same scheduling and loopback.
-	noop, noopProc, err := startProcess(e.ctx, self, "", "noop-server")
+	noopArgs := []string{"noop-server"}
+	if c.Profile != "" {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		c.noopPprof = "127.0.0.1:" + port
+		noopArgs = append(noopArgs, "--pprof-addr", c.noopPprof)
+	}
+	noop, noopProc, err := startProcess(e.ctx, self, "", noopArgs...)
 	if err != nil {
 		return err
 	}
 	defer stopProcess(noopProc)
 	for _, size := range c.Sizes {
-		if err := c.runSize(e, server, noop, size, r); err != nil {
+		if err := c.runSize(e, server, noop, noopProc, size, r); err != nil {
 			return err
 		}
 	}
@@ -106,7 +117,7 @@ func (c *BenchCmd) server(ctx context.Context) (path, version string, err error)
 	return path, version, nil
 }
 
-func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) error {
+func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, size int, r *report) error {
 	ctx := e.ctx
 	url, drop, err := c.database(ctx)
 	if err != nil {
@@ -182,8 +193,12 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 	if err != nil {
 		return err
 	}
+	nopStateless, err := sessions(noopURL+"/stateless", "noop")
+	if err != nil {
+		return err
+	}
 	defer func() {
-		for _, cs := range append(vit, nop...) {
+		for _, cs := range slices.Concat(vit, nop, nopStateless) {
 			cs.Close()
 		}
 	}()
@@ -201,18 +216,32 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		return len(c.Only) == 0 || slices.ContainsFunc(c.Only, func(o string) bool { return strings.Contains(name, o) }) ||
 			strings.HasPrefix(name, "noop")
 	}
-	run := func(name string, op func(worker int, rng *rand.Rand) error) *measure {
+	// run measures a scenario; server is the process that answers it (nil
+	// for the storage ceilings, run in this one), whose CPU time is read
+	// before and after.
+	run := func(name string, server *exec.Cmd, op func(worker int, rng *rand.Rand) error) *measure {
 		if !selected(name) {
 			return &measure{}
 		}
 		fmt.Fprintf(e.stderr, "bench: %s\n", name)
 		var saved chan error
-		if pprofAddr != "" && !strings.Contains(name, "ceiling") {
+		addr := ""
+		switch server {
+		case proc:
+			addr = pprofAddr
+		case noopProc:
+			addr = c.noopPprof
+		}
+		if addr != "" {
 			saved = make(chan error, 1)
 			file := filepath.Join(c.Profile, fmt.Sprintf("%d-%s.pprof", size, slug(name)))
-			go func() { saved <- saveProfile(ctx, pprofAddr, c.Duration, file) }()
+			go func() { saved <- saveProfile(ctx, addr, c.Duration, file) }()
 		}
+		before := cpuTime(server)
 		m := measureFor(c.Concurrency, c.Duration, op)
+		if before > 0 {
+			m.serverCPU = cpuTime(server) - before
+		}
 		if saved != nil {
 			if err := <-saved; err != nil {
 				fmt.Fprintf(e.stderr, "bench: profile of %s: %v\n", name, err)
@@ -222,8 +251,9 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		return m
 	}
 	big := w.tenants[0]
-	run("noop (protocol ceiling)", func(i int, _ *rand.Rand) error { return call(nop[i], "noop", nil) })
-	run("get_product", func(i int, rng *rand.Rand) error {
+	run("noop (protocol ceiling)", noopProc, func(i int, _ *rand.Rand) error { return call(nop[i], "noop", nil) })
+	run("noop, stateless handler", noopProc, func(i int, _ *rand.Rand) error { return call(nopStateless[i], "noop", nil) })
+	run("get_product", proc, func(i int, rng *rand.Rand) error {
 		return call(vit[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 	})
 	if selected("get_product (durable audit)") {
@@ -236,7 +266,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 			stopProcess(durProc)
 			return err
 		}
-		run("get_product (durable audit)", func(i int, rng *rand.Rand) error {
+		run("get_product (durable audit)", durProc, func(i int, rng *rand.Rand) error {
 			return call(dur[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 		})
 		for _, cs := range dur {
@@ -257,7 +287,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 				stopProcess(tsProc)
 				return err
 			}
-			run("get_product (TypeScript SDK ceiling)", func(i int, rng *rand.Rand) error {
+			run("get_product (TypeScript SDK ceiling)", tsProc, func(i int, rng *rand.Rand) error {
 				return call(ts[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 			})
 			for _, cs := range ts {
@@ -266,13 +296,13 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 			stopProcess(tsProc)
 		}
 	}
-	run("get_product (storage ceiling)", func(_ int, rng *rand.Rand) error {
+	run("get_product (storage ceiling)", nil, func(_ int, rng *rand.Rand) error {
 		_, err := w.db.ProductByID(ctx, big, w.sample[rng.IntN(len(w.sample))])
 		return err
 	})
 	first := map[string]any{"tenant_id": big, "limit": 50}
-	run("list_products page 1", func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", first) })
-	run("list_products page 1 (storage ceiling)", func(int, *rand.Rand) error {
+	run("list_products page 1", proc, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", first) })
+	run("list_products page 1 (storage ceiling)", nil, func(int, *rand.Rand) error {
 		_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 51})
 		return err
 	})
@@ -284,7 +314,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		if err := call(nop[0], "set_page", map[string]any{"page": page}); err != nil {
 			return err
 		}
-		run("list_products page 1 (bare go-sdk page ceiling)", func(i int, _ *rand.Rand) error { return call(nop[i], "page", nil) })
+		run("list_products page 1 (bare go-sdk page ceiling)", noopProc, func(i int, _ *rand.Rand) error { return call(nop[i], "page", nil) })
 	}
 	if size >= 1000*50 && selected("list_products page 1000") {
 		cursor, key, err := deepCursor(ctx, vit[0], w, big, 1000)
@@ -292,26 +322,26 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 			return err
 		}
 		deep := map[string]any{"tenant_id": big, "limit": 50, "cursor": cursor}
-		run("list_products page 1000", func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", deep) })
-		run("list_products page 1000 (storage ceiling)", func(int, *rand.Rand) error {
+		run("list_products page 1000", proc, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", deep) })
+		run("list_products page 1000 (storage ceiling)", nil, func(int, *rand.Rand) error {
 			_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 51, After: key})
 			return err
 		})
 	}
 	for _, q := range []struct{ name, word string }{{"search, rare word", rareWord}, {"search, word in 10%", commonWord}} {
 		args := map[string]any{"tenant_id": big, "query": q.word, "limit": 50}
-		run(q.name, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", args) })
-		run(q.name+" (storage ceiling)", func(int, *rand.Rand) error {
+		run(q.name, proc, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", args) })
+		run(q.name+" (storage ceiling)", nil, func(int, *rand.Rand) error {
 			_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Words: []string{q.word}, SKU: q.word, Sort: vitrine.SortRelevance, Limit: 51})
 			return err
 		})
 	}
 	var seq atomic.Int64
-	run("create_product", func(i int, _ *rand.Rand) error {
+	run("create_product", proc, func(i int, _ *rand.Rand) error {
 		n := seq.Add(1)
 		return call(vit[i], "create_product", map[string]any{"tenant_id": big, "sku": fmt.Sprintf("NEW-%d", n), "name": "Novo produto " + strconv.FormatInt(n, 10), "price": "10.00", "stock": 1})
 	})
-	run("create_product (storage ceiling)", func(_ int, _ *rand.Rand) error {
+	run("create_product (storage ceiling)", nil, func(_ int, _ *rand.Rand) error {
 		n := seq.Add(1)
 		_, err := w.db.CreateProduct(ctx, benchChange, benchProduct(big, w.author, fmt.Sprintf("NEW-%d", n), int(n)), nil)
 		return err
@@ -324,11 +354,11 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, size int, r *report) 
 		}
 		return out
 	}
-	imp := run("import_products (1000 rows)", func(i int, _ *rand.Rand) error {
+	imp := run("import_products (1000 rows)", proc, func(i int, _ *rand.Rand) error {
 		return call(vit[i], "import_products", map[string]any{"tenant_id": big, "products": rows()})
 	})
 	imp.rows = 1000
-	ceil := run("import_products (storage ceiling: batched insert)", func(_ int, _ *rand.Rand) error {
+	ceil := run("import_products (storage ceiling: batched insert)", nil, func(_ int, _ *rand.Rand) error {
 		n := seq.Add(1000)
 		writes := make([]vitrine.ProductWrite, 1000)
 		for i := range writes {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -63,7 +64,7 @@ func TestBenchRuns(t *testing.T) {
 				t.Fatalf("--out holds %q (%v), not the report printed", report, err)
 			}
 			text := string(report)
-			for _, want := range []string{"| noop (protocol ceiling) |", "| get_product |", "| get_product (storage ceiling) |",
+			for _, want := range []string{"| noop (protocol ceiling) |", "| noop, stateless handler |", "| get_product |", "| get_product (storage ceiling) |",
 				"| list_products page 1 |", "| search, rare word |", "| search, word in 10% |", "| create_product |",
 				"| import_products (1000 rows) |", "| import_products (storage ceiling: batched insert) |",
 				"| get_product (durable audit) |", "| list_products page 1 (bare go-sdk page ceiling) |", "vitrine stdio, exec to initialize answered",
@@ -72,16 +73,30 @@ func TestBenchRuns(t *testing.T) {
 					t.Errorf("no %q in the report:\n%s", want, text)
 				}
 			}
-			// | scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling |
+			// | scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling | server CPU a call |
 			for _, line := range strings.Split(text, "\n") {
-				if f := strings.Split(line, "|"); len(f) == 9 && strings.TrimSpace(f[1]) != "scenario" && !strings.HasPrefix(f[1], " -") {
-					if strings.TrimSpace(f[6]) != "0" {
-						t.Errorf("calls failed: %s", line)
-					}
+				f := strings.Split(line, "|")
+				if len(f) != 10 || strings.TrimSpace(f[1]) == "scenario" || strings.HasPrefix(f[1], " -") {
+					continue
+				}
+				if strings.TrimSpace(f[6]) != "0" {
+					t.Errorf("calls failed: %s", line)
+				}
+				// Every scenario served by another process says what it
+				// cost that process; the storage ceilings run in this one.
+				if cpu := strings.TrimSpace(f[8]); strings.Contains(f[1], "storage ceiling") != (cpu == "") || cpu != "" && !strings.HasSuffix(cpu, " µs") {
+					t.Errorf("server CPU a call %q: %s", cpu, line)
 				}
 			}
-			if files, _ := os.ReadDir(profiles); len(files) < 6 {
-				t.Errorf("%d profiles written, want one per scenario the server serves", len(files))
+			files, _ := os.ReadDir(profiles)
+			var names []string
+			for _, f := range files {
+				names = append(names, f.Name())
+			}
+			for _, want := range []string{"300-get_product.pprof", "300-noop--protocol-ceiling.pprof", "300-list_products-page-1--bare-go-sdk-page-ceiling.pprof"} {
+				if !slices.Contains(names, want) {
+					t.Errorf("no profile %s among %v", want, names)
+				}
 			}
 		})
 	}

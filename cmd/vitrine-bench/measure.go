@@ -16,6 +16,17 @@ type measure struct {
 	elapsed   time.Duration
 	latencies []time.Duration
 	rows      int // rows per call, for imports
+	// serverCPU is the CPU time the answering process spent over the
+	// scenario, user and system, all threads (0 when not read).
+	serverCPU time.Duration
+}
+
+// cpuPerCall is the answering process's CPU time per call.
+func (m *measure) cpuPerCall() time.Duration {
+	if m.calls == 0 {
+		return 0
+	}
+	return m.serverCPU / time.Duration(m.calls)
 }
 
 func (m *measure) perSecond() float64 { return float64(m.calls) / m.elapsed.Seconds() }

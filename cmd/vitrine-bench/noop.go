@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	_ "net/http/pprof"
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -15,11 +16,22 @@ import (
 
 // NoopServerCmd serves the protocol ceiling on --addr until interrupted.
 type NoopServerCmd struct {
-	Addr string `default:"127.0.0.1:8090" help:"Address to serve MCP on, at /mcp."`
+	Addr      string `default:"127.0.0.1:8090" help:"Address to serve MCP on, at /mcp."`
+	PprofAddr string `placeholder:"ADDR" help:"Also serve Go's profiler (/debug/pprof/) on this address, as vitrine serve --pprof-addr does."`
 }
 
 // Run serves until the context ends.
-func (c *NoopServerCmd) Run(e *env) error { return serveNoop(e.ctx, c.Addr) }
+func (c *NoopServerCmd) Run(e *env) error {
+	if c.PprofAddr != "" {
+		ln, err := net.Listen("tcp", c.PprofAddr)
+		if err != nil {
+			return err
+		}
+		// http.DefaultServeMux holds the profiler, from the import below.
+		go http.Serve(ln, nil)
+	}
+	return serveNoop(e.ctx, c.Addr)
+}
 
 // serveNoop serves the protocol ceiling: the same SDK and transport as
 // vitrine serve, and one tool that does nothing.
@@ -51,7 +63,13 @@ func serveNoop(ctx context.Context, addr string) error {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(*p)}}, StructuredContent: *p}, nil
 		})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	getServer := func(*http.Request) *mcp.Server { return srv }
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(getServer, nil))
+	// The same server on the SDK's stateless path, the one vitrine serve
+	// takes for every request of the sessionless protocol revision: the
+	// default handler above hands the go-sdk client a session even then,
+	// and serves its calls in it.
+	mux.Handle("/stateless/mcp", mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

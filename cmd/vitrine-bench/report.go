@@ -74,7 +74,7 @@ func (r *report) markdown() string {
 	fmt.Fprintf(&b, "Server: %s.\n\n", r.server)
 	for _, s := range r.sizes {
 		fmt.Fprintf(&b, "### %d products\n\n", s.size)
-		b.WriteString("| scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+		b.WriteString("| scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling | server CPU a call |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 		for _, name := range s.names {
 			m, ran := s.get(name)
 			if !ran {
@@ -92,7 +92,11 @@ func (r *report) markdown() string {
 			if m.firstErr != nil {
 				errs += " (" + truncate(m.firstErr.Error(), 60) + ")"
 			}
-			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s |\n", name, m.perSecond(), rows, ms(m.percentile(.5)), ms(m.percentile(.99)), errs, ratio)
+			cpu := ""
+			if m.serverCPU > 0 {
+				cpu = fmt.Sprintf("%.0f µs", float64(m.cpuPerCall())/float64(time.Microsecond))
+			}
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s |\n", name, m.perSecond(), rows, ms(m.percentile(.5)), ms(m.percentile(.99)), errs, ratio, cpu)
 		}
 		fmt.Fprintf(&b, "\nPeak RSS of the server: %.1f MiB. Start to ready: %s.", float64(s.rss)/(1<<20), ms(s.ready))
 		if s.stdio > 0 {
@@ -132,6 +136,9 @@ func (r *report) targets() string {
 		measured := fmt.Sprintf("%.0f%% (%.0f of %.0f)", 100*ratio, g.perSecond(), n.perSecond())
 		if d, ok := s.get("get_product (durable audit)"); ok {
 			measured += fmt.Sprintf("; with --audit-reads=durable %.0f%%", 100*d.perSecond()/n.perSecond())
+		}
+		if st, ok := s.get("noop, stateless handler"); ok {
+			measured += fmt.Sprintf("; of the no-op on the SDK's stateless path %.0f%%", 100*g.perSecond()/st.perSecond())
 		}
 		row(fmt.Sprintf("get_product ≥ %.0f%% of the no-op ceiling's calls/s (%d products)", 100*want, s.size), measured, ratio >= want)
 		if ts, ok := s.get("get_product (TypeScript SDK ceiling)"); ok {
