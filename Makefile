@@ -54,7 +54,9 @@ fuzz:
 # PostgreSQL). About ten minutes on two cores, most of it filling a million
 # products. The TypeScript ceiling's packages (the official TypeScript SDK,
 # better-sqlite3 with its bundled prebuilt binaries, Node.js 22) come from
-# the npm registry, once.
+# the npm registry, once. Then what a tools/call costs the go-sdk itself, on
+# its session and stateless paths (internal/sdkcost).
 bench: build
 	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
+	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem
