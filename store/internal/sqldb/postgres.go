@@ -59,6 +59,16 @@ func OpenPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (Dial
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	// The pool's first connection is made while Migrate checks the schema
+	// on a connection of its own: each starts a PostgreSQL backend, several
+	// milliseconds, which vitrine stdio pays at every conversation. On a
+	// database not migrated yet it may fail (the role it switches to does
+	// not exist yet); the pool then connects at its first use, as always.
+	go func() {
+		if c, err := pool.Acquire(context.WithoutCancel(ctx)); err == nil {
+			c.Release()
+		}
+	}()
 	return &pgDB{cfg: cfg.ConnConfig.Copy(), pool: pool}, nil
 }
 
