@@ -35,6 +35,8 @@ type BenchCmd struct {
 	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each of its scenarios, and of the bare go-sdk server during its ceilings, to DIR, for go tool pprof."`
 	TS          string        `name:"ts" default:"cmd/vitrine-bench/ts" placeholder:"DIR" help:"The TypeScript ceiling's folder (its packages installed with npm ci), measured on SQLite; an empty value skips it."`
 
+	Protocol string `placeholder:"VERSION" help:"The MCP revision the client sessions ask for (default: the newest the go-sdk speaks, 2026-07-28, which has no sessions); 2025-11-25, say, measures what clients of that revision get, each in a session."`
+
 	noopPprof string // the no-op server's profiler, with --profile
 }
 
@@ -65,7 +67,10 @@ func (c *BenchCmd) Run(e *env) error {
 	if c.Postgres != "" {
 		dialect = "postgres"
 	}
-	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration}
+	if c.Protocol != "" && !slices.Contains(mcp.SupportedProtocolVersions(), c.Protocol) {
+		return fmt.Errorf("--protocol: %q is not a revision the go-sdk speaks (%s)", c.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
+	}
+	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration, protocol: c.Protocol}
 	r.machine()
 	// The protocol ceiling runs in a process of its own, as the server under
 	// test does, so that both pay for the same scheduling and loopback.
@@ -177,7 +182,8 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		out := make([]*mcp.ClientSession, c.Concurrency)
 		for i := range out {
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-				&mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1}, nil)
+				&mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1},
+				&mcp.ClientSessionOptions{ProtocolVersion: c.Protocol})
 			if err != nil {
 				return nil, err
 			}

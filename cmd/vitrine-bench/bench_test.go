@@ -105,9 +105,10 @@ func TestBenchRuns(t *testing.T) {
 // Arguments that cannot make a measurement are refused before any work.
 func TestBenchRefusesBadArguments(t *testing.T) {
 	for args, want := range map[string]string{
-		"--sizes 10":      "--sizes: 10 is too few products",
-		"--concurrency 0": "--concurrency: 0 sessions",
-		"--duration 0s":   "--duration: 0s",
+		"--sizes 10":            "--sizes: 10 is too few products",
+		"--concurrency 0":       "--concurrency: 0 sessions",
+		"--duration 0s":         "--duration: 0s",
+		"--protocol 1999-01-01": "--protocol: \"1999-01-01\" is not a revision the go-sdk speaks",
 	} {
 		out, err := exec.Command(binary(t), strings.Fields(args)...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), want) {

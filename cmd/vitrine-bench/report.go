@@ -12,6 +12,7 @@ type report struct {
 	dialect     string
 	server      string // the version line of the vitrine measured
 	concurrency int
+	protocol    string // the revision the clients asked for; "" for the go-sdk's newest
 	duration    time.Duration
 	cpu         string
 	sizes       []*sizeResult
@@ -71,7 +72,11 @@ func (r *report) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s, %d sessions, %s a scenario\n\n", r.dialect, r.concurrency, r.duration)
 	fmt.Fprintf(&b, "Measured %s on %d cores (%s), %s, %s.\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), r.cpu, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
-	fmt.Fprintf(&b, "Server: %s.\n\n", r.server)
+	fmt.Fprintf(&b, "Server: %s.", r.server)
+	if r.protocol != "" {
+		fmt.Fprintf(&b, " Clients ask for MCP %s.", r.protocol)
+	}
+	b.WriteString("\n\n")
 	for _, s := range r.sizes {
 		fmt.Fprintf(&b, "### %d products\n\n", s.size)
 		b.WriteString("| scenario | calls/s | rows/s | p50 | p99 | errors | vs its ceiling | server CPU a call |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
