@@ -18,12 +18,14 @@ demo: build
 # The whole suite: Go tests (PostgreSQL ones on the server at
 # VITRINE_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres,
 # each in a database it creates and drops; here a missing server is a
-# failure, not a skip), then the end-to-end suites of e2e/: the official
+# failure, not a skip), the SDK's reproduction benchmarks once each (so that
+# they still run), then the end-to-end suites of e2e/: the official
 # TypeScript SDK client, the MCP conformance suite, OAuth against a real
 # authorization server, and the sign-in pages in Chromium (installed with
 # apt when missing, by scripts/chromium.sh) against the binary.
 test: lint build
 	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
+	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchtime 1x
 	scripts/fuzz.sh
 	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
