@@ -128,6 +128,15 @@ func (d *pgDB) Migrate(ctx context.Context) ([]Migration, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Instances starting together take turns, for the whole of it: the
+	// role prepared before the migrations and the grants after them too,
+	// which PostgreSQL refuses to make twice at the same moment ("tuple
+	// concurrently updated").
+	unlock, err := lockMigrations(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := prepareRole(ctx, db, m); err != nil {
 		return nil, err
 	}
@@ -135,8 +144,8 @@ func (d *pgDB) Migrate(ctx context.Context) ([]Migration, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Instances starting together take turns: one migrates, the others
-	// then find nothing to do.
+	// goose's own lock, which releases that this binary's did not know
+	// of still take: one migrates, the others then find nothing to do.
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))
 	if err != nil {
 		return nil, err
@@ -150,6 +159,38 @@ func (d *pgDB) Migrate(ctx context.Context) ([]Migration, error) {
 	}
 	d.mode = m
 	return applied, nil
+}
+
+// migrationLockKey names the advisory lock under which Migrate runs; goose
+// takes its own (5887940537704921958) inside it. Advisory locks are of one
+// database: two databases of a cluster migrate at the same time.
+const migrationLockKey = 7_346_921_055_118_322_001
+
+// migrationLockWait bounds the wait for another instance's migration.
+const migrationLockWait = 2 * time.Minute
+
+// lockMigrations takes the migration lock on a connection of its own,
+// waiting for the instance that holds it, and returns its release.
+func lockMigrations(ctx context.Context, db *sql.DB) (unlock func(), err error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wait, cancel := context.WithTimeout(ctx, migrationLockWait)
+	defer cancel()
+	if _, err := conn.ExecContext(wait, `SELECT pg_advisory_lock($1)`, int64(migrationLockKey)); err != nil {
+		conn.Close()
+		if wait.Err() != nil && ctx.Err() == nil {
+			return nil, fmt.Errorf("another instance has been migrating the database for %s; is one stuck?", migrationLockWait)
+		}
+		return nil, fmt.Errorf("wait for the migration lock: %w", err)
+	}
+	return func() {
+		// If this fails, Migrate's closing of db ends the session, and
+		// the lock with it.
+		conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, int64(migrationLockKey))
+		conn.Close()
+	}, nil
 }
 
 // pgConn runs statements in a transaction, or on the pool.
