@@ -43,6 +43,24 @@ type cluster struct {
 
 func newCluster(t *testing.T, dbURL string) *cluster {
 	t.Helper()
+	return newClusterWith(t, dbURL, clusterConfig{})
+}
+
+// clusterConfig is what a test changes of the cluster's instances.
+type clusterConfig struct {
+	// limits are the HTTP limits of each instance.
+	limits httpserver.Limits
+	// options, if set, changes the authorization server's options.
+	options func(*authserver.Options)
+	// instances is how many there are (default 2).
+	instances int
+}
+
+func newClusterWith(t *testing.T, dbURL string, cfg clusterConfig) *cluster {
+	t.Helper()
+	if cfg.instances == 0 {
+		cfg.instances = 2
+	}
 	proxy := httptest.NewUnstartedServer(nil)
 	public := "http://" + proxy.Listener.Addr().String()
 	c := &cluster{url: public, log: &testkit.SyncBuffer{}}
@@ -52,7 +70,7 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 		}
 	})
 	var backends []*url.URL
-	for i := range 2 {
+	for i := range cfg.instances {
 		db := dbtest.Open(t, dbURL)
 		svc := service.New(db, nil)
 		if i == 0 {
@@ -62,8 +80,12 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 			}
 			c.world = w
 		}
-		as, err := authserver.New(ctx, svc.Accounts(), authserver.Options{Issuer: public, Resource: public + "/mcp",
-			InsecureClientMetadata: true, Logger: slog.New(slog.NewTextHandler(c.log, nil))})
+		opts := authserver.Options{Issuer: public, Resource: public + "/mcp",
+			InsecureClientMetadata: true, Logger: slog.New(slog.NewTextHandler(c.log, nil))}
+		if cfg.options != nil {
+			cfg.options(&opts)
+		}
+		as, err := authserver.New(ctx, svc.Accounts(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +93,7 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		web, err := httpserver.New(srv, svc, httpserver.Options{PublicURL: public, AuthorizationServer: as}) // as vitrine serve serves it
+		web, err := httpserver.New(srv, svc, httpserver.Options{PublicURL: public, AuthorizationServer: as, Limits: cfg.limits}) // as vitrine serve serves it
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +104,11 @@ func newCluster(t *testing.T, dbURL string) *cluster {
 	}
 	var n atomic.Int64
 	proxy.Config.Handler = &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
-		r.SetURL(backends[n.Add(1)%2])
+		r.SetURL(backends[n.Add(1)%int64(len(backends))])
+		// A proxy that appends the peer to what the request says: tests
+		// stand for clients behind another proxy by sending the header.
+		r.Out.Header["X-Forwarded-For"] = r.In.Header["X-Forwarded-For"]
+		r.SetXForwarded()
 		r.Out.Host = r.In.Host
 	}}
 	proxy.Start()

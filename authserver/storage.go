@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -238,9 +239,12 @@ func tokenName(client string) string {
 }
 
 // GetAccessTokenSession finds an access token by its signature, for its
-// revocation (RFC 7009).
+// revocation (RFC 7009). The prefix finds it, and only the whole token
+// names it: the prefix is public (whoami and token list show it), so a
+// stored hash that differs from the presented one's, compared in constant
+// time, is "not found".
 func (st *storage) GetAccessTokenSession(ctx context.Context, signature string, _ fosite.Session) (fosite.Requester, error) {
-	prefix, _, ok := splitAccessSignature(signature)
+	prefix, hash, ok := splitAccessSignature(signature)
 	if !ok {
 		return nil, fosite.ErrNotFound
 	}
@@ -250,6 +254,9 @@ func (st *storage) GetAccessTokenSession(ctx context.Context, signature string, 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if subtle.ConstantTimeCompare(t.Hash, hash) != 1 {
+		return nil, fosite.ErrNotFound
 	}
 	g, err := st.db.OAuthGrant(ctx, grantID)
 	if err != nil {
