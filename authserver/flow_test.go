@@ -436,14 +436,14 @@ func TestAuthorizationServer(t *testing.T) {
 				t.Errorf("no state, denied: %s", denied)
 			}
 			p := newBrowser(t).do("GET", cfg.AuthCodeURL("short", oauth2.S256ChallengeOption(verifier)), nil)
-			if !strings.Contains(p.location, "error=invalid_state") {
+			if !refusedHere(p, "invalid_state") {
 				t.Errorf("a short state: %d %s", p.status, p.location)
 			}
 		})
 
 		t.Run("PKCE is required", func(t *testing.T) {
 			p := newBrowser(t).do("GET", oauthConfig(c, client).AuthCodeURL("state-123456"), nil)
-			if !strings.Contains(p.location, "error=invalid_request") {
+			if !refusedHere(p, "invalid_request") || !strings.Contains(p.body, "PKCE is required") {
 				t.Errorf("no PKCE: %d %s", p.status, p.location)
 			}
 		})
@@ -451,7 +451,7 @@ func TestAuthorizationServer(t *testing.T) {
 		t.Run("tokens for another resource are refused", func(t *testing.T) {
 			u := oauthConfig(c, client).AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()),
 				oauth2.SetAuthURLParam("resource", "https://elsewhere.example/mcp"))
-			if p := newBrowser(t).do("GET", u, nil); !strings.Contains(p.location, "error=") {
+			if p := newBrowser(t).do("GET", u, nil); !refusedHere(p, "invalid_request") {
 				t.Errorf("another resource: %d %s", p.status, p.location)
 			}
 		})
@@ -471,6 +471,13 @@ func TestAuthorizationServer(t *testing.T) {
 			}
 		})
 	})
+}
+
+// refusedHere reports whether an authorization request was answered with
+// a page of this server naming the error code, not a redirect anywhere.
+func refusedHere(p page, code string) bool {
+	return p.status == http.StatusBadRequest && p.location == "" && strings.Contains(p.body, code) &&
+		strings.Contains(p.header.Get("Content-Type"), "text/html")
 }
 
 // refused reports whether a call was refused for its token (HTTP 401).

@@ -55,15 +55,16 @@ func (s *Server) message(p *pageCtx, status int, title, text string) error {
 }
 
 // authorize shows the consent page of an authorization request, after
-// sign-in.
+// sign-in. A request that cannot be used is answered with a page here,
+// never a redirect: before the person has acted, redirecting to a URI any
+// client may register would make this server an open redirector (RFC
+// 9700 §4.11.2).
 func (s *Server) authorize(p *pageCtx) error {
 	ctx := p.r.Context()
 	query := p.r.URL.RawQuery
 	ar, err := s.parseAuthorize(ctx, p.r)
 	if err != nil {
-		s.logProtocolError("authorize", err)
-		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
-		return nil
+		return s.requestError(p, err)
 	}
 	if p.user == nil {
 		return redirect(p, "/login?next="+url.QueryEscape(p.r.URL.RequestURI()))
@@ -139,14 +140,11 @@ func (s *Server) consent(p *pageCtx) error {
 	orig.URL.RawQuery = p.r.PostForm.Get("authz")
 	ar, err := s.parseAuthorize(ctx, orig)
 	if err != nil {
-		s.logProtocolError("authorize", err)
-		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
-		return nil
+		return s.requestError(p, err)
 	}
 	if p.r.PostForm.Get("decision") != "approve" {
 		s.log.Info("authorization denied", "user_id", p.user.ID, "client_id", ar.GetClient().GetID())
-		s.provider.WriteAuthorizeError(ctx, p.w, ar, fosite.ErrAccessDenied.WithHint("The user denied the request."))
-		return nil
+		return s.redirectError(p, ar, fosite.ErrAccessDenied.WithHint("The user denied the request."))
 	}
 	granted := []string{ScopeRead}
 	if p.r.PostForm.Get("scope") == "write" && offersWrite(ar.GetRequestedScopes()) {
@@ -166,15 +164,51 @@ func (s *Server) consent(p *pageCtx) error {
 	res, err := s.provider.NewAuthorizeResponse(ctx, ar, sess)
 	if err != nil {
 		s.logProtocolError("authorize", err)
-		s.provider.WriteAuthorizeError(ctx, p.w, ar, err)
-		return nil
+		return s.redirectError(p, ar, err)
 	}
 	if ar.GetState() == "" {
 		res.GetParameters().Del("state") // the stand-in of parseAuthorize
 	}
+	res.AddParameter("iss", s.opts.Issuer) // RFC 9207
 	s.log.Info("authorization granted", "user_id", p.user.ID, "client_id", g.ClientID, "grant_id", g.ID, "scope", g.Scope)
 	s.provider.WriteAuthorizeResponse(ctx, p.w, ar, res)
 	return nil
+}
+
+// requestError answers an authorization request that cannot be used with
+// a page that says why, on this server.
+func (s *Server) requestError(p *pageCtx, err error) error {
+	s.logProtocolError("authorize", err)
+	rfc := fosite.ErrorToRFC6749Error(err)
+	status := rfc.CodeField
+	if status < 400 {
+		status = http.StatusBadRequest
+	}
+	text := rfc.ErrorField
+	if d := rfc.GetDescription(); d != "" {
+		text += ": " + d
+	}
+	return s.message(p, status, p.lang.t("request_invalid_title"), text)
+}
+
+// redirectError sends the person back to the client with an error, once
+// they have answered: at the client's registered redirect URI, with the
+// request's state and this server's issuer (RFC 9207), which tells a
+// client talking to several servers which one answered.
+func (s *Server) redirectError(p *pageCtx, ar fosite.AuthorizeRequester, err error) error {
+	rfc := fosite.ErrorToRFC6749Error(err)
+	to := *ar.GetRedirectURI()
+	q := to.Query()
+	q.Set("error", rfc.ErrorField)
+	if d := rfc.GetDescription(); d != "" {
+		q.Set("error_description", d)
+	}
+	if st := ar.GetState(); st != "" {
+		q.Set("state", st)
+	}
+	q.Set("iss", s.opts.Issuer)
+	to.RawQuery, to.Fragment = q.Encode(), ""
+	return redirect(p, to.String())
 }
 
 func (s *Server) loginPage(p *pageCtx) error {

@@ -1,6 +1,7 @@
 package authserver_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -61,4 +62,53 @@ func TestRevocationNeedsTheWholeToken(t *testing.T) {
 			t.Errorf("the whole token revoked, it still works: %v", err)
 		}
 	})
+}
+
+// Finding 2: before anyone signs in, an authorization request that cannot
+// be used is a page on Vitrine, never a redirect to whatever URI a client
+// registered.
+func TestNoRedirectBeforeSignIn(t *testing.T) {
+	c := newCluster(t, dbtest.SQLiteURL(t))
+	evil := register(t, c, map[string]any{"client_name": "Evil", "redirect_uris": []string{"https://evil.example/landing"}, "token_endpoint_auth_method": "none"})
+	cfg := oauthConfig(c, evil)
+	cfg.RedirectURL = "https://evil.example/landing"
+	for name, u := range map[string]string{
+		"no PKCE":          cfg.AuthCodeURL("state-123456"),
+		"plain PKCE":       cfg.AuthCodeURL("state-123456", oauth2.SetAuthURLParam("code_challenge", "x"), oauth2.SetAuthURLParam("code_challenge_method", "plain")),
+		"a short state":    cfg.AuthCodeURL("short", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())),
+		"another resource": cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", "https://elsewhere.example/mcp")),
+		"an unknown scope": cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("scope", "admin")),
+	} {
+		p := newBrowser(t).do("GET", u, nil)
+		if p.status != http.StatusBadRequest || p.location != "" || !strings.Contains(p.body, "This app&#39;s request cannot be used") {
+			t.Errorf("%s: %d, Location %q", name, p.status, p.location)
+		}
+	}
+}
+
+// Finding 12: every authorization response names the issuer (RFC 9207),
+// as the metadata says; an error after the person answered too.
+func TestAuthorizationResponseNamesTheIssuer(t *testing.T) {
+	c := newCluster(t, dbtest.SQLiteURL(t))
+	res, err := http.Get(c.url + "/.well-known/oauth-authorization-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	json.NewDecoder(res.Body).Decode(&meta)
+	res.Body.Close()
+	if meta["authorization_response_iss_parameter_supported"] != true {
+		t.Errorf("metadata: %v", meta)
+	}
+	client := register(t, c, map[string]any{"client_name": "Agent", "redirect_uris": []string{redirectURI}, "token_endpoint_auth_method": "none"})
+	cfg := oauthConfig(c, client)
+	b := newBrowser(t)
+	consent := b.signIn(c, cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), "ana@technova.example", c.password("ana@technova.example"))
+	if back := b.answer(c, consent, "approve", "read"); back.Query().Get("iss") != c.url || back.Query().Get("code") == "" {
+		t.Errorf("approved: %s", back)
+	}
+	consent = b.do("GET", cfg.AuthCodeURL("", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), nil)
+	if back := b.answer(c, consent, "deny", "read"); back.Query().Get("iss") != c.url || back.Query().Get("error") != "access_denied" || back.Query().Has("state") {
+		t.Errorf("denied: %s", back)
+	}
 }

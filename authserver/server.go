@@ -166,20 +166,21 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	// jwks_uri, and this server has no keys to publish (its tokens are
 	// opaque).
 	writeJSON(w, http.StatusOK, map[string]any{
-		"issuer":                                     s.opts.Issuer,
-		"authorization_endpoint":                     s.opts.Issuer + "/oauth/authorize",
-		"token_endpoint":                             s.opts.Issuer + "/oauth/token",
-		"registration_endpoint":                      s.opts.Issuer + "/oauth/register",
-		"revocation_endpoint":                        s.opts.Issuer + "/oauth/revoke",
-		"scopes_supported":                           []string{ScopeRead, ScopeWrite},
-		"response_types_supported":                   []string{"code"},
-		"response_modes_supported":                   []string{"query"},
-		"grant_types_supported":                      []string{"authorization_code", "refresh_token"},
-		"token_endpoint_auth_methods_supported":      auth,
-		"revocation_endpoint_auth_methods_supported": auth,
-		"code_challenge_methods_supported":           []string{"S256"},
-		"client_id_metadata_document_supported":      true,
-		"service_documentation":                      s.opts.Issuer + "/account",
+		"issuer":                                         s.opts.Issuer,
+		"authorization_endpoint":                         s.opts.Issuer + "/oauth/authorize",
+		"token_endpoint":                                 s.opts.Issuer + "/oauth/token",
+		"registration_endpoint":                          s.opts.Issuer + "/oauth/register",
+		"revocation_endpoint":                            s.opts.Issuer + "/oauth/revoke",
+		"scopes_supported":                               []string{ScopeRead, ScopeWrite},
+		"response_types_supported":                       []string{"code"},
+		"response_modes_supported":                       []string{"query"},
+		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
+		"token_endpoint_auth_methods_supported":          auth,
+		"revocation_endpoint_auth_methods_supported":     auth,
+		"code_challenge_methods_supported":               []string{"S256"},
+		"client_id_metadata_document_supported":          true,
+		"authorization_response_iss_parameter_supported": true,
+		"service_documentation":                          s.opts.Issuer + "/account",
 	})
 }
 
