@@ -20,6 +20,8 @@ import (
 
 	"github.com/ory/fosite"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/addrlimit"
+	"golang.org/x/time/rate"
 )
 
 // clients finds the clients of authorization requests: registered ones in
@@ -34,7 +36,15 @@ type clients struct {
 	// private and loopback addresses: for development and tests only.
 	insecure bool
 	now      func() time.Time
+	// fetches bounds the documents fetched for one client address: each
+	// new client_id URL costs an outbound request and a stored row.
+	fetches *addrlimit.Table
 }
+
+// errFetchLimited refuses a metadata document fetch past the address's
+// limit.
+var errFetchLimited = &fosite.RFC6749Error{ErrorField: "temporarily_unavailable", CodeField: http.StatusTooManyRequests,
+	DescriptionField: "Too many client metadata documents were fetched for your address; try again in a minute."}
 
 // Bounds on fetching a metadata document: it is an attacker's URL.
 const (
@@ -45,7 +55,8 @@ const (
 )
 
 func newClients(db vitrine.OAuthStore, resource string, insecure bool, now func() time.Time) *clients {
-	c := &clients{db: db, resource: resource, insecure: insecure, now: now}
+	// 10 documents from one address, then one every 30 s.
+	c := &clients{db: db, resource: resource, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
 	dialer := &net.Dialer{Timeout: metadataTimeout, Control: func(_, address string, _ syscall.RawConn) error {
 		// Checked on the address actually dialled, after DNS: a name
 		// that resolves to an inside address (or rebinds to one) is
@@ -118,6 +129,12 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuth
 	now := c.now()
 	if cached != nil && now.Sub(cached.FetchedAt) < metadataTTL {
 		return cached, nil
+	}
+	if !c.fetches.Allow(clientKey(ctx), time.Now()) {
+		if cached != nil && now.Sub(cached.FetchedAt) < metadataStaleMax {
+			return cached, nil
+		}
+		return nil, errFetchLimited
 	}
 	meta, ferr := c.fetch(ctx, id)
 	if ferr != nil {
@@ -278,7 +295,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.web.register.allow(r) {
+	if !allowed(s.web.register, r) {
 		w.Header().Set("Retry-After", "180")
 		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too_many_requests",
 			"error_description": "too many client registrations from this address; try again later"})

@@ -37,6 +37,10 @@ const redirectURI = "http://127.0.0.1:9/callback"
 // instances.
 type cluster struct {
 	url   string // the public URL: the proxy
+	// backends are the instances' own URLs.
+	backends []string
+	// svc is the first instance's service (the operator's way in).
+	svc *service.Service
 	world *demo.World
 	log   *testkit.SyncBuffer
 }
@@ -54,6 +58,8 @@ type clusterConfig struct {
 	options func(*authserver.Options)
 	// instances is how many there are (default 2).
 	instances int
+	// wrap, if set, wraps each instance's handler (to watch it).
+	wrap func(http.Handler) http.Handler
 }
 
 func newClusterWith(t *testing.T, dbURL string, cfg clusterConfig) *cluster {
@@ -78,7 +84,7 @@ func newClusterWith(t *testing.T, dbURL string, cfg clusterConfig) *cluster {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.world = w
+			c.world, c.svc = w, svc
 		}
 		opts := authserver.Options{Issuer: public, Resource: public + "/mcp",
 			InsecureClientMetadata: true, Logger: slog.New(slog.NewTextHandler(c.log, nil))}
@@ -97,10 +103,15 @@ func newClusterWith(t *testing.T, dbURL string, cfg clusterConfig) *cluster {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs := httptest.NewServer(web.Handler())
+		h := web.Handler()
+		if cfg.wrap != nil {
+			h = cfg.wrap(h)
+		}
+		hs := httptest.NewServer(h)
 		t.Cleanup(hs.Close)
 		u, _ := url.Parse(hs.URL)
 		backends = append(backends, u)
+		c.backends = append(c.backends, hs.URL)
 	}
 	var n atomic.Int64
 	proxy.Config.Handler = &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {

@@ -62,6 +62,13 @@ func (s *Server) message(p *pageCtx, status int, title, text string) error {
 func (s *Server) authorize(p *pageCtx) error {
 	ctx := p.r.Context()
 	query := p.r.URL.RawQuery
+	if id := p.r.URL.Query().Get("client_id"); isMetadataURL(id) {
+		// Its document first, so that the page says what is wrong with
+		// it (fosite would only say "invalid client").
+		if _, err := s.clients.lookup(ctx, id); err != nil {
+			return s.requestError(p, err)
+		}
+	}
 	ar, err := s.parseAuthorize(ctx, p.r)
 	if err != nil {
 		return s.requestError(p, err)
@@ -181,8 +188,8 @@ func (s *Server) requestError(p *pageCtx, err error) error {
 	s.logProtocolError("authorize", err)
 	rfc := fosite.ErrorToRFC6749Error(err)
 	status := rfc.CodeField
-	if status < 400 {
-		status = http.StatusBadRequest
+	if status < 400 || status == http.StatusUnauthorized {
+		status = http.StatusBadRequest // a page asks for no credentials
 	}
 	text := rfc.ErrorField
 	if d := rfc.GetDescription(); d != "" {
@@ -229,7 +236,7 @@ func (s *Server) login(p *pageCtx) error {
 		return s.render(p, "login", map[string]any{"Title": p.lang.t("sign_in_to"), "Next": next, "Email": email,
 			"Error": msg, "SSO": s.upstream != nil})
 	}
-	if !s.web.signIn.allow(p.r) {
+	if !allowed(s.web.signIn, p.r) {
 		return again(http.StatusTooManyRequests, p.lang.t("too_many"))
 	}
 	u, err := s.accounts.SignIn(p.r.Context(), email, p.r.PostForm.Get("password"))
@@ -419,7 +426,7 @@ func (s *Server) setPassword(p *pageCtx) error {
 		p.w.WriteHeader(http.StatusBadRequest)
 		return s.render(p, "password", map[string]any{"Title": p.lang.t("set_password_title"), "Token": token, "Email": u.Email, "Error": msg})
 	}
-	if !s.web.signIn.allow(p.r) {
+	if !allowed(s.web.signIn, p.r) {
 		return again(p.lang.t("too_many"))
 	}
 	pw := p.r.PostForm.Get("password")

@@ -1,12 +1,25 @@
 package authserver_test
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/vitrine/vitrine/authserver"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"golang.org/x/oauth2"
 )
@@ -110,5 +123,321 @@ func TestAuthorizationResponseNamesTheIssuer(t *testing.T) {
 	consent = b.do("GET", cfg.AuthCodeURL("", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), nil)
 	if back := b.answer(c, consent, "deny", "read"); back.Query().Get("iss") != c.url || back.Query().Get("error") != "access_denied" || back.Query().Has("state") {
 		t.Errorf("denied: %s", back)
+	}
+}
+
+// from is a request header naming the client behind the proxy.
+func from(addr string) []string { return []string{"X-Forwarded-For", addr} }
+
+// behindProxy is what the cluster's instances trust: the test's proxy.
+var behindProxy = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+
+// send makes a request to the cluster and returns its response, read.
+func send(t *testing.T, c *cluster, method, path, contentType, body string, headers ...string) page {
+	t.Helper()
+	req, _ := http.NewRequest(method, c.url+path, strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return page{status: res.StatusCode, body: string(data), header: res.Header}
+}
+
+// Finding 3: the per-address limit is in front of every route, the
+// authorization server's included: with a burst of 2, each route's third
+// request from one address is refused with 429.
+func TestAddressLimitOnEveryRoute(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1,
+		limits: httpserver.Limits{IPRate: 0.001, IPBurst: 2, TrustedProxies: behindProxy}})
+	form := "application/x-www-form-urlencoded"
+	for i, r := range []struct{ method, path, contentType, body string }{
+		{"POST", "/mcp", "application/json", `{}`},
+		{"GET", "/.well-known/oauth-authorization-server", "", ""},
+		{"GET", "/.well-known/oauth-protected-resource/mcp", "", ""},
+		{"POST", "/oauth/token", form, "grant_type=refresh_token&refresh_token=x&client_id=x"},
+		{"POST", "/oauth/revoke", form, "token=x&client_id=x"},
+		{"POST", "/oauth/register", "application/json", `{}`},
+		{"GET", "/oauth/authorize?client_id=x", "", ""},
+		{"GET", "/login", "", ""},
+		{"POST", "/login", form, "email=a@b.example&password=x"},
+		{"GET", "/password?token=x", "", ""},
+		{"POST", "/password", form, "token=x"},
+		{"GET", "/account", "", ""},
+		{"GET", "/static/vitrine.css", "", ""},
+		{"GET", "/healthz", "", ""},
+		{"GET", "/readyz", "", ""},
+		{"GET", "/nowhere", "", ""},
+	} {
+		addr := from(fmt.Sprintf("203.0.113.%d", i+1))
+		for n := range 2 {
+			if p := send(t, c, r.method, r.path, r.contentType, r.body, addr...); p.status == http.StatusTooManyRequests {
+				t.Fatalf("%s %s: request %d refused within the burst", r.method, r.path, n+1)
+			}
+		}
+		p := send(t, c, r.method, r.path, r.contentType, r.body, addr...)
+		if after, _ := strconv.Atoi(p.header.Get("Retry-After")); p.status != http.StatusTooManyRequests || after < 1 {
+			t.Errorf("%s %s: the third request from one address: %d, Retry-After %q", r.method, r.path, p.status, p.header.Get("Retry-After"))
+		}
+	}
+}
+
+// readCounter counts what the handler it wraps reads of request bodies.
+type readCounter struct {
+	next http.Handler
+	n    atomic.Int64
+}
+
+func (rc *readCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = countingBody{r.Body, &rc.n}
+	rc.next.ServeHTTP(w, r)
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// Finding 3: the body bounds hold on the authorization server's routes:
+// a body past --max-body is not read to its end, the protocol endpoints
+// read at most 64 KiB whatever --max-body says (so that fosite, which
+// parses them as multipart with 1 MiB in memory, never spools one to the
+// temporary folder), and a body trickled in is cut at --body-timeout.
+func TestBodyBoundsOnTheAuthorizationServer(t *testing.T) {
+	t.Run("size", func(t *testing.T) {
+		for _, c := range []struct {
+			what    string
+			maxBody int64
+			body    int
+			limit   int64
+		}{
+			{"past --max-body", 65536, 24 << 20, 65536},
+			{"past the protocol endpoints' own bound", 4 << 20, 3 << 20, 64 << 10},
+		} {
+			var counter *readCounter
+			cl := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{MaxBodyBytes: c.maxBody},
+				wrap: func(h http.Handler) http.Handler { counter = &readCounter{next: h}; return counter }})
+			for _, path := range []string{"/oauth/token", "/oauth/revoke", "/oauth/register"} {
+				counter.n.Store(0)
+				var body bytes.Buffer
+				mw := multipart.NewWriter(&body)
+				mw.WriteField("grant_type", "refresh_token")
+				f, _ := mw.CreateFormFile("upload", "big.bin")
+				f.Write(bytes.Repeat([]byte("x"), c.body))
+				mw.Close()
+				req, _ := http.NewRequest("POST", cl.url+path, &body)
+				req.Header.Set("Content-Type", mw.FormDataContentType())
+				if res, err := http.DefaultClient.Do(req); err == nil {
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					if res.StatusCode < 400 {
+						t.Errorf("%s, %s: %d", c.what, path, res.StatusCode)
+					}
+				}
+				// What the server read: the limit, and what one read took
+				// past it.
+				if n := counter.n.Load(); n > c.limit+64<<10 {
+					t.Errorf("%s, %s: the server read %d bytes of the body, past %d", c.what, path, n, c.limit)
+				}
+			}
+		}
+	})
+	t.Run("time", func(t *testing.T) {
+		cl := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{BodyTimeout: 300 * time.Millisecond}})
+		for _, path := range []string{"/oauth/token", "/oauth/register", "/login"} {
+			// The instance itself: the test proxy in front has no timeouts.
+			conn, err := net.Dial("tcp", strings.TrimPrefix(cl.backends[0], "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\ngrant_type=", path, strings.TrimPrefix(cl.backends[0], "http://"))
+			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			start := time.Now()
+			// The instance gives up on the body, and the proxy answers.
+			line, err := bufio.NewReader(conn).ReadString('\n')
+			if took := time.Since(start); err != nil || took > 5*time.Second {
+				t.Errorf("%s: a stalled body held the request for %s (%q, %v)", path, took, line, err)
+			}
+			conn.Close()
+		}
+	})
+}
+
+// Finding 3: every new client_id URL costs an outbound fetch and a stored
+// row: one address gets 10, then one every 30 s.
+func TestMetadataFetchesAreLimited(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{TrustedProxies: behindProxy}})
+	var fetched atomic.Int64
+	var doc *httptest.Server
+	doc = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched.Add(1)
+		json.NewEncoder(w).Encode(map[string]any{"client_id": doc.URL + r.URL.Path, "client_name": "Doc",
+			"redirect_uris": []string{redirectURI}, "token_endpoint_auth_method": "none"})
+	}))
+	defer doc.Close()
+	authorizeURL := func(n int) string {
+		cfg := oauthConfig(c, fmt.Sprintf("%s/client-%d.json", doc.URL, n))
+		return strings.TrimPrefix(cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), c.url)
+	}
+	for n := range 10 {
+		if p := send(t, c, "GET", authorizeURL(n), "", "", from("203.0.113.9")...); p.status != http.StatusSeeOther {
+			t.Fatalf("client %d: %d %s", n, p.status, p.body)
+		}
+	}
+	p := send(t, c, "GET", authorizeURL(10), "", "", from("203.0.113.9")...)
+	if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "Too many client metadata documents") {
+		t.Errorf("the 11th new client_id from one address: %d %s", p.status, p.body)
+	}
+	if n := fetched.Load(); n != 10 {
+		t.Errorf("%d documents fetched, want 10", n)
+	}
+	// A document already fetched is served from its copy; another address
+	// fetches its own.
+	if p := send(t, c, "GET", authorizeURL(3), "", "", from("203.0.113.9")...); p.status != http.StatusSeeOther {
+		t.Errorf("a client already known: %d", p.status)
+	}
+	if p := send(t, c, "GET", authorizeURL(10), "", "", from("203.0.113.10")...); p.status != http.StatusSeeOther {
+		t.Errorf("another address: %d", p.status)
+	}
+}
+
+// signInFrom posts a sign-in form as a client at addr, behind the proxy.
+func signInFrom(t *testing.T, c *cluster, addr, email, password string) page {
+	t.Helper()
+	b := newBrowser(t)
+	form := b.do("GET", c.url+"/login", nil).fields()
+	form.Set("email", email)
+	form.Set("password", password)
+	req, _ := http.NewRequest("POST", c.url+"/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-For", addr)
+	res, err := b.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	return page{status: res.StatusCode}
+}
+
+// Findings 4 and 8: behind --trusted-proxies, the sign-in, password and
+// registration limits count the client the proxy names, as the MCP
+// endpoint does, not the proxy; IPv6 clients by their /64.
+func TestAuthorizationServerLimitsCountClients(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{TrustedProxies: behindProxy}})
+	ana := "ana@technova.example"
+	t.Run("sign-in", func(t *testing.T) {
+		// Each attempt for another email: the lockout per email stays out
+		// of it.
+		for i := range 10 {
+			if p := signInFrom(t, c, "203.0.113.66", fmt.Sprintf("nobody%d@example.com", i), "not the password"); p.status != http.StatusUnauthorized {
+				t.Fatalf("bad password %d: %d", i+1, p.status)
+			}
+		}
+		if p := signInFrom(t, c, "203.0.113.66", ana, c.password(ana)); p.status != http.StatusTooManyRequests {
+			t.Errorf("the 11th attempt from the same client: %d", p.status)
+		}
+		if p := signInFrom(t, c, "203.0.113.77", "marina@mercadoverde.example", c.password("marina@mercadoverde.example")); p.status != http.StatusSeeOther {
+			t.Errorf("another client behind the same proxy: %d", p.status)
+		}
+	})
+	t.Run("IPv6 by /64", func(t *testing.T) {
+		for i := range 10 {
+			signInFrom(t, c, fmt.Sprintf("2001:db8:1:2::%x", i+1), fmt.Sprintf("nobody%d@example.com", i), "not the password")
+		}
+		if p := signInFrom(t, c, "2001:db8:1:2:ffff:ffff:ffff:ffff", "carla@technova.example", c.password("carla@technova.example")); p.status != http.StatusTooManyRequests {
+			t.Errorf("another address of the same /64: %d", p.status)
+		}
+		if p := signInFrom(t, c, "2001:db8:1:3::1", "carla@technova.example", c.password("carla@technova.example")); p.status != http.StatusSeeOther {
+			t.Errorf("an address of another /64: %d", p.status)
+		}
+	})
+	t.Run("password links", func(t *testing.T) {
+		link, _, err := c.svc.Accounts().Operator().CreatePasswordLink(ctx, "diego@technova.example", time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two passwords that differ: the page says so, until the address
+		// is held back.
+		form := url.Values{"token": {link}, "password": {"one long password"}, "password2": {"another long password"}}
+		b := newBrowser(t)
+		form.Set("csrf", b.do("GET", c.url+"/login", nil).fields().Get("csrf"))
+		postFrom := func(addr string) string {
+			req, _ := http.NewRequest("POST", c.url+"/password", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-Forwarded-For", addr)
+			res, err := b.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			return string(body)
+		}
+		for range 10 {
+			postFrom("203.0.113.88")
+		}
+		if body := postFrom("203.0.113.88"); !strings.Contains(body, "Too many attempts from your address") {
+			t.Errorf("the 11th attempt of one client is not held back")
+		}
+		if body := postFrom("203.0.113.89"); !strings.Contains(body, "The two passwords differ") {
+			t.Errorf("another client behind the proxy is held back")
+		}
+	})
+	t.Run("registration", func(t *testing.T) {
+		body := `{"client_name":"Flood","redirect_uris":["` + redirectURI + `"],"token_endpoint_auth_method":"none"}`
+		for range 20 {
+			send(t, c, "POST", "/oauth/register", "application/json", body, from("203.0.113.99")...)
+		}
+		if p := send(t, c, "POST", "/oauth/register", "application/json", body, from("203.0.113.99")...); p.status != http.StatusTooManyRequests {
+			t.Errorf("the 21st registration of one client: %d", p.status)
+		}
+		if p := send(t, c, "POST", "/oauth/register", "application/json", body, from("203.0.113.100")...); p.status != http.StatusCreated {
+			t.Errorf("another client's registration: %d", p.status)
+		}
+	})
+}
+
+// Finding 8: an address held back stays so however many others come: the
+// limit's table forgets only addresses that have recovered, and when it
+// is full of others still held back, new addresses share one bucket (it
+// used to start over, the held-back address with it).
+func TestHeldBackAddressStaysHeldBack(t *testing.T) {
+	defer authserver.SetLimitTableSize(30)()
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{TrustedProxies: behindProxy}})
+	body := `{"client_name":"Flood","redirect_uris":["` + redirectURI + `"],"token_endpoint_auth_method":"none"}`
+	register := func(addr string) int {
+		return send(t, c, "POST", "/oauth/register", "application/json", body, from(addr)...).status
+	}
+	for range 20 {
+		register("203.0.113.66")
+	}
+	if code := register("203.0.113.66"); code != http.StatusTooManyRequests {
+		t.Fatalf("the 21st registration: %d", code)
+	}
+	created := 0
+	for i := range 60 {
+		if register(fmt.Sprintf("198.51.100.%d", i+1)) == http.StatusCreated {
+			created++
+		}
+	}
+	if code := register("203.0.113.66"); code != http.StatusTooManyRequests {
+		t.Errorf("after 60 other addresses, the held-back one registers: %d", code)
+	}
+	// 29 addresses fit beside it; the others shared the overflow bucket.
+	if created < 29 || created > 29+20 {
+		t.Errorf("%d of 60 new addresses registered", created)
 	}
 }

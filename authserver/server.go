@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/compose"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/service/accounts"
 )
 
@@ -70,6 +72,8 @@ type Server struct {
 	web      *web
 	upstream *upstream
 	now      func() time.Time
+	// clientAddr is the address of a request's client (Register).
+	clientAddr func(*http.Request) string
 }
 
 // New builds the server on the accounts (Service.Accounts); it reads the
@@ -80,7 +84,7 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Issuer = strings.TrimSuffix(opts.Issuer, "/")
-	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now}
+	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now, clientAddr: peerAddr}
 	s.clients = newClients(acc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, acc.Now)
 	s.store = &storage{db: acc.OAuthStore(), clients: s.clients, now: acc.Now}
 	cfg := &fosite.Config{
@@ -115,30 +119,43 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 	return s, nil
 }
 
-// Register adds the server's endpoints and pages to mux.
 // Issuer is the authorization server's issuer identifier.
 func (s *Server) Issuer() string { return s.opts.Issuer }
 
-func (s *Server) Register(mux *http.ServeMux) {
-	mux.HandleFunc("/.well-known/oauth-authorization-server", cors(s.metadata))
-	mux.HandleFunc("/oauth/token", cors(s.token))
-	mux.HandleFunc("/oauth/revoke", cors(s.revoke))
-	mux.HandleFunc("/oauth/register", cors(s.register))
-	mux.HandleFunc("GET /oauth/authorize", s.page(s.authorize))
-	mux.HandleFunc("POST /oauth/authorize", s.page(s.consent))
-	mux.HandleFunc("GET /login", s.page(s.loginPage))
-	mux.HandleFunc("POST /login", s.page(s.login))
-	mux.HandleFunc("POST /logout", s.page(s.logout))
-	mux.HandleFunc("GET /login/sso", s.page(s.ssoStart))
-	mux.HandleFunc("GET /login/sso/callback", s.page(s.ssoCallback))
-	mux.HandleFunc("GET /account", s.page(s.account))
-	mux.HandleFunc("POST /account/apps/{id}/revoke", s.page(s.revokeApp))
-	mux.HandleFunc("POST /account/tokens", s.page(s.createToken))
-	mux.HandleFunc("POST /account/tokens/{id}/revoke", s.page(s.revokeToken))
-	mux.HandleFunc("GET /password", s.page(s.passwordPage))
-	mux.HandleFunc("POST /password", s.page(s.setPassword))
-	mux.HandleFunc("GET /static/vitrine.css", serveCSS)
+// Register adds the server's endpoints and pages to mux. clientAddr names
+// the client of a request as the server in front counts it (behind
+// trusted proxies, the client they name); nil counts the TCP peer. The
+// limits on sign-in, registration and metadata fetches count by it.
+func (s *Server) Register(mux *http.ServeMux, clientAddr func(*http.Request) string) {
+	if clientAddr != nil {
+		s.clientAddr = clientAddr
+	}
+	handle := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, s.fromClient(h)) }
+	handle("/.well-known/oauth-authorization-server", cors(s.metadata))
+	handle("/oauth/token", cors(s.token))
+	handle("/oauth/revoke", cors(s.revoke))
+	handle("/oauth/register", cors(s.register))
+	handle("GET /oauth/authorize", s.page(s.authorize))
+	handle("POST /oauth/authorize", s.page(s.consent))
+	handle("GET /login", s.page(s.loginPage))
+	handle("POST /login", s.page(s.login))
+	handle("POST /logout", s.page(s.logout))
+	handle("GET /login/sso", s.page(s.ssoStart))
+	handle("GET /login/sso/callback", s.page(s.ssoCallback))
+	handle("GET /account", s.page(s.account))
+	handle("POST /account/apps/{id}/revoke", s.page(s.revokeApp))
+	handle("POST /account/tokens", s.page(s.createToken))
+	handle("POST /account/tokens/{id}/revoke", s.page(s.revokeToken))
+	handle("GET /password", s.page(s.passwordPage))
+	handle("POST /password", s.page(s.setPassword))
+	handle("GET /static/vitrine.css", serveCSS)
 }
+
+// protocolBodyMax bounds the body of a protocol endpoint: a form of a few
+// parameters, or client metadata. fosite parses token and revocation
+// requests as multipart too, with a 1 MiB bound in memory and the rest
+// spooled to a temporary file: under this cap nothing is ever spooled.
+const protocolBodyMax = 64 << 10
 
 // cors lets browser-based clients call the protocol endpoints, which take
 // no cookies.
@@ -151,8 +168,37 @@ func cors(h http.HandlerFunc) http.HandlerFunc {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, protocolBodyMax)
+		}
 		h(w, r)
 	}
+}
+
+type clientKeyContext struct{}
+
+// fromClient files the request under its client's key (addrlimit.Key of
+// its address), which the limits count.
+func (s *Server) fromClient(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := addrlimit.Key(s.clientAddr(r))
+		h(w, r.WithContext(context.WithValue(r.Context(), clientKeyContext{}, key)))
+	})
+}
+
+// clientKey is the key of the request's client, "" outside a request.
+func clientKey(ctx context.Context) string {
+	k, _ := ctx.Value(clientKeyContext{}).(string)
+	return k
+}
+
+// peerAddr is the address of a request's TCP peer.
+func peerAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // metadata serves RFC 8414 authorization server metadata.

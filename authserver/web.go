@@ -9,14 +9,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/service/accounts"
 	"golang.org/x/time/rate"
 )
@@ -27,10 +26,14 @@ type web struct {
 	accounts *accounts.Accounts
 	key      []byte // signs CSRF tokens; kept in the database (server_keys)
 	secure   bool   // cookies are Secure (off only on loopback http)
-	signIn   *ipLimiter
+	signIn   *addrlimit.Table
 	// register bounds client registrations, which anyone may make.
-	register *ipLimiter
+	register *addrlimit.Table
 }
+
+// limitTableSize is how many addresses each limit keeps (addrlimit);
+// the tests make it smaller.
+var limitTableSize = addrlimit.DefaultMax
 
 func newWeb(ctx context.Context, acc *accounts.Accounts, secure bool) (*web, error) {
 	fresh := make([]byte, 32)
@@ -41,8 +44,8 @@ func newWeb(ctx context.Context, acc *accounts.Accounts, secure bool) (*web, err
 	}
 	// 10 sign-in attempts a minute from one address (then one every 6 s).
 	// 20 client registrations from one address, then one every 3 minutes.
-	return &web{accounts: acc, key: key, secure: secure, signIn: newIPLimiter(rate.Every(6*time.Second), 10),
-		register: newIPLimiter(rate.Every(3*time.Minute), 20)}, nil
+	return &web{accounts: acc, key: key, secure: secure, signIn: addrlimit.New(rate.Every(6*time.Second), 10, limitTableSize),
+		register: addrlimit.New(rate.Every(3*time.Minute), 20, limitTableSize)}, nil
 }
 
 // The cookies: on https, __Host- names bind them to this host and path /.
@@ -181,33 +184,8 @@ func redirect(p *pageCtx, to string) error {
 	return nil
 }
 
-// ipLimiter bounds the attempts of one address.
-type ipLimiter struct {
-	every rate.Limit
-	burst int
-	mu    sync.Mutex
-	byIP  map[string]*rate.Limiter
-}
-
-func newIPLimiter(every rate.Limit, burst int) *ipLimiter {
-	return &ipLimiter{every: every, burst: burst, byIP: map[string]*rate.Limiter{}}
-}
-
-// allow reports whether the address may try now.
-func (l *ipLimiter) allow(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.byIP[host]
-	if !ok {
-		if len(l.byIP) > 10000 {
-			clear(l.byIP) // bounded: an address forgotten starts afresh
-		}
-		lim = rate.NewLimiter(l.every, l.burst)
-		l.byIP[host] = lim
-	}
-	return lim.Allow()
+// allowed counts an attempt of the request's client against a table of
+// limits, and reports whether it may go ahead.
+func allowed(t *addrlimit.Table, r *http.Request) bool {
+	return t.Allow(clientKey(r.Context()), time.Now())
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vitrine/vitrine/internal/addrlimit"
 	"golang.org/x/time/rate"
 )
 
@@ -63,52 +64,31 @@ type limiter struct {
 	cfg     Limits
 	metrics *metrics
 
+	// ips and tokens are nil when their limit is off.
+	ips, tokens *addrlimit.Table
+
 	mu       sync.Mutex
-	ips      map[string]*entry
-	tokens   map[string]*entry
 	inFlight map[string]int
 }
 
-type entry struct {
-	lim  *rate.Limiter
-	seen time.Time
-}
-
-// maxEntries bounds the limiters kept; past it, idle ones are forgotten.
-const maxEntries = 10000
-
 func newLimiter(cfg Limits, m *metrics) *limiter {
-	return &limiter{cfg: cfg, metrics: m, ips: map[string]*entry{}, tokens: map[string]*entry{}, inFlight: map[string]int{}}
+	l := &limiter{cfg: cfg, metrics: m, inFlight: map[string]int{}}
+	if cfg.IPRate > 0 {
+		l.ips = addrlimit.New(rate.Limit(cfg.IPRate), cfg.IPBurst, 0)
+	}
+	if cfg.TokenRate > 0 {
+		l.tokens = addrlimit.New(rate.Limit(cfg.TokenRate), cfg.TokenBurst, 0)
+	}
+	return l
 }
 
 // wait returns how long the key must wait before its next request, or 0 to
 // go ahead now.
-func (l *limiter) wait(table map[string]*entry, key string, r float64, burst int) time.Duration {
-	if r <= 0 {
+func (l *limiter) wait(table *addrlimit.Table, key string) time.Duration {
+	if table == nil {
 		return 0
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	e, ok := table[key]
-	if !ok {
-		if len(table) >= maxEntries {
-			for k, old := range table {
-				if now.Sub(old.seen) > time.Minute {
-					delete(table, k)
-				}
-			}
-		}
-		e = &entry{lim: rate.NewLimiter(rate.Limit(r), max(burst, 1))}
-		table[key] = e
-	}
-	e.seen = now
-	res := e.lim.ReserveN(now, 1)
-	if d := res.DelayFrom(now); d > 0 {
-		res.CancelAt(now)
-		return d
-	}
-	return 0
+	return table.Wait(key, time.Now())
 }
 
 // acquire counts a request of the token in flight, refusing one past the cap.
@@ -144,10 +124,12 @@ func (l *limiter) tooMany(w http.ResponseWriter, limit string, after time.Durati
 		"error_description": "too many requests (" + limit + "); retry after the time in Retry-After"})
 }
 
-// beforeToken is everything that comes before reading a token, in order:
-// the origin check, the per-address rate limit, the body bounds.
-func (l *limiter) beforeToken(next http.Handler) http.Handler {
-	return l.checkOrigin(l.byIP(l.boundBody(next)))
+// everyRequest is what comes before every route, the authorization
+// server's included, in order: the per-address rate limit (before any
+// token is read, so that a flood costs no database work), then the body
+// bounds.
+func (l *limiter) everyRequest(next http.Handler) http.Handler {
+	return l.byIP(l.boundBody(next))
 }
 
 // checkOrigin refuses cross-origin browser requests (originAllowed).
@@ -164,7 +146,7 @@ func (l *limiter) checkOrigin(next http.Handler) http.Handler {
 // byIP applies the per-address rate limit.
 func (l *limiter) byIP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if d := l.wait(l.ips, l.clientAddr(r), l.cfg.IPRate, l.cfg.IPBurst); d > 0 {
+		if d := l.wait(l.ips, addrlimit.Key(l.clientAddr(r))); d > 0 {
 			l.tooMany(w, "ip", d)
 			return
 		}
@@ -172,7 +154,10 @@ func (l *limiter) byIP(next http.Handler) http.Handler {
 	})
 }
 
-// boundBody bounds a request body's size and the time to send it.
+// boundBody bounds a request body's size and the time to send it. The
+// time is a read deadline on the connection, lifted once the body is read
+// (net/http lifts it too, once a request's body is done), so that the
+// answer may stream for as long as it takes.
 func (l *limiter) boundBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
@@ -192,7 +177,7 @@ func (l *limiter) boundBody(next http.Handler) http.Handler {
 
 // byToken applies the per-token rate limit and concurrency cap.
 func (l *limiter) byToken(token string, w http.ResponseWriter, r *http.Request, next http.Handler) {
-	if d := l.wait(l.tokens, token, l.cfg.TokenRate, l.cfg.TokenBurst); d > 0 {
+	if d := l.wait(l.tokens, token); d > 0 {
 		l.tooMany(w, "token", d)
 		return
 	}

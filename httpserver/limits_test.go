@@ -239,3 +239,4 @@ func nonLoopbackIP(t *testing.T) string {
 	t.Skip("no address beyond loopback")
 	return ""
 }
+

@@ -28,6 +28,15 @@ func TestTrustedProxies(t *testing.T) {
 		t.Errorf("second client: %d", res.StatusCode)
 	}
 
+	// IPv6 clients count by their /64, the network one subscriber gets.
+	if res := request(t, proxied.URL, w.tokens[owner], initialize, xff("2001:db8:1:2::1")...); res.StatusCode != http.StatusOK {
+		t.Fatalf("an IPv6 client: %d", res.StatusCode)
+	}
+	tooMany(t, request(t, proxied.URL, w.tokens[owner], initialize, xff("2001:db8:1:2:ffff::7")...), "another address of the same /64")
+	if res := request(t, proxied.URL, w.tokens[owner], initialize, xff("2001:db8:1:3::1")...); res.StatusCode != http.StatusOK {
+		t.Errorf("an address of another /64: %d", res.StatusCode)
+	}
+
 	limits.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
 	direct := limitedServer(t, w, limits, nil)
 	request(t, direct.URL, w.tokens[owner], initialize, xff("203.0.113.3")...)

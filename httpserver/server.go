@@ -59,8 +59,11 @@ type Options struct {
 type AuthorizationServer interface {
 	// Issuer is its issuer identifier.
 	Issuer() string
-	// Register adds its routes to mux.
-	Register(mux *http.ServeMux)
+	// Register adds its routes to mux. clientAddr is the address of the
+	// client of a request, as the per-address limit counts it (behind
+	// trusted proxies, the client they name): its own limits on sign-in
+	// and registration count the same.
+	Register(mux *http.ServeMux, clientAddr func(*http.Request) string)
 }
 
 // Server is Vitrine's HTTP server.
@@ -69,7 +72,7 @@ type Server struct {
 	svc      *service.Service
 	opts     Options
 	log      *slog.Logger
-	mux      *http.ServeMux
+	handler  http.Handler
 	metrics  *metrics
 	oauth    *resourceServer // nil without an external authorization server
 	self     *selfIssued     // nil without Vitrine's own
@@ -102,7 +105,7 @@ func New(srv *mcpserver.Server, svc *service.Service, opts Options) (*Server, er
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
 	s.sessions = newSessionCap(s, opts.Limits.SessionsPerUser)
-	s.mux = s.routes()
+	s.handler = s.routes()
 	return s, nil
 }
 
@@ -117,19 +120,25 @@ func ResourceURL(publicURL string) string { return strings.TrimSuffix(publicURL,
 // the protected-resource metadata of RFC 9728 at the root and
 // path-suffixed well-known URLs; /healthz and /readyz; /metrics when it
 // has a handler; the authorization server's routes when it is on.
-func (s *Server) routes() *http.ServeMux {
+//
+// Every route is behind the per-address limit and the body bounds
+// (limits.everyRequest); /mcp and the metadata check the origin of
+// browsers too, which the authorization server's protocol endpoints do
+// not (they serve any origin, on purpose) nor its pages (their forms carry
+// CSRF tokens).
+func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(MCPPath, s.limits.beforeToken(s.requireToken(exposeCaller(s.streamable()))))
+	mux.Handle(MCPPath, s.limits.checkOrigin(s.requireToken(exposeCaller(s.streamable()))))
 	var meta http.Handler
 	switch {
 	case s.oauth != nil:
 		meta = s.oauth.protectedResourceMetadata()
 	case s.self != nil:
 		meta = s.self.protectedResourceMetadata()
-		s.opts.AuthorizationServer.Register(mux)
+		s.opts.AuthorizationServer.Register(mux, s.limits.clientAddr)
 	}
 	if meta != nil {
-		meta = s.limits.beforeToken(meta)
+		meta = s.limits.checkOrigin(meta)
 		mux.Handle("/.well-known/oauth-protected-resource", meta)
 		mux.Handle("/.well-known/oauth-protected-resource"+MCPPath, meta)
 	}
@@ -138,11 +147,11 @@ func (s *Server) routes() *http.ServeMux {
 	if s.opts.MetricsHandler != nil {
 		mux.Handle("GET /metrics", s.opts.MetricsHandler)
 	}
-	return mux
+	return s.limits.everyRequest(mux)
 }
 
 // Handler is what the server serves.
-func (s *Server) Handler() http.Handler { return s.mux }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // CheckOAuth reads the authorization server's metadata and keys (and
 // finds its introspection endpoint), so that a misconfiguration shows at

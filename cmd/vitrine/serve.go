@@ -240,7 +240,15 @@ func (c *ServeCmd) Run(e *env) error {
 	if as != nil {
 		log.Info("serving OAuth sign-in", "issuer", publicURL, "account", publicURL+"/account")
 	}
-	servers := []*http.Server{{Handler: web.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
+	// The main server's routes bound a body's time themselves (--body-timeout);
+	// ReadTimeout is the backstop for the whole request, headers and
+	// body. net/http lifts it once the body is read, so answers (event
+	// streams) are not cut by it.
+	front := &http.Server{Handler: web.Handler(), ReadHeaderTimeout: headerTimeout, IdleTimeout: 2 * time.Minute}
+	if limits.BodyTimeout > 0 {
+		front.ReadTimeout = headerTimeout + limits.BodyTimeout
+	}
+	servers := []*http.Server{front}
 	listeners := []net.Listener{ln}
 	if c.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", c.MetricsAddr)
@@ -250,7 +258,7 @@ func (c *ServeCmd) Run(e *env) error {
 		}
 		mmux := http.NewServeMux()
 		mmux.Handle("GET /metrics", metrics)
-		servers = append(servers, &http.Server{Handler: mmux, ReadHeaderTimeout: 10 * time.Second})
+		servers = append(servers, &http.Server{Handler: mmux, ReadHeaderTimeout: headerTimeout, ReadTimeout: sideTimeout})
 		listeners = append(listeners, mln)
 		log.Info("serving metrics", "url", fmt.Sprintf("http://%s/metrics", mln.Addr()))
 	}
@@ -265,7 +273,7 @@ func (c *ServeCmd) Run(e *env) error {
 		pmux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		pmux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		pmux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		servers = append(servers, &http.Server{Handler: pmux, ReadHeaderTimeout: 10 * time.Second})
+		servers = append(servers, &http.Server{Handler: pmux, ReadHeaderTimeout: headerTimeout, ReadTimeout: sideTimeout})
 		listeners = append(listeners, pln)
 		log.Info("serving the profiler", "url", fmt.Sprintf("http://%s/debug/pprof/", pln.Addr()))
 	}
@@ -284,6 +292,14 @@ func (c *ServeCmd) Run(e *env) error {
 	}
 	return shutdown(log, web, servers, c.ShutdownTimeout)
 }
+
+// headerTimeout bounds the time a client takes to send a request's
+// headers; sideTimeout the whole request to the metrics and profiler
+// addresses, which take no body.
+const (
+	headerTimeout = 10 * time.Second
+	sideTimeout   = 30 * time.Second
+)
 
 // shutdown stops accepting, lets the calls in flight finish within the
 // timeout, then ends the sessions still open (their idle event streams
