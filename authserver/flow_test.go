@@ -36,11 +36,11 @@ const redirectURI = "http://127.0.0.1:9/callback"
 // that sends each request to the other one: every step of a flow crosses
 // instances.
 type cluster struct {
-	url   string // the public URL: the proxy
+	url string // the public URL: the proxy
 	// backends are the instances' own URLs.
 	backends []string
 	// svc is the first instance's service (the operator's way in).
-	svc *service.Service
+	svc   *service.Service
 	world *demo.World
 	log   *testkit.SyncBuffer
 }

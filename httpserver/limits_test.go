@@ -239,4 +239,3 @@ func nonLoopbackIP(t *testing.T) string {
 	t.Skip("no address beyond loopback")
 	return ""
 }
-
