@@ -112,6 +112,8 @@ type OAuthStore interface {
 	// WebSession returns an unexpired session with its user.
 	WebSession(ctx context.Context, id string, now time.Time) (*WebSession, *User, error)
 	DeleteWebSession(ctx context.Context, id string) error
+	// DeleteWebSessionsOfUser signs every browser of the user out.
+	DeleteWebSessionsOfUser(ctx context.Context, userID string) error
 	// ServerKey returns the key every instance shares under name (the
 	// CSRF key of the pages), storing fresh when there is none.
 	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)

@@ -41,7 +41,8 @@ type UserStore interface {
 	UserByEmail(ctx context.Context, email string) (*User, error)
 	// UserBySubject returns the user linked to an OAuth subject.
 	UserBySubject(ctx context.Context, subject string) (*User, error)
-	// UpdateUser writes a user's name, subject and disabled flag.
+	// UpdateUser writes a user's name, subject and disabled flag; a
+	// disabled user's browser sessions (WebSession) end.
 	UpdateUser(ctx context.Context, u *User) error
 	// ListUsers returns up to limit users after the email key after.
 	ListUsers(ctx context.Context, after string, limit int) ([]*User, error)
@@ -120,8 +121,8 @@ type PasswordStore interface {
 	// UserPassword returns the user with that email and their password
 	// hash, "" when they have none; NotFoundError when nobody has the email.
 	UserPassword(ctx context.Context, email string) (*User, string, error)
-	// SetPassword stores a user's password hash and forgets the failed
-	// sign-ins of their email.
+	// SetPassword stores a user's password hash, forgets the failed
+	// sign-ins of their email and ends their browser sessions.
 	SetPassword(ctx context.Context, userID, hash string, at time.Time) error
 	// SignInFailures returns the failures counted for an email key; the
 	// zero value when there are none.
@@ -139,8 +140,8 @@ type PasswordStore interface {
 	// unexpired at now, with its user; else NotFoundError.
 	PasswordLink(ctx context.Context, hash []byte, now time.Time) (*PasswordLink, *User, error)
 	// RedeemPasswordLink uses up the link with that hash, if unused and
-	// unexpired at at, and sets its user's password hash, in one
-	// transaction; else NotFoundError.
+	// unexpired at at, and sets its user's password hash (as
+	// SetPassword), in one transaction; else NotFoundError.
 	RedeemPasswordLink(ctx context.Context, hash []byte, passwordHash string, at time.Time) (*User, error)
 }
 

@@ -271,6 +271,23 @@ func (s *Server) logout(p *pageCtx) error {
 	return redirect(p, "/login")
 }
 
+// signOutEverywhere ends every session of the person, this browser's
+// included.
+func (s *Server) signOutEverywhere(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.user == nil {
+		return redirect(p, "/login?next=/account")
+	}
+	if err := s.accounts.OAuthStore().DeleteWebSessionsOfUser(p.r.Context(), p.user.ID); err != nil {
+		return err
+	}
+	s.log.Info("signed out everywhere", "user_id", p.user.ID)
+	s.web.clearCookie(p.w, "vitrine_session")
+	return redirect(p, "/login")
+}
+
 // appView and tokenView are rows of the account page.
 type appView struct {
 	ID, Name, Scope, Approved, LastUsed string

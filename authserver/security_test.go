@@ -21,6 +21,7 @@ import (
 	"github.com/vitrine/vitrine/authserver"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/service/accounts"
 	"golang.org/x/oauth2"
 )
 
@@ -440,4 +441,101 @@ func TestHeldBackAddressStaysHeldBack(t *testing.T) {
 	if created < 29 || created > 29+20 {
 		t.Errorf("%d of 60 new addresses registered", created)
 	}
+}
+
+// signedIn signs a new browser in as email, on its account page.
+func signedIn(t *testing.T, c *cluster, email, password string) *browser {
+	t.Helper()
+	b := newBrowser(t)
+	form := b.do("GET", c.url+"/login?next=/account", nil).fields()
+	form.Set("email", email)
+	form.Set("password", password)
+	if p := b.do("POST", c.url+"/login", form); p.status != http.StatusSeeOther {
+		t.Fatalf("sign-in: %d", p.status)
+	}
+	if !onAccount(b, c) {
+		t.Fatal("signed in, the account page is not shown")
+	}
+	return b
+}
+
+// onAccount reports whether the browser is shown its account page, not
+// sent to sign in.
+func onAccount(b *browser, c *cluster) bool {
+	return b.do("GET", c.url+"/account", nil).status == http.StatusOK
+}
+
+// Finding 5: a new password (from an invitation link, or the operator's
+// vitrine user password), a disabled account and "sign out everywhere"
+// end every browser session of the user.
+func TestSessionsEnd(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, dbURL string) {
+		c := newCluster(t, dbURL)
+		op := c.svc.Accounts().Operator()
+		email, password := "diego@technova.example", c.password("diego@technova.example")
+		t.Run("a password set from an invitation link", func(t *testing.T) {
+			before, other := signedIn(t, c, email, password), signedIn(t, c, "ana@technova.example", c.password("ana@technova.example"))
+			link, _, err := op.CreatePasswordLink(ctx, email, time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			redeemer := newBrowser(t)
+			form := redeemer.do("GET", c.url+"/password?token="+link, nil).fields()
+			password = "diego's brand new password"
+			form.Set("password", password)
+			form.Set("password2", password)
+			if p := redeemer.do("POST", c.url+"/password", form); p.status != http.StatusSeeOther {
+				t.Fatalf("set the password: %d %s", p.status, p.body)
+			}
+			if onAccount(before, c) {
+				t.Error("a session from before the new password still opens the account")
+			}
+			if !onAccount(redeemer, c) || !onAccount(other, c) {
+				t.Error("the browser that set it, or another user's, was signed out")
+			}
+		})
+		t.Run("a password the operator sets", func(t *testing.T) {
+			before := signedIn(t, c, email, password)
+			password = "the operator's password for diego"
+			if err := op.SetPassword(ctx, email, password); err != nil {
+				t.Fatal(err)
+			}
+			if onAccount(before, c) {
+				t.Error("a session from before vitrine user password still opens the account")
+			}
+		})
+		t.Run("disabled, then enabled", func(t *testing.T) {
+			before := signedIn(t, c, email, password)
+			for _, disabled := range []bool{true, false} {
+				if _, err := op.UpdateUser(ctx, email, accounts.UserChanges{Disabled: &disabled}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if onAccount(before, c) {
+				t.Error("a session from before the user was disabled is back once enabled")
+			}
+		})
+		t.Run("sign out everywhere", func(t *testing.T) {
+			here, there := signedIn(t, c, email, password), signedIn(t, c, email, password)
+			other := signedIn(t, c, "ana@technova.example", c.password("ana@technova.example"))
+			account := here.do("GET", c.url+"/account", nil)
+			if !strings.Contains(account.body, `action="/account/sessions/revoke"`) {
+				t.Fatal("the account page has no sign-out-everywhere button")
+			}
+			if p := here.do("POST", c.url+"/account/sessions/revoke", account.fields()); p.status != http.StatusSeeOther || !strings.HasSuffix(p.location, "/login") {
+				t.Fatalf("sign out everywhere: %d %s", p.status, p.location)
+			}
+			if onAccount(here, c) || onAccount(there, c) {
+				t.Error("a browser is still signed in after signing out everywhere")
+			}
+			if !onAccount(other, c) {
+				t.Error("another user was signed out")
+			}
+			// Without this browser's CSRF token, nothing happens.
+			again := signedIn(t, c, email, password)
+			if p := again.do("POST", c.url+"/account/sessions/revoke", url.Values{"csrf": {"forged"}}); p.status != http.StatusForbidden || !onAccount(again, c) {
+				t.Errorf("a forged form: %d", p.status)
+			}
+		})
+	})
 }

@@ -359,6 +359,18 @@ func (db *DB) WebSession(ctx context.Context, id string, now time.Time) (*vitrin
 	return &s, &u, nil
 }
 
+// DeleteWebSessionsOfUser signs every browser of the user out.
+func (db *DB) DeleteWebSessionsOfUser(ctx context.Context, userID string) error {
+	if !validIDs(userID) {
+		return nil
+	}
+	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error { return endWebSessions(ctx, c, userID) })
+	if err != nil {
+		return fmt.Errorf("end web sessions: %w", err)
+	}
+	return nil
+}
+
 // DeleteWebSession signs a browser out.
 func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
 	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {

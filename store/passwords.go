@@ -61,13 +61,24 @@ func (db *DB) SetPassword(ctx context.Context, userID, hash string, at time.Time
 	return nil
 }
 
+// setPassword sets a user's password, forgets their failed sign-ins and
+// signs out every browser signed in as them: whoever knew the old
+// password, or holds a session from before, is out.
 func setPassword(ctx context.Context, c sqldb.Conn, userID, hash string, at time.Time) (int64, error) {
 	n, err := c.Exec(ctx, `UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3`, hash, at, userID)
 	if err != nil || n == 0 {
 		return n, err
 	}
-	_, err = c.Exec(ctx, `DELETE FROM sign_in_failures WHERE email_key = (SELECT email_key FROM users WHERE id = $1)`, userID)
-	return n, err
+	if _, err = c.Exec(ctx, `DELETE FROM sign_in_failures WHERE email_key = (SELECT email_key FROM users WHERE id = $1)`, userID); err != nil {
+		return n, err
+	}
+	return n, endWebSessions(ctx, c, userID)
+}
+
+// endWebSessions signs out every browser of the user.
+func endWebSessions(ctx context.Context, c sqldb.Conn, userID string) error {
+	_, err := c.Exec(ctx, `DELETE FROM web_sessions WHERE user_id = $1`, userID)
+	return err
 }
 
 // SignInFailures returns the failures counted for an email key.

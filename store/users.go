@@ -56,7 +56,8 @@ func (db *DB) UserBySubject(ctx context.Context, subject string) (*vitrine.User,
 }
 
 // UpdateUser writes a user's name, subject and disabled flag; a subject
-// linked to another user is a ConflictError.
+// linked to another user is a ConflictError. A disabled user's browser
+// sessions end.
 func (db *DB) UpdateUser(ctx context.Context, u *vitrine.User) error {
 	if !validIDs(u.ID) {
 		return vitrine.NotFound("User")
@@ -65,7 +66,12 @@ func (db *DB) UpdateUser(ctx context.Context, u *vitrine.User) error {
 	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE users SET name = $1, subject = $2, disabled = $3, updated_at = $4 WHERE id = $5`,
 			u.Name, nullString(u.Subject), u.Disabled, u.UpdatedAt, u.ID)
-		return err
+		if err != nil || n == 0 || !u.Disabled {
+			return err
+		}
+		// Disabled: signed out of every browser, so that enabling them
+		// again brings back no session of before.
+		return endWebSessions(ctx, c, u.ID)
 	})
 	if name, ok := db.d.Constraint(err); ok && name == "users_subject_key" {
 		return vitrine.Conflict("subject", "Another user is linked to the subject %q", u.Subject)
