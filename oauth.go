@@ -2,6 +2,8 @@ package vitrine
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -84,7 +86,9 @@ type OAuthStore interface {
 	OAuthClient(ctx context.Context, id string) (*OAuthClient, error)
 	// SaveOAuthGrant records a user's approval of a client: it creates the
 	// grant, or updates the scope of the user's active grant to that
-	// client (and sets g.ID and g.CreatedAt to that grant's).
+	// client (and sets g.ID and g.CreatedAt to that grant's). A scope that
+	// does not include every scope of the earlier one (ScopeIncludes)
+	// revokes the grant's tokens and refresh tokens, which carry it.
 	SaveOAuthGrant(ctx context.Context, g *OAuthGrant) error
 	OAuthGrant(ctx context.Context, id string) (*OAuthGrant, error)
 	// OAuthGrantsOfUser returns the user's active grants, with their
@@ -117,4 +121,17 @@ type OAuthStore interface {
 	// ServerKey returns the key every instance shares under name (the
 	// CSRF key of the pages), storing fresh when there is none.
 	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)
+}
+
+// ScopeIncludes reports whether scope (space-separated, as OAuth writes
+// it) holds every scope of other: a grant re-approved with a scope that
+// does not include its earlier one is narrowed, whatever the scopes are.
+func ScopeIncludes(scope, other string) bool {
+	have := strings.Fields(scope)
+	for _, s := range strings.Fields(other) {
+		if !slices.Contains(have, s) {
+			return false
+		}
+	}
+	return true
 }

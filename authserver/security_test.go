@@ -539,3 +539,38 @@ func TestSessionsEnd(t *testing.T) {
 		})
 	})
 }
+
+// Finding 6: re-approving an app with fewer scopes (write, then read only)
+// revokes what the earlier approval issued, whose refresh tokens would
+// mint write tokens again; re-approving with more keeps it. (Whatever the
+// scopes: the comparison is over the grant's scope set.)
+func TestNarrowedApprovalRevokesEarlierTokens(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, dbURL string) {
+		c := newCluster(t, dbURL)
+		client := register(t, c, map[string]any{"client_name": "Agent", "redirect_uris": []string{redirectURI}, "token_endpoint_auth_method": "none"})
+		cfg := oauthConfig(c, client)
+		write := authorize(t, c, client, "ana@technova.example", "write")
+		read := authorize(t, c, client, "ana@technova.example", "read")
+		if _, err := mcpCall(t, c, write.AccessToken, "list_tenants", nil); !refused(err) {
+			t.Errorf("the earlier write token after a read-only approval: %v", err)
+		}
+		if tok, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: write.RefreshToken}).Token(); err == nil {
+			t.Errorf("the earlier refresh token minted a token after a read-only approval (scope %v)", tok.Extra("scope"))
+		}
+		if res, err := mcpCall(t, c, read.AccessToken, "list_tenants", nil); err != nil || res.IsError {
+			t.Fatalf("the read-only approval's token: %v", err)
+		}
+		fresh, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: read.RefreshToken}).Token()
+		if err != nil {
+			t.Fatalf("the read-only approval's refresh token: %v", err)
+		}
+		// Widened again: what the read-only approval issued keeps working.
+		authorize(t, c, client, "ana@technova.example", "write")
+		if res, err := mcpCall(t, c, fresh.AccessToken, "list_tenants", nil); err != nil || res.IsError {
+			t.Errorf("a token of the narrower approval after a wider one: %v", err)
+		}
+		if _, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: fresh.RefreshToken}).Token(); err != nil {
+			t.Errorf("a refresh token of the narrower approval after a wider one: %v", err)
+		}
+	})
+}

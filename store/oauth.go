@@ -68,13 +68,15 @@ func (db *DB) OAuthClient(ctx context.Context, id string) (*vitrine.OAuthClient,
 }
 
 // SaveOAuthGrant creates the user's grant to the client, or updates the
-// scope of the active one.
+// scope of the active one. A scope narrowed (one without every scope of
+// the earlier) revokes the grant's access tokens and refresh tokens, in
+// the same transaction: they carry the earlier scope.
 func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
 	err := db.d.Write(ctx, sqldb.Scope{UserID: g.UserID}, func(c sqldb.Conn) error {
-		var id string
+		var id, scope string
 		var created time.Time
-		err := c.QueryRow(ctx, `SELECT id, created_at FROM oauth_grants WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`,
-			g.UserID, g.ClientID).Scan(&id, &created)
+		err := c.QueryRow(ctx, `SELECT id, scope, created_at FROM oauth_grants WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL`+db.d.ForUpdate(),
+			g.UserID, g.ClientID).Scan(&id, &scope, &created)
 		switch {
 		case errors.Is(err, sqldb.ErrNoRows):
 			_, err = c.Exec(ctx, `INSERT INTO oauth_grants (id, user_id, client_id, scope, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -84,8 +86,13 @@ func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
 			return err
 		}
 		g.ID, g.CreatedAt = id, created.UTC()
-		_, err = c.Exec(ctx, `UPDATE oauth_grants SET scope = $1, updated_at = $2 WHERE id = $3`, g.Scope, g.UpdatedAt, id)
-		return err
+		if _, err := c.Exec(ctx, `UPDATE oauth_grants SET scope = $1, updated_at = $2 WHERE id = $3`, g.Scope, g.UpdatedAt, id); err != nil {
+			return err
+		}
+		if vitrine.ScopeIncludes(g.Scope, scope) {
+			return nil
+		}
+		return revokeGrantTokens(ctx, c, id, g.UpdatedAt)
 	})
 	if err != nil {
 		return fmt.Errorf("save OAuth grant: %w", err)
@@ -188,11 +195,7 @@ func (db *DB) RevokeOAuthGrant(ctx context.Context, userID, id string, at time.T
 		if n == 0 {
 			return vitrine.NotFound("Grant")
 		}
-		if _, err := c.Exec(ctx, `UPDATE api_tokens SET revoked_at = $1 WHERE grant_id = $2 AND revoked_at IS NULL`, at, id); err != nil {
-			return err
-		}
-		_, err = c.Exec(ctx, `UPDATE oauth_sessions SET active = FALSE WHERE grant_id = $1`, id)
-		return err
+		return revokeGrantTokens(ctx, c, id, at)
 	})
 	if vitrine.TypeOf(err) == vitrine.NotFoundError {
 		return err
@@ -201,6 +204,16 @@ func (db *DB) RevokeOAuthGrant(ctx context.Context, userID, id string, at time.T
 		return fmt.Errorf("revoke OAuth grant: %w", err)
 	}
 	return nil
+}
+
+// revokeGrantTokens revokes every access token of a grant (which moves
+// the access epoch) and ends its codes and refresh tokens.
+func revokeGrantTokens(ctx context.Context, c sqldb.Conn, grantID string, at time.Time) error {
+	if _, err := c.Exec(ctx, `UPDATE api_tokens SET revoked_at = $1 WHERE grant_id = $2 AND revoked_at IS NULL`, at, grantID); err != nil {
+		return err
+	}
+	_, err := c.Exec(ctx, `UPDATE oauth_sessions SET active = FALSE WHERE grant_id = $1 AND active`, grantID)
+	return err
 }
 
 // CreateOAuthSession stores a code, PKCE request or refresh token.
