@@ -62,6 +62,16 @@ type TenantStore interface {
 // MembershipStore keeps memberships.
 type MembershipStore interface {
 	CreateMembership(ctx context.Context, ch Change, m *Membership) error
+	// InviteMember invites the user with that email (not disabled) into
+	// m's tenant, as m says (status invited), in one transaction whose
+	// statements are the same whatever the email: whether it has a user,
+	// a disabled one, one already invited or a member, so that the time
+	// it takes tells nobody which emails have accounts. A user who already
+	// has a membership gets none: decide is given it, and says whether
+	// the invitation takes m's role; an error from decide is InviteMember's,
+	// and nothing is written. The change's audit event is written with it
+	// in every case.
+	InviteMember(ctx context.Context, ch Change, m *Membership, email string, decide func(existing *Membership) (changeRole bool, err error)) error
 	// Membership returns a user's membership in a tenant, any status, with
 	// RolePermissions resolved.
 	Membership(ctx context.Context, tenantID, userID string) (*Membership, error)

@@ -21,6 +21,8 @@ type Invitation struct {
 // accepts it (AcceptInvitation). The answer is the same whether the email
 // belongs to a user, to nobody, or to someone already invited; only an
 // existing member is a ConflictError, as list_members shows them anyway.
+// So is the work (the store's InviteMember): the time of the answer tells
+// nobody which emails have accounts either.
 func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*Invitation, error) {
 	if err := a.Allow(OpAddMember); err != nil {
 		return nil, err
@@ -36,38 +38,22 @@ func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*I
 	if err := a.mayGive(r.Name, r.Permissions); err != nil {
 		return nil, err
 	}
-	sent := &Invitation{Email: addr, Role: r.Name, Status: vitrine.MembershipInvited}
-	u, err := s.store.UserByEmail(ctx, addr)
-	if vitrine.TypeOf(err) == vitrine.NotFoundError || (err == nil && u.Disabled) {
-		return sent, nil
-	}
+	now := s.now()
+	m := vitrine.Membership{ID: vitrine.NewID(), TenantID: a.TenantID, Role: r.Name, Status: vitrine.MembershipInvited,
+		RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
+	err = s.store.InviteMember(ctx, a.change(), &m, addr, func(existing *vitrine.Membership) (bool, error) {
+		if existing.Status != vitrine.MembershipInvited {
+			return false, vitrine.Conflict("email", "This user is already a member of the company")
+		}
+		// Invited again: the invitation takes the role asked now, if the
+		// caller may change it (else it keeps its role; the answer is the
+		// same either way, as for any email).
+		return existing.Role != r.Name && a.mayManage(existing) == nil, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	switch m, err := s.store.Membership(ctx, a.TenantID, u.ID); {
-	case err == nil && m.Status == vitrine.MembershipInvited:
-		// Invited again: the invitation takes the role asked now, if the
-		// caller may change it (else it keeps its role; the answer is
-		// the same either way, as for any email).
-		if m.Role != r.Name && a.mayManage(m) == nil {
-			m.Role, m.RolePermissions, m.UpdatedAt = r.Name, r.Permissions, s.now()
-			if err := s.store.UpdateMembership(ctx, a.change(), m); err != nil {
-				return nil, err
-			}
-		}
-		return sent, nil
-	case err == nil:
-		return nil, vitrine.Conflict("email", "This user is already a member of the company")
-	case vitrine.TypeOf(err) != vitrine.NotFoundError:
-		return nil, err
-	}
-	now := s.now()
-	m := vitrine.Membership{ID: vitrine.NewID(), TenantID: a.TenantID, UserID: u.ID, Role: r.Name, Status: vitrine.MembershipInvited,
-		RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateMembership(ctx, a.change(), &m); err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
-		return nil, err
-	}
-	return sent, nil
+	return &Invitation{Email: addr, Role: r.Name, Status: vitrine.MembershipInvited}, nil
 }
 
 // PendingInvitation is an invitation as its invitee sees it.

@@ -30,6 +30,51 @@ func (db *DB) CreateMembership(ctx context.Context, ch vitrine.Change, m *vitrin
 	return nil
 }
 
+// InviteMember invites a user by email into m's tenant (vitrine.Store):
+// the user looked up, their membership in the tenant, a membership
+// inserted, an invitation's role changed, the call's event. When the
+// email has no user, the statements run all the same, on an id that is
+// no user's, and match nothing: only the rows they write differ.
+func (db *DB) InviteMember(ctx context.Context, ch vitrine.Change, m *vitrine.Membership, email string,
+	decide func(existing *vitrine.Membership) (bool, error)) error {
+	if !validIDs(m.TenantID, m.ID) {
+		return vitrine.NotFound("Tenant")
+	}
+	err := db.write(ctx, tenant(m.TenantID), ch, noTarget, func(c sqldb.Conn) error {
+		userID := vitrine.NewID() // nobody's, unless the email is a user's
+		err := c.QueryRow(ctx, `SELECT id FROM users WHERE email_key = $1 AND NOT disabled`, emailKey(email)).Scan(&userID)
+		if err != nil && !errors.Is(err, sqldb.ErrNoRows) {
+			return err
+		}
+		existing, err := scanMembership(c.QueryRow(ctx, `SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.user_id = $2`,
+			m.TenantID, userID))
+		if err != nil && !errors.Is(err, sqldb.ErrNoRows) {
+			return err
+		}
+		changeRole := false
+		if existing != nil {
+			if changeRole, err = decide(existing); err != nil {
+				return err
+			}
+		}
+		if _, err := c.Exec(ctx, `INSERT INTO memberships (tenant_id, id, user_id, role, status, permissions, created_at, updated_at)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM users WHERE id = $3 AND $9`,
+			m.TenantID, m.ID, userID, m.Role, string(vitrine.MembershipInvited), m.Grants.String(), m.CreatedAt, m.UpdatedAt, existing == nil); err != nil {
+			return err
+		}
+		_, err = c.Exec(ctx, `UPDATE memberships SET role = $1, updated_at = $2 WHERE tenant_id = $3 AND user_id = $4 AND status = $5 AND $6`,
+			m.Role, m.UpdatedAt, m.TenantID, userID, string(vitrine.MembershipInvited), changeRole)
+		return err
+	})
+	if vitrine.AsError(err) != nil {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("invite member: %w", err)
+	}
+	return nil
+}
+
 // The membership query resolves a custom role's permissions by joining roles;
 // a built-in role's come from the code.
 const (
