@@ -122,8 +122,10 @@ func (s *statements) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEnd
 func (s *statements) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
 	return ctx
 }
-func (s *statements) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) { s.add(d.SQL) }
-func (s *statements) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)           {}
+func (s *statements) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	s.add(d.SQL)
+}
+func (s *statements) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
 
 // add_member does the same work whatever the email: the same statements,
 // in the same order, for an email without an account, one with an
