@@ -76,12 +76,60 @@ func newClients(db vitrine.OAuthStore, resource string, insecure bool, now func(
 	return c
 }
 
-// publicAddr reports whether an address is one on the internet: not
-// loopback, private, link-local, shared (CGNAT), multicast or unspecified.
+// The address ranges a metadata document is never fetched from: every
+// entry of IANA's IPv4 and IPv6 special-purpose address registries (and
+// multicast), whether or not the registry calls it globally reachable,
+// and, for IPv6, all that is not global unicast (2000::/3): loopback,
+// unspecified, IPv4-compatible (::/96), discard (100::/64), unique local,
+// link-local, site-local (fec0::/10), multicast. NAT64's well-known prefix
+// carries an IPv4 address, which is checked instead.
+var (
+	special4 = prefixes("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+		"192.0.0.0/24", "192.0.2.0/24", "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24", "192.168.0.0/16",
+		"192.175.48.0/24", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4")
+	global6  = netip.MustParsePrefix("2000::/3")
+	special6 = prefixes(
+		"2001::/23",         // IETF protocol assignments: Teredo, benchmarking, AMT, AS112, ORCHID, drone remote ID
+		"2001:db8::/32",     // documentation
+		"2002::/16",         // 6to4, which carries any IPv4 address
+		"2620:4f:8000::/48", // AS112
+		"3fff::/20",         // documentation
+	)
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
+)
+
+func prefixes(ps ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(ps))
+	for i, p := range ps {
+		out[i] = netip.MustParsePrefix(p)
+	}
+	return out
+}
+
+// publicAddr reports whether an address is one on the internet: in none
+// of the special-purpose ranges above; an IPv4 address written as IPv6
+// (::ffff:a.b.c.d, or behind NAT64's 64:ff9b::/96) is judged as the IPv4
+// address it reaches.
 func publicAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	cgnat := netip.MustParsePrefix("100.64.0.0/10")
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a)
+	a = a.WithZone("").Unmap()
+	if a.Is6() && nat64.Contains(a) {
+		b := a.As16()
+		return publicAddr(netip.AddrFrom4([4]byte(b[12:])))
+	}
+	special := special4
+	if a.Is6() {
+		if !global6.Contains(a) || nat64Local.Contains(a) {
+			return false
+		}
+		special = special6
+	}
+	for _, p := range special {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return a.IsValid()
 }
 
 // isMetadataURL reports whether a client_id names a metadata document.
@@ -130,6 +178,9 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuth
 	if cached != nil && now.Sub(cached.FetchedAt) < metadataTTL {
 		return cached, nil
 	}
+	if err := c.checkURL(id); err != nil {
+		return nil, fosite.ErrInvalidClient.WithHintf("The client's metadata document could not be used: %s.", err)
+	}
 	if !c.fetches.Allow(clientKey(ctx), time.Now()) {
 		if cached != nil && now.Sub(cached.FetchedAt) < metadataStaleMax {
 			return cached, nil
@@ -153,19 +204,27 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuth
 	return oc, nil
 }
 
-// fetch reads and checks a client metadata document.
-func (c *clients) fetch(ctx context.Context, id string) (*vitrine.ClientMetadata, error) {
+// checkURL checks a client_id URL before anything is fetched from it.
+func (c *clients) checkURL(id string) error {
 	u, err := url.Parse(id)
 	switch {
 	case err != nil || u.Host == "" || u.User != nil || u.Fragment != "":
-		return nil, errors.New("its client_id is not a plain URL")
+		return errors.New("its client_id is not a plain URL")
 	case u.Scheme != "https" && !c.insecure:
-		return nil, errors.New("its client_id is not an https URL")
+		return errors.New("its client_id is not an https URL")
 	case u.Path == "" || u.Path == "/":
-		return nil, errors.New("its client_id URL has no path")
+		return errors.New("its client_id URL has no path")
 	}
 	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !c.insecure && !publicAddr(ip) {
-		return nil, errors.New("its client_id names an address that is not a public one")
+		return errors.New("its client_id names an address that is not a public one")
+	}
+	return nil
+}
+
+// fetch reads and checks a client metadata document.
+func (c *clients) fetch(ctx context.Context, id string) (*vitrine.ClientMetadata, error) {
+	if err := c.checkURL(id); err != nil {
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
 	if err != nil {

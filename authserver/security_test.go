@@ -574,3 +574,17 @@ func TestNarrowedApprovalRevokesEarlierTokens(t *testing.T) {
 		}
 	})
 }
+
+// Finding 9: a client_id URL naming a special-purpose address, or an IPv6
+// one that carries a private IPv4 address, is refused without a fetch.
+func TestMetadataDocumentsOnlyFromPublicAddresses(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, options: func(o *authserver.Options) { o.InsecureClientMetadata = false }})
+	for _, host := range []string{"[64:ff9b::7f00:1]", "[64:ff9b::a9fe:a9fe]", "[2002:7f00:1::1]", "[fec0::1]", "[2001:0:4136:e378::1]",
+		"[::127.0.0.1]", "[100::1]", "198.18.0.1", "192.0.0.8", "240.0.0.1", "0.1.2.3"} {
+		cfg := oauthConfig(c, "https://"+host+"/client.json")
+		p := newBrowser(t).do("GET", cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), nil)
+		if p.status != http.StatusBadRequest || !strings.Contains(p.body, "not a public one") {
+			t.Errorf("a client_id at %s: %d %s", host, p.status, p.body)
+		}
+	}
+}
