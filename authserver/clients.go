@@ -12,7 +12,9 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"github.com/ory/fosite"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
+	"golang.org/x/net/idna"
 	"golang.org/x/time/rate"
 )
 
@@ -214,6 +217,11 @@ func (c *clients) checkURL(id string) error {
 		return errors.New("its client_id is not an https URL")
 	case u.Path == "" || u.Path == "/":
 		return errors.New("its client_id URL has no path")
+	case !asciiOnly(u.Host):
+		// The consent page shows the host: in Unicode it could pass for
+		// another (а, Cyrillic, for a), while the fetch goes to its
+		// punycode.
+		return errors.New("its client_id URL's host is not ASCII: write it in punycode (xn--…)")
 	}
 	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !c.insecure && !publicAddr(ip) {
 		return errors.New("its client_id names an address that is not a public one")
@@ -308,7 +316,9 @@ func checkMetadata(m vitrine.ClientMetadata) (*vitrine.ClientMetadata, error) {
 
 // checkRedirectURI accepts https, http on loopback (native apps, RFC
 // 8252) and private-use schemes (cursor://…), never a fragment or a
-// scheme that runs code.
+// scheme that runs code. A host must be a plain host name or an IP
+// address: the consent page names it in its Content-Security-Policy
+// (form-action), where ; or * or a space would change the policy.
 func checkRedirectURI(r string) error {
 	u, err := url.Parse(r)
 	switch {
@@ -318,12 +328,56 @@ func checkRedirectURI(r string) error {
 		return errors.New("has a fragment")
 	case slices.Contains([]string{"javascript", "data", "vbscript", "file", "about", "blob"}, strings.ToLower(u.Scheme)):
 		return errors.New("has a scheme that is not allowed")
+	case u.Host != "" && !plainHost(u.Hostname()):
+		return errors.New("has a host that is not a plain host name (letters, digits, hyphens and dots) or an IP address")
 	case u.Scheme == "http" && !loopbackHost(u.Hostname()):
 		return errors.New("is http on a host other than loopback")
 	case (u.Scheme == "https" || u.Scheme == "http") && u.Host == "":
 		return errors.New("has no host")
 	}
 	return nil
+}
+
+// hostLabels is a host name: labels of letters, digits and hyphens, not
+// starting or ending with a hyphen, joined by dots.
+var hostLabels = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$`)
+
+// plainHost reports whether a URL's host (without its port) is a host
+// name or an IP address without a zone.
+func plainHost(h string) bool {
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a.Zone() == ""
+	}
+	return len(h) <= 253 && hostLabels.MatchString(h)
+}
+
+func asciiOnly(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// displayHost is a host as the pages show it: in ASCII (punycode), so
+// that a Unicode lookalike shows as what it is.
+func displayHost(h string) string {
+	if asciiOnly(h) {
+		return h
+	}
+	name, port, err := net.SplitHostPort(h)
+	if err != nil {
+		name, port = h, ""
+	}
+	a, err := idna.ToASCII(name)
+	if err != nil {
+		return strconv.QuoteToASCII(h)
+	}
+	if port != "" {
+		return net.JoinHostPort(a, port)
+	}
+	return a
 }
 
 func loopbackHost(h string) bool {

@@ -95,7 +95,7 @@ func (s *Server) describe(r *http.Request, clientID string) clientView {
 	v := clientView{Name: oc.Metadata.ClientName}
 	if oc.Kind == "metadata" {
 		u, _ := url.Parse(oc.ID)
-		v.Host, v.Verified = u.Host, true
+		v.Host, v.Verified = displayHost(u.Host), true
 		if v.Name == "" {
 			v.Name = u.Host
 		}
@@ -112,8 +112,10 @@ func (s *Server) consentPage(p *pageCtx, ar fosite.AuthorizeRequester, query str
 	target := redirectURI.Scheme + ":"
 	host := redirectURI.Scheme + ":"
 	if redirectURI.Host != "" {
+		// A plain host name or address (checkRedirectURI): nothing in it
+		// can change the policy it goes into.
 		target = redirectURI.Scheme + "://" + redirectURI.Host
-		host = redirectURI.Host
+		host = displayHost(redirectURI.Host)
 	}
 	// Chromium applies form-action to the redirect that answers the
 	// form: the client's redirect URI must be allowed too.
@@ -331,9 +333,9 @@ func (s *Server) accountPage(p *pageCtx, newToken string) error {
 				u, _ := url.Parse(g.Client.ID)
 				verified = true
 				if name == "" {
-					name = u.Host
+					name = displayHost(u.Host)
 				} else {
-					name += " (" + u.Host + ")"
+					name += " (" + displayHost(u.Host) + ")"
 				}
 			}
 		}

@@ -588,3 +588,56 @@ func TestMetadataDocumentsOnlyFromPublicAddresses(t *testing.T) {
 		}
 	}
 }
+
+// Finding 11: a client_id URL's host is shown on the consent page, so it
+// must be ASCII (punycode): a Unicode lookalike is refused before any
+// fetch.
+func TestMetadataDocumentHostsAreASCII(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1})
+	for _, id := range []string{"https://exämple.com/client.json", "https://ex%C3%A4mple.com/client.json", "https://аpple.com/client.json"} {
+		p := newBrowser(t).do("GET", oauthConfig(c, id).AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), nil)
+		if p.status != http.StatusBadRequest || !strings.Contains(p.body, "host is not ASCII") {
+			t.Errorf("client_id %s: %d %s", id, p.status, p.body)
+		}
+	}
+}
+
+// Finding 13: a redirect URI's host goes into the consent page's
+// Content-Security-Policy: only a plain host name or an IP address is
+// accepted, at registration and in metadata documents.
+func TestRedirectURIHostsArePlain(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1})
+	for uri, ok := range map[string]bool{
+		"https://app.example.com:8443/callback": true,
+		"http://127.0.0.1:9/callback":           true,
+		"http://[::1]:9/callback":               true,
+		"cursor://callback":                     true,
+		"cursor:/callback":                      true,
+		"https://evil.example;script-src/cb":    false,
+		"https://*.example/cb":                  false,
+		"https://a.example%3Bscript-src/cb":     false,
+		"myapp://host;form-action/cb":           false,
+		"myapp://*/cb":                          false,
+		"https://under_score.example/cb":        false,
+		"https://-lead.example/cb":              false,
+		"http://[fe80::1%25eth0]:9/cb":          false,
+	} {
+		p := send(t, c, "POST", "/oauth/register", "application/json",
+			`{"client_name":"X","token_endpoint_auth_method":"none","redirect_uris":[`+strconv.Quote(uri)+`]}`)
+		if ok && p.status != http.StatusCreated || !ok && (p.status != http.StatusBadRequest || !strings.Contains(p.body, "invalid_redirect_uri")) {
+			t.Errorf("register %s: %d %s", uri, p.status, p.body)
+		}
+	}
+	var doc *httptest.Server
+	doc = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"client_id": doc.URL + r.URL.Path, "client_name": "Doc",
+			"redirect_uris": []string{"https://evil.example;script-src/cb"}, "token_endpoint_auth_method": "none"})
+	}))
+	defer doc.Close()
+	cfg := oauthConfig(c, doc.URL+"/client.json")
+	cfg.RedirectURL = "https://evil.example;script-src/cb"
+	p := newBrowser(t).do("GET", cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), nil)
+	if p.status != http.StatusBadRequest || !strings.Contains(p.body, "not a plain host name") {
+		t.Errorf("a metadata document with such a redirect URI: %d %s", p.status, p.body)
+	}
+}
