@@ -101,6 +101,9 @@ var messagesEN = map[string]string{
 	"too_many":              "Too many attempts from your address. Wait a minute.",
 	"lang_name":             "English",
 	"account_link":          "Your account",
+	"sessions":              "Signed-in browsers",
+	"sessions_help":         "A new password and a disabled account sign out every browser too. Apps and tokens keep working: disconnect or revoke them above.",
+	"sign_out_everywhere":   "Sign out everywhere",
 }
 
 var messagesPT = map[string]string{
@@ -167,6 +170,9 @@ var messagesPT = map[string]string{
 	"too_many":              "Tentativas demais a partir do seu endereço. Aguarde um minuto.",
 	"lang_name":             "Português",
 	"account_link":          "Sua conta",
+	"sessions":              "Navegadores conectados",
+	"sessions_help":         "Uma nova senha e uma conta desativada também desconectam todos os navegadores. Aplicativos e tokens continuam funcionando: desconecte-os ou revogue-os acima.",
+	"sign_out_everywhere":   "Sair de todos os lugares",
 }
 
 // T is t for templates.

@@ -641,3 +641,52 @@ func TestRedirectURIHostsArePlain(t *testing.T) {
 		t.Errorf("a metadata document with such a redirect URI: %d %s", p.status, p.body)
 	}
 }
+
+// Finding 10: the pre-session cookie (which binds a browser's CSRF tokens
+// before sign-in) is taken back only when this server issued it: a value
+// planted by a sibling domain (possible without __Host-) binds nothing,
+// so that whoever planted it cannot forge the browser's forms.
+func TestPlantedPreSessionBindsNothing(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1})
+	planted := &http.Cookie{Name: "vitrine_pre", Value: "planted-by-a-sibling-domain-0123456789"}
+	get := func() (csrf string, setsPre bool) {
+		req, _ := http.NewRequest("GET", c.url+"/login", nil)
+		req.AddCookie(planted)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		for _, ck := range res.Cookies() {
+			setsPre = setsPre || ck.Name == "vitrine_pre"
+		}
+		return page{body: string(body)}.fields().Get("csrf"), setsPre
+	}
+	// The planter reads the page its cookie makes...
+	csrf, replaced := get()
+	if !replaced {
+		t.Error("a pre-session value the server did not issue was taken back")
+	}
+	// ...and makes the victim's browser, which carries the same planted
+	// cookie, post the sign-in form with the planter's credentials.
+	form := url.Values{"csrf": {csrf}, "email": {"marina@mercadoverde.example"}, "password": {c.password("marina@mercadoverde.example")}, "next": {"/account"}}
+	req, _ := http.NewRequest("POST", c.url+"/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(planted)
+	res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("a sign-in form bound to a planted cookie: %d, want 403", res.StatusCode)
+	}
+	// A value the server issued keeps working.
+	b := newBrowser(t)
+	p := b.do("GET", c.url+"/login", nil)
+	again := b.do("GET", c.url+"/login", nil)
+	if p.fields().Get("csrf") != again.fields().Get("csrf") || strings.Contains(again.header.Get("Set-Cookie"), "vitrine_pre") {
+		t.Error("the server's own pre-session cookie is not taken back")
+	}
+}

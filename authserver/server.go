@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -59,6 +60,10 @@ type Options struct {
 	// Upstream, when set, signs people in with the company's OpenID
 	// Connect provider too.
 	Upstream *Upstream
+	// InsecureIssuer lets an http:// issuer beyond loopback serve the
+	// pages, whose cookies then lose Secure and their __Host- names: for
+	// development only, and said loudly at start.
+	InsecureIssuer bool
 }
 
 // Server is the authorization server.
@@ -84,6 +89,19 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Issuer = strings.TrimSuffix(opts.Issuer, "/")
+	iu, err := url.Parse(opts.Issuer)
+	if err != nil || (iu.Scheme != "https" && iu.Scheme != "http") || iu.Host == "" {
+		return nil, fmt.Errorf("the issuer %q is not an absolute http(s) URL", opts.Issuer)
+	}
+	if iu.Scheme == "http" && !loopbackHost(iu.Hostname()) {
+		if !opts.InsecureIssuer {
+			return nil, fmt.Errorf("the public URL %s is not https: the sign-in pages' cookies would travel in clear and lose "+
+				"their __Host- protection, and MCP clients will not send tokens to it; behind a TLS proxy, set --public-url https://%s "+
+				"(--dev-insecure-public-url allows it, for development only)", opts.Issuer, iu.Host)
+		}
+		opts.Logger.Warn("INSECURE: the sign-in pages are served at an http:// URL beyond loopback (--dev-insecure-public-url): " +
+			"passwords and session cookies travel in clear, and the cookies lose Secure and __Host-; never do this in production")
+	}
 	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now, clientAddr: peerAddr}
 	s.clients = newClients(acc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, acc.Now)
 	s.store = &storage{db: acc.OAuthStore(), clients: s.clients, now: acc.Now}
@@ -105,7 +123,7 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 		compose.OAuth2TokenRevocationFactory,
 		compose.OAuth2PKCEFactory,
 	)
-	secure := !strings.HasPrefix(opts.Issuer, "http://")
+	secure := iu.Scheme == "https"
 	w, err := newWeb(ctx, acc, secure)
 	if err != nil {
 		return nil, err

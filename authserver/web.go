@@ -112,8 +112,10 @@ func (s *Server) page(fn func(p *pageCtx) error) http.HandlerFunc {
 		}
 		if p.binding == "" {
 			c, err := r.Cookie(s.web.cookieName("vitrine_pre"))
-			if err != nil || len(c.Value) < 20 {
-				v := randomSecret("")
+			if err != nil || !s.web.issued(c.Value) {
+				// None, or one this server did not issue (a sibling
+				// domain can plant a cookie without __Host-).
+				v := s.web.newPre()
 				s.web.setCookie(w, "vitrine_pre", v, sessionLifespan)
 				c = &http.Cookie{Value: v}
 			}
@@ -123,6 +125,26 @@ func (s *Server) page(fn func(p *pageCtx) error) http.HandlerFunc {
 			s.internal(w, r, "page "+r.URL.Path, err)
 		}
 	}
+}
+
+// newPre makes the value of a browser's pre-session cookie, which binds
+// its CSRF tokens before sign-in: a random part and the server's MAC of
+// it, so that only a value this server issued is taken back.
+func (wb *web) newPre() string {
+	v := randomSecret("")
+	return v + "." + wb.preMAC(v)
+}
+
+// issued reports whether a pre-session value is one newPre made.
+func (wb *web) issued(value string) bool {
+	v, mac, ok := strings.Cut(value, ".")
+	return ok && len(v) >= 20 && hmac.Equal([]byte(mac), []byte(wb.preMAC(v)))
+}
+
+func (wb *web) preMAC(v string) string {
+	m := hmac.New(sha256.New, wb.key)
+	m.Write([]byte("pre\x00" + v))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // csrf is the token a form of this browser must send back.

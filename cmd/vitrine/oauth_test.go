@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -13,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwk"
 )
@@ -163,5 +167,31 @@ func TestServeAuthorizationServerRoutes(t *testing.T) {
 	off := serveInProcess(t, "--no-auth-server")
 	if code, _ := get(t, off+"/.well-known/oauth-authorization-server"); code != 404 {
 		t.Errorf("--no-auth-server still serves metadata: %d", code)
+	}
+}
+
+// An http:// --public-url beyond loopback stops the sign-in pages at
+// start (their cookies would lose Secure and __Host-), as it stops
+// resource-server mode; --dev-insecure-public-url allows it, loudly.
+func TestServeRefusesPlainHTTPPublicURL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "v.db")
+	// A serve that starts would run until its context ends: 10 s.
+	limit, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var errs bytes.Buffer
+	code := run(limit, []string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--public-url", "http://mcp.example.com"}, strings.NewReader(""), io.Discard, &errs)
+	if code == 0 || limit.Err() != nil || !strings.Contains(errs.String(), "set --public-url https://mcp.example.com") || !strings.Contains(errs.String(), "--dev-insecure-public-url") {
+		t.Errorf("an http public URL: exit %d, %s", code, errs.String())
+	}
+	srv := serveHere(t, "--db", db, "--public-url", "http://mcp.example.com", "--dev-insecure-public-url")
+	if log := srv.stderr.String(); !strings.Contains(log, `"level":"WARN","msg":"INSECURE: the sign-in pages are served at an http:// URL beyond loopback`) {
+		t.Errorf("no warning at start:\n%s", log)
+	}
+	if code := srv.stop(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	// On loopback, http stays the default (only this machine reaches it).
+	if code := serveHere(t, "--db", db).stop(); code != 0 {
+		t.Errorf("on loopback: exit %d", code)
 	}
 }

@@ -67,6 +67,7 @@ type LoginFlags struct {
 	LoginOIDCClientID         string `name:"login-oidc-client-id" placeholder:"ID" help:"Vitrine's client id at the sign-in provider; its redirect URI is --public-url + /login/sso/callback."`
 	LoginOIDCClientSecret     string `name:"login-oidc-client-secret" placeholder:"SECRET" help:"Vitrine's client secret at the sign-in provider (prefer VITRINE_LOGIN_OIDC_CLIENT_SECRET)."`
 	DevInsecureClientMetadata bool   `name:"dev-insecure-client-metadata" help:"For development and tests only: fetch OAuth client metadata documents over http and from private and loopback addresses."`
+	DevInsecurePublicURL      bool   `name:"dev-insecure-public-url" help:"For development only: serve the sign-in pages at an http:// --public-url beyond loopback (refused otherwise: passwords and cookies would travel in clear, and the cookies lose Secure and __Host-)."`
 }
 
 // OAuthFlags configure resource-server mode: an external authorization
@@ -154,7 +155,7 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 		return nil, nil
 	}
 	opts := authserver.Options{Issuer: publicURL, Resource: httpserver.ResourceURL(publicURL), Logger: log,
-		InsecureClientMetadata: c.DevInsecureClientMetadata}
+		InsecureClientMetadata: c.DevInsecureClientMetadata, InsecureIssuer: c.DevInsecurePublicURL}
 	if c.LoginOIDCIssuer != "" || c.LoginOIDCClientID != "" {
 		opts.Upstream = &authserver.Upstream{Issuer: c.LoginOIDCIssuer, ClientID: c.LoginOIDCClientID, ClientSecret: c.LoginOIDCClientSecret}
 	}
