@@ -118,6 +118,12 @@ type OAuthStore interface {
 	DeleteWebSession(ctx context.Context, id string) error
 	// DeleteWebSessionsOfUser signs every browser of the user out.
 	DeleteWebSessionsOfUser(ctx context.Context, userID string) error
+	// PurgeOAuth removes what no flow can use any more: codes, PKCE
+	// requests and refresh tokens expired before now, browser sessions
+	// expired, and clients nobody ever approved (no grant at all)
+	// registered, or their metadata document last fetched, before
+	// unusedBefore. It returns how many rows it removed.
+	PurgeOAuth(ctx context.Context, now, unusedBefore time.Time) (int64, error)
 	// ServerKey returns the key every instance shares under name (the
 	// CSRF key of the pages), storing fresh when there is none.
 	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)

@@ -249,6 +249,40 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// unusedClientAge is how long a client that nobody has approved is kept
+// after it registered, or its metadata document was last fetched.
+const unusedClientAge = 7 * 24 * time.Hour
+
+// Purge removes what no flow can use any more: expired codes, refresh
+// tokens and browser sessions, and clients nobody approved within
+// unusedClientAge (vitrine.OAuthStore.PurgeOAuth).
+func (s *Server) Purge(ctx context.Context) (int64, error) {
+	now := s.now()
+	return s.accounts.OAuthStore().PurgeOAuth(ctx, now, now.Add(-unusedClientAge))
+}
+
+// PurgeEvery purges every period, the first time a minute after it is
+// called, until ctx ends. Instances purging at once on one database only
+// find less to remove.
+func (s *Server) PurgeEvery(ctx context.Context, every time.Duration) {
+	wait := time.Minute
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = every
+		n, err := s.Purge(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.log.Error("purge the authorization server's expired state", "err", err)
+		case n > 0:
+			s.log.Info("purged the authorization server's expired state", "rows", n)
+		}
+	}
+}
+
 // checkResource enforces resource indicators (RFC 8707): a request may
 // name only this server's MCP resource.
 func (s *Server) checkResource(r *http.Request) error {

@@ -395,3 +395,39 @@ func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// purgeBatch bounds the rows one statement of PurgeOAuth removes.
+const purgeBatch = 1000
+
+// PurgeOAuth removes what no flow can use any more (vitrine.OAuthStore),
+// in batches.
+func (db *DB) PurgeOAuth(ctx context.Context, now, unusedBefore time.Time) (int64, error) {
+	var total int64
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM oauth_sessions WHERE (kind, signature) IN (SELECT kind, signature FROM oauth_sessions WHERE expires_at < $1 LIMIT $2)`,
+			[]any{now, purgeBatch}},
+		{`DELETE FROM web_sessions WHERE id IN (SELECT id FROM web_sessions WHERE expires_at < $1 LIMIT $2)`, []any{now, purgeBatch}},
+		{`DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c
+			WHERE ((c.kind = 'registered' AND c.created_at < $1) OR (c.kind = 'metadata' AND c.fetched_at < $1))
+			AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) LIMIT $2)`, []any{unusedBefore, purgeBatch}},
+	} {
+		for {
+			var n int64
+			err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
+				n, err = c.Exec(ctx, q.sql, q.args...)
+				return err
+			})
+			total += n
+			if err != nil {
+				return total, fmt.Errorf("purge OAuth state: %w", err)
+			}
+			if n < purgeBatch {
+				break
+			}
+		}
+	}
+	return total, nil
+}

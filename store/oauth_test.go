@@ -64,3 +64,72 @@ func TestOAuthGrants(t *testing.T) {
 		}
 	})
 }
+
+// What the authorization server keeps does not grow without end: codes,
+// PKCE requests and refresh tokens past their expiry, browser sessions
+// past theirs, and clients nobody approved, registered (or fetched) long
+// ago, are purged; nothing else is.
+func TestPurgeOAuth(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		u := f.user("ana@example.com")
+		now := vitrine.Now()
+		old, recent := now.Add(-8*24*time.Hour), now.Add(-time.Hour)
+		client := func(id, kind string, at time.Time) {
+			t.Helper()
+			if err := f.db.SaveOAuthClient(ctx, &vitrine.OAuthClient{ID: id, Kind: kind, CreatedAt: at, FetchedAt: at,
+				Metadata: vitrine.ClientMetadata{RedirectURIs: []string{"http://127.0.0.1/cb"}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		client("vc_old_unused", "registered", old)
+		client("vc_recent_unused", "registered", recent)
+		client("vc_old_approved", "registered", old)
+		client("https://app.example/old.json", "metadata", old)
+		client("https://app.example/recent.json", "metadata", recent)
+		g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: "vc_old_approved", Scope: "vitrine:read", CreatedAt: old, UpdatedAt: old}
+		if err := f.db.SaveOAuthGrant(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		session := func(sig string, expires time.Time) {
+			t.Helper()
+			if err := f.db.CreateOAuthSession(ctx, &vitrine.OAuthSession{Kind: "refresh", Signature: sig, RequestID: "r-" + sig, GrantID: g.ID,
+				Request: []byte("{}"), Active: true, ExpiresAt: expires, CreatedAt: old}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		session("expired", now.Add(-time.Minute))
+		session("live", now.Add(time.Hour))
+		for id, expires := range map[string]time.Time{"expired-browser": now.Add(-time.Minute), "live-browser": now.Add(time.Hour)} {
+			if err := f.db.CreateWebSession(ctx, &vitrine.WebSession{ID: id, UserID: u.ID, CreatedAt: old, ExpiresAt: expires}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, err := f.db.PurgeOAuth(ctx, now, now.Add(-7*24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, kept := range map[string]bool{"vc_old_unused": false, "vc_recent_unused": true, "vc_old_approved": true,
+			"https://app.example/old.json": false, "https://app.example/recent.json": true} {
+			_, err := f.db.OAuthClient(ctx, id)
+			if (err == nil) != kept {
+				t.Errorf("client %s: %v, kept %v", id, err, kept)
+			}
+		}
+		for sig, kept := range map[string]bool{"expired": false, "live": true} {
+			_, err := f.db.OAuthSession(ctx, "refresh", sig)
+			if (err == nil) != kept {
+				t.Errorf("refresh token %s: %v, kept %v", sig, err, kept)
+			}
+		}
+		if _, _, err := f.db.WebSession(ctx, "live-browser", now); err != nil {
+			t.Errorf("the live browser session: %v", err)
+		}
+		if n < 3 {
+			t.Errorf("PurgeOAuth removed %d rows, want at least 3", n)
+		}
+		if again, err := f.db.PurgeOAuth(ctx, now, now.Add(-7*24*time.Hour)); err != nil || again != 0 {
+			t.Errorf("purging again: %d, %v", again, err)
+		}
+	})
+}

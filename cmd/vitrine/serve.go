@@ -240,6 +240,7 @@ func (c *ServeCmd) Run(e *env) error {
 
 	if as != nil {
 		log.Info("serving OAuth sign-in", "issuer", publicURL, "account", publicURL+"/account")
+		go as.PurgeEvery(e.ctx, time.Hour)
 	}
 	// The main server's routes bound a body's time themselves (--body-timeout);
 	// ReadTimeout is the backstop for the whole request, headers and
