@@ -110,6 +110,8 @@ type RoleStore interface {
 
 // TokenStore keeps personal access tokens.
 type TokenStore interface {
+	// CreateToken stores a personal token; a user who holds
+	// MaxPersonalTokens usable ones already gets a ConflictError.
 	CreateToken(ctx context.Context, t *Token) error
 	// TokenByPrefix returns the token whose stored prefix is prefix, with its
 	// user.

@@ -12,6 +12,11 @@ import (
 // recognise a leaked one.
 const TokenPrefix = "vtr_"
 
+// MaxPersonalTokens bounds the personal tokens a user holds that are
+// neither revoked nor expired: each has its own rate limit, so tokens
+// without end would be a rate without end.
+const MaxPersonalTokens = 100
+
 // tokenLookupLen is the number of characters after TokenPrefix that are
 // stored in clear as the token's lookup key and display prefix.
 const tokenLookupLen = 8

@@ -396,8 +396,8 @@ func (s *Server) createToken(p *pageCtx) error {
 		expires = &t
 	}
 	_, secret, err := s.accounts.CreatePersonalToken(p.r.Context(), p.user, p.r.PostForm.Get("name"), p.r.PostForm.Get("read_only") != "", expires)
-	if vitrine.TypeOf(err) == vitrine.ValidationError {
-		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), err.Error())
+	if t := vitrine.TypeOf(err); t == vitrine.ValidationError || t == vitrine.ConflictError {
+		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), validationText(err))
 	}
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/authserver"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -688,5 +689,43 @@ func TestPlantedPreSessionBindsNothing(t *testing.T) {
 	again := b.do("GET", c.url+"/login", nil)
 	if p.fields().Get("csrf") != again.fields().Get("csrf") || strings.Contains(again.header.Get("Set-Cookie"), "vitrine_pre") {
 		t.Error("the server's own pre-session cookie is not taken back")
+	}
+}
+
+// Growth: a user holds at most vitrine.MaxPersonalTokens usable personal
+// tokens (each has its own rate limit); one revoked or expired makes room.
+func TestPersonalTokensAreCapped(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1})
+	op := c.svc.Accounts().Operator()
+	email := "diego@technova.example"
+	soon := time.Now().Add(time.Hour)
+	made := 1 // the demo's
+	for ; made < vitrine.MaxPersonalTokens-1; made++ {
+		if _, _, err := op.CreateToken(ctx, accounts.NewToken{Email: email, Name: fmt.Sprintf("t%d", made), ExpiresAt: &soon}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := signedIn(t, c, email, c.password(email))
+	create := func() page {
+		form := b.do("GET", c.url+"/account", nil).fields()
+		form.Set("name", "from the page")
+		return b.do("POST", c.url+"/account/tokens", form)
+	}
+	if p := create(); p.status != http.StatusOK || !strings.Contains(p.body, `id="new-token"`) {
+		t.Fatalf("the %dth token: %d", vitrine.MaxPersonalTokens, p.status)
+	}
+	p := create()
+	if p.status != http.StatusBadRequest || !strings.Contains(p.body, "already has 100 personal tokens") {
+		t.Errorf("one token past the cap: %d %s", p.status, p.body)
+	}
+	if _, _, err := op.CreateToken(ctx, accounts.NewToken{Email: email, Name: "cli"}); vitrine.TypeOf(err) != vitrine.ConflictError {
+		t.Errorf("vitrine token create past the cap: %v", err)
+	}
+	tokens, _ := op.ListTokens(ctx, email)
+	if _, err := op.RevokeToken(ctx, tokens[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if p := create(); p.status != http.StatusOK {
+		t.Errorf("after one was revoked: %d", p.status)
 	}
 }

@@ -14,11 +14,30 @@ import (
 // CreateToken stores a new token (its hash, never its secret).
 func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
 	err := db.d.Write(ctx, sqldb.Scope{UserID: t.UserID}, func(c sqldb.Conn) error {
+		// The user's row locked, two tokens made at once count each other.
+		var id string
+		if err := c.QueryRow(ctx, `SELECT id FROM users WHERE id = $1`+db.d.ForUpdate(), t.UserID).Scan(&id); err != nil {
+			return err
+		}
+		var n int
+		if err := c.QueryRow(ctx, `SELECT count(*) FROM api_tokens WHERE user_id = $1 AND grant_id IS NULL AND revoked_at IS NULL
+			AND (expires_at IS NULL OR expires_at > $2)`, t.UserID, t.CreatedAt).Scan(&n); err != nil {
+			return err
+		}
+		if n >= vitrine.MaxPersonalTokens {
+			return vitrine.Conflict("", "The user already has %d personal tokens, the most one may hold: revoke one first", n)
+		}
 		_, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, nullTime(t.ExpiresAt), t.CreatedAt)
 		return err
 	})
+	if errors.Is(err, sqldb.ErrNoRows) {
+		return vitrine.NotFound("User")
+	}
+	if vitrine.AsError(err) != nil {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("create token: %w", err)
 	}
