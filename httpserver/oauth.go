@@ -64,7 +64,8 @@ type Introspection struct {
 	ClientID, ClientSecret string
 	// CacheTTL bounds how long an active answer is reused (never past the
 	// token's expiry): a token revoked at the issuer stops working within
-	// it. 0 asks the issuer at every request.
+	// it. A "not active" answer is reused too, for at most 10 s. 0 asks
+	// the issuer at every request.
 	CacheTTL time.Duration
 }
 
@@ -130,7 +131,7 @@ func newResourceServer(cfg OAuth, publicURL string) (*resourceServer, error) {
 		if cfg.Introspection.CacheTTL > maxIntrospectionCache {
 			return nil, fmt.Errorf("the introspection cache is at most %s", maxIntrospectionCache)
 		}
-		rs.intro = &introspector{rs: rs, cache: map[[32]byte]introspected{}}
+		rs.intro = &introspector{rs: rs, cache: map[[32]byte]introspected{}, refused: map[[32]byte]time.Time{}}
 	}
 	return rs, nil
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,13 +40,27 @@ type issuer struct {
 	// with a trailing slash as Auth0's); aud is its tokens' default
 	// audience.
 	iss, aud string
+	// introspected counts the tokens introspected; active answers those
+	// that are, with their claims.
+	introspected atomic.Int64
+	active       map[string]map[string]any
 }
 
 func newIssuer(t *testing.T) *issuer {
 	is := &issuer{t: t, key: rsaKey(t, "key-1")}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
-		json.NewEncoder(w).Encode(map[string]string{"issuer": is.iss, "jwks_uri": is.srv.URL + "/jwks"})
+		json.NewEncoder(w).Encode(map[string]string{"issuer": is.iss, "jwks_uri": is.srv.URL + "/jwks", "introspection_endpoint": is.srv.URL + "/introspect"})
+	})
+	mux.HandleFunc("POST /introspect", func(w http.ResponseWriter, r *http.Request) {
+		is.introspected.Add(1)
+		is.mu.Lock()
+		claims, ok := is.active[r.FormValue("token")]
+		is.mu.Unlock()
+		if !ok {
+			claims = map[string]any{"active": false}
+		}
+		json.NewEncoder(w).Encode(claims)
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
 		is.mu.Lock()
@@ -490,5 +505,41 @@ func getJSONDoc(t *testing.T, url string, v any) {
 	}
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Growth: a token the issuer says is not active is not asked about again
+// for a while (at most 10 s, within the cache's TTL), so that a client
+// sending a bogus token again and again costs the issuer one request, not
+// one each; a good token is cached as before, apart from the refusals.
+func TestIntrospectionCachesRefusals(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	is := newIssuer(t)
+	is.active = map[string]map[string]any{"good-opaque-token": {"active": true, "iss": is.iss, "sub": "ana-sub", "email": owner,
+		"email_verified": true, "scope": "vitrine:write", "exp": time.Now().Add(time.Hour).Unix()}}
+	hs := oauthServer(t, w, is, func(o *httpserver.OAuth) {
+		o.Introspection = httpserver.Introspection{ClientID: "vitrine", ClientSecret: "s", CacheTTL: 30 * time.Second}
+	})
+	is.mu.Lock()
+	is.active["good-opaque-token"]["aud"] = is.aud
+	is.mu.Unlock()
+	for range 5 {
+		if res := post(t, hs.URL, "bogus-opaque-token"); res.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("a bogus token: %d", res.StatusCode)
+		}
+	}
+	if n := is.introspected.Load(); n != 1 {
+		t.Errorf("a bogus token sent 5 times was introspected %d times, want 1", n)
+	}
+	for range 3 {
+		if res := post(t, hs.URL, "good-opaque-token"); res.StatusCode != http.StatusOK {
+			t.Fatalf("a good token: %d", res.StatusCode)
+		}
+	}
+	if n := is.introspected.Load(); n != 2 {
+		t.Errorf("after a good token 3 times: %d introspections, want 2", n)
+	}
+	if res := post(t, hs.URL, "another-bogus-token"); res.StatusCode != http.StatusUnauthorized || is.introspected.Load() != 3 {
+		t.Errorf("another bogus token: %d, %d introspections", res.StatusCode, is.introspected.Load())
 	}
 }

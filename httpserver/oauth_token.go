@@ -286,13 +286,23 @@ const maxIntrospectionCache = 5 * time.Minute
 // forgotten, then all.
 const maxIntrospected = 10000
 
+// maxRefusedCache bounds how long a "not active" answer is reused (within
+// Introspection.CacheTTL): a bogus token sent again and again asks the
+// issuer once in that time, not every time. A token is issued active, so
+// a refusal reused does not refuse a good token; only a token the issuer
+// had not yet recorded when asked would wait that long.
+const maxRefusedCache = 10 * time.Second
+
 // introspector asks the issuer about opaque tokens (RFC 7662) and keeps
-// its active answers for a short, bounded time.
+// its answers for a short, bounded time: active ones for CacheTTL, refusals
+// for at most maxRefusedCache, each in a table of its own so that a flood
+// of bogus tokens never pushes out the good ones.
 type introspector struct {
 	rs *resourceServer
 
-	mu    sync.Mutex
-	cache map[[32]byte]introspected // by the token's SHA-256: no secret kept
+	mu      sync.Mutex
+	cache   map[[32]byte]introspected // by the token's SHA-256: no secret kept
+	refused map[[32]byte]time.Time    // until when a token is known not active
 }
 
 type introspected struct {
@@ -319,9 +329,13 @@ func (in *introspector) introspect(ctx context.Context, raw string) (claims, err
 	now := time.Now()
 	in.mu.Lock()
 	hit, ok := in.cache[key]
+	refusedUntil, refused := in.refused[key]
 	in.mu.Unlock()
 	if ok && now.Before(hit.until) {
 		return hit.claims, nil
+	}
+	if refused && now.Before(refusedUntil) {
+		return claims{}, errInactive
 	}
 	endpoint, err := in.endpoint(ctx)
 	if err != nil {
@@ -353,7 +367,13 @@ func (in *introspector) introspect(ctx context.Context, raw string) (claims, err
 		return claims{}, fmt.Errorf("introspect a token: the answer is not JSON: %w", err)
 	}
 	if c.Active == nil || !*c.Active {
-		return claims{}, invalid("the authorization server says it is not active (revoked, expired or unknown)")
+		if ttl := min(cfg.CacheTTL, maxRefusedCache); ttl > 0 {
+			in.mu.Lock()
+			forget(in.refused, maxIntrospected, func(until time.Time) bool { return !now.Before(until) })
+			in.refused[key] = now.Add(ttl)
+			in.mu.Unlock()
+		}
+		return claims{}, errInactive
 	}
 	if c.Issuer == "" {
 		// Optional in an answer (RFC 7662): it comes from the issuer itself.
@@ -366,18 +386,28 @@ func (in *introspector) introspect(ctx context.Context, raw string) (claims, err
 			until = exp
 		}
 		in.mu.Lock()
-		if len(in.cache) >= maxIntrospected {
-			for k, v := range in.cache {
-				if !now.Before(v.until) {
-					delete(in.cache, k)
-				}
-			}
-			if len(in.cache) >= maxIntrospected {
-				clear(in.cache)
-			}
-		}
+		forget(in.cache, maxIntrospected, func(v introspected) bool { return !now.Before(v.until) })
 		in.cache[key] = introspected{claims: c, until: until}
 		in.mu.Unlock()
 	}
 	return c, nil
+}
+
+// errInactive refuses a token its issuer says is not active.
+var errInactive = invalid("the authorization server says it is not active (revoked, expired or unknown)")
+
+// forget makes room in a cache of at most size entries: the expired ones
+// go, then, if it is still full, all.
+func forget[V any](m map[[32]byte]V, size int, expired func(V) bool) {
+	if len(m) < size {
+		return
+	}
+	for k, v := range m {
+		if expired(v) {
+			delete(m, k)
+		}
+	}
+	if len(m) >= size {
+		clear(m)
+	}
 }
