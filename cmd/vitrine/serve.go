@@ -48,7 +48,7 @@ type ServeCmd struct {
 	Addr            string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
 	PublicURL       string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com): the OAuth resource is this URL + /mcp. Needed with --oauth-issuer unless the server listens on loopback."`
 	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token, password and client configuration."`
-	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address instead of the main one (keep it private)."`
+	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address (keep it private). Unset: on the main address only when it is loopback and no --public-url says a proxy is in front; otherwise nowhere, which the server says at start."`
 	PprofAddr       string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	ToolFlags
@@ -189,8 +189,10 @@ func (c *ServeCmd) Run(e *env) error {
 		return err
 	}
 	publicURL := c.PublicURL
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && publicURL == "" && tcp.IP.IsLoopback() {
-		publicURL = "http://" + ln.Addr().String() // only this machine's clients reach it
+	tcp, _ := ln.Addr().(*net.TCPAddr)
+	localOnly := tcp != nil && c.PublicURL == "" && tcp.IP.IsLoopback() // only this machine's clients reach it
+	if localOnly {
+		publicURL = "http://" + ln.Addr().String()
 	}
 	var as *authserver.Server
 	if oauth == nil && c.AuthServer {
@@ -209,7 +211,10 @@ func (c *ServeCmd) Run(e *env) error {
 	if as != nil {
 		hopts.AuthorizationServer = as
 	}
-	if c.MetricsAddr == "" {
+	// The metrics name every tool and how it is used: not for whoever
+	// reaches the main address, nor for the internet a proxy in front
+	// opens it to.
+	if c.MetricsAddr == "" && localOnly {
 		hopts.MetricsHandler = metrics
 	}
 	web, err := httpserver.New(srv, svc, hopts)
@@ -278,6 +283,15 @@ func (c *ServeCmd) Run(e *env) error {
 		servers = append(servers, &http.Server{Handler: pmux, ReadHeaderTimeout: headerTimeout, ReadTimeout: sideTimeout})
 		listeners = append(listeners, pln)
 		log.Info("serving the profiler", "url", fmt.Sprintf("http://%s/debug/pprof/", pln.Addr()))
+	}
+	switch {
+	case c.MetricsAddr != "":
+	case localOnly:
+		log.Info("serving metrics on the main address, which only this machine reaches; a proxy in front would publish them: set --metrics-addr",
+			"url", fmt.Sprintf("http://%s/metrics", ln.Addr()))
+	default:
+		log.Warn("metrics are not served: the main address is reachable beyond this machine, or through the proxy --public-url names; " +
+			"set --metrics-addr to a private address (127.0.0.1:9090, say) to scrape them")
 	}
 	log.Info("serving MCP over Streamable HTTP", "url", url, "db", db.Dialect())
 	if rs := db.RowSecurity(); rs != "" {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +210,35 @@ func TestMetricsOnTheirOwnAddress(t *testing.T) {
 	stop()
 	if code := <-exited; code != 0 {
 		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// Without --metrics-addr, /metrics is on the main address only when that
+// is loopback and no --public-url says a proxy is in front (which would
+// publish them); otherwise it is nowhere, and the server says so at start.
+func TestMetricsNotPublicByDefault(t *testing.T) {
+	for name, c := range map[string]struct {
+		args   []string
+		served bool
+	}{
+		"on loopback":                       {nil, true},
+		"on loopback, behind a proxy":       {[]string{"--public-url", "https://mcp.example.com"}, false},
+		"beyond loopback":                   {[]string{"--addr", "0.0.0.0:0", "--no-auth-server"}, false},
+		"beyond loopback, with its address": {[]string{"--addr", "0.0.0.0:0", "--no-auth-server", "--metrics-addr", "127.0.0.1:0"}, false},
+	} {
+		srv := serveHere(t, append([]string{"--db", filepath.Join(t.TempDir(), "v.db")}, c.args...)...)
+		base := strings.Replace(srv.url, "0.0.0.0", "127.0.0.1", 1)
+		code, _ := get(t, base+"/metrics")
+		warned := strings.Contains(srv.stderr.String(), `"level":"WARN","msg":"metrics are not served`)
+		if c.served && code != 200 || !c.served && code != 404 {
+			t.Errorf("%s: /metrics on the main address answers %d", name, code)
+		}
+		if want := !c.served && !slices.Contains(c.args, "--metrics-addr"); warned != want {
+			t.Errorf("%s: warned %v at start, want %v:\n%s", name, warned, want, srv.stderr.String())
+		}
+		if code := srv.stop(); code != 0 {
+			t.Errorf("%s: exit %d", name, code)
+		}
 	}
 }
 
