@@ -260,7 +260,7 @@ type UserUpdateCmd struct {
 	Email   string  `required:"" help:"The user's email."`
 	Name    *string `help:"A new name."`
 	Subject *string `placeholder:"SUB" help:"Link the user to this OAuth subject (the \"sub\" claim), for --oauth-user-claim sub; \"\" unlinks."`
-	Disable bool    `xor:"state" help:"Disable the user: their tokens are refused from the next request on."`
+	Disable bool    `xor:"state" help:"Disable the user: their tokens are refused from the next request on, and every browser signed in as them is signed out."`
 	Enable  bool    `xor:"state" help:"Enable a disabled user."`
 	JSON    bool    `name:"json" help:"Print the user as one JSON object."`
 }
