@@ -58,7 +58,8 @@ func (db *DB) InviteMember(ctx context.Context, ch vitrine.Change, m *vitrine.Me
 			}
 		}
 		if _, err := c.Exec(ctx, `INSERT INTO memberships (tenant_id, id, user_id, role, status, permissions, created_at, updated_at)
-			SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM users WHERE id = $3 AND $9`,
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM users WHERE id = $3 AND $9
+			ON CONFLICT (tenant_id, user_id) DO NOTHING`, // invited by another at the same moment
 			m.TenantID, m.ID, userID, m.Role, string(vitrine.MembershipInvited), m.Grants.String(), m.CreatedAt, m.UpdatedAt, existing == nil); err != nil {
 			return err
 		}

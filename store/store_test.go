@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -503,3 +504,29 @@ func TestReady(t *testing.T) {
 
 // testChange is the change the tests make, outside any call.
 var testChange = vitrine.Change{Reason: "store test"}
+
+// Two invitations of one user at the same moment both succeed, and make
+// one membership.
+func TestInviteMemberTwiceAtOnce(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		tn := f.tenant("acme", f.user("owner@example.com"))
+		f.user("bia@example.com")
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Go(func() {
+				now := vitrine.Now()
+				m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, Role: "viewer", Status: vitrine.MembershipInvited, CreatedAt: now, UpdatedAt: now}
+				errs <- f.db.InviteMember(ctx, vitrine.Change{}, m, "bia@example.com", func(*vitrine.Membership) (bool, error) { return false, nil })
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("an invitation at the same moment: %v", err)
+			}
+		}
+	})
+}
