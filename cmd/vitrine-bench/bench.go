@@ -243,10 +243,10 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 			file := filepath.Join(c.Profile, fmt.Sprintf("%d-%s.pprof", size, slug(name)))
 			go func() { saved <- saveProfile(ctx, addr, c.Duration, file) }()
 		}
-		before := cpuTime(server)
+		before, ok := cpuTime(server)
 		m := measureFor(c.Concurrency, c.Duration, op)
-		if before > 0 {
-			m.serverCPU = cpuTime(server) - before
+		if after, read := cpuTime(server); ok && read {
+			m.serverCPU, m.cpuRead = after-before, true
 		}
 		if saved != nil {
 			if err := <-saved; err != nil {

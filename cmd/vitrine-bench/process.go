@@ -139,28 +139,29 @@ func peakRSS(pid int) int64 {
 
 // cpuTime reads a running process's CPU time so far, user and system, from
 // /proc/PID/stat (fields 14 and 15, in the kernel's USER_HZ of 100 ticks a
-// second on every Linux architecture Go runs on); 0 when it cannot.
-func cpuTime(cmd *exec.Cmd) time.Duration {
+// second on every Linux architecture Go runs on), and whether it could: a
+// process just started may well have used none yet.
+func cpuTime(cmd *exec.Cmd) (time.Duration, bool) {
 	if cmd == nil || cmd.Process == nil {
-		return 0
+		return 0, false
 	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	// The command's name, field 2, is in parentheses and may hold spaces.
 	i := strings.LastIndexByte(string(data), ')')
 	if i < 0 {
-		return 0
+		return 0, false
 	}
 	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 13 {
-		return 0
+		return 0, false
 	}
 	user, err1 := strconv.ParseInt(f[11], 10, 64)
 	sys, err2 := strconv.ParseInt(f[12], 10, 64)
 	if err1 != nil || err2 != nil {
-		return 0
+		return 0, false
 	}
-	return time.Duration(user+sys) * (time.Second / 100)
+	return time.Duration(user+sys) * (time.Second / 100), true
 }

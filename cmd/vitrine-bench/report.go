@@ -98,7 +98,7 @@ func (r *report) markdown() string {
 				errs += " (" + truncate(m.firstErr.Error(), 60) + ")"
 			}
 			cpu := ""
-			if m.serverCPU > 0 {
+			if m.cpuRead {
 				cpu = fmt.Sprintf("%.0f µs", float64(m.cpuPerCall())/float64(time.Microsecond))
 			}
 			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s |\n", name, m.perSecond(), rows, ms(m.percentile(.5)), ms(m.percentile(.99)), errs, ratio, cpu)
