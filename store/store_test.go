@@ -442,13 +442,18 @@ func TestTokens(t *testing.T) {
 		prefix, _ := vitrine.TokenLookupPrefix(secret)
 		exp := vitrine.Now().Add(time.Hour)
 		tok := &vitrine.Token{ID: vitrine.NewID(), UserID: ana.ID, Name: "laptop", Prefix: prefix, Hash: vitrine.HashToken(secret),
-			ReadOnly: true, ExpiresAt: &exp, CreatedAt: vitrine.Now()}
+			ReadOnly: true, Toolsets: []string{"members", "products"}, ExpiresAt: &exp, CreatedAt: vitrine.Now()}
 		if err := f.db.CreateToken(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 		got, u, err := f.db.TokenByPrefix(ctx, prefix)
 		if err != nil || u.ID != ana.ID || !got.Matches(secret) || !got.ReadOnly || got.ExpiresAt == nil || !got.ExpiresAt.Equal(exp) || got.LastUsedAt != nil {
 			t.Fatalf("TokenByPrefix = %+v, %+v, %v", got, u, err)
+		}
+		// The toolsets it grants come back in listing order; a personal
+		// token is no OAuth token.
+		if !slices.Equal(got.Toolsets, []string{"products", "members"}) || got.OAuth {
+			t.Fatalf("toolsets %v, OAuth %v", got.Toolsets, got.OAuth)
 		}
 		used := vitrine.Now()
 		if err := f.db.TouchToken(ctx, tok.ID, used); err != nil {
@@ -460,6 +465,35 @@ func TestTokens(t *testing.T) {
 		}
 		_, _, err = f.db.TokenByPrefix(ctx, "vtr_nothere")
 		wantType(t, err, vitrine.NotFoundError)
+	})
+}
+
+// A session ended on one instance is known ended to every instance on the
+// same database, and only that session.
+func TestEndedMCPSessions(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		a, b := dbtest.Open(t, url), dbtest.Open(t, url)
+		if ended, err := b.MCPSessionEnded(ctx, "s1"); err != nil || ended {
+			t.Fatalf("before: %v, %v", ended, err)
+		}
+		for range 2 { // ending it twice is no error
+			if err := a.EndMCPSession(ctx, "s1", vitrine.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ended, err := b.MCPSessionEnded(ctx, "s1"); err != nil || !ended {
+			t.Fatalf("after: %v, %v", ended, err)
+		}
+		if ended, _ := b.MCPSessionEnded(ctx, "s2"); ended {
+			t.Fatal("another session is ended too")
+		}
+		// A day later, it is forgotten at the next end.
+		if err := a.EndMCPSession(ctx, "s3", vitrine.Now().Add(25*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if ended, _ := b.MCPSessionEnded(ctx, "s1"); ended {
+			t.Fatal("an ended session is kept past a day")
+		}
 	})
 }
 
