@@ -94,7 +94,7 @@ type endedSessions struct {
 }
 
 // heldCheckEvery is how often a held session is looked up.
-const heldCheckEvery = time.Second
+var heldCheckEvery = time.Second
 
 // ended answers the request 404 if its session was ended, and reports
 // whether it did.
