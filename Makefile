@@ -11,8 +11,10 @@ build:
 
 # Start the HTTP server on an embedded SQLite database (vitrine.db) filled
 # with demo data, printing each demo user's token and client configuration;
-# on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090).
-demo: build
+# on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090). It builds
+# bin/vitrine only: the demo needs no benchmark.
+demo:
+	$(GO) build -o bin/vitrine ./cmd/vitrine
 	bin/vitrine serve --demo $(if $(ADDR),--addr $(ADDR))
 
 # The whole suite: Go tests (PostgreSQL ones on the server at
