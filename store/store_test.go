@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -288,14 +289,21 @@ func TestListProducts(t *testing.T) {
 	})
 }
 
-// pages reads every page of a list, as an agent following cursors would.
+// pages reads every page of a list, as an agent following cursors would,
+// each under the check of the access epoch a call of a cached caller makes
+// (which the read answers in its own statement, its rows in their order).
 func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter) []*vitrine.Product {
 	t.Helper()
+	epoch, err := db.AccessEpoch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []*vitrine.Product
 	for range 100 {
-		page, err := db.ListProducts(ctx, tenantID, f)
-		if err != nil {
-			t.Fatal(err)
+		check := vitrine.NewEpochCheck(epoch)
+		page, err := db.ListProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f)
+		if err != nil || check.Pending() {
+			t.Fatal(err, check.Pending())
 		}
 		out = append(out, page...)
 		if len(page) < f.Limit {
@@ -537,3 +545,46 @@ func TestReady(t *testing.T) {
 
 // testChange is the change the tests make, outside any call.
 var testChange = vitrine.Change{Reason: "store test"}
+
+// A read made under an epoch check answers it with its own first
+// statement: the row under the current epoch, vitrine.ErrStaleAccess under
+// a moved one, whether the row is there or not (never a stale "not found").
+func TestReadsCheckTheEpoch(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		tn := f.tenant("acme", ana)
+		p := f.product(tn.ID, "SKU-1", "Thing", 100, vitrine.ProductActive)
+		epoch, err := f.db.AccessEpoch(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			epoch int64
+			id    string
+			want  error
+		}{
+			{epoch, p.ID, nil},
+			{epoch, vitrine.NewID(), vitrine.NotFound("Product")},
+			{epoch - 1, p.ID, vitrine.ErrStaleAccess},
+			{epoch - 1, vitrine.NewID(), vitrine.ErrStaleAccess},
+		} {
+			check := vitrine.NewEpochCheck(c.epoch)
+			got, err := f.db.ProductByID(vitrine.WithEpochCheck(ctx, check), tn.ID, c.id)
+			switch {
+			case c.want == vitrine.ErrStaleAccess:
+				if !errors.Is(err, vitrine.ErrStaleAccess) {
+					t.Errorf("epoch %d (current %d), product %s: %v, want the stale access", c.epoch, epoch, c.id, err)
+				}
+			case c.want != nil:
+				if vitrine.TypeOf(err) != vitrine.NotFoundError || check.Pending() {
+					t.Errorf("a product not there, under the current epoch: %v (check pending %v)", err, check.Pending())
+				}
+			default:
+				if err != nil || got.ID != p.ID || check.Pending() {
+					t.Errorf("under the current epoch: %+v, %v (check pending %v)", got, err, check.Pending())
+				}
+			}
+		}
+	})
+}
