@@ -18,6 +18,8 @@ import (
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/auditlog"
 )
 
 // recordCall connects the go-sdk client (of the newest revision,
@@ -86,14 +88,30 @@ func BenchmarkServeCall(b *testing.B) {
 	mux := http.NewServeMux()
 	mux.Handle(httpserver.MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return noop }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	// The SDK's own messages from warn on, as vitrine serve logs them.
-	vitrine := serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: slog.New(slog.DiscardHandler)}), httpserver.Options{})
+	quiet := slog.New(slog.DiscardHandler)
+	vitrine := serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{})
+	// Two options that would cut Vitrine's own part, for the decisions
+	// they are (docs/performance.md): no log line a call, and no audit
+	// event for the calls that write nothing (--audit-reads off).
+	unlogged, err := mcpserver.New(w.svc, mcpserver.Options{Logger: quiet})
+	if err != nil {
+		b.Fatal(err)
+	}
+	unaudited := service.NewWithOptions(w.db, nil, service.Options{Audit: auditlog.Options{Reads: auditlog.Off}})
+	notAudited, err := mcpserver.New(unaudited, mcpserver.Options{Logger: quiet})
+	if err != nil {
+		b.Fatal(err)
+	}
+	product := map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}
 	for _, c := range []struct {
 		name, tool string
 		h          http.Handler
 		args       map[string]any
 	}{
 		{"noop", "noop", mux, map[string]any{}},
-		{"get_product", "get_product", vitrine, map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}},
+		{"get_product", "get_product", vitrine, product},
+		{"get_product, no log line", "get_product", serveHTTP(b, w.svc, unlogged, httpserver.Options{}), product},
+		{"get_product, no log line, reads not audited", "get_product", serveHTTP(b, unaudited, notAudited, httpserver.Options{}), product},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			header, body := recordCall(b, c.h, w.tokens[owner], c.tool, c.args)
