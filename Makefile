@@ -11,21 +11,25 @@ build:
 
 # Start the HTTP server on an embedded SQLite database (vitrine.db) filled
 # with demo data, printing each demo user's token and client configuration;
-# on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090).
-demo: build
+# on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090). It builds
+# bin/vitrine only: the demo needs no benchmark.
+demo:
+	$(GO) build -o bin/vitrine ./cmd/vitrine
 	bin/vitrine serve --demo $(if $(ADDR),--addr $(ADDR))
 
 # The whole suite: Go tests (PostgreSQL ones on the server at
 # VITRINE_TEST_POSTGRES, default postgres://postgres@127.0.0.1:5432/postgres,
 # each in a database it creates and drops; here a missing server is a
-# failure, not a skip), the SDK's reproduction benchmarks once each (so that
-# they still run), then the end-to-end suites of e2e/: the official
-# TypeScript SDK client, the MCP conformance suite, OAuth against a real
+# failure, not a skip), the SDK's reproduction benchmarks and the server's
+# own (BenchmarkServeCall) once each (so that they still run), then the
+# end-to-end suites of e2e/: the official TypeScript SDK client, the MCP
+# conformance suite at both revisions, OAuth against a real
 # authorization server, and the sign-in pages in Chromium (installed with
 # apt when missing, by scripts/chromium.sh) against the binary.
 test: lint build
 	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchtime 1x
+	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 1x
 	scripts/fuzz.sh
 	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
@@ -56,9 +60,12 @@ fuzz:
 # PostgreSQL). About ten minutes on two cores, most of it filling a million
 # products. The TypeScript ceiling's packages (the official TypeScript SDK,
 # better-sqlite3 with its bundled prebuilt binaries, Node.js 22) come from
-# the npm registry, once. Then what a tools/call costs the go-sdk itself, on
-# its session and stateless paths (internal/sdkcost).
+# the npm registry, once. Then what a get_product costs the server alone, in
+# process, beside a bare go-sdk server on the same path (Vitrine's own CPU a
+# call: httpserver's BenchmarkServeCall), and what a tools/call costs the
+# go-sdk itself, on its session and stateless paths (internal/sdkcost).
 bench: build
 	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
+	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

@@ -24,6 +24,7 @@ type Store interface {
 	AuditStore
 	PasswordStore
 	OAuthStore
+	MCPSessionStore
 	// AccessEpoch returns a number that grows whenever a user, token,
 	// tenant, membership or role changes, whoever changes it: what was
 	// read of them under one epoch holds for as long as it is current.
@@ -32,6 +33,17 @@ type Store interface {
 	// under it if none is: every instance gets the same key.
 	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)
 	Close() error
+}
+
+// MCPSessionStore remembers the MCP sessions (protocol 2025-11-25) that
+// their clients ended, so that every instance refuses a later request of
+// one, whichever instance held it.
+type MCPSessionStore interface {
+	// EndMCPSession records that the session ended at at, and forgets
+	// the sessions ended more than a day before.
+	EndMCPSession(ctx context.Context, id string, at time.Time) error
+	// MCPSessionEnded reports whether the session was ended.
+	MCPSessionEnded(ctx context.Context, id string) (bool, error)
 }
 
 // UserStore keeps users.

@@ -29,9 +29,17 @@ type Token struct {
 	Name   string
 	// Prefix is the start of the secret ("vtr_AbCd1234"): it finds the token
 	// and lets people tell their tokens apart.
-	Prefix     string
-	Hash       []byte
-	ReadOnly   bool
+	Prefix   string
+	Hash     []byte
+	ReadOnly bool
+	// Toolsets are the toolsets the token grants (Toolset names, in
+	// listing order): its holder lists and calls their tools only.
+	Toolsets []string
+	// OAuth marks a token an OAuth authorization server issued (Vitrine's
+	// own, or the external one): its client can ask the person for more
+	// (step-up authorization). A personal token cannot; a new one must be
+	// made.
+	OAuth      bool
 	ExpiresAt  *time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time

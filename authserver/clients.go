@@ -166,7 +166,7 @@ func fositeClient(oc *vitrine.OAuthClient, resource string) fosite.Client {
 		grants = []string{"authorization_code", "refresh_token"}
 	}
 	return &fosite.DefaultClient{ID: oc.ID, Secret: oc.SecretHash, RedirectURIs: oc.Metadata.RedirectURIs,
-		GrantTypes: grants, ResponseTypes: []string{"code"}, Scopes: []string{ScopeRead, ScopeWrite},
+		GrantTypes: grants, ResponseTypes: []string{"code"}, Scopes: vitrine.AllScopes(),
 		Audience: []string{resource}, Public: len(oc.SecretHash) == 0}
 }
 

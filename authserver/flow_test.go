@@ -13,6 +13,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -212,12 +213,33 @@ func (b *browser) signIn(c *cluster, authURL, email, password string) page {
 	return b.do("GET", p.location, nil)
 }
 
-// approve answers a consent page; scope is "write" or "read".
+// checked returns the values of a page's ticked checkboxes named name.
+func (p page) checked(name string) []string {
+	var out []string
+	for _, m := range checkedRE.FindAllStringSubmatch(p.body, -1) {
+		if m[1] == name {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+var checkedRE = regexp.MustCompile(`<input type="checkbox" id="[^"]*" name="([^"]+)" value="([^"]+)" checked>`)
+
+// approve answers a consent page; scope is "write" or "read". The
+// toolsets ticked are those the page ticks.
 func (b *browser) answer(c *cluster, consent page, decision, scope string) *url.URL {
+	b.t.Helper()
+	return b.answerToolsets(c, consent, decision, scope, consent.checked("toolset"))
+}
+
+// answerToolsets answers a consent page with these toolsets ticked.
+func (b *browser) answerToolsets(c *cluster, consent page, decision, scope string, toolsets []string) *url.URL {
 	b.t.Helper()
 	form := consent.fields()
 	form.Set("decision", decision)
 	form.Set("scope", scope)
+	form["toolset"] = toolsets
 	p := b.do("POST", c.url+"/oauth/authorize", form)
 	if p.status != 303 || !strings.HasPrefix(p.location, redirectURI) {
 		b.t.Fatalf("consent: %d %s %s", p.status, p.location, p.body)
@@ -253,12 +275,22 @@ func oauthConfig(c *cluster, clientID string) *oauth2.Config {
 // authorize runs a client's whole flow for a person, returning its tokens.
 func authorize(t *testing.T, c *cluster, clientID, email, scope string) *oauth2.Token {
 	t.Helper()
+	return authorizeAsking(t, c, clientID, email, scope, nil, func(consent page) []string { return consent.checked("toolset") })
+}
+
+// authorizeAsking runs the flow of a client that asks for the scopes (nil:
+// read and write), the person ticking the toolsets tick returns.
+func authorizeAsking(t *testing.T, c *cluster, clientID, email, scope string, scopes []string, tick func(page) []string) *oauth2.Token {
+	t.Helper()
 	cfg := oauthConfig(c, clientID)
+	if scopes != nil {
+		cfg.Scopes = scopes
+	}
 	verifier := oauth2.GenerateVerifier()
 	resource := oauth2.SetAuthURLParam("resource", c.url+"/mcp")
 	b := newBrowser(t)
 	consent := b.signIn(c, cfg.AuthCodeURL("state-123456", oauth2.S256ChallengeOption(verifier), resource), email, c.password(email))
-	back := b.answer(c, consent, "approve", scope)
+	back := b.answerToolsets(c, consent, "approve", scope, tick(consent))
 	if back.Query().Get("state") != "state-123456" {
 		t.Fatalf("state: %s", back)
 	}
@@ -280,6 +312,27 @@ func mcpCall(t *testing.T, c *cluster, token, tool string, args map[string]any) 
 	}
 	defer cs.Close()
 	return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+}
+
+// toolNames lists the tools an access token sees.
+func toolNames(t *testing.T, c *cluster, token string) []string {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: c.url + "/mcp", HTTPClient: testkit.BearerClient(token), MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func tenantID(c *cluster, slug string) string {
@@ -314,9 +367,41 @@ func TestAuthorizationServer(t *testing.T) {
 			if res, err := mcpCall(t, c, tok.AccessToken, "list_tenants", nil); err != nil || res.IsError {
 				t.Fatalf("list_tenants: %v %+v", err, res)
 			}
+			// Refused before it runs, so that the client asks for write.
 			_, err := mcpCall(t, c, tok.AccessToken, "create_product", map[string]any{"tenant_id": technova, "sku": "OAUTH-GO-RO", "name": "No", "price": "1.00"})
-			if err == nil || !strings.Contains(err.Error(), "Unknown tool: create_product") {
+			if err == nil || !strings.Contains(err.Error(), "Forbidden") {
 				t.Fatalf("a read-only token wrote: %v", err)
+			}
+		})
+
+		t.Run("toolsets are what the person ticks, the default ones ticked unless asked for others", func(t *testing.T) {
+			var offered, asked []string
+			tok := authorizeAsking(t, c, client, "ana@technova.example", "write", nil, func(p page) []string {
+				offered = p.checked("toolset")
+				return offered
+			})
+			if !slices.Equal(offered, []string{"tenants", "products"}) {
+				t.Errorf("a client asking for read and write: the page ticks %v", offered)
+			}
+			if names := toolNames(t, c, tok.AccessToken); slices.Contains(names, "list_members") || !slices.Contains(names, "create_product") {
+				t.Errorf("the default grant lists %v", names)
+			}
+			// A client stepping up asks for its grant and members.
+			wider := []string{"vitrine:read", "vitrine:write", "vitrine:toolset:tenants", "vitrine:toolset:products", "vitrine:toolset:members"}
+			tok = authorizeAsking(t, c, client, "ana@technova.example", "write", wider, func(p page) []string {
+				asked = p.checked("toolset")
+				return asked
+			})
+			if !slices.Equal(asked, []string{"tenants", "products", "members"}) {
+				t.Errorf("a client asking for members: the page ticks %v", asked)
+			}
+			if names := toolNames(t, c, tok.AccessToken); !slices.Contains(names, "list_members") || slices.Contains(names, "list_roles") {
+				t.Errorf("a grant of members lists %v", names)
+			}
+			// The person may grant fewer than asked.
+			tok = authorizeAsking(t, c, client, "ana@technova.example", "read", wider, func(page) []string { return []string{"audit"} })
+			if names := toolNames(t, c, tok.AccessToken); !slices.Equal(names, []string{"list_audit_events", "request_toolset"}) {
+				t.Errorf("a read-only grant of audit alone lists %v", names)
 			}
 		})
 

@@ -3,6 +3,8 @@ package authserver
 import (
 	"net/http"
 
+	"github.com/vitrine/vitrine"
+
 	"golang.org/x/text/language"
 )
 
@@ -11,12 +13,15 @@ import (
 type lang struct {
 	Tag      string // for <html lang>
 	messages map[string]string
+	// toolsets says what each toolset holds, where it differs from its
+	// vitrine.Toolset.About (English).
+	toolsets map[string]string
 }
 
 var (
 	languages = language.NewMatcher([]language.Tag{language.English, language.BrazilianPortuguese})
 	english   = &lang{Tag: "en", messages: messagesEN}
-	portugues = &lang{Tag: "pt-BR", messages: messagesPT}
+	portugues = &lang{Tag: "pt-BR", messages: messagesPT, toolsets: toolsetsPT}
 )
 
 func pageLanguage(r *http.Request) *lang {
@@ -104,6 +109,9 @@ var messagesEN = map[string]string{
 	"sessions":              "Signed-in browsers",
 	"sessions_help":         "A new password and a disabled account sign out every browser too. Apps and tokens keep working: disconnect or revoke them above.",
 	"sign_out_everywhere":   "Sign out everywhere",
+	"toolsets":              "Tools",
+	"toolsets_help":         "The app lists and calls only the tools of what you tick; it can ask you for more later.",
+	"toolsets_short":        "tools",
 }
 
 var messagesPT = map[string]string{
@@ -173,6 +181,28 @@ var messagesPT = map[string]string{
 	"sessions":              "Navegadores conectados",
 	"sessions_help":         "Uma nova senha e uma conta desativada também desconectam todos os navegadores. Aplicativos e tokens continuam funcionando: desconecte-os ou revogue-os acima.",
 	"sign_out_everywhere":   "Sair de todos os lugares",
+	"toolsets":              "Ferramentas",
+	"toolsets_help":         "O aplicativo lista e usa só as ferramentas do que você marcar; ele pode pedir mais depois.",
+	"toolsets_short":        "ferramentas",
+}
+
+// toolsetsPT says in Portuguese what each toolset holds; a toolset missing
+// here is shown with its English words.
+var toolsetsPT = map[string]string{
+	"tenants":   "Suas empresas, o que você pode fazer em cada uma, e seus convites.",
+	"products":  "O catálogo: encontrar, ler e alterar produtos e seu estoque.",
+	"inventory": "Movimentos de estoque e importações em lote.",
+	"members":   "Os membros de uma empresa, seus papéis e permissões.",
+	"roles":     "O catálogo de permissões e os papéis personalizados.",
+	"audit":     "O registro de auditoria de cada chamada.",
+}
+
+// about says what a toolset holds, in the page's language.
+func (l *lang) about(ts vitrine.Toolset) string {
+	if m, ok := l.toolsets[ts.Name]; ok {
+		return m
+	}
+	return ts.About
 }
 
 // T is t for templates.

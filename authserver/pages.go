@@ -126,7 +126,34 @@ func (s *Server) consentPage(p *pageCtx, ar fosite.AuthorizeRequester, query str
 	}
 	return s.render(p, "consent", map[string]any{"Title": p.lang.t("authorize_title"), "ClientName": cv.Name, "ClientHost": cv.Host,
 		"Verified": cv.Verified, "RedirectHost": host, "Query": query, "OfferWrite": offersWrite(ar.GetRequestedScopes()),
-		"Companies": companies})
+		"Toolsets": toolsetChoices(p.lang, vitrine.ToolsetsOfScopes(ar.GetRequestedScopes())), "Companies": companies})
+}
+
+// toolsetChoice is a toolset as a page offers it, ticked or not.
+type toolsetChoice struct {
+	Name, About, Icon string
+	Checked           bool
+}
+
+// toolsetChoices offers every toolset, the checked ones ticked: on the
+// consent page those the client asks for (the default ones when it names
+// none), for a new token the default ones.
+func toolsetChoices(l *lang, checked []string) []toolsetChoice {
+	var out []toolsetChoice
+	for _, ts := range vitrine.Toolsets {
+		out = append(out, toolsetChoice{Name: ts.Name, About: l.about(ts), Icon: ts.Icon, Checked: slices.Contains(checked, ts.Name)})
+	}
+	return out
+}
+
+// chosenToolsets reads the toolsets ticked in a form; none ticked is the
+// default ones.
+func chosenToolsets(p *pageCtx) ([]string, error) {
+	toolsets, err := vitrine.ParseToolsets("toolset", p.r.PostForm["toolset"])
+	if err == nil && len(toolsets) == 0 {
+		toolsets = vitrine.DefaultToolsets()
+	}
+	return toolsets, err
 }
 
 // offersWrite: a request that names no scope may be given either.
@@ -155,10 +182,12 @@ func (s *Server) consent(p *pageCtx) error {
 		s.log.Info("authorization denied", "user_id", p.user.ID, "client_id", ar.GetClient().GetID())
 		return s.redirectError(p, ar, fosite.ErrAccessDenied.WithHint("The user denied the request."))
 	}
-	granted := []string{ScopeRead}
-	if p.r.PostForm.Get("scope") == "write" && offersWrite(ar.GetRequestedScopes()) {
-		granted = append(granted, ScopeWrite)
+	toolsets, err := chosenToolsets(p)
+	if err != nil {
+		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), validationText(err))
 	}
+	write := p.r.PostForm.Get("scope") == "write" && offersWrite(ar.GetRequestedScopes())
+	granted := vitrine.Scopes(!write, toolsets)
 	for _, sc := range granted {
 		ar.GrantScope(sc)
 	}
@@ -292,13 +321,13 @@ func (s *Server) signOutEverywhere(p *pageCtx) error {
 
 // appView and tokenView are rows of the account page.
 type appView struct {
-	ID, Name, Scope, Approved, LastUsed string
-	Verified                            bool
+	ID, Name, Scope, Toolsets, Approved, LastUsed string
+	Verified                                      bool
 }
 
 type tokenView struct {
-	ID, Name, Prefix, Expires, LastUsed, State string
-	ReadOnly                                   bool
+	ID, Name, Prefix, Toolsets, Expires, LastUsed, State string
+	ReadOnly                                             bool
 }
 
 func (s *Server) account(p *pageCtx) error {
@@ -347,12 +376,14 @@ func (s *Server) accountPage(p *pageCtx, newToken string) error {
 			scope = p.lang.t("scope_" + ScopeWrite)
 		}
 		created := g.CreatedAt
-		apps = append(apps, appView{ID: g.ID, Name: name, Scope: scope, Approved: day(&created), LastUsed: day(g.LastUsedAt), Verified: verified})
+		apps = append(apps, appView{ID: g.ID, Name: name, Scope: scope, Toolsets: strings.Join(vitrine.ToolsetsOfScopes(strings.Fields(g.Scope)), ", "),
+			Approved: day(&created), LastUsed: day(g.LastUsedAt), Verified: verified})
 	}
 	var views []tokenView
 	now := s.now()
 	for _, t := range tokens {
-		v := tokenView{ID: t.ID, Name: t.Name, Prefix: t.Prefix, Expires: day(t.ExpiresAt), LastUsed: day(t.LastUsedAt), ReadOnly: t.ReadOnly}
+		v := tokenView{ID: t.ID, Name: t.Name, Prefix: t.Prefix, Toolsets: strings.Join(t.Toolsets, ", "), Expires: day(t.ExpiresAt),
+			LastUsed: day(t.LastUsedAt), ReadOnly: t.ReadOnly}
 		switch {
 		case t.RevokedAt != nil:
 			v.State = p.lang.t("revoked")
@@ -361,7 +392,8 @@ func (s *Server) accountPage(p *pageCtx, newToken string) error {
 		}
 		views = append(views, v)
 	}
-	return s.render(p, "account", map[string]any{"Title": p.lang.t("account_title"), "Apps": apps, "Tokens": views, "NewToken": newToken})
+	return s.render(p, "account", map[string]any{"Title": p.lang.t("account_title"), "Apps": apps, "Tokens": views, "NewToken": newToken,
+		"Toolsets": toolsetChoices(p.lang, vitrine.DefaultToolsets())})
 }
 
 func (s *Server) revokeApp(p *pageCtx) error {
@@ -395,7 +427,12 @@ func (s *Server) createToken(p *pageCtx) error {
 		t := s.now().Add(90 * 24 * time.Hour)
 		expires = &t
 	}
-	_, secret, err := s.accounts.CreatePersonalToken(p.r.Context(), p.user, p.r.PostForm.Get("name"), p.r.PostForm.Get("read_only") != "", expires)
+	toolsets, err := chosenToolsets(p)
+	if err != nil {
+		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), validationText(err))
+	}
+	_, secret, err := s.accounts.CreatePersonalToken(p.r.Context(), p.user, accounts.NewToken{Name: p.r.PostForm.Get("name"),
+		ReadOnly: p.r.PostForm.Get("read_only") != "", Toolsets: toolsets, ExpiresAt: expires})
 	if t := vitrine.TypeOf(err); t == vitrine.ValidationError || t == vitrine.ConflictError {
 		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), validationText(err))
 	}

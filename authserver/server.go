@@ -31,10 +31,11 @@ import (
 	"github.com/vitrine/vitrine/service/accounts"
 )
 
-// The scopes: write gives every tool, read the read-only ones.
+// The scopes: write gives every tool of the toolsets granted, read the
+// read-only ones; a toolset scope (vitrine.ToolsetScope) grants a toolset.
 const (
-	ScopeRead  = "vitrine:read"
-	ScopeWrite = "vitrine:write"
+	ScopeRead  = vitrine.ScopeRead
+	ScopeWrite = vitrine.ScopeWrite
 )
 
 // Lifetimes of what the server issues.
@@ -236,7 +237,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		"token_endpoint":                                 s.opts.Issuer + "/oauth/token",
 		"registration_endpoint":                          s.opts.Issuer + "/oauth/register",
 		"revocation_endpoint":                            s.opts.Issuer + "/oauth/revoke",
-		"scopes_supported":                               []string{ScopeRead, ScopeWrite},
+		"scopes_supported":                               vitrine.AllScopes(),
 		"response_types_supported":                       []string{"code"},
 		"response_modes_supported":                       []string{"query"},
 		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},

@@ -224,7 +224,8 @@ func (st *storage) CreateAccessTokenSession(ctx context.Context, signature strin
 	}
 	exp := sess.GetExpiresAt(fosite.AccessToken)
 	t := &vitrine.Token{ID: vitrine.NewID(), UserID: sess.UserID, Name: tokenName(sess.ClientTag), Prefix: prefix, Hash: hash,
-		ReadOnly: !r.GetGrantedScopes().Has(ScopeWrite), ExpiresAt: &exp, CreatedAt: st.now()}
+		ReadOnly: !r.GetGrantedScopes().Has(ScopeWrite), Toolsets: vitrine.ToolsetsOfScopes(r.GetGrantedScopes()), OAuth: true,
+		ExpiresAt: &exp, CreatedAt: st.now()}
 	return st.db.CreateGrantToken(ctx, t, sess.GrantID, r.GetID())
 }
 

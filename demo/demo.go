@@ -119,7 +119,14 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 				roles += " (inactive)"
 			}
 		}
-		_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: m.email, Name: "demo"})
+		// The tokens an earlier run printed stop working: only the newest
+		// run's are in use.
+		if err := revokeDemoTokens(ctx, op, m.email); err != nil {
+			return nil, fmt.Errorf("demo tokens of %s: %w", m.email, err)
+		}
+		// Every toolset, so that every tool can be tried; a token made
+		// otherwise grants the catalog unless asked for more.
+		_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: m.email, Name: demoTokenName, Toolsets: vitrine.ToolsetNames()})
 		if err != nil {
 			return nil, fmt.Errorf("demo token for %s: %w", m.email, err)
 		}
@@ -131,6 +138,25 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 		w.Users = append(w.Users, User{Email: m.email, Name: m.name, Roles: roles, Token: secret, Password: password})
 	}
 	return w, nil
+}
+
+// demoTokenName names the tokens the demo makes.
+const demoTokenName = "demo"
+
+// revokeDemoTokens revokes the user's tokens an earlier run made.
+func revokeDemoTokens(ctx context.Context, op *service.Operator, email string) error {
+	tokens, err := op.ListTokens(ctx, email)
+	if err != nil {
+		return err
+	}
+	for _, t := range tokens {
+		if t.Name == demoTokenName && t.RevokedAt == nil {
+			if _, err := op.RevokeToken(ctx, t.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func addProducts(ctx context.Context, svc *service.Service, tenantID, ownerEmail string, ps []product) error {

@@ -15,6 +15,9 @@ import { createServer } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import Provider from 'oidc-provider';
 
+// The toolset scopes an identity provider is set up with (docs/oauth.md).
+const toolsetScopes = ['tenants', 'products', 'inventory', 'members', 'roles', 'audit'].map((t) => `vitrine:toolset:${t}`);
+
 // The accounts: their sub, and the email they claim. "mallory" claims
 // Ana's address without having verified it.
 const accounts = {
@@ -45,7 +48,7 @@ const provider = new Provider(issuer, {
   conformIdTokenClaims: false,
   jwks: { keys: [{ ...rs256, kid: 'test-rs256', alg: 'RS256', use: 'sig' }, { ...es256, kid: 'test-es256', alg: 'ES256', use: 'sig' }] },
   cookies: { keys: ['oauth-suite-cookie-key'] },
-  scopes: ['openid', 'offline_access', 'vitrine:read', 'vitrine:write'],
+  scopes: ['openid', 'offline_access', 'vitrine:read', 'vitrine:write', ...toolsetScopes],
   claims: { openid: ['sub'], email: ['email', 'email_verified'] },
   pkce: { required: () => true },
   extraClientMetadata: { properties: ['token_format', 'scp_format'] },
@@ -82,7 +85,7 @@ const provider = new Provider(issuer, {
       defaultResource: (ctx, client, oneOf) => oneOf?.[0],
       useGrantedResource: () => true,
       getResourceServerInfo: (ctx, resource, client) => ({
-        scope: 'vitrine:read vitrine:write',
+        scope: ['vitrine:read', 'vitrine:write', ...toolsetScopes].join(' '),
         audience: resource,
         accessTokenTTL: 3600,
         accessTokenFormat: client.token_format === 'opaque' ? 'opaque' : 'jwt',

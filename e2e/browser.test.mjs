@@ -80,7 +80,8 @@ function startMetadataDocument(redirectUri) {
 
 // clientProvider is an OAuth client of this suite, redirected to its
 // callback.
-const clientProvider = (clientMetadataUrl) => new OAuthClient(callback.url, { name: 'Browser Test Agent', clientMetadataUrl });
+const clientProvider = (clientMetadataUrl, keepsRefreshToken = true) =>
+  new OAuthClient(callback.url, { name: 'Browser Test Agent', clientMetadataUrl, keepsRefreshToken });
 
 const transport = (provider) => new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
 
@@ -120,8 +121,8 @@ async function answer(page, decision, { scope = 'write', shot } = {}) {
 }
 
 // connect runs the whole flow and returns a connected client.
-async function connect({ email = 'ana@technova.example', scope = 'write', metadataUrl, shots: names = {} } = {}) {
-  const provider = clientProvider(metadataUrl);
+async function connect({ email = 'ana@technova.example', scope = 'write', metadataUrl, keepsRefreshToken, shots: names = {} } = {}) {
+  const provider = clientProvider(metadataUrl, keepsRefreshToken);
   const url = await begin(provider);
   const page = await newPage();
   await signIn(page, url, email, w.passwords[email], names.signIn);
@@ -181,10 +182,53 @@ test('a wrong password shows the page again with an error, and issues nothing', 
   await page.screenshot({ path: join(shots, 'sign-in-error.png'), fullPage: true });
 });
 
-test('a read-only approval cannot write', async () => {
-  const { client } = await connect({ scope: 'read' });
+// stepUp follows what the client asked for after a 403 insufficient_scope:
+// the authorization URL, on the consent page, approved as it is ticked; the
+// client finishes the authorization and holds the new token.
+async function stepUp(provider, page, shot) {
+  const url = provider.authorizationUrl;
+  await page.goto(url.href); // signed in already: straight to the consent page
+  const ticked = await page.$$eval('input[name=toolset]:checked', (els) => els.map((e) => e.value));
+  const params = await answer(page, 'approve', { shot });
+  assert.ok(params.get('code'), `no code: ${params}`);
+  await transport(provider).finishAuth(params.get('code'));
+  return { scope: url.searchParams.get('scope'), ticked };
+}
+
+// The step-up tests' clients keep no refresh token: see OAuthClient
+// (harness.mjs) for the SDK's behaviour with one.
+test('a read-only approval cannot write, and the client asks the person for write (step-up)', async () => {
+  const { client, provider, page } = await connect({ scope: 'read', keepsRefreshToken: false });
   ok(await client.callTool({ name: 'list_tenants', arguments: {} }));
-  await assert.rejects(client.callTool(product('BROWSER-RO')), /Unknown tool: create_product/);
+  assert.ok(!(await client.listTools()).tools.some((t) => t.name === 'create_product'), 'a read-only grant lists no write');
+  // The call is refused before it runs, 403 with the scope to ask for; the
+  // SDK's client starts the authorization for it.
+  await assert.rejects(client.callTool(product('BROWSER-RO')), UnauthorizedError);
+  const { scope } = await stepUp(provider, page);
+  assert.equal(scope, 'vitrine:read vitrine:write vitrine:toolset:tenants vitrine:toolset:products');
+  assert.equal(ok(await client.callTool(product('BROWSER-RO'))).sku, 'BROWSER-RO');
+  await client.close();
+});
+
+test('an agent asks for a toolset: the person approves it once, and the next tools/list holds it', async () => {
+  const { client, provider, page } = await connect({ email: 'bruno@technova.example', keepsRefreshToken: false });
+  const names = async () => (await client.listTools()).tools.map((t) => t.name);
+  assert.ok(!(await names()).includes('list_members'), 'the default grant lists no team tools');
+  const { toolsets } = ok(await client.callTool({ name: 'request_toolset', arguments: {} }));
+  assert.ok(toolsets.some((t) => t.name === 'members' && t.tools.includes('list_members')));
+  await assert.rejects(client.callTool({ name: 'request_toolset', arguments: { toolset: 'members' } }), UnauthorizedError);
+  const { scope, ticked } = await stepUp(provider, page, 'consent-step-up');
+  assert.equal(scope, 'vitrine:read vitrine:write vitrine:toolset:tenants vitrine:toolset:products vitrine:toolset:members');
+  assert.deepEqual(ticked, ['tenants', 'products', 'members'], 'the consent page ticks what the agent asked for');
+  const granted = ok(await client.callTool({ name: 'request_toolset', arguments: { toolset: 'members' } }));
+  assert.equal(granted.granted, 'members');
+  const now = await names();
+  assert.ok(now.includes('list_members') && !now.includes('list_roles'), now.join());
+  const { members } = ok(await client.callTool({ name: 'list_members', arguments: { tenant_id: w.tenants['technova'] } }));
+  assert.ok(members.some((m) => m.email === 'bruno@technova.example'));
+  // The account page shows the grant's toolsets.
+  await page.goto(new URL('/account', server.url).href);
+  assert.match(await page.$eval('.rows li .note', (e) => e.textContent), /tools: tenants, products, members/);
   await client.close();
 });
 

@@ -1,6 +1,6 @@
 // The official TypeScript SDK's client against the real binary, over stdio
 // and over Streamable HTTP: the seed's scenarios byte for byte, a product's
-// whole life, the protocol errors, and toolsets enabled on demand.
+// whole life, the protocol errors, and the tools a token's grant lists.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bin, serve, world } from './harness.mjs';
 
 let w, server;
@@ -114,51 +113,79 @@ for (const kind of Object.keys(transports)) {
     }
   });
 
-  test(`${kind}: a toolset enabled on demand`, async () => {
-    const ana = await connect(kind, 'ana@technova.example'); // an owner
-    const t = w.tenants['technova'];
-    let changed;
-    const listChanged = new Promise((resolve) => { changed = resolve; });
-    ana.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+  test(`${kind}: what a client lists is what its token grants`, async () => {
+    const exec = promisify(execFile);
+    const token = async (...flags) => JSON.parse((await exec(bin, ['token', 'create', '--db', w.db, '--email', 'ana@technova.example',
+      '--name', `e2e-${kind}`, ...flags, '--json'])).stdout);
+    const open = async (secret) => {
+      const client = new Client({ name: 'vitrine-e2e', version: '1.0.0' });
+      await client.connect(transports[kind](secret));
+      return client;
+    };
     const names = async (client) => (await client.listTools()).tools.map((x) => x.name);
+    const t = w.tenants['technova'];
+    const catalog = await token();
+    assert.deepEqual(catalog.toolsets, ['tenants', 'products']);
+    const withMembers = await token('--toolsets', 'tenants,products,members');
+    const clients = [await open(catalog.token), await open(withMembers.token), await open(w.tokens['ana@technova.example'])];
     try {
-      const start = await names(ana);
-      assert.ok(start.includes('list_products') && start.includes('enable_toolset'), start.join());
-      assert.ok(!start.includes('list_members'), 'team tools are not listed from the start');
-      const { toolsets } = ok(await ana.callTool({ name: 'enable_toolset', arguments: { toolset: 'members' } }));
-      assert.deepEqual(toolsets.find((x) => x.name === 'members')?.listed, true);
-      let timer;
-      await Promise.race([listChanged, new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no notifications/tools/list_changed')), 10000);
-      })]);
-      clearTimeout(timer);
-      const now = await names(ana);
-      assert.ok(now.includes('list_members') && now.includes('grant_permission'), now.join());
-      const { members } = ok(await ana.callTool({ name: 'list_members', arguments: { tenant_id: t } }));
+      const [a, b, every] = clients;
+      const listed = await names(a);
+      assert.ok(listed.includes('list_products') && listed.includes('request_toolset') && !listed.includes('list_members'), listed.join());
+      // Outside the grant: which token would do, and nothing changes the list.
+      failsWith(await a.callTool({ name: 'list_members', arguments: { tenant_id: t } }),
+        '{"error":true,"type":"Error","message":"This token does not grant the members toolset: ask the user for a token that does: ' +
+        'they make one on their account page (/account, Create a token) or the operator with vitrine token create ' +
+        '--toolsets tenants,products,members","toolset":"members"}');
+      const { toolsets } = ok(await a.callTool({ name: 'request_toolset', arguments: {} }));
+      assert.deepEqual(toolsets.map((x) => x.name), ['inventory', 'members', 'roles', 'audit']);
+      assert.deepEqual(await names(a), listed);
+      // A token granting members lists and calls them.
+      assert.ok((await names(b)).includes('grant_permission'));
+      const { members } = ok(await b.callTool({ name: 'list_members', arguments: { tenant_id: t } }));
       assert.ok(members.some((m) => m.email === 'ana@technova.example'));
-
-      // A client that never reloads its list calls a tool it was not shown,
-      // by name, and gets its answer.
-      const diego = await connect(kind, 'diego@technova.example'); // a viewer
-      try {
-        assert.ok(!(await names(diego)).includes('list_roles'));
-        failsWith(await diego.callTool({ name: 'list_roles', arguments: { tenant_id: t } }),
-          '{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}');
-        const carla = await connect(kind, 'carla@technova.example'); // a member, who may read roles
-        try {
-          const { roles } = ok(await carla.callTool({ name: 'list_roles', arguments: { tenant_id: t } }));
-          assert.ok(roles.some((r) => r.name === 'owner'));
-        } finally {
-          await carla.close();
-        }
-      } finally {
-        await diego.close();
-      }
+      // The demo's tokens grant every toolset: nothing to ask for.
+      const all = await names(every);
+      assert.ok(all.includes('list_audit_events') && !all.includes('request_toolset'), all.join());
     } finally {
-      await ana.close();
+      for (const c of clients) await c.close();
     }
   });
 }
+
+// Raw requests of the sessionless revision (2026-07-28), as a client of it
+// sends them, against the binary: what the issue that brought the revision
+// in observed, each as it must be.
+test('http: raw 2026-07-28 requests', async () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const send = async (method, params = {}, name) => {
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${w.tokens['ana@technova.example']}`, 'Mcp-Protocol-Version': '2026-07-28', 'Mcp-Method': method };
+    if (name) headers['Mcp-Name'] = name;
+    const res = await fetch(server.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method, params: { ...params, _meta: meta } }) });
+    const text = await res.text();
+    const msgs = res.headers.get('content-type').startsWith('text/event-stream')
+      ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))) : [JSON.parse(text)];
+    return { status: res.status, msgs, last: msgs[msgs.length - 1] };
+  };
+  const { capabilities } = (await send('server/discover')).last.result;
+  assert.deepEqual(capabilities, { logging: {}, prompts: {}, resources: {}, tools: {} }, 'no list changes while the server runs');
+  const prompts = (await send('prompts/list')).last.result;
+  assert.deepEqual(prompts.prompts, []);
+  assert.deepEqual([prompts.cacheScope, prompts.ttlMs], ['public', 3600000]);
+  const tools = (await send('tools/list')).last.result;
+  assert.equal(tools.cacheScope, 'private');
+  const uri = `vitrine://tenants/${w.tenants['technova']}/products/id-invalido`;
+  const missing = await send('resources/read', { uri }, uri);
+  assert.equal(missing.last.error.code, -32602);
+  assert.equal(missing.last.error.data.uri, uri);
+  const listen = await send('subscriptions/listen', { notifications: { toolsListChanged: true } });
+  assert.deepEqual(listen.msgs.map((m) => m.method ?? 'result'), ['notifications/subscriptions/acknowledged', 'result']);
+  const origin = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example',
+    Accept: 'application/json, text/event-stream', Authorization: `Bearer ${w.tokens['ana@technova.example']}` },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  assert.equal(origin.status, 403, 'a page of the web is refused on loopback too');
+});
 
 test('http: no token, no entry', async () => {
   for (const headers of [{}, { Authorization: 'Bearer vtr_nonsense' }]) {

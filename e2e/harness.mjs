@@ -51,12 +51,19 @@ function stop(proc) {
 // OAuthClient is the TypeScript SDK's OAuthClientProvider kept in memory,
 // as a client application keeps it: its registration, tokens and PKCE
 // verifier, and the authorization URL it would open in a browser.
+//
+// keepsRefreshToken false is a client that keeps no refresh token: the
+// TypeScript SDK (1.32.2) answers a 403 insufficient_scope by refreshing
+// when it holds one, which never widens a grant, and then gives up
+// ("Server returned 403 after trying upscoping", typescript-sdk issue
+// #2255); without one, it asks the person (step-up authorization).
 export class OAuthClient {
   authorizationUrl;
-  #client; #tokens; #verifier; #redirectUri; #name;
-  constructor(redirectUri, { name = 'Vitrine e2e', clientMetadataUrl } = {}) {
+  #client; #tokens; #verifier; #redirectUri; #name; #keepsRefresh;
+  constructor(redirectUri, { name = 'Vitrine e2e', clientMetadataUrl, keepsRefreshToken = true } = {}) {
     this.#redirectUri = redirectUri;
     this.#name = name;
+    this.#keepsRefresh = keepsRefreshToken;
     this.clientMetadataUrl = clientMetadataUrl;
   }
   get redirectUrl() { return this.#redirectUri; }
@@ -67,7 +74,12 @@ export class OAuthClient {
   clientInformation() { return this.#client; }
   saveClientInformation(c) { this.#client = c; }
   tokens() { return this.#tokens; }
-  saveTokens(t) { this.#tokens = t; }
+  saveTokens(t) { this.#tokens = this.#keepsRefresh ? t : { ...t, refresh_token: undefined }; }
+  invalidateCredentials(what) {
+    if (what === 'all' || what === 'tokens') this.#tokens = undefined;
+    if (what === 'all' || what === 'client') this.#client = undefined;
+    if (what === 'all' || what === 'verifier') this.#verifier = undefined;
+  }
   redirectToAuthorization(url) { this.authorizationUrl = url; }
   saveCodeVerifier(v) { this.#verifier = v; }
   codeVerifier() { return this.#verifier; }

@@ -160,13 +160,41 @@ test('an email the identity provider has not verified names nobody', async () =>
   assert.match(challenge, /email_verified is not true/);
 });
 
-test('a read-only scope reads and cannot write', async () => {
+// call posts one tools/call of the sessionless revision with token.
+async function call(token, name, args) {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const res = await fetch(server.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json',
+    accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args, _meta: meta } }) });
+  return { code: res.status, challenge: res.headers.get('www-authenticate') ?? '', body: await res.text() };
+}
+
+test('a read-only scope reads, and a write asks for vitrine:write', async () => {
   const { token } = await tokenFor({ scope: 'vitrine:read' });
   const client = await connect(token);
   const { tools } = await client.listTools();
   assert.ok(tools.every((t) => t.annotations.readOnlyHint), 'only read-only tools are listed');
   ok(await client.callTool({ name: 'list_tenants', arguments: {} }));
-  await assert.rejects(client.callTool(product('OAUTH-RO')), /Unknown tool: create_product/);
+  await client.close();
+  const { code, challenge } = await call(token, 'create_product', product('OAUTH-RO').arguments);
+  assert.equal(code, 403);
+  assert.match(challenge, /error="insufficient_scope".*scope="vitrine:read vitrine:write vitrine:toolset:tenants vitrine:toolset:products"/);
+});
+
+test('the identity provider\'s toolset scopes grant toolsets; without any, the default ones', async () => {
+  const plain = await tokenFor({ scope: 'vitrine:read vitrine:write' });
+  let client = await connect(plain.token);
+  let names = (await client.listTools()).tools.map((t) => t.name);
+  assert.ok(names.includes('create_product') && !names.includes('list_audit_events'), names.join());
+  await client.close();
+  const { code, challenge } = await call(plain.token, 'list_audit_events', { tenant_id: w.tenants['technova'] });
+  assert.equal(code, 403);
+  assert.match(challenge, /scope="vitrine:read vitrine:write vitrine:toolset:tenants vitrine:toolset:products vitrine:toolset:audit"/);
+  const audit = await tokenFor({ scope: 'vitrine:read vitrine:write vitrine:toolset:tenants vitrine:toolset:products vitrine:toolset:audit' });
+  client = await connect(audit.token);
+  names = (await client.listTools()).tools.map((t) => t.name);
+  assert.ok(names.includes('list_audit_events') && !names.includes('list_members'), names.join());
+  ok(await client.callTool({ name: 'list_audit_events', arguments: { tenant_id: w.tenants['technova'] } }));
   await client.close();
 });
 

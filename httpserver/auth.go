@@ -43,8 +43,9 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		}
 		if c := s.cached(secret); c != nil {
 			s.limits.byToken(c.Token.ID+c.User.ID, w, r, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if !pipelinedCall(r) {
-					s.confirm(w, r, secret, next)
+				m := readRPC(r)
+				if !m.pipelined() || s.stepUp(c, m) != nil {
+					s.confirm(w, r, secret, m, next)
 					return
 				}
 				g := &gate{ResponseWriter: w}
@@ -56,18 +57,46 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		if s.refused(w, r, err) {
 			return
 		}
-		s.limits.byToken(c.Token.ID+c.User.ID, w, withCaller(r, c, nil), next)
+		s.limits.byToken(c.Token.ID+c.User.ID, w, r, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if c.Token.OAuth && s.refusedScope(w, r, c, readRPC(r)) {
+				return
+			}
+			next.ServeHTTP(w, withCaller(r, c, nil))
+		}))
 	})
 }
 
 // confirm authenticates the token against the current access epoch and
-// serves the request as its caller.
-func (s *Server) confirm(w http.ResponseWriter, r *http.Request, secret string, next http.Handler) {
+// serves the request as its caller, unless it is outside the caller's grant.
+func (s *Server) confirm(w http.ResponseWriter, r *http.Request, secret string, m rpc, next http.Handler) {
 	c, err := s.authenticate(r.Context(), secret)
-	if s.refused(w, r, err) {
+	if s.refused(w, r, err) || s.refusedScope(w, r, c, m) {
 		return
 	}
 	next.ServeHTTP(w, withCaller(r, c, nil))
+}
+
+// stepUp returns the scopes an OAuth caller must ask for before the
+// message is within its grant (mcpserver.Server.StepUp), or nil: a
+// personal token's holder cannot ask, and is answered by the tool.
+func (s *Server) stepUp(c *vitrine.Caller, m rpc) []string {
+	if !c.Token.OAuth {
+		return nil
+	}
+	return s.mcp.StepUp(c, m.Method, m.Params)
+}
+
+// refusedScope answers 403 insufficient_scope, with the scopes to ask for,
+// a message outside an OAuth caller's grant, and reports whether it did:
+// the client asks the person for them (step-up authorization, SEP-835),
+// and sends the request again with the new token.
+func (s *Server) refusedScope(w http.ResponseWriter, r *http.Request, c *vitrine.Caller, m rpc) bool {
+	scopes := s.stepUp(c, m)
+	if scopes == nil {
+		return false
+	}
+	s.refuseScope(w, r, scopes, "the token does not grant this call: ask the person to approve "+strings.Join(scopes, " "))
+	return true
 }
 
 // refused answers a failed authentication and reports whether it did.
@@ -77,16 +106,22 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, err error) bool
 	case err == nil:
 		return false
 	case errors.Is(err, errScope):
-		s.refuse(w, r, http.StatusForbidden, "insufficient_scope", errScope.Error())
+		s.refuseScope(w, r, defaultScopes, errScope.Error())
 	case errors.As(err, &ae):
 		s.refuse(w, r, http.StatusUnauthorized, "invalid_token", ae.Reason)
 	default:
-		id := vitrine.NewID()
-		s.log.Error("authenticate", "request_id", id, "err", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{
-			"error": "temporarily_unavailable", "error_description": mcpserver.InternalErrorMessage(id)})
+		s.unavailable(w, "authenticate", err)
 	}
 	return true
+}
+
+// unavailable answers 503 for a failure of the database (or of what else
+// the request needs), with a request id; the detail goes to the log only.
+func (s *Server) unavailable(w http.ResponseWriter, what string, err error) {
+	id := vitrine.NewID()
+	s.log.Error(what, "request_id", id, "err", err)
+	writeJSON(w, http.StatusServiceUnavailable, map[string]string{
+		"error": "temporarily_unavailable", "error_description": mcpserver.InternalErrorMessage(id)})
 }
 
 // cached returns the caller of a Vitrine token as the access cache has it
@@ -154,12 +189,27 @@ func bearer(r *http.Request) (string, bool) {
 	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
 }
 
+// defaultScopes are what a client without a token asks for: read and
+// write. Naming no toolset, they grant the default ones (the consent page
+// offers the others).
+var defaultScopes = []string{ScopeRead, ScopeWrite}
+
 // refuse answers a request without a valid token as RFC 6750 describes:
-// 401 (code "invalid_token", or none when no token came) or 403
-// ("insufficient_scope"). With OAuth, the challenge points at the
-// resource's metadata (RFC 9728), where clients learn where to get a
-// token.
+// 401, code "invalid_token", or none when no token came, with the scopes a
+// client asks for (SEP-835: not scopes_supported, which names every
+// toolset). With OAuth, the challenge points at the resource's metadata
+// (RFC 9728), where clients learn where to get a token.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, code, description string) {
+	s.challenge(w, r, status, code, description, defaultScopes)
+}
+
+// refuseScope answers 403 insufficient_scope with the scopes the request
+// needs.
+func (s *Server) refuseScope(w http.ResponseWriter, r *http.Request, scopes []string, description string) {
+	s.challenge(w, r, http.StatusForbidden, "insufficient_scope", description, scopes)
+}
+
+func (s *Server) challenge(w http.ResponseWriter, r *http.Request, status int, code, description string, scopes []string) {
 	reason := code
 	if reason == "" {
 		reason = "missing_token"
@@ -172,8 +222,8 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, code
 		challenge += fmt.Sprintf(`, error=%q, error_description=%q`, code, description)
 		body["error"] = code
 	}
-	if code == "insufficient_scope" {
-		challenge += fmt.Sprintf(`, scope=%q`, ScopeRead+" "+ScopeWrite)
+	if s.oauth != nil || s.self != nil {
+		challenge += fmt.Sprintf(`, scope=%q`, strings.Join(scopes, " "))
 	}
 	switch {
 	case s.oauth != nil:

@@ -3,6 +3,8 @@ package httpserver
 import (
 	"bytes"
 	"encoding/json"
+
+	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"net/http"
 	"sync"
@@ -70,24 +72,39 @@ func (g *gate) Flush() {
 // Unwrap lets http.ResponseController set deadlines on the connection.
 func (g *gate) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 
-// pipelinedCall reports whether the request is one call that the MCP
-// pipeline runs and checks the access epoch of (tools/call,
-// resources/read). It reads the body, bounded as limits set it, and puts
-// it back as it was, a read error included, for the SDK.
-func pipelinedCall(r *http.Request) bool {
+// rpc is what the token check reads of a POST's JSON-RPC message: its
+// method and its params.
+type rpc struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// readRPC reads the request's JSON-RPC message, if it is one. It reads the
+// body, bounded as limits set it, and puts it back as it was, a read error
+// included, for the SDK. It parses the message in place (segmentio's
+// Parse, the decoder the SDK parses it with again), with no copy of the
+// body and no pass over it to validate it first: encoding/json's took a
+// twentieth of a get_product's own work. A message it cannot read is the
+// SDK's to refuse.
+func readRPC(r *http.Request) rpc {
+	var m rpc
 	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
-		return false
+		return m
 	}
 	body, err := io.ReadAll(r.Body)
 	r.Body = readBack{Reader: io.MultiReader(bytes.NewReader(body), errorReader{err}), Closer: r.Body}
 	if err != nil {
-		return false
+		return rpc{}
 	}
-	var m struct {
-		Method string `json:"method"`
+	if _, err := segjson.Parse(body, &m, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy); err != nil {
+		return rpc{}
 	}
-	return json.Unmarshal(body, &m) == nil && (m.Method == "tools/call" || m.Method == "resources/read")
+	return m
 }
+
+// pipelined reports whether the message is one call that the MCP pipeline
+// runs and checks the access epoch of (tools/call, resources/read).
+func (m rpc) pipelined() bool { return m.Method == "tools/call" || m.Method == "resources/read" }
 
 type readBack struct {
 	io.Reader

@@ -35,10 +35,11 @@ type Limits struct {
 	// BodyTimeout bounds the time a client may take to send a body.
 	BodyTimeout time.Duration
 	// AllowedOrigins are the browser origins (scheme://host[:port]) whose
-	// requests are served when the server does not listen on loopback;
-	// other cross-origin requests are refused (DNS-rebinding protection).
-	// On loopback, the SDK refuses requests for other hosts. When set,
-	// only these origins pass, wherever the server listens.
+	// requests are served; other cross-origin requests are refused
+	// (DNS-rebinding protection). Unset, same-origin requests pass, and on
+	// a loopback listener those of loopback origins too (a page the
+	// person runs on their machine). When set, only these origins pass,
+	// wherever the server listens.
 	AllowedOrigins []string
 	// TrustedProxies are the networks of the reverse proxies whose
 	// X-Forwarded-For is believed: a request from one of them counts
@@ -195,8 +196,10 @@ func (l *limiter) byToken(token string, w http.ResponseWriter, r *http.Request, 
 // Requests without an Origin header (every non-browser client) pass. With
 // AllowedOrigins, only those origins pass: a Host header is the client's
 // to write, so "same origin" proves nothing then. Without, same-origin
-// requests pass, and on loopback every one (the SDK guards loopback
-// against DNS rebinding by Host).
+// requests pass, and on a loopback listener those of a loopback origin
+// (http://localhost:5173, say): a page elsewhere on the web is refused
+// there as anywhere (the SDK also refuses, on loopback, requests for
+// another Host).
 func (l *limiter) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -205,13 +208,19 @@ func (l *limiter) originAllowed(r *http.Request) bool {
 	if len(l.cfg.AllowedOrigins) > 0 {
 		return slices.Contains(l.cfg.AllowedOrigins, origin)
 	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-		if ip, _, err := net.SplitHostPort(local.String()); err == nil && net.ParseIP(ip).IsLoopback() {
-			return true
-		}
-	}
 	u, err := url.Parse(origin)
-	return err == nil && u.Host == r.Host
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	if u.Host == r.Host {
+		return true
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	ip, _, err := net.SplitHostPort(local.String())
+	return err == nil && net.ParseIP(ip).IsLoopback() && isLoopback(u.Hostname())
 }
 
 // clientAddr is the address the per-address limit counts a request

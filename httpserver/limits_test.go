@@ -208,6 +208,25 @@ func TestOrigins(t *testing.T) {
 			t.Errorf("Origin %q: %d, want %d", origin, res.StatusCode, want)
 		}
 	}
+	// On loopback without --allowed-origins, the rule is the one of
+	// anywhere else: same origin, and the pages of this machine (loopback
+	// origins), pass; a page of the web does not.
+	local := limitedServer(t, w, httpserver.Limits{}, nil)
+	localHost := strings.TrimPrefix(local.URL, "http://")
+	for origin, want := range map[string]int{
+		"https://evil.example":   http.StatusForbidden,
+		"http://evil.example":    http.StatusForbidden,
+		"null":                   http.StatusForbidden,
+		"http://" + localHost:    http.StatusOK,
+		"http://localhost:5173":  http.StatusOK,
+		"http://127.0.0.1:3000":  http.StatusOK,
+		"https://[::1]:8443":     http.StatusOK,
+		"http://localhost.evil.": http.StatusForbidden,
+	} {
+		if res := request(t, local.URL, w.tokens[owner], initialize, "Origin", origin); res.StatusCode != want {
+			t.Errorf("on loopback, Origin %q: %d, want %d", origin, res.StatusCode, want)
+		}
+	}
 	// Listening beyond loopback, any other origin is refused by default.
 	ip := nonLoopbackIP(t)
 	ln, err := net.Listen("tcp", ip+":0")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
 )
 
@@ -69,11 +70,13 @@ type Introspection struct {
 	CacheTTL time.Duration
 }
 
-// The scopes a token needs: write gives every tool, read the read-only
-// ones. Scopes only narrow: the user's memberships still decide.
+// The scopes a token needs: write gives every tool of the toolsets it
+// grants, read the read-only ones; the toolset scopes
+// (vitrine.ToolsetScope) grant toolsets. Scopes only narrow: the user's
+// memberships still decide.
 const (
-	ScopeRead  = "vitrine:read"
-	ScopeWrite = "vitrine:write"
+	ScopeRead  = vitrine.ScopeRead
+	ScopeWrite = vitrine.ScopeWrite
 )
 
 // resourceServer checks the access tokens of one authorization server for
@@ -260,7 +263,7 @@ func (rs *resourceServer) protectedResourceMetadata() http.Handler {
 		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource:               rs.resource,
 			AuthorizationServers:   []string{issuer},
-			ScopesSupported:        []string{ScopeRead, ScopeWrite},
+			ScopesSupported:        vitrine.AllScopes(),
 			BearerMethodsSupported: []string{"header"},
 			ResourceName:           "Vitrine",
 		}).ServeHTTP(w, r)
@@ -286,7 +289,7 @@ func (si *selfIssued) protectedResourceMetadata() http.Handler {
 	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:               si.resource,
 		AuthorizationServers:   []string{si.issuer},
-		ScopesSupported:        []string{ScopeRead, ScopeWrite},
+		ScopesSupported:        vitrine.AllScopes(),
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "Vitrine",
 	})

@@ -22,6 +22,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
@@ -303,7 +304,7 @@ func TestOAuthResourceServer(t *testing.T) {
 		}
 		json.NewDecoder(res.Body).Decode(&meta)
 		res.Body.Close()
-		if meta.Resource != hs.URL+"/mcp" || !slices.Equal(meta.AuthorizationServers, []string{is.srv.URL}) || len(meta.Scopes) != 2 {
+		if meta.Resource != hs.URL+"/mcp" || !slices.Equal(meta.AuthorizationServers, []string{is.srv.URL}) || !slices.Equal(meta.Scopes, vitrine.AllScopes()) {
 			t.Errorf("%s: %+v", path, meta)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
 )
 
@@ -109,6 +110,7 @@ func (rs *resourceServer) identity(c claims, issuer string, now time.Time) (acco
 	default:
 		return accounts.Identity{}, errScope
 	}
+	id.Toolsets = vitrine.ToolsetsOfScopes(scopes)
 	return id, nil
 }
 

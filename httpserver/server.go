@@ -27,6 +27,13 @@ import (
 // MCPPath is where the Streamable HTTP endpoint is served.
 const MCPPath = "/mcp"
 
+// IconsPath is where the server's and the toolsets' icons are served.
+const IconsPath = "/icons/"
+
+// IconsURL is where a server whose clients reach it at publicURL serves
+// its icons (mcpserver.Options.IconsURL).
+func IconsURL(publicURL string) string { return strings.TrimSuffix(publicURL, "/") + IconsPath }
+
 // Options configure a Server.
 type Options struct {
 	// Logger receives refusals, probes that fail, and the SDK's HTTP
@@ -78,6 +85,7 @@ type Server struct {
 	self     *selfIssued     // nil without Vitrine's own
 	limits   *limiter
 	sessions *sessionCap
+	ended    *endedSessions
 	// exchanges counts the requests to /mcp that are not event streams (a
 	// call's answer is written after its handler returns), for Shutdown.
 	exchanges atomic.Int64
@@ -105,6 +113,7 @@ func New(srv *mcpserver.Server, svc *service.Service, opts Options) (*Server, er
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
 	s.sessions = newSessionCap(s, opts.Limits.SessionsPerUser)
+	s.ended = &endedSessions{s: s}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -142,6 +151,7 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("/.well-known/oauth-protected-resource", meta)
 		mux.Handle("/.well-known/oauth-protected-resource"+MCPPath, meta)
 	}
+	mux.Handle("GET "+IconsPath+"{file}", mcpserver.Icons())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	if s.opts.MetricsHandler != nil {

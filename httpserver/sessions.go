@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"time"
@@ -19,11 +20,13 @@ const sessionIdleTimeout = 30 * time.Minute
 // served in it. A request of a session this instance does not know (made
 // by another instance, or ended by the idle timeout) is served statelessly:
 // nothing a tool does depends on session state, since every request
-// carries its own token and every tool call its own tenant_id. Standalone
-// server-to-client streams (GET) exist only on the session's instance;
-// elsewhere GET answers 405, which clients read as "no such stream".
-// Requests of the sessionless protocol revision (2026-07-28 and later) are
-// always served statelessly.
+// carries its own token and every tool call its own tenant_id. A session
+// its client ended (DELETE), on whichever instance, is recorded in the
+// database: every instance then answers its requests 404, as the protocol
+// asks (ended). Standalone server-to-client streams (GET) exist only on the
+// session's instance; elsewhere GET answers 405, which clients read as "no
+// such stream". Requests of the sessionless protocol revision (2026-07-28
+// and later) are always served statelessly.
 func (s *Server) streamable() http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return s.mcp.MCP() }
 	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: sessionIdleTimeout})
@@ -36,17 +39,26 @@ func (s *Server) streamable() http.Handler {
 			defer s.exchanges.Add(-1)
 		}
 		id := r.Header.Get("Mcp-Session-Id")
+		if r.Method == http.MethodDelete && id != "" && r.Header.Get("Mcp-Protocol-Version") < sessionlessProtocol {
+			if err := s.svc.EndMCPSession(r.Context(), id); err != nil {
+				s.unavailable(w, "end MCP session", err)
+				return
+			}
+		}
 		switch {
 		case r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol:
 			stateless.ServeHTTP(w, r)
 		case id == "":
 			s.sessions.serveNew(w, r, stateful)
-		case s.hasSession(id):
+		case r.Method == http.MethodDelete && s.hasSession(id):
 			s.sessions.serve(id, w, r, stateful)
+		case r.Method == http.MethodDelete:
+			w.WriteHeader(http.StatusNoContent) // nothing else of it lives here
+		case s.hasSession(id) && !s.ended.elsewhere(r.Context(), id):
+			s.sessions.serve(id, w, r, stateful)
+		case s.ended.ended(w, r, id):
 		case r.Method == http.MethodPost:
 			stateless.ServeHTTP(w, r)
-		case r.Method == http.MethodDelete:
-			w.WriteHeader(http.StatusNoContent) // nothing of it lives here
 		default:
 			w.Header().Set("Allow", "POST")
 			http.Error(w, "no server-to-client stream for this session on this instance", http.StatusMethodNotAllowed)
@@ -65,6 +77,78 @@ func (s *Server) hasSession(id string) bool {
 		}
 	}
 	return false
+}
+
+// endedSessions answers the requests of sessions their clients ended
+// (DELETE) on any instance: 404, "session not found", as MCP asks of a
+// terminated session. A session this instance does not hold is looked up
+// at every request of it (a round trip, on the instances that do not
+// hold it, in a deployment without sticky sessions); one it holds, at most
+// once a second, since its requests are the hot path: a DELETE that
+// reached another instance ends it here within that second.
+type endedSessions struct {
+	s *Server
+
+	mu      sync.Mutex
+	checked map[string]time.Time // held sessions, by id: when last looked up
+}
+
+// heldCheckEvery is how often a held session is looked up.
+var heldCheckEvery = time.Second
+
+// ended answers the request 404 if its session was ended, and reports
+// whether it did.
+func (e *endedSessions) ended(w http.ResponseWriter, r *http.Request, id string) bool {
+	ended, err := e.s.svc.MCPSessionEnded(r.Context(), id)
+	switch {
+	case err != nil:
+		e.s.unavailable(w, "read ended MCP session", err)
+		return true
+	case ended:
+		http.Error(w, "session not found: its client ended it", http.StatusNotFound)
+		return true
+	}
+	return false
+}
+
+// maxCheckedSessions bounds the sessions whose last check is remembered:
+// beyond it, those idle past their timeout are forgotten.
+const maxCheckedSessions = 10_000
+
+// elsewhere reports whether a session this instance holds was ended on
+// another instance, and if so closes it here too. It looks at most once a
+// second per session; a failed lookup keeps the session.
+func (e *endedSessions) elsewhere(ctx context.Context, id string) bool {
+	now := time.Now()
+	e.mu.Lock()
+	if e.checked == nil {
+		e.checked = map[string]time.Time{}
+	}
+	last, seen := e.checked[id]
+	if seen && now.Sub(last) < heldCheckEvery {
+		e.mu.Unlock()
+		return false
+	}
+	e.checked[id] = now
+	if len(e.checked) > maxCheckedSessions {
+		for k, t := range e.checked {
+			if now.Sub(t) > sessionIdleTimeout {
+				delete(e.checked, k)
+			}
+		}
+	}
+	e.mu.Unlock()
+	ended, err := e.s.svc.MCPSessionEnded(ctx, id)
+	if err != nil || !ended {
+		return false
+	}
+	for ss := range e.s.mcp.MCP().Sessions() {
+		if ss.ID() == id {
+			e.s.log.Info("session closed: its client ended it on another instance", "session", id)
+			go ss.Close() // its in-flight requests finish; this one is answered 404
+		}
+	}
+	return true
 }
 
 // sessionCap bounds the sessions one user holds on this instance

@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/httpserver"
@@ -25,7 +23,7 @@ import (
 func TestHTTPRequiresAToken(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	expired := vitrine.Now().Add(-time.Hour)
-	_, old, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "old"})
+	_, old, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "old", Toolsets: []string{"all"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +67,11 @@ func TestHTTPRequiresAToken(t *testing.T) {
 	}
 }
 
-// A read-only token lists and reaches only read-only tools.
+// A read-only token lists only read-only tools, and a write is refused as
+// outside its grant.
 func TestReadOnlyToken(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	_, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "reader", ReadOnly: true})
+	_, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: owner, Name: "reader", ReadOnly: true, Toolsets: []string{"all"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +92,12 @@ func TestReadOnlyToken(t *testing.T) {
 			t.Errorf("%s: read-only token lists %v", tr, names)
 		}
 		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}})
-		var werr *jsonrpc.Error
-		if !errors.As(err, &werr) || werr.Code != -32602 || werr.Message != "Unknown tool: delete_product" {
+		if err != nil {
 			t.Errorf("%s: read-only token calling delete_product: %v", tr, err)
+		}
+		e := testkit.ErrorOf(t, cs, "delete_product", map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")})
+		if !strings.HasPrefix(e["message"].(string), "This token does not grant write (it is read-only)") {
+			t.Errorf("%s: read-only token calling delete_product: %v", tr, e)
 		}
 		who := testkit.OK[struct {
 			Token struct {
@@ -107,9 +109,9 @@ func TestReadOnlyToken(t *testing.T) {
 			t.Errorf("%s: whoami for a read-only token: %+v", tr, who)
 		}
 	}
-	// A full token of the same user lists every tool of the default toolsets.
+	// A full token of the same user lists every tool of its toolsets.
 	res, _ := w.session("http", owner).ListTools(ctx, nil)
-	if want := listedByDefault(w); len(res.Tools) != len(want) {
+	if want := toolsOf(w, mcpserver.Toolsets, false); len(res.Tools) != len(want) {
 		t.Errorf("owner lists %d tools, want %d", len(res.Tools), len(want))
 	}
 }
@@ -153,10 +155,12 @@ func TestWhoami(t *testing.T) {
 // checked by lookup and by parsing instead.
 func TestToolDefinitions(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	res, err := w.connect(mcpserver.Options{Toolsets: []string{"all", "default"}}, owner, nil).ListTools(ctx, nil)
+	res, err := w.connect(mcpserver.Options{}, owner, nil).ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// request_toolset, which a token granting fewer toolsets lists.
+	res.Tools = append(res.Tools, listTools(t, w.connectWith(mcpserver.Options{Token: w.token(owner, nil)}, nil))...)
 	shared := map[string]string{}
 	for _, tool := range res.Tools {
 		if tool.Title == "" || len(tool.Description) < 40 || tool.Annotations == nil || tool.Annotations.Title != "" {
@@ -166,7 +170,7 @@ func TestToolDefinitions(t *testing.T) {
 		if a.OpenWorldHint == nil || *a.OpenWorldHint || a.ReadOnlyHint != (a.DestructiveHint == nil) {
 			t.Errorf("%s: annotations %+v", tool.Name, a)
 		}
-		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami" || tool.Name == "enable_toolset"
+		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami" || tool.Name == "request_toolset"
 		destructive := strings.HasPrefix(tool.Name, "delete_") || strings.HasPrefix(tool.Name, "remove_") || strings.HasPrefix(tool.Name, "revoke_")
 		if a.ReadOnlyHint != readOnly || (!readOnly && *a.DestructiveHint != destructive) {
 			t.Errorf("%s: readOnly %v destructive %v", tool.Name, a.ReadOnlyHint, a.DestructiveHint)

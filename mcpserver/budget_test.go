@@ -9,20 +9,23 @@ import (
 )
 
 // What an agent pays, in context, before the user says a word: the bytes of
-// the tools/list result, for an owner (who may call every tool). With the
-// default toolsets it stays within 16 KB, and with every toolset listed
-// within 28 KB, whatever tools exist: the test counts what is there.
+// the tools/list result, for an owner (who may call every tool), as
+// vitrine serve lists it (each tool naming its toolset's icon). The default
+// grant stays within 16 KiB, a grant of every toolset within 36 KiB,
+// whatever tools exist: the test counts what is there.
 // go test -v -run TestToolsListBudget ./mcpserver prints the figures.
 func TestToolsListBudget(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, c := range []struct {
-		toolsets []string
-		max      int
+		grant string
+		token string
+		max   int
 	}{
-		{nil, 16 << 10},
-		{[]string{"all"}, 28 << 10},
+		{"the default grant", w.token(owner, nil), 16 << 10},
+		{"every toolset", w.token(owner, []string{"all"}), 36 << 10},
 	} {
-		res, err := w.connect(mcpserver.Options{Toolsets: c.toolsets}, owner, nil).ListTools(ctx, nil)
+		opts := mcpserver.Options{IconsURL: "https://mcp.example.com/icons/", Token: c.token}
+		res, err := w.connectWith(opts, nil).ListTools(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,13 +33,9 @@ func TestToolsListBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := "default"
-		if c.toolsets != nil {
-			name = c.toolsets[0]
-		}
-		t.Logf("tools/list with --toolsets %s: %d tools, %d bytes (budget %d)", name, len(res.Tools), len(data), c.max)
+		t.Logf("tools/list with %s: %d tools, %d bytes (budget %d, %d left)", c.grant, len(res.Tools), len(data), c.max, c.max-len(data))
 		if len(data) > c.max {
-			t.Errorf("tools/list with --toolsets %s is %d bytes, over the budget of %d", name, len(data), c.max)
+			t.Errorf("tools/list with %s is %d bytes, over the budget of %d", c.grant, len(data), c.max)
 		}
 		if testing.Verbose() {
 			for _, tool := range res.Tools {

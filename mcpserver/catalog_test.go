@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -336,7 +337,9 @@ func TestDeleteConfirmation(t *testing.T) {
 	})
 }
 
-// Products are resources too, behind the same checks as get_product.
+// Products are resources too, behind the same checks as get_product. A
+// product that is not there is -32602 with the uri in the error's data, as
+// MCP asks since 2026-07-28 (SEP-2164).
 func TestProductResources(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
@@ -353,14 +356,19 @@ func TestProductResources(t *testing.T) {
 				t.Fatalf("%s: read %+v %v", tr, res, err)
 			}
 			for uri, want := range map[string]string{
-				mcpserver.ProductURI(technova, maca):          `-32002 Product not found`,
+				mcpserver.ProductURI(technova, maca):          `-32602 Product not found`,
 				mcpserver.ProductURI(verdeID, maca):           `-32010 Membership not found or inactive`,
-				mcpserver.ProductURI(technova, "id-invalido"): `-32002 Product not found`,
+				mcpserver.ProductURI(technova, "id-invalido"): `-32602 Product not found`,
 			} {
 				_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 				var werr *jsonrpc.Error
 				if !errors.As(err, &werr) || fmt.Sprintf("%d %s", werr.Code, werr.Message) != want || !strings.HasPrefix(string(werr.Data), `{"error":true,"type":`) {
 					t.Errorf("%s: %s answered %v, want %s", tr, uri, err, want)
+					continue
+				}
+				var data struct{ URI string }
+				if json.Unmarshal(werr.Data, &data) != nil || data.URI != uri {
+					t.Errorf("%s: %s answered data %s, without its uri", tr, uri, werr.Data)
 				}
 			}
 		}

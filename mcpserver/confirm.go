@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
@@ -22,6 +23,19 @@ type inputRequired struct{ res *mcp.CallToolResult }
 
 func (e *inputRequired) Error() string { return "input required" }
 
+// protocolError is a call's answer as a JSON-RPC error rather than a tool
+// result: the request itself is wrong (a requestState that does not
+// verify), which MCP answers so.
+type protocolError struct{ err *jsonrpc.Error }
+
+func (e *protocolError) Error() string { return e.err.Message }
+
+// Unwrap makes it, for the audit log and the log line, what it is: the
+// client's mistake.
+func (e *protocolError) Unwrap() error {
+	return &vitrine.Error{Type: vitrine.ValidationError, Field: "requestState", Message: e.err.Message}
+}
+
 // confirmTTL is how long the server takes the answer to a confirmation it
 // asked for.
 const confirmTTL = 10 * time.Minute
@@ -33,7 +47,9 @@ const confirmTTL = 10 * time.Minute
 //
 // An answer counts only if it comes with the requestState of the question:
 // the server's signature over who asked to delete what. An answer a client
-// sends on its first call, unasked, is ignored, and the question asked.
+// sends on its first call, unasked, is ignored, and the question asked; a
+// requestState that does not verify (altered, expired, or another call's)
+// is a protocol error, and nothing is deleted.
 func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Access, id string) (string, error) {
 	req := requestFrom(ctx)
 	if req == nil || !canElicit(req.Session) {
@@ -41,12 +57,17 @@ func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Acces
 	}
 	scope := "confirm-delete\x00" + a.TenantID + "\x00" + a.Caller.User.ID + "\x00" + id
 	resp, answered := req.Params.InputResponses[confirmID].(*mcp.ElicitResult)
-	if answered {
+	if answered && req.Params.RequestState != "" {
 		asked, err := svc.OpenState(ctx, scope, req.Params.RequestState)
 		if err != nil {
 			return "", err
 		}
-		answered = asked
+		if !asked {
+			return "", &protocolError{&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+				Message: "requestState does not verify: it was altered, it expired, or it belongs to another call; call the tool again without it to be asked again"}}
+		}
+	} else {
+		answered = false
 	}
 	if answered {
 		switch {

@@ -2,9 +2,12 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
@@ -32,7 +35,9 @@ func confirmClient(t *testing.T, srv *mcpserver.Server, version string, answer f
 
 // An answer to the confirmation counts only if the server asked the
 // question: a client that sends "accept" with its first call is asked all
-// the same, and here the user declines.
+// the same, and here the user declines; one that sends it with a
+// requestState the server did not seal for this call (tampered, forged)
+// is answered a protocol error, -32602, and asked nothing.
 func TestDeleteConfirmationCannotBePrefilled(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
@@ -45,19 +50,42 @@ func TestDeleteConfirmationCannotBePrefilled(t *testing.T) {
 				asked++
 				return &mcp.ElicitResult{Action: "decline"}, nil
 			})
-			for _, state := range []string{"", "forged"} {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": technova, "id": id},
-					InputResponses: mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}},
-					RequestState:   state})
-				if err != nil || res.IsError {
-					t.Fatalf("over %s: %v %+v", version, err, res)
+			accept := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": technova, "id": id},
+				InputResponses: accept})
+			if err != nil || res.IsError {
+				t.Fatalf("over %s: %v %+v", version, err, res)
+			}
+			for _, state := range []string{"forged", tampered(t, w, technova, id)} {
+				_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_product", Arguments: map[string]any{"tenant_id": technova, "id": id},
+					InputResponses: accept, RequestState: state})
+				var werr *jsonrpc.Error
+				if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(werr.Message, "requestState does not verify") {
+					t.Errorf("over %s, requestState %.20s: %v", version, state, err)
 				}
 			}
-			if _, err := w.db.ProductByID(ctx, technova, id); err != nil || asked != 2 {
-				t.Errorf("over %s: a pre-filled answer deleted the product (%v), or was not asked (%d)", version, err, asked)
+			if _, err := w.db.ProductByID(ctx, technova, id); err != nil || asked != 1 {
+				t.Errorf("over %s: a pre-filled answer deleted the product (%v), or was asked %d times, not once", version, err, asked)
 			}
 		}
 	})
+}
+
+// tampered returns a requestState the server sealed for a confirmation of
+// deleting the product, with one character changed.
+func tampered(t *testing.T, w *world, tenantID, id string) string {
+	t.Helper()
+	caller, err := w.svc.Operator().ActAs(ctx, admin, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := w.svc.SealState(ctx, "confirm-delete\x00"+tenantID+"\x00"+caller.User.ID+"\x00"+id, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := []byte(state)
+	b[len(b)/2] ^= 1
+	return string(b)
 }
 
 // A client that never answers the confirmation holds the call no longer

@@ -67,14 +67,16 @@ func TestReadmeToolsDoc(t *testing.T) {
 }
 
 // A snapshot of every tool as clients see it: a change to the surface that
-// agents read shows up in review. It holds every toolset's tools, as
-// --toolsets all lists them, and enable_toolset, which the default lists.
-// What each list costs is TestToolsListBudget's.
+// agents read shows up in review. It holds every toolset's tools, as a
+// token granting every toolset lists them, and request_toolset, which a
+// token granting fewer lists, as served over HTTP (icons named). What each
+// list costs is TestToolsListBudget's.
 func TestToolsSnapshot(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	byName := map[string]*mcp.Tool{}
-	for _, toolsets := range [][]string{{"all"}, nil} {
-		res, err := w.connect(mcpserver.Options{Toolsets: toolsets}, owner, nil).ListTools(ctx, nil)
+	for _, token := range []string{w.tokens[owner], w.token(owner, nil)} {
+		opts := mcpserver.Options{IconsURL: "https://mcp.example.com/icons/", Token: token}
+		res, err := w.connectWith(opts, nil).ListTools(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

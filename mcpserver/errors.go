@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,6 +18,11 @@ type errorBody struct {
 	Message   string `json:"message"`
 	Field     string `json:"field,omitempty"`
 	RequestID string `json:"request_id,omitempty"`
+	// Toolset names the toolset to ask for, when the token does not grant
+	// the call's (outsideGrant).
+	Toolset string `json:"toolset,omitempty"`
+	// URI is the resource a read failed on (resources only).
+	URI string `json:"uri,omitempty"`
 }
 
 // internalMessage is what an agent learns of an unexpected failure: that it
@@ -35,6 +41,10 @@ func errorBodyOf(err error, requestID string) errorBody {
 	body := errorBody{Error: true}
 	if e := vitrine.AsError(err); e != nil {
 		body.Type, body.Message, body.Field = string(e.Type), e.Message, e.Field
+		var og *outsideGrant
+		if errors.As(err, &og) {
+			body.Toolset = og.toolset
+		}
 	} else {
 		body.Type = string(vitrine.GenericError)
 		body.Message = InternalErrorMessage(requestID)

@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"update_role":          {"owner", "admin"},
 	"delete_role":          {"owner", "admin"},
 	"list_audit_events":    {"owner", "admin", "custom"},
-	"enable_toolset":       {"owner", "admin", "member", "viewer", "custom"},
+	"request_toolset":      {"owner", "admin", "member", "viewer", "custom"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact
@@ -61,7 +61,7 @@ func TestPermissionMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.OK[memberRec](t, ana, "add_member", map[string]any{"tenant_id": technova, "email": fabio, "role": "custom"})
-	_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: fabio, Name: "matrix"})
+	_, secret, err := op.CreateToken(ctx, accounts.NewToken{Email: fabio, Name: "matrix", Toolsets: []string{"all"}})
 	if err != nil {
 		t.Fatal(err)
 	}

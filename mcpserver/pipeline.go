@@ -178,7 +178,14 @@ func (s *Server) logCall(ctx context.Context, kind string, e *vitrine.AuditEvent
 		level = slog.LevelError
 		attrs = append(attrs, slog.String("err", err.Error()))
 	}
-	s.log.LogAttrs(ctx, level, kind, attrs...)
+	// The record straight to the handler: Logger.LogAttrs would walk the
+	// stack for the caller's position, which no handler here prints, at
+	// every call.
+	if h := s.log.Handler(); h.Enabled(ctx, level) {
+		r := slog.NewRecord(time.Now(), level, kind, 0)
+		r.AddAttrs(attrs...)
+		h.Handle(ctx, r)
+	}
 	return level
 }
 

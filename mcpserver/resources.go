@@ -20,11 +20,13 @@ func ProductURI(tenantID, id string) string {
 }
 
 // Resource errors are JSON-RPC errors, as MCP wants them: a code, the
-// message the tool would give, and in data the same error JSON as a tool's.
-// -32002 is MCP's "resource not found"; -32010 is ours for a denial (the
-// SDK's JSON-RPC layer reserves -32001 and -32003 to -32005).
+// message the tool would give, and in data the same error JSON as a tool's
+// with the uri read. A resource not found is -32602, Invalid Params, as
+// MCP asks since 2026-07-28 (SEP-2164; -32002 before); -32010 is ours for
+// a denial (the SDK's JSON-RPC layer reserves -32001 and -32003 to
+// -32005).
 const (
-	codeResourceNotFound = -32002
+	codeResourceNotFound = jsonrpc.CodeInvalidParams
 	codeResourceDenied   = -32010
 )
 
@@ -46,7 +48,7 @@ func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return s.productResource(ctx, caller, req.Params.URI)
 	})
 	if err != nil {
-		return nil, resourceError(err, requestID)
+		return nil, resourceError(err, requestID, req.Params.URI)
 	}
 	return out.(*mcp.ReadResourceResult), nil
 }
@@ -71,13 +73,16 @@ func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, ur
 	if err != nil {
 		return nil, ab, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(text)}}}, ab, nil
+	// A product changes whenever someone writes it, and only its readers
+	// may see it.
+	return readResult(perCaller, &mcp.ResourceContents{URI: uri, MIMEType: "application/json", Text: string(text)}), ab, nil
 }
 
 // resourceError answers a resource read's error as a JSON-RPC error whose
-// data is the error body a tool would answer.
-func resourceError(err error, requestID string) error {
+// data is the error body a tool would answer, with the uri read.
+func resourceError(err error, requestID, uri string) error {
 	body := errorBodyOf(err, requestID)
+	body.URI = uri
 	code := int64(jsonrpc.CodeInternalError)
 	switch vitrine.TypeOf(err) {
 	case vitrine.NotFoundError:

@@ -26,10 +26,9 @@ import (
 
 // Options configure a Server.
 type Options struct {
-	// Toolsets are the toolsets served: names of Toolsets, "all", or
-	// "default" (empty means it): every toolset served, DefaultToolsets
-	// and those named beside "default" listed from the start, the others
-	// listed once a session enables them (enable_toolset).
+	// Toolsets are the toolsets the deployment serves: names of Toolsets,
+	// or "all" (empty means it). Within them, each caller lists and calls
+	// the tools of the toolsets its token grants.
 	Toolsets []string
 	// ReadOnly exposes only the tools that change nothing.
 	ReadOnly bool
@@ -40,6 +39,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients in the initialize handshake.
 	Version string
+	// IconsURL is where the binary serves its icons (the HTTP server's
+	// public URL + httpserver.IconsPath), named by the server's identity
+	// and by every tool. Empty (stdio: no URL to name), the server's
+	// icon is a data: URI and tools name none.
+	IconsURL string
 	// ConfirmDestructive makes delete_product ask the user to confirm,
 	// through elicitation, when the client can ask.
 	ConfirmDestructive bool
@@ -59,10 +63,12 @@ type Server struct {
 	log     *slog.Logger
 	tools   []*Tool // after the server's filters, in listing order
 	byName  map[string]*Tool
-	plan    toolsetPlan
-	enabled *sessionToolsets
+	served  []string // the toolsets the deployment serves
 	mcp     *mcp.Server
 	metrics *metrics
+	// discovery holds request_toolset's definition by the toolsets a
+	// caller may ask for (discoveryDefinition).
+	discovery sync.Map
 }
 
 // New builds the server and its tools.
@@ -73,12 +79,12 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = time.Minute
 	}
-	plan, err := planToolsets(opts.Toolsets)
+	served, err := servedToolsets(opts.Toolsets)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}, plan: plan, enabled: &sessionToolsets{}}
-	for _, t := range allTools(svc, opts, plan, s.enabled) {
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}, served: served}
+	for _, t := range allTools(svc, opts, s) {
 		if s.serves(t) {
 			s.tools = append(s.tools, t)
 			s.byName[t.Name] = t
@@ -87,26 +93,31 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if opts.SDKLogger == nil {
 		opts.SDKLogger = opts.Logger
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vitrine", Title: "Vitrine", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions + onDemandHint(plan),
+	s.mcp = mcp.NewServer(implementation(opts), &mcp.ServerOptions{
+		Instructions: instructions,
 		Logger:       opts.SDKLogger,
+		// No list changes while a server runs: what a caller lists changes
+		// with a deploy (a new server) or with a grant (a new token), so
+		// no list declares listChanged. How long each answer may be kept
+		// says cacheable (cache.go).
 		Capabilities: &mcp.ServerCapabilities{
-			Tools: &mcp.ToolCapabilities{ListChanged: len(plan.onDemand()) > 0},
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
+			// Vitrine serves no prompts; prompts/list answers an empty
+			// list, as the capability says it may be asked.
+			Prompts: &mcp.PromptCapabilities{},
 			//lint:ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577), with no replacement in the protocol or the SDK; kept for the clients of earlier revisions that ask for it (logging/setLevel), functional for at least twelve months.
 			Logging: &mcp.LoggingCapabilities{},
 		},
-		// What a caller is shown depends on who they are (their token,
-		// their memberships): no cache may share it with another user.
-		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
+		SetCacheable: cacheable,
 	})
 	for _, t := range s.tools {
-		s.mcp.AddTool(t.definition(), s.handler(t))
+		s.mcp.AddTool(t.definition(opts.IconsURL), s.handler(t))
 	}
 	if s.serves(&Tool{Toolset: "products", ReadOnly: true}) {
 		s.addResources()
 	}
 	s.mcp.AddReceivingMiddleware(s.visibility, s.callDeadline)
-	s.mcp.AddSendingMiddleware(listChanged)
 	s.metrics = newMetrics(opts.Metrics, s)
 	return s, nil
 }
@@ -116,26 +127,19 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 	`Call whoami or list_tenants first: they give the ids of the companies you can act in and what you may do in each. ` +
 	`Every other tool takes a tenant_id. Errors come back as JSON with a type: PermissionError (tell the user to ask ` +
 	`an administrator), NotFoundError (check the id), ConflictError (check the data), ValidationError (fix the ` +
-	`arguments and retry), Error (report it; for "Membership not found or inactive", call list_tenants).`
-
-// onDemandHint tells a model of the tools it is not shown at first.
-func onDemandHint(plan toolsetPlan) string {
-	if len(plan.onDemand()) == 0 {
-		return ""
-	}
-	return " More tools (" + strings.Join(plan.onDemand(), ", ") + ") are listed after enable_toolset, and answer by name anyway."
-}
+	`arguments and retry), Error (report it; for "Membership not found or inactive", call list_tenants). ` +
+	`Your tools are those the user granted you; request_toolset lists the others and asks for one.`
 
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
-	plan, _ := planToolsets(opts.Toolsets)
-	return allTools(svc, opts, plan, &sessionToolsets{})
+	served, _ := servedToolsets(opts.Toolsets)
+	return allTools(svc, opts, &Server{svc: svc, opts: opts, served: served})
 }
 
-func allTools(svc *service.Service, opts Options, plan toolsetPlan, enabled *sessionToolsets) []*Tool {
+func allTools(svc *service.Service, opts Options, s *Server) []*Tool {
 	tools := slices.Concat(tenantTools(svc), invitationTools(svc), productTools(svc, opts), stockTools(svc), importTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
-	return append(tools, discoveryTools(plan, opts, enabled, tools)...)
+	return append(tools, discoveryTools(s)...)
 }
 
 // Tools returns the tools this server serves, in listing order.
@@ -148,48 +152,34 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.mcp.Run(ctx, t) }
 
 // The filters that decide which tools a caller sees, in their one order:
-//  1. the server's toolsets (Options.Toolsets);
-//  2. the server's read-only mode (Options.ReadOnly);
-//  3. the caller's token: a read-only token sees only read-only tools;
-//  4. the session's list: tools/list holds the toolsets listed from the
-//     start and those the session enabled (enable_toolset);
-//  5. the caller's permissions, checked per call in the tenant named: a tool
+//  1. the deployment's toolsets (Options.Toolsets);
+//  2. the deployment's read-only mode (Options.ReadOnly);
+//  3. the caller's grant: the toolsets its token grants, and with a
+//     read-only token only the tools that change nothing;
+//  4. the caller's permissions, checked per call in the tenant named: a tool
 //     stays listed, and answers PermissionError where it is not allowed.
 //
-// A tool hidden by 1 to 3 does not exist for that caller: calling it is the
-// protocol error "Unknown tool". A tool left out by 4 only is not listed,
-// and answers when called by its name.
+// A tool hidden by 1 or 2 does not exist: calling it is the protocol error
+// "Unknown tool". One outside the caller's grant (3) is not listed, and
+// calling it is refused so that the client can ask for more: over HTTP an
+// OAuth client is answered 403 insufficient_scope with the scope to ask
+// for (StepUp), a personal token's holder a business error that says
+// which token would do (checkGrant). Nothing else changes what a caller
+// lists: not an earlier request, nor another caller's.
 
 // serves applies filters 1 and 2.
-func (s *Server) serves(t *Tool) bool { return serves(s.plan, s.opts, t) }
-
-func serves(plan toolsetPlan, opts Options, t *Tool) bool {
-	return slices.Contains(plan.served, t.Toolset) && (!opts.ReadOnly || t.ReadOnly)
+func (s *Server) serves(t *Tool) bool {
+	return (slices.Contains(s.served, t.Toolset) || t.Toolset == DiscoveryToolset) && (!s.opts.ReadOnly || t.ReadOnly)
 }
 
-// listed applies filters 3 and 4 to a tool the server serves.
-func (s *Server) listed(t *Tool, c *vitrine.Caller, ss *mcp.ServerSession) bool {
-	return visible(t, c) && (slices.Contains(s.plan.listed, t.Toolset) || (ss != nil && s.enabled.has(ss, t.Toolset)))
-}
-
-// visible applies filter 3.
-func visible(t *Tool, c *vitrine.Caller) bool {
-	return t.ReadOnly || c == nil || !c.ReadOnly()
-}
-
-// visibility is the SDK middleware that applies filter 3 to tools/call and
-// filters 3 and 4 to tools/list, and answers unknown tools with the
-// contract's exact message (the SDK's own reads `unknown tool "x"`).
+// visibility is the SDK middleware that answers unknown tools with the
+// contract's exact message (the SDK's own reads `unknown tool "x"`), and
+// applies filter 3 to tools/list.
 func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
 		case *mcp.CallToolRequest:
-			t, ok := s.byName[r.Params.Name]
-			if ok && !t.ReadOnly {
-				c, _ := s.caller(ctx, req)
-				ok = visible(t, c)
-			}
-			if !ok {
+			if _, ok := s.byName[r.Params.Name]; !ok {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Unknown tool: " + r.Params.Name}
 			}
 		case *mcp.ListToolsRequest:
@@ -199,12 +189,29 @@ func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			c, _ := s.caller(ctx, req)
 			if lr, ok := res.(*mcp.ListToolsResult); ok {
-				lr.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return !s.listed(s.byName[t.Name], c, r.Session) })
+				lr.Tools = s.listFor(c, lr.Tools)
 			}
 			return res, nil
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// listFor returns the tools of a tools/list that the caller's grant holds,
+// request_toolset only while the caller may ask for more.
+func (s *Server) listFor(c *vitrine.Caller, tools []*mcp.Tool) []*mcp.Tool {
+	missing := s.notGranted(c)
+	out := make([]*mcp.Tool, 0, len(tools))
+	for _, d := range tools {
+		t := s.byName[d.Name]
+		switch {
+		case t.Toolset == DiscoveryToolset && len(missing) > 0:
+			out = append(out, s.discoveryDefinition(d, missing))
+		case t.Toolset != DiscoveryToolset && granted(t, c):
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // caller returns who makes the request: the caller that the HTTP layer
@@ -230,10 +237,15 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 		out, requestID, err := s.handle(withRequest(ctx, req), "tool call", t.Name, req, func(ctx context.Context, caller *vitrine.Caller) (any, about, error) {
 			return s.runTool(ctx, t, caller, req)
 		})
-		var input *inputRequired
+		var (
+			input    *inputRequired
+			protocol *protocolError
+		)
 		switch {
 		case errors.As(err, &input):
 			return input.res, nil
+		case errors.As(err, &protocol):
+			return nil, protocol.err
 		case err != nil:
 			return errorResult(err, requestID), nil
 		}
@@ -247,6 +259,9 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 // the record the result is; else what the run said (the tenant a refused
 // call tried). What a failed call would have created does not exist.
 func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, about, error) {
+	if err := checkGrant(t, caller); err != nil {
+		return nil, about{}, err
+	}
 	var err error
 	c := call{caller: caller}
 	if c.args, err = args.Parse(req.Params.Arguments); err != nil {

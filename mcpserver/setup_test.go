@@ -15,6 +15,7 @@ import (
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -126,6 +127,13 @@ func (w *world) sessionWithToken(transport, token string) *mcp.ClientSession {
 func (w *world) connect(opts mcpserver.Options, email string, copts *mcp.ClientOptions) *mcp.ClientSession {
 	w.t.Helper()
 	opts.Token = w.tokens[email]
+	return w.connectWith(opts, copts)
+}
+
+// connectWith connects an SDK client in memory to a server of its own with
+// opts, as the holder of opts.Token.
+func (w *world) connectWith(opts mcpserver.Options, copts *mcp.ClientOptions) *mcp.ClientSession {
+	w.t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := w.server(opts).MCP().Connect(ctx, st, nil)
 	if err != nil {
@@ -138,6 +146,19 @@ func (w *world) connect(opts mcpserver.Options, email string, copts *mcp.ClientO
 	}
 	w.t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// token makes a token of the user that grants the toolsets (nil: the
+// default ones), and returns its secret. The demo's tokens grant every
+// toolset.
+func (w *world) token(email string, toolsets []string, readOnly ...bool) string {
+	w.t.Helper()
+	_, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: email, Name: "test", Toolsets: toolsets,
+		ReadOnly: len(readOnly) > 0 && readOnly[0]})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return secret
 }
 
 func (w *world) productID(slug, sku string) string {

@@ -209,7 +209,7 @@ func TestAccessChangesApplyAtOnce(t *testing.T) {
 func TestRevokedTokenIsRefusedAtOnce(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, tr := range transports {
-		tok, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: member, Name: "soon revoked " + tr})
+		tok, secret, err := w.svc.Operator().CreateToken(ctx, accounts.NewToken{Email: member, Name: "soon revoked " + tr, Toolsets: []string{"all"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,8 +232,8 @@ func TestRevokedTokenIsRefusedAtOnce(t *testing.T) {
 	}
 }
 
-// The server's own filters: toolsets, then read-only; tools/list holds the
-// toolsets listed from the start.
+// The server's own filters: toolsets, then read-only; within them, an
+// owner whose token grants every toolset lists every tool left.
 func TestServerToolFilters(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, c := range []struct {
@@ -243,7 +243,7 @@ func TestServerToolFilters(t *testing.T) {
 	}{
 		{mcpserver.Options{Toolsets: []string{"products"}}, func(t *mcpserver.Tool) bool { return t.Toolset == "products" }, "list_members"},
 		{mcpserver.Options{ReadOnly: true}, func(t *mcpserver.Tool) bool {
-			return t.ReadOnly && (slices.Contains(mcpserver.DefaultToolsets, t.Toolset) || t.Name == "enable_toolset")
+			return t.ReadOnly && t.Toolset != mcpserver.DiscoveryToolset
 		}, "create_product"},
 		{mcpserver.Options{Toolsets: []string{"members", "audit"}, ReadOnly: true}, func(t *mcpserver.Tool) bool {
 			return t.ReadOnly && (t.Toolset == "members" || t.Toolset == "audit")
@@ -285,7 +285,7 @@ func TestServerToolFilters(t *testing.T) {
 		cs.Close()
 		ss.Close()
 	}
-	if _, err := mcpserver.New(w.svc, mcpserver.Options{Toolsets: []string{"orders"}}); err == nil || !strings.Contains(err.Error(), `unknown toolset "orders"`) {
+	if _, err := mcpserver.New(w.svc, mcpserver.Options{Toolsets: []string{"orders"}}); err == nil || !strings.Contains(err.Error(), `there is no toolset "orders"`) {
 		t.Errorf("unknown toolset: %v", err)
 	}
 }

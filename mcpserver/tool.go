@@ -132,7 +132,9 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, I
 // The annotations say each thing once: the title is the tool's own, and
 // destructiveHint, which the protocol reads only when readOnlyHint is
 // false, goes with the tools that write.
-func (t *Tool) definition() *mcp.Tool {
+//
+// With iconsURL, it names its toolset's icon.
+func (t *Tool) definition(iconsURL string) *mcp.Tool {
 	a := &mcp.ToolAnnotations{ReadOnlyHint: t.ReadOnly, IdempotentHint: t.Idempotent, OpenWorldHint: ptr(false)}
 	if !t.ReadOnly {
 		a.DestructiveHint = ptr(t.Destructive)
@@ -145,6 +147,7 @@ func (t *Tool) definition() *mcp.Tool {
 		InputSchema:  in,
 		OutputSchema: out,
 		Annotations:  a,
+		Icons:        toolsetIcons(iconsURL, t.Toolset),
 	}
 }
 

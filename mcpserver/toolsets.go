@@ -2,180 +2,192 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 )
 
-// Toolsets lists the toolsets in the order their tools are listed.
-var Toolsets = []string{"tenants", "products", "inventory", "members", "roles", "audit"}
+// Toolsets lists the toolsets in the order their tools are listed: those of
+// vitrine.Toolsets, the one list a new toolset is added to.
+var Toolsets = vitrine.ToolsetNames()
 
-// DefaultToolsets are listed from the start under the default --toolsets;
-// the others are served too, and listed in a session once it enables them
-// with enable_toolset. An agent pays for tools/list in context on every
-// conversation: stock history, bulk imports and team administration are
-// rarer than the catalog's daily work.
-var DefaultToolsets = []string{"tenants", "products"}
-
-// DiscoveryToolset holds enable_toolset, served only when some toolset
-// is served but not listed from the start.
+// DiscoveryToolset holds request_toolset, which every grant holds: an
+// agent learns with it what else the server serves, and asks for it.
 const DiscoveryToolset = "toolsets"
 
-var toolsetAbout = map[string]string{
-	"tenants":   "Your companies and what you may do in each.",
-	"products":  "The catalog: find, read, write products and their stock.",
-	"inventory": "Stock movements and bulk imports.",
-	"members":   "A company's members, their roles and grants.",
-	"roles":     "The permission catalog and custom roles.",
-	"audit":     "The audit log of every call.",
-}
-
-// toolsetPlan is what Options.Toolsets asks for: the toolsets served (a tool
-// of another does not exist: "Unknown tool") and those listed from the start.
-type toolsetPlan struct {
-	served, listed []string
-}
-
-// planToolsets reads Options.Toolsets: toolset names, "all" (every toolset,
-// all listed), or "default" (every toolset served, DefaultToolsets and the
-// toolsets named beside it listed). Empty means "default".
-func planToolsets(names []string) (toolsetPlan, error) {
+// servedToolsets reads Options.Toolsets, the toolsets the deployment
+// serves (a tool of another does not exist: "Unknown tool"): toolset
+// names, or "all" (empty means it).
+func servedToolsets(names []string) ([]string, error) {
 	if len(names) == 0 {
-		names = []string{"default"}
+		return vitrine.ToolsetNames(), nil
 	}
-	var p toolsetPlan
-	all, dflt := false, false
-	for _, n := range names {
-		switch {
-		case n == "all":
-			all = true
-		case n == "default":
-			dflt = true
-		case slices.Contains(Toolsets, n):
-			p.listed = append(p.listed, n)
-		default:
-			return p, fmt.Errorf("unknown toolset %q; the toolsets are %s, or all, or default", n, strings.Join(Toolsets, ", "))
+	served, err := vitrine.ParseToolsets("toolsets", names)
+	if err != nil {
+		return nil, errors.New(strings.Replace(err.Error(), "toolsets: ", "--toolsets: ", 1))
+	}
+	if len(served) == 0 {
+		return nil, fmt.Errorf("--toolsets names no toolset; the toolsets are %s, or all", strings.Join(Toolsets, ", "))
+	}
+	return served, nil
+}
+
+// granted applies the caller's grant (filter 3) to a tool the server
+// serves: its toolset is one the token grants, and a read-only token
+// grants only the tools that change nothing. The discovery tool is in
+// every grant. No caller (the docs' view) is granted everything.
+func granted(t *Tool, c *vitrine.Caller) bool {
+	if c == nil || t.Toolset == DiscoveryToolset {
+		return true
+	}
+	return c.Token.Grants(t.Toolset) && (t.ReadOnly || !c.ReadOnly())
+}
+
+// notGranted returns the toolsets the server serves that the caller's
+// token does not grant, in listing order.
+func (s *Server) notGranted(c *vitrine.Caller) []string {
+	var out []string
+	for _, ts := range s.served {
+		if c != nil && !c.Token.Grants(ts) {
+			out = append(out, ts)
 		}
 	}
+	return out
+}
+
+// outsideGrant is the refusal of a call the caller's token does not
+// grant: the toolset it needs, or (toolset "") writing with a read-only
+// token. It is a business error of type Error, whose message says which
+// token would do: over HTTP, an OAuth client is answered 403 with the
+// scope to ask for before the call runs (StepUp), so this reaches only
+// the holders of a personal token, who must make another.
+type outsideGrant struct {
+	err     *vitrine.Error
+	toolset string
+}
+
+func (e *outsideGrant) Error() string { return e.err.Error() }
+func (e *outsideGrant) Unwrap() error { return e.err }
+
+// refuseOutsideGrant words the refusal for the caller: what to ask for, and
+// how a person gets it.
+func refuseOutsideGrant(c *vitrine.Caller, toolset string) error {
+	what := "write (it is read-only)"
+	if toolset != "" {
+		what = "the " + toolset + " toolset"
+	}
+	how := "ask the user for a token that does: they make one on their account page (/account, Create a token) " +
+		"or the operator with vitrine token create --toolsets " + strings.Join(withToolset(c.Token.Toolsets, toolset), ",")
+	if toolset == "" {
+		how += " without --read-only"
+	}
+	if c.Token.OAuth {
+		how = "reconnect the app and approve " + what + " on the consent page"
+	}
+	return &outsideGrant{toolset: toolset, err: &vitrine.Error{Type: vitrine.GenericError,
+		Message: "This token does not grant " + what + ": " + how}}
+}
+
+// withToolset returns the toolsets with one more, in listing order.
+func withToolset(toolsets []string, toolset string) []string {
+	return vitrine.DecodeToolsets(vitrine.EncodeToolsets(append(slices.Clone(toolsets), toolset)))
+}
+
+// checkGrant refuses a call of t the caller's token does not grant.
+func checkGrant(t *Tool, c *vitrine.Caller) error {
 	switch {
-	case all:
-		p.served, p.listed = Toolsets, Toolsets
-	case dflt:
-		p.served, p.listed = Toolsets, append(p.listed, DefaultToolsets...)
+	case granted(t, c):
+		return nil
+	case !c.Token.Grants(t.Toolset):
+		return refuseOutsideGrant(c, t.Toolset)
 	default:
-		p.served = p.listed
+		return refuseOutsideGrant(c, "")
 	}
-	// In the order of Toolsets, whatever the order given.
-	p.listed = slices.DeleteFunc(slices.Clone(Toolsets), func(n string) bool { return !slices.Contains(p.listed, n) })
-	if len(p.listed) < len(p.served) {
-		p.served = append(slices.Clone(p.served), DiscoveryToolset)
-		p.listed = append(p.listed, DiscoveryToolset)
-	}
-	return p, nil
 }
 
-// onDemand returns the toolsets served but not listed from the start.
-func (p toolsetPlan) onDemand() []string {
-	return slices.DeleteFunc(slices.Clone(p.served), func(n string) bool { return slices.Contains(p.listed, n) })
-}
-
-// sessionToolsets remembers the toolsets each session enabled. It lives in
-// the memory of the instance that holds the session, like the session
-// itself: a request served statelessly (by another instance, or in the
-// sessionless protocol revision) lists the toolsets of the start. Nothing
-// is lost with it, because listing is not access: every tool the server
-// serves answers a call by its name in any session, listed or not, and its
-// permission is checked per call. So the state is kept neither in the
-// database nor in the token, and a restart or another instance costs the
-// agent one more enable_toolset at most.
-type sessionToolsets struct {
-	mu      sync.Mutex
-	enabled map[*mcp.ServerSession][]string
-}
-
-func (st *sessionToolsets) has(ss *mcp.ServerSession, toolset string) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return slices.Contains(st.enabled[ss], toolset)
-}
-
-// enable adds toolset to the session's list, and reports whether it was new.
-func (st *sessionToolsets) enable(ss *mcp.ServerSession, toolset string) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if slices.Contains(st.enabled[ss], toolset) {
-		return false
+// StepUp returns the OAuth scopes a caller would need for the request of
+// method with params (JSON) to be within its grant: for a tools/call of
+// a served tool its token does not grant, or of request_toolset naming a
+// toolset it does not grant, every scope of its grant and the one more it
+// needs (the client asks the person for that set: step-up authorization).
+// It returns nil for everything else, which then answers for itself
+// ("Unknown tool", a ValidationError). Only an OAuth client can ask: the
+// HTTP transport calls it for OAuth tokens, and answers 403
+// insufficient_scope with these scopes.
+func (s *Server) StepUp(c *vitrine.Caller, method string, params json.RawMessage) []string {
+	if method != "tools/call" || c == nil {
+		return nil
 	}
-	if st.enabled == nil {
-		st.enabled = map[*mcp.ServerSession][]string{}
+	var p struct {
+		Name      string `json:"name"`
+		Arguments struct {
+			Toolset string `json:"toolset"`
+		} `json:"arguments"`
 	}
-	if _, known := st.enabled[ss]; !known {
-		go func() {
-			ss.Wait() // the session ended: forget it
-			st.mu.Lock()
-			defer st.mu.Unlock()
-			delete(st.enabled, ss)
-		}()
+	if json.Unmarshal(params, &p) != nil {
+		return nil
 	}
-	st.enabled[ss] = append(st.enabled[ss], toolset)
-	return true
+	t, ok := s.byName[p.Name]
+	switch {
+	case !ok:
+		return nil
+	case t.Toolset == DiscoveryToolset && slices.Contains(s.served, p.Arguments.Toolset) && !c.Token.Grants(p.Arguments.Toolset):
+		return vitrine.Scopes(c.ReadOnly(), withToolset(c.Token.Toolsets, p.Arguments.Toolset))
+	case granted(t, c):
+		return nil
+	}
+	return vitrine.Scopes(c.ReadOnly() && t.ReadOnly, withToolset(c.Token.Toolsets, t.Toolset))
 }
 
 type toolsetName string
 
-type enableToolsetIn struct {
+type requestToolsetIn struct {
 	Toolset toolsetName `json:"toolset,omitempty" jsonschema:"Omit to only list."`
 }
 
 type toolsetOut struct {
-	Name   string   `json:"name"`
-	About  string   `json:"about"`
-	Listed bool     `json:"listed" jsonschema:"In your tool list now."`
-	Tools  []string `json:"tools"`
+	Name  string   `json:"name"`
+	About string   `json:"about"`
+	Tools []string `json:"tools"`
 }
 
-type enableToolsetOut struct {
-	Toolsets []toolsetOut `json:"toolsets"`
+type requestToolsetOut struct {
+	Toolsets []toolsetOut `json:"toolsets" jsonschema:"The toolsets you were not granted."`
+	Granted  string       `json:"granted,omitempty" jsonschema:"The toolset asked for, now granted."`
 }
 
-// discoveryTools makes enable_toolset: it shows the toolsets this server
-// serves, with the tools the caller can call, and adds one to the
-// session's tools/list, telling the client to reload it
-// (notifications/tools/list_changed).
-func discoveryTools(plan toolsetPlan, opts Options, st *sessionToolsets, tools []*Tool) []*Tool {
-	onDemand := plan.onDemand()
+// discoveryTools makes request_toolset. It lists the toolsets the server
+// serves that the caller's token does not grant, with their tools; given
+// one, it asks for it. Over HTTP an OAuth client is answered 403 with the
+// scope to ask the person for (StepUp) before the call runs, and calls
+// again with the new token, which grants it: the answer then says so, and
+// the client's next tools/list holds its tools. A personal token's holder
+// is told which token to make.
+func discoveryTools(s *Server) []*Tool {
 	return []*Tool{callerTool(Tool{
-		Name:  "enable_toolset",
-		Title: "Enable a toolset",
-		Description: "List the toolsets and their tools; with toolset, add its tools to your tool list. On demand: " +
-			strings.Join(onDemand, ", ") + ". Unlisted tools answer when called by name too.",
-		Toolset: DiscoveryToolset, ReadOnly: true, Idempotent: true,
-	}, func(ctx context.Context, c *vitrine.Caller, in enableToolsetIn) (enableToolsetOut, error) {
-		req := requestFrom(ctx)
-		var ss *mcp.ServerSession
-		if req != nil {
-			ss = req.Session
-		}
+		Name:        "request_toolset",
+		Title:       "Ask for a toolset",
+		Description: "List the toolsets you were not granted; with toolset, ask the user to grant it, then list your tools again.",
+		Toolset:     DiscoveryToolset, ReadOnly: true, Idempotent: true,
+	}, func(ctx context.Context, c *vitrine.Caller, in requestToolsetIn) (requestToolsetOut, error) {
 		name := string(in.Toolset)
-		if name != "" && !slices.Contains(plan.served, name) {
-			return enableToolsetOut{}, vitrine.Invalid("toolset", "this server does not serve the toolset %q", name)
+		if name != "" && !slices.Contains(s.served, name) {
+			return requestToolsetOut{}, vitrine.Invalid("toolset", "this server does not serve the toolset %q", name)
 		}
-		if slices.Contains(onDemand, name) && ss != nil && st.enable(ss, name) {
-			// Best effort: a client that cannot hear it still gets the answer below.
-			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: listChangedToken})
+		if name != "" && !c.Token.Grants(name) {
+			return requestToolsetOut{}, refuseOutsideGrant(c, name)
 		}
-		var out enableToolsetOut
-		for _, ts := range plan.served {
-			if ts == DiscoveryToolset {
-				continue
-			}
-			o := toolsetOut{Name: ts, About: toolsetAbout[ts], Listed: slices.Contains(plan.listed, ts) || (ss != nil && st.has(ss, ts)), Tools: []string{}}
-			for _, t := range tools {
-				if t.Toolset == ts && serves(plan, opts, t) && visible(t, c) {
+		out := requestToolsetOut{Toolsets: []toolsetOut{}, Granted: name}
+		for _, ts := range s.notGranted(c) {
+			info, _ := vitrine.ToolsetNamed(ts)
+			o := toolsetOut{Name: ts, About: info.About, Tools: []string{}}
+			for _, t := range s.tools {
+				if t.Toolset == ts && (t.ReadOnly || !c.ReadOnly()) {
 					o.Tools = append(o.Tools, t.Name)
 				}
 			}
@@ -185,22 +197,16 @@ func discoveryTools(plan toolsetPlan, opts Options, st *sessionToolsets, tools [
 	})}
 }
 
-// listChangedToken marks the progress notification that a sending
-// middleware turns into notifications/tools/list_changed for one session.
-// The SDK sends that notification only to every session at once, when the
-// server's own tools change; the tools here stay the same, and only one
-// session's list grows.
-const listChangedToken = "vitrine:tools/list_changed"
-
-// listChanged is the sending middleware that does it.
-func listChanged(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if p, ok := req.GetParams().(*mcp.ProgressNotificationParams); ok && p.ProgressToken == listChangedToken {
-			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-				return next(ctx, "notifications/tools/list_changed", &mcp.ServerRequest[*mcp.ToolListChangedParams]{
-					Session: ss, Params: &mcp.ToolListChangedParams{}})
-			}
-		}
-		return next(ctx, method, req)
+// discoveryDefinition is request_toolset as a caller lists it: its
+// description names the toolsets the caller may ask for, so that an agent
+// knows them without a call. One definition per set of toolsets, made once.
+func (s *Server) discoveryDefinition(base *mcp.Tool, missing []string) *mcp.Tool {
+	key := strings.Join(missing, " ")
+	if d, ok := s.discovery.Load(key); ok {
+		return d.(*mcp.Tool)
 	}
+	d := *base
+	d.Description = base.Description + " You may ask for: " + vitrine.ToolsetList(missing) + "."
+	s.discovery.Store(key, &d)
+	return &d
 }

@@ -301,9 +301,10 @@ const grantTokenRetention = 7 * 24 * time.Hour
 // CreateGrantToken stores an access token issued under a grant.
 func (db *DB) CreateGrantToken(ctx context.Context, t *vitrine.Token, grantID, requestID string) error {
 	err := db.d.Write(ctx, sqldb.Scope{UserID: t.UserID}, func(c sqldb.Conn) error {
-		if _, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, expires_at, created_at, grant_id, request_id)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, nullTime(t.ExpiresAt), t.CreatedAt, grantID, requestID); err != nil {
+		if _, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, toolsets, expires_at, created_at, grant_id, request_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, vitrine.EncodeToolsets(t.Toolsets), nullTime(t.ExpiresAt), t.CreatedAt,
+			grantID, requestID); err != nil {
 			return err
 		}
 		// Keep the newest expired one, whose last use the grant shows.

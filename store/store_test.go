@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -289,14 +290,21 @@ func TestListProducts(t *testing.T) {
 	})
 }
 
-// pages reads every page of a list, as an agent following cursors would.
+// pages reads every page of a list, as an agent following cursors would,
+// each under the check of the access epoch a call of a cached caller makes
+// (which the read answers in its own statement, its rows in their order).
 func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter) []*vitrine.Product {
 	t.Helper()
+	epoch, err := db.AccessEpoch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []*vitrine.Product
 	for range 100 {
-		page, err := db.ListProducts(ctx, tenantID, f)
-		if err != nil {
-			t.Fatal(err)
+		check := vitrine.NewEpochCheck(epoch)
+		page, err := db.ListProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f)
+		if err != nil || check.Pending() {
+			t.Fatal(err, check.Pending())
 		}
 		out = append(out, page...)
 		if len(page) < f.Limit {
@@ -443,13 +451,18 @@ func TestTokens(t *testing.T) {
 		prefix, _ := vitrine.TokenLookupPrefix(secret)
 		exp := vitrine.Now().Add(time.Hour)
 		tok := &vitrine.Token{ID: vitrine.NewID(), UserID: ana.ID, Name: "laptop", Prefix: prefix, Hash: vitrine.HashToken(secret),
-			ReadOnly: true, ExpiresAt: &exp, CreatedAt: vitrine.Now()}
+			ReadOnly: true, Toolsets: []string{"members", "products"}, ExpiresAt: &exp, CreatedAt: vitrine.Now()}
 		if err := f.db.CreateToken(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 		got, u, err := f.db.TokenByPrefix(ctx, prefix)
 		if err != nil || u.ID != ana.ID || !got.Matches(secret) || !got.ReadOnly || got.ExpiresAt == nil || !got.ExpiresAt.Equal(exp) || got.LastUsedAt != nil {
 			t.Fatalf("TokenByPrefix = %+v, %+v, %v", got, u, err)
+		}
+		// The toolsets it grants come back in listing order; a personal
+		// token is no OAuth token.
+		if !slices.Equal(got.Toolsets, []string{"products", "members"}) || got.OAuth {
+			t.Fatalf("toolsets %v, OAuth %v", got.Toolsets, got.OAuth)
 		}
 		used := vitrine.Now()
 		if err := f.db.TouchToken(ctx, tok.ID, used); err != nil {
@@ -461,6 +474,35 @@ func TestTokens(t *testing.T) {
 		}
 		_, _, err = f.db.TokenByPrefix(ctx, "vtr_nothere")
 		wantType(t, err, vitrine.NotFoundError)
+	})
+}
+
+// A session ended on one instance is known ended to every instance on the
+// same database, and only that session.
+func TestEndedMCPSessions(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		a, b := dbtest.Open(t, url), dbtest.Open(t, url)
+		if ended, err := b.MCPSessionEnded(ctx, "s1"); err != nil || ended {
+			t.Fatalf("before: %v, %v", ended, err)
+		}
+		for range 2 { // ending it twice is no error
+			if err := a.EndMCPSession(ctx, "s1", vitrine.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ended, err := b.MCPSessionEnded(ctx, "s1"); err != nil || !ended {
+			t.Fatalf("after: %v, %v", ended, err)
+		}
+		if ended, _ := b.MCPSessionEnded(ctx, "s2"); ended {
+			t.Fatal("another session is ended too")
+		}
+		// A day later, it is forgotten at the next end.
+		if err := a.EndMCPSession(ctx, "s3", vitrine.Now().Add(25*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if ended, _ := b.MCPSessionEnded(ctx, "s1"); ended {
+			t.Fatal("an ended session is kept past a day")
+		}
 	})
 }
 
@@ -526,6 +568,49 @@ func TestInviteMemberTwiceAtOnce(t *testing.T) {
 		for err := range errs {
 			if err != nil {
 				t.Errorf("an invitation at the same moment: %v", err)
+			}
+		}
+	})
+}
+
+// A read made under an epoch check answers it with its own first
+// statement: the row under the current epoch, vitrine.ErrStaleAccess under
+// a moved one, whether the row is there or not (never a stale "not found").
+func TestReadsCheckTheEpoch(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		tn := f.tenant("acme", ana)
+		p := f.product(tn.ID, "SKU-1", "Thing", 100, vitrine.ProductActive)
+		epoch, err := f.db.AccessEpoch(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			epoch int64
+			id    string
+			want  error
+		}{
+			{epoch, p.ID, nil},
+			{epoch, vitrine.NewID(), vitrine.NotFound("Product")},
+			{epoch - 1, p.ID, vitrine.ErrStaleAccess},
+			{epoch - 1, vitrine.NewID(), vitrine.ErrStaleAccess},
+		} {
+			check := vitrine.NewEpochCheck(c.epoch)
+			got, err := f.db.ProductByID(vitrine.WithEpochCheck(ctx, check), tn.ID, c.id)
+			switch {
+			case c.want == vitrine.ErrStaleAccess:
+				if !errors.Is(err, vitrine.ErrStaleAccess) {
+					t.Errorf("epoch %d (current %d), product %s: %v, want the stale access", c.epoch, epoch, c.id, err)
+				}
+			case c.want != nil:
+				if vitrine.TypeOf(err) != vitrine.NotFoundError || check.Pending() {
+					t.Errorf("a product not there, under the current epoch: %v (check pending %v)", err, check.Pending())
+				}
+			default:
+				if err != nil || got.ID != p.ID || check.Pending() {
+					t.Errorf("under the current epoch: %+v, %v (check pending %v)", got, err, check.Pending())
+				}
 			}
 		}
 	})

@@ -27,9 +27,9 @@ func (db *DB) CreateToken(ctx context.Context, t *vitrine.Token) error {
 		if n >= vitrine.MaxPersonalTokens {
 			return vitrine.Conflict("", "The user already has %d personal tokens, the most one may hold: revoke one first", n)
 		}
-		_, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, expires_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, nullTime(t.ExpiresAt), t.CreatedAt)
+		_, err := c.Exec(ctx, `INSERT INTO api_tokens (id, user_id, name, prefix, hash, read_only, toolsets, expires_at, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			t.ID, t.UserID, t.Name, t.Prefix, t.Hash, t.ReadOnly, vitrine.EncodeToolsets(t.Toolsets), nullTime(t.ExpiresAt), t.CreatedAt)
 		return err
 	})
 	if errors.Is(err, sqldb.ErrNoRows) {
@@ -65,8 +65,8 @@ func (db *DB) TokenByPrefix(ctx context.Context, prefix string) (*vitrine.Token,
 		u vitrine.User
 	)
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
-		t, err = scanToken(c.QueryRow(ctx, `SELECT t.id, t.user_id, t.name, t.prefix, t.hash, t.read_only, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
-				u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
+		t, err = scanToken(c.QueryRow(ctx, `SELECT t.id, t.user_id, t.name, t.prefix, t.hash, t.read_only, t.toolsets, t.grant_id IS NOT NULL,
+				t.expires_at, t.last_used_at, t.revoked_at, t.created_at, u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
 			FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.prefix = $1`, prefix),
 			&u.ID, &u.Email, &u.Name, &u.Subject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 		return err
@@ -109,17 +109,19 @@ func timePtr(t sql.NullTime) *time.Time {
 	return &v
 }
 
-const tokenColumns = `id, user_id, name, prefix, hash, read_only, expires_at, last_used_at, revoked_at, created_at`
+const tokenColumns = `id, user_id, name, prefix, hash, read_only, toolsets, grant_id IS NOT NULL, expires_at, last_used_at, revoked_at, created_at`
 
 func scanToken(r sqldb.Row, extra ...any) (*vitrine.Token, error) {
 	var (
 		t                      vitrine.Token
+		toolsets               string
 		expires, used, revoked sql.NullTime
 	)
-	dest := append([]any{&t.ID, &t.UserID, &t.Name, &t.Prefix, &t.Hash, &t.ReadOnly, &expires, &used, &revoked, &t.CreatedAt}, extra...)
+	dest := append([]any{&t.ID, &t.UserID, &t.Name, &t.Prefix, &t.Hash, &t.ReadOnly, &toolsets, &t.OAuth, &expires, &used, &revoked, &t.CreatedAt}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return nil, err
 	}
+	t.Toolsets = vitrine.DecodeToolsets(toolsets)
 	t.ExpiresAt, t.LastUsedAt, t.RevokedAt = timePtr(expires), timePtr(used), timePtr(revoked)
 	return &t, nil
 }

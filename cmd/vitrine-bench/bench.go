@@ -36,6 +36,7 @@ type BenchCmd struct {
 	TS          string        `name:"ts" default:"cmd/vitrine-bench/ts" placeholder:"DIR" help:"The TypeScript ceiling's folder (its packages installed with npm ci), measured on SQLite; an empty value skips it."`
 
 	Protocol string `placeholder:"VERSION" help:"The MCP revision the client sessions ask for (default: the newest the go-sdk speaks, 2026-07-28, which has no sessions); 2025-11-25, say, measures what clients of that revision get, each in a session."`
+	GOGC     string `name:"gogc" default:"400" placeholder:"PERCENT" help:"The GOGC of every Go process measured, the server and its ceilings alike (400 is vitrine serve's own default)."`
 
 	noopPprof string // the no-op server's profiler, with --profile
 }
@@ -70,7 +71,7 @@ func (c *BenchCmd) Run(e *env) error {
 	if c.Protocol != "" && !slices.Contains(mcp.SupportedProtocolVersions(), c.Protocol) {
 		return fmt.Errorf("--protocol: %q is not a revision the go-sdk speaks (%s)", c.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
-	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration, protocol: c.Protocol}
+	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration, protocol: c.Protocol, gogc: c.GOGC}
 	r.machine()
 	// The protocol ceiling runs in a process of its own, as the server under
 	// test does, so that both pay for the same scheduling and loopback.
@@ -83,7 +84,7 @@ func (c *BenchCmd) Run(e *env) error {
 		c.noopPprof = "127.0.0.1:" + port
 		noopArgs = append(noopArgs, "--pprof-addr", c.noopPprof)
 	}
-	noop, noopProc, err := startProcess(e.ctx, self, "", noopArgs...)
+	noop, noopProc, err := c.start(e.ctx, self, "", noopArgs...)
 	if err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	}
 	fmt.Fprintf(e.stderr, "bench: filled in %s\n", time.Since(start).Round(time.Millisecond))
 
-	ready, err := startToReady(ctx, server, url)
+	ready, err := startToReady(ctx, server, url, c.gogcEnv())
 	if err != nil {
 		return err
 	}
@@ -169,7 +170,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		pprofAddr = "127.0.0.1:" + port
 		serveArgs = append(serveArgs, "--pprof-addr", pprofAddr)
 	}
-	serverURL, proc, err := startProcess(ctx, server, url, serveArgs...)
+	serverURL, proc, err := c.start(ctx, server, url, serveArgs...)
 	if err != nil {
 		return err
 	}
@@ -199,12 +200,12 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	if err != nil {
 		return err
 	}
-	nopStateless, err := sessions(noopURL+"/stateless", "noop")
+	nopSessions, err := sessions(noopURL+"/sessions", "noop")
 	if err != nil {
 		return err
 	}
 	defer func() {
-		for _, cs := range slices.Concat(vit, nop, nopStateless) {
+		for _, cs := range slices.Concat(vit, nop, nopSessions) {
 			cs.Close()
 		}
 	}()
@@ -243,10 +244,10 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 			file := filepath.Join(c.Profile, fmt.Sprintf("%d-%s.pprof", size, slug(name)))
 			go func() { saved <- saveProfile(ctx, addr, c.Duration, file) }()
 		}
-		before, ok := cpuTime(server)
+		before := cpuTime(server)
 		m := measureFor(c.Concurrency, c.Duration, op)
-		if after, read := cpuTime(server); ok && read {
-			m.serverCPU, m.cpuRead = after-before, true
+		if before >= 0 {
+			m.serverCPU = cpuTime(server) - before
 		}
 		if saved != nil {
 			if err := <-saved; err != nil {
@@ -258,12 +259,12 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	}
 	big := w.tenants[0]
 	run("noop (protocol ceiling)", noopProc, func(i int, _ *rand.Rand) error { return call(nop[i], "noop", nil) })
-	run("noop, stateless handler", noopProc, func(i int, _ *rand.Rand) error { return call(nopStateless[i], "noop", nil) })
+	run("noop, in sessions (session ceiling)", noopProc, func(i int, _ *rand.Rand) error { return call(nopSessions[i], "noop", nil) })
 	run("get_product", proc, func(i int, rng *rand.Rand) error {
 		return call(vit[i], "get_product", map[string]any{"tenant_id": big, "id": w.sample[rng.IntN(len(w.sample))]})
 	})
 	if selected("get_product (durable audit)") {
-		durURL, durProc, err := startProcess(ctx, server, url, durableArgs...)
+		durURL, durProc, err := c.start(ctx, server, url, durableArgs...)
 		if err != nil {
 			return err
 		}
@@ -389,6 +390,15 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	}
 	return nil
 }
+
+// start starts a Go process measured (vitrine serve, a ceiling), with the
+// run's GOGC.
+func (c *BenchCmd) start(ctx context.Context, exe, db string, args ...string) (string, *exec.Cmd, error) {
+	return startProcess(ctx, exe, db, c.gogcEnv(), args...)
+}
+
+// gogcEnv is the environment variable that sets the run's GOGC.
+func (c *BenchCmd) gogcEnv() string { return "GOGC=" + c.GOGC }
 
 // database returns a new, empty database for a run, and how to drop it.
 func (c *BenchCmd) database(ctx context.Context) (string, func(), error) {

@@ -64,7 +64,7 @@ func TestBenchRuns(t *testing.T) {
 				t.Fatalf("--out holds %q (%v), not the report printed", report, err)
 			}
 			text := string(report)
-			for _, want := range []string{"| noop (protocol ceiling) |", "| noop, stateless handler |", "| get_product |", "| get_product (storage ceiling) |",
+			for _, want := range []string{"| noop (protocol ceiling) |", "| noop, in sessions (session ceiling) |", "| get_product |", "| get_product (storage ceiling) |",
 				"| list_products page 1 |", "| search, rare word |", "| search, word in 10% |", "| create_product |",
 				"| import_products (1000 rows) |", "| import_products (storage ceiling: batched insert) |",
 				"| get_product (durable audit) |", "| list_products page 1 (bare go-sdk page ceiling) |", "vitrine stdio, exec to initialize answered",

@@ -190,5 +190,5 @@ func tsServer(ctx context.Context, dir, db string) (string, *exec.Cmd, error) {
 	if _, err := os.Stat(node); err != nil {
 		return "", nil, fmt.Errorf("%w: cd %s && npm ci", errNoTS, dir)
 	}
-	return startProcess(ctx, node, db, filepath.Join(dir, "server.mjs"))
+	return startProcess(ctx, node, db, "", filepath.Join(dir, "server.mjs"))
 }

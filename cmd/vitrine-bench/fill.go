@@ -58,7 +58,7 @@ func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
 		}
 		w.tenants = append(w.tenants, t.ID)
 	}
-	if _, w.token, err = op.CreateToken(ctx, accounts.NewToken{Email: u.Email, Name: "bench"}); err != nil {
+	if _, w.token, err = op.CreateToken(ctx, accounts.NewToken{Email: u.Email, Name: "bench", Toolsets: []string{"all"}}); err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

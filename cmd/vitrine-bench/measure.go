@@ -17,9 +17,8 @@ type measure struct {
 	latencies []time.Duration
 	rows      int // rows per call, for imports
 	// serverCPU is the CPU time the answering process spent over the
-	// scenario, user and system, all threads, when cpuRead.
+	// scenario, user and system, all threads (0 when not read).
 	serverCPU time.Duration
-	cpuRead   bool
 }
 
 // cpuPerCall is the answering process's CPU time per call.

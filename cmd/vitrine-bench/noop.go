@@ -14,6 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// sessionlessProtocol is the first protocol revision without sessions.
+const sessionlessProtocol = "2026-07-28"
+
 // NoopServerCmd serves the protocol ceiling on --addr until interrupted.
 type NoopServerCmd struct {
 	Addr      string `default:"127.0.0.1:8090" help:"Address to serve MCP on, at /mcp."`
@@ -64,12 +67,24 @@ func serveNoop(ctx context.Context, addr string) error {
 		})
 	mux := http.NewServeMux()
 	getServer := func(*http.Request) *mcp.Server { return srv }
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(getServer, nil))
-	// The same server on the SDK's stateless path, the one vitrine serve
-	// takes for every request of the sessionless protocol revision: the
-	// default handler above hands the go-sdk client a session even then,
-	// and serves its calls in it.
-	mux.Handle("/stateless/mcp", mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true}))
+	sessions := mcp.NewStreamableHTTPHandler(getServer, nil)
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true})
+	// The protocol ceiling serves each revision as the protocol requires,
+	// as vitrine serve does: the sessionless revision (2026-07-28 and
+	// later) on the SDK's stateless handler, no session living on the
+	// server; the earlier ones in sessions.
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
+	// The session ceiling, reported beside it: the SDK's default handler,
+	// which hands even a client of the sessionless revision a session (the
+	// go-sdk client echoes it) and serves its calls in it, a server that
+	// revision does not allow.
+	mux.Handle("/sessions/mcp", sessions)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -52,7 +52,9 @@ func slug(name string) string {
 
 // startProcess runs `vitrine ARGS... --addr 127.0.0.1:PORT` and returns its
 // base URL once it answers.
-func startProcess(ctx context.Context, exe, db string, args ...string) (string, *exec.Cmd, error) {
+//
+// env, when set ("GOGC=400"), is added to the process's environment.
+func startProcess(ctx context.Context, exe, db, env string, args ...string) (string, *exec.Cmd, error) {
 	port, err := freePort()
 	if err != nil {
 		return "", nil, err
@@ -63,6 +65,9 @@ func startProcess(ctx context.Context, exe, db string, args ...string) (string, 
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if env != "" {
+		cmd.Env = append(os.Environ(), env)
+	}
 	if err := cmd.Start(); err != nil {
 		return "", nil, err
 	}
@@ -88,7 +93,7 @@ func stopProcess(cmd *exec.Cmd) {
 
 // startToReady times a second server from its start to its first 200 at
 // /readyz, on the filled database.
-func startToReady(ctx context.Context, exe, db string) (time.Duration, error) {
+func startToReady(ctx context.Context, exe, db, env string) (time.Duration, error) {
 	port, err := freePort()
 	if err != nil {
 		return 0, err
@@ -96,6 +101,7 @@ func startToReady(ctx context.Context, exe, db string) (time.Duration, error) {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, exe, "serve", "--db", db, "--addr", "127.0.0.1:"+port, "--metrics-addr", "127.0.0.1:0")
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	cmd.Env = append(os.Environ(), env)
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}
@@ -139,29 +145,29 @@ func peakRSS(pid int) int64 {
 
 // cpuTime reads a running process's CPU time so far, user and system, from
 // /proc/PID/stat (fields 14 and 15, in the kernel's USER_HZ of 100 ticks a
-// second on every Linux architecture Go runs on), and whether it could: a
-// process just started may well have used none yet.
-func cpuTime(cmd *exec.Cmd) (time.Duration, bool) {
+// second on every Linux architecture Go runs on); -1 when it cannot (a
+// process just started may have spent 0).
+func cpuTime(cmd *exec.Cmd) time.Duration {
 	if cmd == nil || cmd.Process == nil {
-		return 0, false
+		return -1
 	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
 	if err != nil {
-		return 0, false
+		return -1
 	}
 	// The command's name, field 2, is in parentheses and may hold spaces.
 	i := strings.LastIndexByte(string(data), ')')
 	if i < 0 {
-		return 0, false
+		return -1
 	}
 	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 13 {
-		return 0, false
+		return -1
 	}
 	user, err1 := strconv.ParseInt(f[11], 10, 64)
 	sys, err2 := strconv.ParseInt(f[12], 10, 64)
 	if err1 != nil || err2 != nil {
-		return 0, false
+		return -1
 	}
-	return time.Duration(user+sys) * (time.Second / 100), true
+	return time.Duration(user+sys) * (time.Second / 100)
 }

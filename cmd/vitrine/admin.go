@@ -110,16 +110,17 @@ func (c *MemberAddCmd) Run(e *env) error {
 
 // TokenCreateCmd creates a personal access token.
 type TokenCreateCmd struct {
-	Email    string `required:"" help:"Email of the token's user."`
-	Name     string `required:"" help:"A name to tell the token apart, such as \"laptop\"."`
-	ReadOnly bool   `name:"read-only" help:"The token sees and calls only tools that change nothing."`
-	Expires  expiry `placeholder:"WHEN" help:"When the token stops working: a lifetime (90d, 12h) or a date (2027-01-31, or RFC 3339). Never, if omitted."`
-	JSON     bool   `name:"json" help:"Print the new token as one JSON object."`
+	Email    string   `required:"" help:"Email of the token's user."`
+	Name     string   `required:"" help:"A name to tell the token apart, such as \"laptop\"."`
+	ReadOnly bool     `name:"read-only" help:"The token sees and calls only tools that change nothing."`
+	Toolsets []string `default:"${default_toolset_list}" placeholder:"SET" help:"The toolsets the token grants: some of ${toolsets}, or all. Its holder lists and calls their tools only."`
+	Expires  expiry   `placeholder:"WHEN" help:"When the token stops working: a lifetime (90d, 12h) or a date (2027-01-31, or RFC 3339). Never, if omitted."`
+	JSON     bool     `name:"json" help:"Print the new token as one JSON object."`
 }
 
 // Run creates the token and prints its secret.
 func (c *TokenCreateCmd) Run(e *env) error {
-	in := accounts.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly, ExpiresAt: c.Expires.at}
+	in := accounts.NewToken{Email: c.Email, Name: c.Name, ReadOnly: c.ReadOnly, Toolsets: c.Toolsets, ExpiresAt: c.Expires.at}
 	db, svc, err := e.open(nil)
 	if err != nil {
 		return err
@@ -134,8 +135,9 @@ func (c *TokenCreateCmd) Run(e *env) error {
 		expiry = "expires " + t.ExpiresAt.Format(time.RFC3339)
 	}
 	return e.print(c.JSON, map[string]any{"id": t.ID, "user_id": t.UserID, "name": t.Name, "prefix": t.Prefix,
-		"read_only": t.ReadOnly, "expires_at": t.ExpiresAt, "created_at": t.CreatedAt, "token": secret},
-		"%s\n\nToken %q for %s (%s). Store it now: it is not shown again.", secret, t.Name, c.Email, expiry)
+		"read_only": t.ReadOnly, "toolsets": t.Toolsets, "expires_at": t.ExpiresAt, "created_at": t.CreatedAt, "token": secret},
+		"%s\n\nToken %q for %s, granting %s (%s). Store it now: it is not shown again.", secret, t.Name, c.Email,
+		strings.Join(t.Toolsets, ", "), expiry)
 }
 
 // MigrateCmd brings the schema up to date.

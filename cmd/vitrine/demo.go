@@ -30,15 +30,23 @@ func (c *DemoCmd) Run(e *env) error {
 	if c.JSON {
 		return e.print(true, w, "")
 	}
-	printDemo(e, w, c.URL)
+	printDemo(e, w, c.URL, "")
 	return nil
 }
+
+// defaultDemoURL is where make demo serves, and what vitrine demo writes
+// into the client configurations unless told otherwise.
+const defaultDemoURL = "http://127.0.0.1:8080/mcp"
 
 // printDemo prints each demo user's token and password, with
 // ready-to-paste MCP client configurations for stdio and HTTP, and for
 // Claude Desktop over HTTP, which it reaches only through the mcp-remote
-// bridge (as README.md shows).
-func printDemo(e *env, w *demo.World, url string) {
+// bridge (as README.md shows). With account (the page of Vitrine's own
+// authorization server), the server connects clients by URL alone too:
+// the configuration that needs no token, for Claude Desktop through the
+// same bridge. The last line is the command that prints new tokens and
+// passwords, and retires these.
+func printDemo(e *env, w *demo.World, url, account string) {
 	out := e.stdout
 	fmt.Fprintln(out, "Vitrine demo data")
 	fmt.Fprintln(out)
@@ -61,10 +69,54 @@ func printDemo(e *env, w *demo.World, url string) {
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, `Each configuration goes under "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) in your client's MCP settings.`)
 	fmt.Fprintln(out, `Claude Desktop reaches an HTTP server only through the mcp-remote bridge: give it the "http for Claude Desktop" line (it needs Node.js for npx).`)
+	if account != "" {
+		fmt.Fprintf(out, "\nConnect any MCP client by URL alone: %s\n", url)
+		fmt.Fprintln(out, "It opens a browser where you sign in with an email and password above, and approve.")
+		fmt.Fprintf(out, "Claude Desktop by URL alone, through mcp-remote: %s\n", configJSON(map[string]any{"command": "npx",
+			"args": []string{"-y", "mcp-remote", url}}))
+		fmt.Fprintln(out, "Hosted connectors (claude.ai, ChatGPT) reach a server from the internet: they need a public https URL "+
+			"(--public-url https://…, behind a TLS proxy), not this machine's address.")
+		fmt.Fprintf(out, "Your connected apps and tokens: %s\n", account)
+	}
 	if note != "" {
 		fmt.Fprintln(out, note)
 	}
-	fmt.Fprintln(out, "The tokens and passwords are shown once; run \"vitrine demo\" again for new ones.")
+	fmt.Fprintf(out, "The tokens and passwords are shown once; for new ones (these then stop working), run: %s\n", rerunCommand(e, url))
+}
+
+// rerunCommand is the command line that runs the demo again on the same
+// database, as the person can type it where they are: the binary as they
+// ran it (bin/vitrine), the database and the URL when not the defaults.
+func rerunCommand(e *env, url string) string {
+	exe := os.Args[0]
+	switch {
+	case strings.Contains(exe, "go-build"):
+		return "make build && bin/vitrine demo" // go run: the binary is gone when it ends
+	case !strings.ContainsRune(exe, filepath.Separator):
+		exe = "vitrine" // found in PATH
+	case filepath.IsAbs(exe):
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, exe); err == nil && !strings.HasPrefix(rel, "..") {
+				exe = rel
+			}
+		}
+	}
+	cmd := []string{shellQuote(exe), "demo"}
+	if e.flags.DB != "vitrine.db" {
+		cmd = append(cmd, "--db", shellQuote(e.flags.DB))
+	}
+	if url != defaultDemoURL {
+		cmd = append(cmd, "--url", shellQuote(url))
+	}
+	return strings.Join(cmd, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@=,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // configJSON is one client entry named "vitrine".

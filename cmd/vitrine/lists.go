@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -140,9 +141,10 @@ func (c *TokenListCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	l := e.lister(c.JSON, "ID\tNAME\tPREFIX\tREAD-ONLY\tEXPIRES\tLAST USED\tREVOKED")
+	l := e.lister(c.JSON, "ID\tNAME\tPREFIX\tREAD-ONLY\tTOOLSETS\tEXPIRES\tLAST USED\tREVOKED")
 	for _, t := range ts {
-		if err := l.row(tokenRecord(t), t.ID, t.Name, t.Prefix, t.ReadOnly, when(t.ExpiresAt), when(t.LastUsedAt), when(t.RevokedAt)); err != nil {
+		if err := l.row(tokenRecord(t), t.ID, t.Name, t.Prefix, t.ReadOnly, strings.Join(t.Toolsets, ","), when(t.ExpiresAt), when(t.LastUsedAt),
+			when(t.RevokedAt)); err != nil {
 			return err
 		}
 	}
@@ -151,7 +153,7 @@ func (c *TokenListCmd) Run(e *env) error {
 
 func tokenRecord(t *vitrine.Token) map[string]any {
 	return map[string]any{"id": t.ID, "user_id": t.UserID, "name": t.Name, "prefix": t.Prefix, "read_only": t.ReadOnly,
-		"expires_at": t.ExpiresAt, "last_used_at": t.LastUsedAt, "revoked_at": t.RevokedAt, "created_at": t.CreatedAt}
+		"toolsets": t.Toolsets, "expires_at": t.ExpiresAt, "last_used_at": t.LastUsedAt, "revoked_at": t.RevokedAt, "created_at": t.CreatedAt}
 }
 
 // TokenRevokeCmd revokes a token.

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +62,11 @@ func TestReadmeClientConfigs(t *testing.T) {
 			if srv.URL != "http://127.0.0.1:8080/mcp" || !strings.HasPrefix(srv.Headers["Authorization"], "Bearer ") {
 				t.Errorf("%s: url %q, headers %v", name, srv.URL, srv.Headers)
 			}
+		case srv.Command == "npx" && name == "claude-desktop-url":
+			// The mcp-remote bridge by URL alone: it signs in with OAuth.
+			if strings.Join(srv.Args, " ") != "-y mcp-remote http://127.0.0.1:8080/mcp" || len(srv.Env) != 0 {
+				t.Errorf("%s: %+v", name, srv)
+			}
 		case srv.Command == "npx":
 			// The mcp-remote bridge: the URL and the bearer header it adds.
 			if !strings.Contains(strings.Join(srv.Args, " "), "mcp-remote http://127.0.0.1:8080/mcp --header Authorization:${VITRINE_AUTH}") ||
@@ -72,7 +80,7 @@ func TestReadmeClientConfigs(t *testing.T) {
 			checkCommand(t, name, srv.Command, srv.Args)
 		}
 	}
-	for _, want := range []string{"claude-desktop-stdio", "claude-desktop-http", "vscode-stdio", "vscode-http", "inspector-stdio"} {
+	for _, want := range []string{"claude-desktop-stdio", "claude-desktop-url", "claude-desktop-http", "vscode-stdio", "vscode-http", "inspector-stdio"} {
 		if !seen[want] {
 			t.Errorf("README.md lacks the %s configuration", want)
 		}
@@ -149,4 +157,54 @@ func checkCommand(t *testing.T, name, command string, args []string) {
 	} else if kctx.Command() != "stdio" {
 		t.Errorf("%s: vitrine %v runs %q, not stdio", name, args, kctx.Command())
 	}
+}
+
+// vitrine serve --demo, what make demo runs, prints the URL-only
+// configuration of the README for Claude Desktop, with the URL it serves.
+func TestServeDemoPrintsReadmeURLConfig(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)<!-- config: claude-desktop-url -->\n```json\n(.*?)```").FindSubmatch(readme)
+	var want struct {
+		MCPServers map[string]server `json:"mcpServers"`
+	}
+	if block == nil || json.Unmarshal(block[1], &want) != nil {
+		t.Fatal("README.md lacks a claude-desktop-url configuration that parses")
+	}
+	cmd := exec.Command(binary(t), "serve", "--demo", "--db", filepath.Join(t.TempDir(), "demo.db"), "--addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	const label = "Claude Desktop by URL alone, through mcp-remote: "
+	sc := bufio.NewScanner(stdout)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		entry, ok := strings.CutPrefix(sc.Text(), label)
+		if !ok {
+			continue
+		}
+		var got map[string]server
+		if err := json.Unmarshal([]byte(entry), &got); err != nil {
+			t.Fatalf("%q does not parse: %v", entry, err)
+		}
+		g, w := got["vitrine"], want.MCPServers["vitrine"]
+		url := g.Args[len(g.Args)-1]
+		if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") {
+			t.Errorf("the configuration's URL %q is not the one served", url)
+		}
+		w.Args = append(slices.Clone(w.Args[:len(w.Args)-1]), url)
+		if gj, wj := fmt.Sprint(g), fmt.Sprint(w); gj != wj {
+			t.Errorf("serve --demo prints %s\nREADME gives %s", gj, wj)
+		}
+		return
+	}
+	t.Fatalf("serve --demo printed no %q line:\n%s", label, strings.Join(lines, "\n"))
 }

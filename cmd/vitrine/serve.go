@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -32,7 +33,7 @@ import (
 
 // ToolFlags narrow the tools every caller sees.
 type ToolFlags struct {
-	Toolsets    []string      `default:"default" placeholder:"SET" help:"Toolsets to serve. default: all of them, with tenants and products listed from the start and the others (inventory, members, roles, audit) once a session enables them (enable_toolset); names beside default are listed from the start too. all: every toolset, all listed. Or some of tenants, products, inventory, members, roles, audit: only those."`
+	Toolsets    []string      `default:"all" placeholder:"SET" help:"Toolsets this deployment serves: all, or some of ${toolsets}. Within them, each client lists and calls the toolsets its token grants (${default_toolsets} unless the grant says otherwise)."`
 	ReadOnly    bool          `name:"read-only" help:"Serve only the tools that change nothing."`
 	Confirm     bool          `name:"confirm-destructive" help:"Ask the user to confirm each delete_product, through the client (MCP elicitation), when the client can ask."`
 	CallTimeout time.Duration `default:"60s" help:"Longest time a tool call may take; past it, it answers an error and writes nothing."`
@@ -120,7 +121,9 @@ type LimitFlags struct {
 func limitVars() kong.Vars {
 	d := httpserver.DefaultLimits
 	return kong.Vars{
-		"ip_rate": strconv.FormatFloat(d.IPRate, 'g', -1, 64), "ip_burst": strconv.Itoa(d.IPBurst),
+		"toolsets": strings.Join(vitrine.ToolsetNames(), ", "), "default_toolsets": strings.Join(vitrine.DefaultToolsets(), ", "),
+		"default_toolset_list": strings.Join(vitrine.DefaultToolsets(), ","),
+		"ip_rate":              strconv.FormatFloat(d.IPRate, 'g', -1, 64), "ip_burst": strconv.Itoa(d.IPBurst),
 		"token_rate": strconv.FormatFloat(d.TokenRate, 'g', -1, 64), "token_burst": strconv.Itoa(d.TokenBurst),
 		"token_concurrency": strconv.Itoa(d.TokenConcurrency), "max_body": strconv.FormatInt(d.MaxBodyBytes, 10),
 		"body_timeout": d.BodyTimeout.String(), "sessions_per_user": strconv.Itoa(d.SessionsPerUser),
@@ -201,7 +204,11 @@ func (c *ServeCmd) Run(e *env) error {
 			return err
 		}
 	}
-	srv, err := mcpserver.New(svc, c.options(mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}))
+	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}
+	if publicURL != "" {
+		mopts.IconsURL = httpserver.IconsURL(publicURL)
+	}
+	srv, err := mcpserver.New(svc, c.options(mopts))
 	if err != nil {
 		ln.Close()
 		return err
@@ -235,12 +242,14 @@ func (c *ServeCmd) Run(e *env) error {
 			ln.Close()
 			return err
 		}
-		printDemo(e, w, url)
-		if as != nil {
-			fmt.Fprintf(e.stdout, "\nConnect any MCP client by URL alone: %s\n"+
-				"It opens a browser where you sign in with an email and password above, and approve.\n"+
-				"Your connected apps and tokens: %s/account\n", url, publicURL)
+		account, clientURL := "", url
+		if publicURL != "" {
+			clientURL = httpserver.ResourceURL(publicURL) // what clients reach, behind a proxy too
 		}
+		if as != nil {
+			account = publicURL + "/account"
+		}
+		printDemo(e, w, clientURL, account)
 	}
 
 	if as != nil {

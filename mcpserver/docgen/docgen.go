@@ -86,19 +86,15 @@ func ToolsDoc(tools []*mcpserver.Tool) string {
 	b.WriteString("<!-- Generated from the code by `make docs`; a test fails when this file drifts. -->\n\n")
 	b.WriteString("Every tenant-scoped tool takes `tenant_id` first; errors follow [the error contract](errors.md); who may " +
 		"call what is in [permissions.md](permissions.md). Optional parameters are marked with `?`.\n\n")
-	fmt.Fprintf(&b, "With the default `--toolsets`, `tools/list` holds the tools of %s and `enable_toolset`. The other "+
-		"toolsets' tools are listed in a session once it enables their toolset with `enable_toolset` (the client is told "+
-		"to reload its list), and answer when called by name in any case. `--toolsets all` lists every tool from the start.\n",
-		code(mcpserver.DefaultToolsets))
+	fmt.Fprintf(&b, "A client lists and calls the tools of the toolsets its token grants (and the deployment serves: "+
+		"`--toolsets`): %s unless the grant says otherwise, the others when the person grants them (the consent page, "+
+		"a personal token's toolsets, an identity provider's scopes `vitrine:toolset:<name>`). `request_toolset` lists "+
+		"the toolsets a caller's grant lacks, and asks for one.\n", code(vitrine.DefaultToolsets()))
 	toolset := ""
 	for _, t := range tools {
 		if t.Toolset != toolset {
 			toolset = t.Toolset
-			onDemand := ""
-			if !slices.Contains(mcpserver.DefaultToolsets, toolset) && toolset != mcpserver.DiscoveryToolset {
-				onDemand = ", listed on demand"
-			}
-			fmt.Fprintf(&b, "\n## %s%s\n", toolsetTitles[toolset], onDemand)
+			fmt.Fprintf(&b, "\n## %s\n", toolsetTitle(toolset))
 		}
 		fmt.Fprintf(&b, "\n### `%s` — %s\n\n%s\n\n", t.Name, t.Title, t.Description)
 		need := "a valid token (acts on the caller)"
@@ -123,11 +119,18 @@ func ToolsDoc(tools []*mcpserver.Tool) string {
 	return b.String()
 }
 
-var toolsetTitles = map[string]string{
-	"tenants": "Companies (toolset `tenants`)", "products": "Products (toolset `products`)",
-	"inventory": "Inventory (toolset `inventory`)",
-	"members":   "Members (toolset `members`)", "roles": "Roles (toolset `roles`)", "audit": "Audit (toolset `audit`)",
-	mcpserver.DiscoveryToolset: "Toolsets (served with the default `--toolsets`)",
+// toolsetTitle is a toolset's heading: its name, what it holds, and when
+// it is granted.
+func toolsetTitle(name string) string {
+	ts, ok := vitrine.ToolsetNamed(name)
+	if !ok {
+		return "Toolset `" + name + "`: what else there is, in every grant"
+	}
+	when := "granted when asked for"
+	if ts.Default {
+		when = "granted by default"
+	}
+	return fmt.Sprintf("Toolset `%s` (%s)\n\n%s", ts.Name, when, ts.About)
 }
 
 // ToolsTable renders the table of tools the README holds.

@@ -129,7 +129,9 @@ type Identity struct {
 	// email (vitrine serve --oauth-user-claim sub).
 	SubjectOnly bool
 	// ReadOnly narrows the caller to the tools that change nothing.
-	ReadOnly  bool
+	ReadOnly bool
+	// Toolsets are the toolsets the token's scopes grant.
+	Toolsets  []string
 	ExpiresAt time.Time
 	// TokenID names the token in the audit log ("oauth:<jti>").
 	TokenID string
@@ -182,7 +184,7 @@ func (a *Accounts) AuthenticateIdentity(ctx context.Context, id Identity, prov P
 	}
 	exp := id.ExpiresAt
 	return &vitrine.Caller{User: *u, Token: vitrine.Token{ID: id.TokenID, UserID: u.ID, Name: "OAuth access token",
-		ReadOnly: id.ReadOnly, ExpiresAt: &exp}, AccessEpoch: epoch}, nil
+		ReadOnly: id.ReadOnly, Toolsets: id.Toolsets, OAuth: true, ExpiresAt: &exp}, AccessEpoch: epoch}, nil
 }
 
 func (a *Accounts) identityUser(ctx context.Context, id Identity, prov Provisioning) (*vitrine.User, error) {

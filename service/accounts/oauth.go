@@ -34,10 +34,11 @@ func (a *Accounts) PersonalTokens(ctx context.Context, u *vitrine.User) ([]*vitr
 	return a.store.TokensOfUser(ctx, u.ID)
 }
 
-// CreatePersonalToken makes a token for the user, returned with its
-// secret, shown this once.
-func (a *Accounts) CreatePersonalToken(ctx context.Context, u *vitrine.User, name string, readOnly bool, expiresAt *time.Time) (*vitrine.Token, string, error) {
-	return a.Operator().CreateToken(ctx, NewToken{Email: u.Email, Name: name, ReadOnly: readOnly, ExpiresAt: expiresAt})
+// CreatePersonalToken makes a token for the user (in.Email is theirs),
+// returned with its secret, shown this once.
+func (a *Accounts) CreatePersonalToken(ctx context.Context, u *vitrine.User, in NewToken) (*vitrine.Token, string, error) {
+	in.Email = u.Email
+	return a.Operator().CreateToken(ctx, in)
 }
 
 // RevokePersonalToken revokes one of the user's personal tokens; another's

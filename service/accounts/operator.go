@@ -50,6 +50,9 @@ type NewToken struct {
 	Email    string
 	Name     string
 	ReadOnly bool
+	// Toolsets are the toolsets it grants (vitrine.Toolsets names); nil
+	// grants the default ones.
+	Toolsets []string
 	// ExpiresAt, when set, must be in the future.
 	ExpiresAt *time.Time
 }
@@ -65,6 +68,15 @@ func (o *Operator) CreateToken(ctx context.Context, in NewToken) (*vitrine.Token
 	if err != nil {
 		return nil, "", err
 	}
+	toolsets := vitrine.DefaultToolsets()
+	if in.Toolsets != nil {
+		if toolsets, err = vitrine.ParseToolsets("toolsets", in.Toolsets); err != nil {
+			return nil, "", err
+		}
+		if len(toolsets) == 0 {
+			return nil, "", vitrine.Invalid("toolsets", "a token grants one toolset at least; the toolsets are %s", strings.Join(vitrine.ToolsetNames(), ", "))
+		}
+	}
 	now := o.a.now()
 	if in.ExpiresAt != nil {
 		exp := vitrine.Timestamp(*in.ExpiresAt)
@@ -76,7 +88,7 @@ func (o *Operator) CreateToken(ctx context.Context, in NewToken) (*vitrine.Token
 	secret := vitrine.NewTokenSecret()
 	prefix, _ := vitrine.TokenLookupPrefix(secret)
 	t := &vitrine.Token{ID: vitrine.NewID(), UserID: u.ID, Name: name, Prefix: prefix, Hash: vitrine.HashToken(secret),
-		ReadOnly: in.ReadOnly, ExpiresAt: in.ExpiresAt, CreatedAt: now}
+		ReadOnly: in.ReadOnly, Toolsets: toolsets, ExpiresAt: in.ExpiresAt, CreatedAt: now}
 	if err := o.a.store.CreateToken(ctx, t); err != nil {
 		return nil, "", err
 	}

@@ -161,6 +161,7 @@ GRANT SELECT, INSERT ON audit_events, stock_movements, server_keys TO %[1]s;
 GRANT DELETE ON audit_events TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON sign_in_failures, password_links TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON oauth_clients, oauth_grants, oauth_sessions, web_sessions TO %[1]s;
+GRANT SELECT, INSERT, DELETE ON mcp_sessions_ended TO %[1]s;
 GRANT SELECT, UPDATE ON access_epoch TO %[1]s;
 GRANT SELECT, INSERT, DELETE ON product_words TO %[1]s;
 GRANT EXECUTE ON FUNCTION app_tenant(), app_user(), app_all_tenants() TO %[1]s;

@@ -121,14 +121,118 @@ func (d *sqliteDB) Close() error {
 // Read runs fn on the reader pool, each statement on its own: a read unit
 // sees committed data, statement by statement, and needs no transaction
 // (BEGIN and COMMIT would double the statements of a one-query read).
-// A pending epoch check is one more read first: on SQLite, reads cost no
-// round trip.
+// A pending epoch check reads the epoch in the unit's first statement, as
+// one more column (epochFirst): a statement of its own cost as much as
+// get_product's read of the product (each begins a read transaction, and
+// locks the WAL index). When that statement found no row, or cannot carry
+// the column, the epoch is one more read: on SQLite, reads cost no round
+// trip.
 func (d *sqliteDB) Read(ctx context.Context, s Scope, fn func(Conn) error) error {
 	c := sqlConn{pool: d.readers, stmts: &d.readerStmts}
-	if err := checkSQLiteEpoch(ctx, c, s); err != nil {
+	check := s.pendingCheck()
+	if check == nil {
+		return fn(c)
+	}
+	err := fn(epochFirst{sqlConn: c, check: check})
+	if check.Pending() {
+		if cerr := checkSQLiteEpoch(ctx, c, s); cerr != nil {
+			return cerr
+		}
+	}
+	return err
+}
+
+// epochFirst is a reader connection whose unit of work still has its epoch
+// to check: its first read checks it in its own statement, as one more
+// column before each row's (epochRow, epochRows); a statement that cannot
+// carry it (withEpoch) is preceded by the epoch's own read.
+type epochFirst struct {
+	sqlConn
+	check EpochCheck
+}
+
+// withEpoch is query with the access epoch as its first result column,
+// or "" when query is not one plain SELECT (a WITH, a compound SELECT):
+// the column goes in the outermost SELECT itself, so that the query's
+// ORDER BY and LIMIT stay what they are. SQLite computes the scalar
+// subquery once.
+func withEpoch(query string) string {
+	q := strings.TrimLeft(query, " \t\n")
+	rest, ok := strings.CutPrefix(q, "SELECT ")
+	upper := strings.ToUpper(q)
+	if !ok || strings.Contains(upper, " UNION ") || strings.Contains(upper, " INTERSECT ") || strings.Contains(upper, " EXCEPT ") {
+		return ""
+	}
+	return `SELECT (` + EpochQuery + `), ` + rest
+}
+
+func (c epochFirst) QueryRow(ctx context.Context, query string, args ...any) Row {
+	q := withEpoch(query)
+	if !c.check.Pending() || q == "" {
+		if err := checkSQLiteEpoch(ctx, c.sqlConn, Scope{Epoch: c.check}); err != nil {
+			return errRow{err}
+		}
+		return c.sqlConn.QueryRow(ctx, query, args...)
+	}
+	return epochRow{row: c.sqlConn.QueryRow(ctx, q, args...), check: c.check}
+}
+
+func (c epochFirst) Query(ctx context.Context, query string, args ...any) (Rows, error) {
+	q := withEpoch(query)
+	if !c.check.Pending() || q == "" {
+		if err := checkSQLiteEpoch(ctx, c.sqlConn, Scope{Epoch: c.check}); err != nil {
+			return nil, err
+		}
+		return c.sqlConn.Query(ctx, query, args...)
+	}
+	rows, err := c.sqlConn.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return &epochRows{Rows: rows, check: c.check}, nil
+}
+
+func (c epochFirst) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	if err := checkSQLiteEpoch(ctx, c.sqlConn, Scope{Epoch: c.check}); err != nil {
+		return 0, err
+	}
+	return c.sqlConn.Exec(ctx, query, args...)
+}
+
+// epochRow is a row read with the epoch before its columns: its Scan
+// checks the epoch, and answers ErrEpochMoved if it moved. A row not found
+// leaves the check pending, for Read to make.
+type epochRow struct {
+	row   Row
+	check EpochCheck
+}
+
+func (r epochRow) Scan(dest ...any) error {
+	var n int64
+	if err := r.row.Scan(append([]any{&n}, dest...)...); err != nil {
 		return err
 	}
-	return fn(c)
+	return compareEpoch(r.check, n)
+}
+
+// epochRows are rows read with the epoch before their columns: the first
+// one scanned checks it.
+type epochRows struct {
+	Rows
+	check   EpochCheck
+	checked bool
+}
+
+func (r *epochRows) Scan(dest ...any) error {
+	var n int64
+	if err := r.Rows.Scan(append([]any{&n}, dest...)...); err != nil {
+		return err
+	}
+	if r.checked {
+		return nil
+	}
+	r.checked = true
+	return compareEpoch(r.check, n)
 }
 
 func (d *sqliteDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {
