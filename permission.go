@@ -22,6 +22,7 @@ const (
 	RolesRead      Permission = "roles:read"
 	RolesManage    Permission = "roles:manage"
 	AuditRead      Permission = "audit:read"
+	CatalogManage  Permission = "catalog:manage"
 )
 
 // PermissionInfo describes a permission for people and models.
@@ -45,6 +46,8 @@ var Permissions = []PermissionInfo{
 	{RolesRead, "See the roles and the permissions each holds."},
 	{RolesManage, "Create, change and delete custom roles."},
 	{AuditRead, "Read the audit log of every action taken in the company."},
+	// Last: a set's bits are stored, and those before keep their place.
+	{CatalogManage, "Define the company's categories and product attributes."},
 }
 
 // PermissionSet is a set of permissions, one bit per catalog entry.

@@ -9,16 +9,37 @@ import (
 
 // Product is an item of a tenant's catalog.
 type Product struct {
-	ID          string
-	TenantID    string
-	SKU         string
-	Name        string
+	ID       string
+	TenantID string
+	// Handle is the product's URL slug, unique in its company.
+	Handle string
+	Name   string
+	// Description is HTML, sanitized on the way in (SanitizeDescription).
 	Description string
-	// Price is in minor units of Currency (cents for BRL): never a float.
-	Price    int64
+	Vendor      string
+	ProductType string
+	Tags        []string
+	Status      ProductStatus
+	Options     []Option
+	// Variants are what is sold: at least one, in Position order.
+	Variants   []*Variant
+	Media      []Media
+	Categories []ProductCategory
+	// Attributes holds values of the company's attributes, by key: a
+	// string, a float64 or a bool.
+	Attributes map[string]any
+	SEO        SEO
+	// Currency is the currency of every price of the product.
 	Currency string
-	Stock    int64
-	Status   ProductStatus
+
+	// The summary of the variants (Summarize): the first one's SKU, the
+	// lowest and highest price (in minor units of Currency: never a
+	// float), the highest compare-at price, the total stock.
+	SKU            string
+	Price          int64
+	PriceMax       int64
+	CompareAtPrice *int64
+	Stock          int64
 	// Version grows by one with every change, for optimistic concurrency.
 	Version   int64
 	CreatedAt time.Time
@@ -38,12 +59,13 @@ func (p *Product) PriceString() string { return FormatPrice(p.Price, CurrencySca
 type ProductStatus string
 
 const (
+	ProductDraft    ProductStatus = "draft"
 	ProductActive   ProductStatus = "active"
 	ProductArchived ProductStatus = "archived"
 )
 
 // ProductStatuses lists the valid statuses.
-var ProductStatuses = []ProductStatus{ProductActive, ProductArchived}
+var ProductStatuses = []ProductStatus{ProductDraft, ProductActive, ProductArchived}
 
 // ParseProductStatus validates a status.
 func ParseProductStatus(field, s string) (ProductStatus, error) {
@@ -52,14 +74,14 @@ func ParseProductStatus(field, s string) (ProductStatus, error) {
 			return st, nil
 		}
 	}
-	return "", Invalid(field, "%s must be \"active\" or \"archived\", not %q", field, s)
+	return "", Invalid(field, "%s must be \"draft\", \"active\" or \"archived\", not %q", field, s)
 }
 
 // Limits on product fields.
 const (
 	MaxSKULength         = 64
 	MaxProductNameLength = 200
-	MaxDescriptionLength = 5000
+	MaxDescriptionLength = 65535
 	MaxStock             = 1_000_000_000_000
 )
 
@@ -159,10 +181,61 @@ type ProductFilter struct {
 	PriceCurrency      string
 	// UpdatedSince, when set, keeps products changed at or after it.
 	UpdatedSince *time.Time
-	Sort         ProductSort
-	Limit        int
+	// Tags keeps the products holding every one of these tag keys (TagKey).
+	Tags []string
+	// Vendor and ProductType, when not empty, keep the products of that
+	// vendor or type, compared by their folded form (Fold).
+	Vendor, ProductType string
+	// CategoryID, when set, keeps the products in that category or in any
+	// category under it.
+	CategoryID string
+	// CategoryIDs is CategoryID and the categories under it, as the store
+	// resolves them.
+	CategoryIDs []string
+	// Options keeps the products with a variant holding each of these
+	// values, by folded option name (OptionKey); the price range and
+	// InStock then apply to that same variant.
+	Options map[string]string
+	// Attributes keeps the products with each of these attribute values,
+	// in their canonical text (AttributeString), by key.
+	Attributes map[string]string
+	// OnSale, when set, keeps the products with (true) or without a
+	// variant priced below its compare-at price.
+	OnSale *bool
+	Sort   ProductSort
+	Limit  int
 	// After is the position the page starts after; nil for the first page.
 	After *ProductKey
+}
+
+// Facet names: what list_products can count under its filter.
+const (
+	FacetVendor      = "vendor"
+	FacetProductType = "product_type"
+	FacetTags        = "tags"
+	FacetCategories  = "categories"
+	FacetOptions     = "options"
+	FacetStatus      = "status"
+)
+
+// FacetNames lists the facets, in the order results give them.
+var FacetNames = []string{FacetVendor, FacetProductType, FacetTags, FacetCategories, FacetOptions, FacetStatus}
+
+// MaxFacetValues bounds the values a facet returns, most frequent first.
+const MaxFacetValues = 50
+
+// FacetValue is a value of a facet and the number of products with it.
+type FacetValue struct {
+	Value string `json:"value"`
+	Name  string `json:"name,omitempty"` // a category's
+	Count int64  `json:"count"`
+}
+
+// Facets are the counts of a filter's products by value, by facet name;
+// Options by option name.
+type Facets struct {
+	Values  map[string][]FacetValue
+	Options map[string][]FacetValue
 }
 
 // ProductKey is a product's position in a sort order: the sort column's
@@ -240,6 +313,7 @@ type StockMovement struct {
 	ID         string
 	TenantID   string
 	ProductID  string
+	VariantID  string
 	Delta      int64
 	StockAfter int64
 	Reason     string

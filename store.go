@@ -21,6 +21,7 @@ type Store interface {
 	RoleStore
 	TokenStore
 	ProductStore
+	TaxonomyStore
 	AuditStore
 	PasswordStore
 	OAuthStore
@@ -195,9 +196,15 @@ type ProductStore interface {
 	// hash), a ConflictError.
 	CreateProduct(ctx context.Context, ch Change, p *Product, key *IdempotencyKey) (*Product, error)
 	ProductByID(ctx context.Context, tenantID, id string) (*Product, error)
+	// ProductBySKU returns the product with a variant of that SKU.
 	ProductBySKU(ctx context.Context, tenantID, sku string) (*Product, error)
+	// ProductByVariant returns the product of that variant.
+	ProductByVariant(ctx context.Context, tenantID, variantID string) (*Product, error)
 	// ListProducts returns up to f.Limit products after f.After in f.Sort order.
 	ListProducts(ctx context.Context, tenantID string, f ProductFilter) ([]*Product, error)
+	// FindProducts returns the page ListProducts would and, in the same
+	// read, the counts of the facets named under f's filter.
+	FindProducts(ctx context.Context, tenantID string, f ProductFilter, facets []string) ([]*Product, *Facets, error)
 	// UpdateProduct changes a product atomically: it reads the product
 	// under a lock that holds off every other writer, lets change modify
 	// it (or refuse, with an error that aborts the update), and writes it
@@ -207,6 +214,8 @@ type ProductStore interface {
 	// ProductsBySKU returns the tenant's products with those SKUs, by SKU
 	// key.
 	ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*Product, error)
+	// ProductsByHandle returns the tenant's products with those handles.
+	ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*Product, error)
 	// WriteProducts creates and updates many products in one transaction,
 	// reporting progress after each part. An update applies only if the
 	// stored version is still the one read. It returns an error per write
@@ -219,10 +228,31 @@ type ProductStore interface {
 }
 
 // ProductWrite is one write of WriteProducts: Create a new product, or
-// Update one read at Update.Version.
+// Update one read at Update.Version, as Before.
 type ProductWrite struct {
 	Create *Product
 	Update *Product
+	Before *Product
+}
+
+// TaxonomyStore keeps a company's categories and attribute definitions.
+type TaxonomyStore interface {
+	// Categories returns the tenant's categories, parents before children,
+	// each level by position.
+	Categories(ctx context.Context, tenantID string) ([]*Category, error)
+	// SaveCategory creates the category, or updates it (by id) when
+	// update is set. A parent that would make a cycle is refused.
+	SaveCategory(ctx context.Context, ch Change, c *Category, update bool) error
+	// DeleteCategory removes a category that has no children; products
+	// leave it.
+	DeleteCategory(ctx context.Context, ch Change, tenantID, id string) error
+	// Attributes returns the tenant's attribute definitions, by key.
+	Attributes(ctx context.Context, tenantID string) ([]*Attribute, error)
+	// SaveAttribute creates an attribute definition, or updates it (by
+	// key) when update is set.
+	SaveAttribute(ctx context.Context, ch Change, a *Attribute, update bool) error
+	// DeleteAttribute removes a definition and every product's value of it.
+	DeleteAttribute(ctx context.Context, ch Change, tenantID, key string) error
 }
 
 // IdempotencyKey makes a create safe to retry.

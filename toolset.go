@@ -33,6 +33,7 @@ var Toolsets = []Toolset{
 	{Name: "tenants", About: "Your companies, what you may do in each, and your invitations.", Icon: "tenants.svg", Default: true},
 	{Name: "products", About: "The catalog: find, read and write products and their stock.", Icon: "products.svg", Default: true},
 	{Name: "inventory", About: "Stock movements and bulk imports.", Icon: "inventory.svg"},
+	{Name: "catalog", About: "A product's variants one at a time, the company's categories and attributes.", Icon: "catalog.svg"},
 	{Name: "members", About: "A company's members, their roles and grants.", Icon: "members.svg"},
 	{Name: "roles", About: "The permission catalog and custom roles.", Icon: "roles.svg"},
 	{Name: "audit", About: "The audit log of every call.", Icon: "audit.svg"},

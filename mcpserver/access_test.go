@@ -161,6 +161,16 @@ func TestToolDefinitions(t *testing.T) {
 	}
 	// request_toolset, which a token granting fewer toolsets lists.
 	res.Tools = append(res.Tools, listTools(t, w.connectWith(mcpserver.Options{Token: w.token(owner, nil)}, nil))...)
+	// What the server checks: the listed schemas leave unsaid the bounds
+	// of long texts (200 characters and more) and the fields of an array's
+	// objects (listed by name), to spare the agent's context.
+	checked := map[string]map[string]any{}
+	for _, tool := range tools() {
+		b, _ := json.Marshal(tool.InputSchema())
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		checked[tool.Name] = m
+	}
 	shared := map[string]string{}
 	for _, tool := range res.Tools {
 		if tool.Title == "" || len(tool.Description) < 40 || tool.Annotations == nil || tool.Annotations.Title != "" {
@@ -196,7 +206,10 @@ func TestToolDefinitions(t *testing.T) {
 			if strings.HasPrefix(strings.ToLower(d), "the "+strings.ReplaceAll(name, "_", " ")) {
 				t.Errorf("%s: %s's description repeats its name: %q", tool.Name, name, d)
 			}
-			idOrTime := name == "tool" || strings.HasSuffix(name, "id") || name == "since" || name == "until" || name == "updated_since"
+			idOrTime := name == "tool" || strings.HasSuffix(name, "id") || strings.HasSuffix(name, "ids") || name == "since" || name == "until" || name == "updated_since"
+			if cp, ok := checked[tool.Name]["properties"].(map[string]any)[name].(map[string]any); ok {
+				p = cp
+			}
 			if items, ok := p["items"].(map[string]any); ok {
 				p = items
 			}
@@ -210,7 +223,9 @@ func TestToolDefinitions(t *testing.T) {
 		if in["type"] != "object" || in["additionalProperties"] == nil {
 			t.Errorf("%s: input schema %v", tool.Name, in)
 		}
-		if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" {
+		// A write that returns the product says so instead of listing
+		// get_product's schema again.
+		if out, _ := tool.OutputSchema.(map[string]any); out["type"] != "object" && !(out == nil && strings.Contains(tool.Description, "as get_product")) {
 			t.Errorf("%s: output schema %v", tool.Name, tool.OutputSchema)
 		}
 	}

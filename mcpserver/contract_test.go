@@ -127,7 +127,7 @@ func TestErrorContract(t *testing.T) {
 					{"negative stock", "create_product", map[string]any{"tenant_id": technova, "sku": "X-1", "name": "x", "price": "1", "stock": -3},
 						`{"error":true,"type":"ValidationError","message":"stock must be at least 0; got -3","field":"stock"}`},
 					{"bad enum", "list_products", map[string]any{"tenant_id": technova, "status": "deleted"},
-						`{"error":true,"type":"ValidationError","message":"status must be one of \"active\", \"archived\"; got \"deleted\"","field":"status"}`},
+						`{"error":true,"type":"ValidationError","message":"status must be one of \"draft\", \"active\", \"archived\"; got \"deleted\"","field":"status"}`},
 					{"limit out of range", "list_products", map[string]any{"tenant_id": technova, "limit": 1000},
 						`{"error":true,"type":"ValidationError","message":"limit must be at most 100; got 1000","field":"limit"}`},
 					{"unknown argument", "get_product", map[string]any{"tenant_id": technova, "product_id": "x"},
@@ -139,7 +139,7 @@ func TestErrorContract(t *testing.T) {
 					{"validation before lookup", "update_product", map[string]any{"tenant_id": technova, "id": "id-invalido", "price": "abc"},
 						`{"error":true,"type":"ValidationError","message":"price must be a non-negative decimal string such as \"4599.90\"; got \"abc\"","field":"price"}`},
 					{"nothing to update", "update_product", map[string]any{"tenant_id": technova, "id": notebook},
-						`{"error":true,"type":"ValidationError","message":"nothing to change: give at least one of sku, name, description, price, currency, stock or status","field":"id"}`},
+						`{"error":true,"type":"ValidationError","message":"nothing to change: give at least one field to change, such as name, price, status, tags or media","field":"id"}`},
 					{"bad cursor", "list_products", map[string]any{"tenant_id": technova, "cursor": "abc"},
 						`{"error":true,"type":"ValidationError","message":"cursor is not a cursor from this list; pass the next_cursor of the previous page unchanged, with the same filters","field":"cursor"}`},
 				}

@@ -2,10 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -17,25 +20,47 @@ type (
 // MaxImportRows bounds the rows of one import_products call.
 const MaxImportRows = 1000
 
+// importRowIn is a row of an import: create_product's fields. Which
+// optional fields a row gives is read from its JSON (given), so that an
+// upsert keeps those it leaves out.
 type importRowIn struct {
-	SKU         sku            `json:"sku"`
-	Name        shortText      `json:"name"`
-	Price       decimal        `json:"price"`
-	Description *longText      `json:"description,omitempty"`
-	Currency    *currencyCode  `json:"currency,omitempty" jsonschema:"Default: BRL, or the product's own in an update."`
-	Stock       *stockLevel    `json:"stock,omitempty"`
-	Status      *productStatus `json:"status,omitempty"`
+	productFields
+	given map[string]bool
 }
+
+func (r *importRowIn) UnmarshalJSON(b []byte) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	r.given = make(map[string]bool, len(keys))
+	for k := range keys {
+		r.given[k] = true
+	}
+	return json.Unmarshal(b, &r.productFields)
+}
+
+type importFormat string
 
 type importIn struct {
 	TenantArg
-	Products importRows `json:"products"`
-	Mode     importMode `json:"mode,omitempty" jsonschema:"upsert: a SKU that exists updates its product, keeping fields left out. Default: create (an error)."`
-	Atomic   bool       `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
+	Products importRows   `json:"products,omitempty" jsonschema:"Rows of create_product's fields (no tenant_id)."`
+	Format   importFormat `json:"format,omitempty" jsonschema:"shopify: csv holds a Shopify product CSV export. Default: products."`
+	CSV      longCSV      `json:"csv,omitempty"`
+	Mode     importMode   `json:"mode,omitempty" jsonschema:"upsert: a product that exists (by handle, else SKU) is updated, keeping fields left out. Default: create (an error)."`
+	Atomic   bool         `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
 }
+
+// longCSV is a Shopify export sent whole; the HTTP body limit
+// (--max-body) bounds it first.
+type longCSV string
+
+const maxCSVLength = 32 << 20
 
 type importRowOut struct {
 	Index  int        `json:"index"`
+	Line   int        `json:"line,omitempty" jsonschema:"The CSV line of the product's first row."`
+	Handle string     `json:"handle,omitempty"`
 	SKU    string     `json:"sku"`
 	Status string     `json:"status" jsonschema:"created, updated, error, or skipped (an atomic import failed)."`
 	ID     string     `json:"id,omitempty"`
@@ -48,6 +73,7 @@ type importOut struct {
 	Failed  int            `json:"failed"`
 	Written bool           `json:"written"`
 	Rows    []importRowOut `json:"rows"`
+	Notices []string       `json:"notices,omitempty" jsonschema:"What the file holds that Vitrine does not keep, once each."`
 }
 
 func importTools(svc *service.Service) []*Tool {
@@ -58,37 +84,54 @@ func importTools(svc *service.Service) []*Tool {
 			"result. Reports progress.",
 		Toolset: "inventory", Op: service.OpImportProducts,
 	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
+		if in.Format == "shopify" {
+			return importShopify(ctx, svc, a, in)
+		}
+		if in.CSV != "" {
+			return importOut{}, vitrine.Invalid("csv", "csv holds a Shopify export: give format \"shopify\" with it, or rows in products")
+		}
+		if len(in.Products) == 0 {
+			return importOut{}, vitrine.Invalid("products", "products must hold at least one row (or give format \"shopify\" and csv)")
+		}
 		rows := make([]service.ImportRow, len(in.Products))
 		for i, r := range in.Products {
-			rows[i] = service.ImportRow{SKU: string(r.SKU), Name: string(r.Name), Price: string(r.Price), Description: (*string)(r.Description),
-				Currency: (*string)(r.Currency), Stock: (*int64)(r.Stock), Status: (*string)(r.Status)}
+			rows[i] = service.ImportRow{NewProduct: r.service(), Given: r.given}
 		}
 		sum, err := svc.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {
 			return importOut{}, err
 		}
-		out := importOut{Created: sum.Created, Updated: sum.Updated, Failed: sum.Failed, Written: sum.Written,
-			Rows: make([]importRowOut, len(sum.Results))}
-		for i, r := range sum.Results {
-			out.Rows[i] = importRowOut{Index: r.Index, SKU: r.SKU, Status: r.Status}
-			if r.Product != nil {
-				out.Rows[i].ID = r.Product.ID
-			}
-			if r.Err != nil {
-				body := errorBodyOf(r.Err, "")
-				out.Rows[i].Error = &body
-			}
-		}
-		return out, nil
+		return importResult(sum, nil, nil), nil
 	})
 	derived := t.schemas
 	t.schemas = sync.OnceValue(func() toolSchemas {
 		s := derived()
 		rows := s.in.Properties["products"]
-		rows.MinItems, rows.MaxItems = ptr(1), ptr(MaxImportRows)
+		rows.MaxItems = ptr(MaxImportRows)
 		return s
 	})
 	return []*Tool{t}
+}
+
+// importResult is an import's summary as the tool returns it; lines gives
+// each row's line in a CSV.
+func importResult(sum *service.ImportSummary, lines []int, notices []string) importOut {
+	out := importOut{Created: sum.Created, Updated: sum.Updated, Failed: sum.Failed, Written: sum.Written,
+		Rows: make([]importRowOut, len(sum.Results)), Notices: notices}
+	for i, r := range sum.Results {
+		out.Rows[i] = importRowOut{Index: r.Index, Handle: r.Handle, SKU: r.SKU, Status: r.Status}
+		if lines != nil {
+			out.Rows[i].Line = lines[i]
+		}
+		if r.Product != nil {
+			out.Rows[i].ID = r.Product.ID
+		}
+		if r.Err != nil {
+			body := errorBodyOf(r.Err, "")
+			out.Rows[i].Error = &body
+		}
+	}
+	return out
 }
 
 // progressReporter returns a function that sends the call's progress
@@ -107,4 +150,19 @@ func progressReporter(ctx context.Context) func(done, total int) {
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
 			Progress: float64(done), Total: float64(total), Message: fmt.Sprintf("%d of %d rows written", done, total)})
 	}
+}
+
+// importShopify imports the Shopify product CSV of in.CSV.
+func importShopify(ctx context.Context, svc *service.Service, a *service.Access, in importIn) (importOut, error) {
+	if len(in.Products) > 0 {
+		return importOut{}, vitrine.Invalid("products", "give either products or a Shopify csv, not both")
+	}
+	if in.CSV == "" {
+		return importOut{}, vitrine.Invalid("csv", "csv must hold the Shopify product CSV export, header first")
+	}
+	res, err := svc.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
+	if err != nil {
+		return importOut{}, err
+	}
+	return importResult(res.ImportSummary, res.Lines, res.Notices), nil
 }

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -39,17 +40,130 @@ var listedSchemas = sync.OnceValue(func() map[string][2]json.RawMessage {
 // a tool make docs has not seen yet, derived and encoded here.
 func (t *Tool) wireSchemas() (in, out json.RawMessage) {
 	if s, ok := listedSchemas()[t.Name]; ok {
-		return s[0], s[1]
+		in, out = s[0], s[1]
+	} else {
+		in, out = encodeSchema(t.InputSchema(), false), encodeSchema(t.OutputSchema(), true)
 	}
-	return encodeSchema(t.InputSchema()), encodeSchema(t.OutputSchema())
+	if t.ResultAs != "" {
+		out = nil
+	}
+	return in, out
 }
 
-func encodeSchema(s *jsonschema.Schema) json.RawMessage {
+func encodeSchema(s *jsonschema.Schema, output bool) json.RawMessage {
+	if s == nil {
+		return nil
+	}
 	data, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("schema %v: %v", s, err)) // the schemas are made from Go types
 	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic(err)
+	}
+	unsay(m, true)
+	if output {
+		nameScalars(m)
+	}
+	data, err = json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
 	return data
+}
+
+// nameScalars lists, in a result's schema, the plain fields (a string,
+// a number, a flag, with nothing more to say of them) by name in the
+// object's description, rather than one schema each.
+func nameScalars(m map[string]any) {
+	props, ok := m["properties"].(map[string]any)
+	if !ok {
+		return
+	}
+	var names []string
+	for n, p := range props {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		switch pm["type"] {
+		case "string", "integer", "boolean":
+			if len(pm) == 1 {
+				names = append(names, n)
+				delete(props, n)
+			}
+		default:
+			nameScalars(pm)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	slices.Sort(names)
+	desc, _ := m["description"].(string)
+	if desc != "" {
+		desc += " "
+	}
+	m["description"] = desc + "Also: " + strings.Join(names, ", ") + "."
+	if len(props) == 0 {
+		delete(m, "properties")
+	}
+}
+
+// unsay leaves out of the listed schema what costs the agent's context
+// and tells a client nothing it needs before a call: the bounds of text
+// fields of 200 characters and more (the server holds them, and its
+// ValidationError names the field and its limit) and, below the top, that
+// an object takes no other property.
+func unsay(m map[string]any, top bool) {
+	if n, ok := m["maxLength"].(float64); ok && n >= 200 {
+		delete(m, "maxLength")
+	}
+	if !top && m["additionalProperties"] == false {
+		delete(m, "additionalProperties")
+	}
+	for _, k := range []string{"properties"} {
+		if props, ok := m[k].(map[string]any); ok {
+			for _, p := range props {
+				if pm, ok := p.(map[string]any); ok {
+					unsay(pm, false)
+				}
+			}
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		if sub, ok := m[k].(map[string]any); ok {
+			unsay(sub, false)
+		}
+	}
+	// An array of objects (a product's variants, media, options) lists
+	// its items' fields by name, "?" after the optional ones of an input:
+	// their types and descriptions are the server's to check, and its
+	// ValidationError names the item and the field.
+	if items, ok := m["items"].(map[string]any); ok && !top {
+		if props, ok := items["properties"].(map[string]any); ok && len(props) > 1 {
+			required := map[string]bool{}
+			if rs, ok := items["required"].([]any); ok {
+				for _, r := range rs {
+					required[r.(string)] = true
+				}
+			}
+			_, input := items["required"]
+			names := slices.Sorted(maps.Keys(props))
+			for i, n := range names {
+				if input && !required[n] {
+					names[i] = n + "?"
+				}
+			}
+			desc, _ := m["description"].(string)
+			if desc != "" {
+				desc += " "
+			}
+			m["description"] = desc + "Each: {" + strings.Join(names, ", ") + "}."
+			m["items"] = map[string]any{"type": "object"}
+		}
+	}
 }
 
 // SchemasFile renders schemas.tsv from the tools (make docs).
@@ -57,7 +171,7 @@ func SchemasFile(tools []*Tool) string {
 	tools = slices.SortedFunc(slices.Values(tools), func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) })
 	var b strings.Builder
 	for _, t := range tools {
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", t.Name, encodeSchema(t.InputSchema()), encodeSchema(t.OutputSchema()))
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", t.Name, encodeSchema(t.InputSchema(), false), encodeSchema(t.OutputSchema(), true))
 	}
 	return b.String()
 }

@@ -44,6 +44,15 @@ var allowed = map[string][]string{
 	"delete_role":          {"owner", "admin"},
 	"list_audit_events":    {"owner", "admin", "custom"},
 	"request_toolset":      {"owner", "admin", "member", "viewer", "custom"},
+	"add_variant":          {"owner", "admin", "member", "custom"},
+	"update_variant":       {"owner", "admin", "member", "custom"},
+	"delete_variant":       {"owner", "admin", "member", "custom"},
+	"list_categories":      {"owner", "admin", "member", "viewer", "custom"},
+	"list_attributes":      {"owner", "admin", "member", "viewer", "custom"},
+	"save_category":        {"owner", "admin"},
+	"delete_category":      {"owner", "admin"},
+	"save_attribute":       {"owner", "admin"},
+	"delete_attribute":     {"owner", "admin"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

@@ -9,14 +9,27 @@ import (
 
 type adjustStockIn struct {
 	TenantArg
-	ID     string    `json:"id"`
-	Delta  int64     `json:"delta" jsonschema:"Units to add (positive) or take away (negative)."`
-	Reason shortText `json:"reason" jsonschema:"Such as sale, restock, inventory count."`
+	VariantID string    `json:"variant_id,omitempty" jsonschema:"Or sku, or id."`
+	SKU       sku       `json:"sku,omitempty"`
+	ID        string    `json:"id,omitempty" jsonschema:"One-variant product's."`
+	Delta     int64     `json:"delta" jsonschema:"Units to add, or take away (negative)."`
+	Reason    shortText `json:"reason" jsonschema:"Such as sale, restock."`
+}
+
+type adjustStockOut struct {
+	ID           string `json:"id"`
+	VariantID    string `json:"variant_id"`
+	SKU          string `json:"sku"`
+	Delta        int64  `json:"delta"`
+	Stock        int64  `json:"stock" jsonschema:"The variant's."`
+	ProductStock int64  `json:"product_stock"`
+	Version      int64  `json:"version"`
 }
 
 type movementOut struct {
 	ID         string    `json:"id"`
 	ProductID  string    `json:"product_id"`
+	VariantID  string    `json:"variant_id"`
 	Delta      int64     `json:"delta"`
 	StockAfter int64     `json:"stock_after"`
 	Reason     string    `json:"reason"`
@@ -39,17 +52,17 @@ type listMovementsOut struct {
 func stockTools(svc *service.Service) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
-			Name:  "adjust_stock",
-			Title: "Adjust stock",
-			Description: "Add units to a product's stock or take them away, atomically; it never goes below zero. " +
-				"Each movement is kept.",
-			Toolset: "products", Op: service.OpAdjustStock, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in adjustStockIn) (productOut, error) {
-			p, err := svc.AdjustStock(ctx, a, in.ID, in.Delta, string(in.Reason))
+			Name:        "adjust_stock",
+			Title:       "Adjust stock",
+			Description: "Add or take away units of a variant's stock, atomically, never below zero; movements are kept.",
+			Toolset:     "products", Op: service.OpAdjustStock,
+		}, func(ctx context.Context, a *service.Access, in adjustStockIn) (adjustStockOut, error) {
+			ch, err := svc.AdjustStock(ctx, a, service.VariantRef{ProductID: in.ID, VariantID: in.VariantID, SKU: string(in.SKU)}, in.Delta, string(in.Reason))
 			if err != nil {
-				return productOut{}, err
+				return adjustStockOut{}, err
 			}
-			return productView(p), nil
+			return adjustStockOut{ID: ch.Product.ID, VariantID: ch.Variant.ID, SKU: ch.Variant.SKU, Delta: ch.Delta,
+				Stock: ch.Variant.Stock, ProductStock: ch.Product.Stock, Version: ch.Product.Version}, nil
 		}),
 		tenantTool(svc, Tool{
 			Name:        "list_stock_movements",
@@ -63,7 +76,7 @@ func stockTools(svc *service.Service) []*Tool {
 			}
 			out := listMovementsOut{Movements: make([]movementOut, 0, len(page.Movements)), NextCursor: page.NextCursor}
 			for _, m := range page.Movements {
-				out.Movements = append(out.Movements, movementOut{ID: m.ID, ProductID: m.ProductID, Delta: m.Delta, StockAfter: m.StockAfter,
+				out.Movements = append(out.Movements, movementOut{ID: m.ID, ProductID: m.ProductID, VariantID: m.VariantID, Delta: m.Delta, StockAfter: m.StockAfter,
 					Reason: m.Reason, UserID: m.UserID, RequestID: m.RequestID, Time: m.At})
 			}
 			return out, nil

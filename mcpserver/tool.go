@@ -33,6 +33,10 @@ type Tool struct {
 	// TargetArg names the argument that holds the id of the resource the
 	// call is about, for the audit log. Without one, a result's "id" is.
 	TargetArg string
+	// ResultAs names the tool whose result this one's is (a write that
+	// returns the product, as get_product does): its output schema is not
+	// listed again, to spare the agent's context; the description says so.
+	ResultAs string
 
 	// schemas derives the input and output schemas from the tool's Go
 	// types, once, when first needed: by its first call, whose arguments

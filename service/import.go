@@ -3,27 +3,29 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/vitrine/vitrine"
 )
 
 // ImportRow is one row of an import: create_product's fields. In upsert
-// mode, the optional fields a row leaves out (nil) keep their value on an
-// existing product.
+// mode, a row that names an existing product (by handle, or else by a
+// SKU of its variants) replaces what it gives; the optional fields it
+// leaves out (not in Given) keep their value.
 type ImportRow struct {
-	SKU         string
-	Name        string
-	Price       string
-	Description *string
-	Currency    *string
-	Stock       *int64
-	Status      *string
+	NewProduct
+	// Given holds the optional fields the row gives, by argument name
+	// ("description", "stock", "tags", ...).
+	Given map[string]bool
+	// CategoryPaths names categories by their path ("Clothing > Jackets"),
+	// made when the company lacks them: a file brings its categories.
+	CategoryPaths []string
 }
 
 // Import modes.
 const (
-	ImportCreate = "create" // a SKU that exists is an error for its row
-	ImportUpsert = "upsert" // a SKU that exists is updated
+	ImportCreate = "create" // a product that exists is an error for its row
+	ImportUpsert = "upsert" // a product that exists is updated
 )
 
 // ImportModes lists the import modes.
@@ -41,6 +43,7 @@ const (
 type ImportResult struct {
 	Index   int
 	SKU     string
+	Handle  string
 	Status  string
 	Product *vitrine.Product
 	Err     *vitrine.Error
@@ -79,40 +82,53 @@ func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRo
 		sum.Results[i].Status, sum.Results[i].Err = RowFailed, vitrine.AsError(err)
 	}
 
-	// Validate every row, and find the SKUs that exist.
-	type valid struct {
-		p     *newProduct
-		patch *patch
+	// Validate every row, and find the products that exist.
+	checked := make([]*vitrine.Product, len(rows))
+	handles := map[string]int{}
+	skus := map[string]int{}
+	var byHandle, bySKU []string
+	if err := s.resolvePaths(ctx, a, rows); err != nil {
+		return nil, err
 	}
-	checked := make([]*valid, len(rows))
-	seen := map[string]int{}
-	var skus []string
+	tx := s.taxonomyOf(ctx, a.TenantID)
 	for i, r := range rows {
-		sum.Results[i] = ImportResult{Index: i, SKU: r.SKU}
-		p, err := r.product().validate()
+		sum.Results[i] = ImportResult{Index: i, SKU: r.SKU, Handle: r.Handle}
+		p, err := s.validateNew(r.NewProduct, tx)
 		if err != nil {
 			fail(i, rowError(i, err))
 			continue
 		}
-		key := vitrine.SKUKey(p.SKU)
-		if first, dup := seen[key]; dup {
-			fail(i, vitrine.Conflict(rowField(i, "sku"), "SKU %q is also in row %d of this import", p.SKU, first))
-			continue
-		}
-		seen[key] = i
-		v := &valid{p: p}
-		if mode == ImportUpsert {
-			pt, err := r.changes().validate()
-			if err != nil {
-				fail(i, rowError(i, err))
+		sum.Results[i].SKU, sum.Results[i].Handle = p.SKU, p.Handle
+		if r.Handle != "" {
+			if first, dup := handles[p.Handle]; dup {
+				fail(i, vitrine.Conflict(rowField(i, "handle"), "handle %q is also in row %d of this import", p.Handle, first))
 				continue
 			}
-			v.patch = pt
+			handles[p.Handle] = i
+			byHandle = append(byHandle, p.Handle)
 		}
-		checked[i] = v
-		skus = append(skus, p.SKU)
+		dup := false
+		for _, v := range p.Variants {
+			if v.SKU == "" {
+				continue
+			}
+			if first, ok := skus[vitrine.SKUKey(v.SKU)]; ok {
+				fail(i, vitrine.Conflict(rowField(i, "sku"), "SKU %q is also in row %d of this import", v.SKU, first))
+				dup = true
+				break
+			}
+			skus[vitrine.SKUKey(v.SKU)] = i
+			bySKU = append(bySKU, v.SKU)
+		}
+		if !dup {
+			checked[i] = p
+		}
 	}
-	existing, err := s.store.ProductsBySKU(ctx, a.TenantID, skus)
+	existingByHandle, err := s.store.ProductsByHandle(ctx, a.TenantID, byHandle)
+	if err != nil {
+		return nil, err
+	}
+	existingBySKU, err := s.store.ProductsBySKU(ctx, a.TenantID, bySKU)
 	if err != nil {
 		return nil, err
 	}
@@ -123,29 +139,42 @@ func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRo
 		writes []vitrine.ProductWrite
 		index  []int // row of each write
 	)
-	for i, v := range checked {
-		if v == nil {
+	for i, p := range checked {
+		if p == nil {
 			continue
 		}
-		old, exists := existing[vitrine.SKUKey(v.p.SKU)]
+		old := existingByHandle[p.Handle]
+		if old == nil && rows[i].Handle == "" {
+			for _, v := range p.Variants {
+				if o := existingBySKU[vitrine.SKUKey(v.SKU)]; v.SKU != "" && o != nil {
+					old = o
+					break
+				}
+			}
+		}
 		switch {
-		case exists && mode == ImportCreate:
-			fail(i, vitrine.Conflict(rowField(i, "sku"), "A product with SKU %q already exists in this company; import with mode \"upsert\" to update it", v.p.SKU))
+		case old != nil && mode == ImportCreate:
+			if rows[i].Handle != "" {
+				fail(i, vitrine.Conflict(rowField(i, "handle"), "A product with handle %q already exists in this company; import with mode \"upsert\" to update it", p.Handle))
+			} else {
+				fail(i, vitrine.Conflict(rowField(i, "sku"), "A product with SKU %q already exists in this company; import with mode \"upsert\" to update it", p.SKU))
+			}
 			continue
-		case exists:
-			p := *old
-			if err := v.patch.applyTo(&p, &rows[i].Price); err != nil {
+		case old != nil:
+			up, err := merge(old, p, rows[i].Given)
+			if err != nil {
 				fail(i, rowError(i, err))
 				continue
 			}
-			p.UpdatedAt, p.UpdatedBy = now, a.Caller.User.ID
-			writes = append(writes, vitrine.ProductWrite{Update: &p})
+			up.UpdatedAt, up.UpdatedBy = now, a.Caller.User.ID
+			writes = append(writes, vitrine.ProductWrite{Update: up, Before: old})
 		default:
-			p := v.p.Product
-			p.ID, p.TenantID, p.Version = vitrine.NewID(), a.TenantID, 1
+			if rows[i].Handle == "" {
+				p.Handle = freeHandle(p.Handle, existingByHandle, handles)
+			}
+			s.stamp(a, p)
 			p.CreatedAt, p.UpdatedAt = now, now
-			p.CreatedBy, p.UpdatedBy = a.Caller.User.ID, a.Caller.User.ID
-			writes = append(writes, vitrine.ProductWrite{Create: &p})
+			writes = append(writes, vitrine.ProductWrite{Create: p})
 		}
 		index = append(index, i)
 	}
@@ -181,6 +210,126 @@ func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRo
 	return sum, nil
 }
 
+// resolvePaths puts in each row the ids of its categories' paths.
+func (s *Service) resolvePaths(ctx context.Context, a *Access, rows []ImportRow) error {
+	ids := map[string]string{}
+	for i := range rows {
+		for _, p := range rows[i].CategoryPaths {
+			id, ok := ids[p]
+			if !ok {
+				var err error
+				if id, err = s.ensureCategoryPath(ctx, a, p); err != nil {
+					return rowError(i, err)
+				}
+				ids[p] = id
+			}
+			if !slices.Contains(rows[i].CategoryIDs, id) {
+				rows[i].CategoryIDs = append(rows[i].CategoryIDs, id)
+			}
+		}
+	}
+	return nil
+}
+
+// freeHandle returns h, or h with a number after it, that no product of
+// this import or of those read has; the database has the last word (a
+// handle taken meanwhile fails its row).
+func freeHandle(h string, existing map[string]*vitrine.Product, inImport map[string]int) string {
+	c := h
+	for n := 2; existing[c] != nil || inImport[c] != 0; n++ {
+		c = fmt.Sprintf("%s-%d", h, n)
+	}
+	inImport[c] = -1
+	return c
+}
+
+// merge is the product old becomes with a row's product p: what the row
+// gives replaces, what it leaves out stays. Variants keep their ids (and,
+// when the row gives no stock, their stock), matched by SKU or by their
+// option values.
+func merge(old, p *vitrine.Product, given map[string]bool) (*vitrine.Product, error) {
+	up := old.Clone()
+	up.Name = p.Name
+	keep := func(field string) bool { return !given[field] }
+	if !keep("description") {
+		up.Description = p.Description
+	}
+	if !keep("handle") {
+		up.Handle = p.Handle
+	}
+	if !keep("status") {
+		up.Status = p.Status
+	}
+	if !keep("vendor") {
+		up.Vendor = p.Vendor
+	}
+	if !keep("product_type") {
+		up.ProductType = p.ProductType
+	}
+	if !keep("tags") {
+		up.Tags = p.Tags
+	}
+	if !keep("media") {
+		up.Media = p.Media
+	}
+	if !keep("category_ids") {
+		up.Categories = p.Categories
+	}
+	if !keep("attributes") {
+		up.Attributes = p.Attributes
+	}
+	if !keep("seo") {
+		up.SEO = p.SEO
+	}
+	if !keep("currency") && p.Currency != old.Currency {
+		up.Currency = p.Currency
+	} else if keep("currency") && p.Currency != old.Currency {
+		// The row's prices were read in the default currency: the
+		// product's own may have other decimals.
+		if vitrine.CurrencyScale(p.Currency) != vitrine.CurrencyScale(old.Currency) {
+			return nil, vitrine.Invalid("currency", "the product's prices are in %s; give currency %q with its prices", old.Currency, old.Currency)
+		}
+	}
+	up.Options = p.Options
+	var variants []*vitrine.Variant
+	for _, v := range p.Variants {
+		nv := *v
+		match := slices.IndexFunc(old.Variants, func(o *vitrine.Variant) bool {
+			if v.SKU != "" || o.SKU != "" {
+				return v.SKU != "" && vitrine.SKUKey(o.SKU) == vitrine.SKUKey(v.SKU)
+			}
+			return sameOptions(o.Options, v.Options)
+		})
+		if match < 0 && len(old.Variants) == 1 && len(p.Variants) == 1 {
+			match = 0 // the one variant, whatever changed of it
+		}
+		if match >= 0 {
+			nv.ID = old.Variants[match].ID
+			if keep("stock") {
+				nv.Stock = old.Variants[match].Stock
+			}
+		} else {
+			nv.ID = vitrine.NewID()
+		}
+		variants = append(variants, &nv)
+	}
+	up.Variants = variants
+	up.Summarize()
+	return up, nil
+}
+
+func sameOptions(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
 // finish counts the outcomes; when nothing was written, the rows that did
 // not fail are skipped.
 func (sum *ImportSummary) finish(written bool) {
@@ -199,28 +348,6 @@ func (sum *ImportSummary) finish(written bool) {
 			sum.Failed++
 		}
 	}
-}
-
-func (r ImportRow) product() NewProduct {
-	p := NewProduct{SKU: r.SKU, Name: r.Name, Price: r.Price}
-	if r.Description != nil {
-		p.Description = *r.Description
-	}
-	if r.Currency != nil {
-		p.Currency = *r.Currency
-	}
-	if r.Stock != nil {
-		p.Stock = *r.Stock
-	}
-	if r.Status != nil {
-		p.Status = *r.Status
-	}
-	return p
-}
-
-func (r ImportRow) changes() ProductChanges {
-	return ProductChanges{SKU: &r.SKU, Name: &r.Name, Price: &r.Price, Description: r.Description,
-		Currency: r.Currency, Stock: r.Stock, Status: r.Status}
 }
 
 func rowField(i int, field string) string { return fmt.Sprintf("products[%d].%s", i, field) }

@@ -36,6 +36,15 @@ const (
 	OpUpdateRole       Operation = "update_role"
 	OpDeleteRole       Operation = "delete_role"
 	OpListAuditEvents  Operation = "list_audit_events"
+	OpAddVariant       Operation = "add_variant"
+	OpUpdateVariant    Operation = "update_variant"
+	OpDeleteVariant    Operation = "delete_variant"
+	OpListCategories   Operation = "list_categories"
+	OpSaveCategory     Operation = "save_category"
+	OpDeleteCategory   Operation = "delete_category"
+	OpListAttributes   Operation = "list_attributes"
+	OpSaveAttribute    Operation = "save_attribute"
+	OpDeleteAttribute  Operation = "delete_attribute"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -62,6 +71,15 @@ var needs = map[Operation]vitrine.Permission{
 	OpUpdateRole:         vitrine.RolesManage,
 	OpDeleteRole:         vitrine.RolesManage,
 	OpListAuditEvents:    vitrine.AuditRead,
+	OpAddVariant:         vitrine.ProductsUpdate,
+	OpUpdateVariant:      vitrine.ProductsUpdate,
+	OpDeleteVariant:      vitrine.ProductsUpdate,
+	OpListCategories:     vitrine.ProductsRead,
+	OpSaveCategory:       vitrine.CatalogManage,
+	OpDeleteCategory:     vitrine.CatalogManage,
+	OpListAttributes:     vitrine.ProductsRead,
+	OpSaveAttribute:      vitrine.CatalogManage,
+	OpDeleteAttribute:    vitrine.CatalogManage,
 }
 
 // Needs returns the permission the operation needs.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +15,10 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// NewProduct holds create_product's arguments as the agent sent them.
+// NewProduct holds create_product's arguments as the agent sent them. A
+// product of one variant may give its SKU, price and stock at the top;
+// one of several gives Variants (and, optionally, Options, else derived
+// from the variants).
 type NewProduct struct {
 	SKU         string
 	Name        string
@@ -23,6 +27,51 @@ type NewProduct struct {
 	Currency    string // default vitrine.DefaultCurrency
 	Stock       int64
 	Status      string // default active
+	Handle      string // default: made from the name
+	Vendor      string
+	ProductType string
+	Tags        []string
+	Options     []vitrine.Option
+	Variants    []NewVariant
+	Media       []vitrine.Media
+	CategoryIDs []string
+	Attributes  map[string]any
+	SEO         vitrine.SEO
+}
+
+// NewVariant holds one variant's fields as the agent sent them.
+type NewVariant struct {
+	SKU            string
+	Options        map[string]string
+	Price          string
+	CompareAtPrice string
+	// Currency, when given, must be the product's: one product, one
+	// currency.
+	Currency         string
+	Barcode          string
+	Weight           *vitrine.Weight
+	Stock            int64
+	InventoryPolicy  string
+	RequiresShipping *bool
+	Taxable          *bool
+	Image            string
+}
+
+// VariantChanges holds update_variant's arguments; nil leaves a field
+// alone, and an empty string clears an optional one (compare-at price,
+// barcode, image).
+type VariantChanges struct {
+	SKU              *string
+	Options          map[string]string
+	Price            *string
+	CompareAtPrice   *string
+	Barcode          *string
+	Weight           *vitrine.Weight
+	InventoryPolicy  *string
+	RequiresShipping *bool
+	Taxable          *bool
+	Image            *string
+	ExpectedVersion  *int64
 }
 
 // ProductChanges holds update_product's arguments; nil leaves a field alone.
@@ -34,6 +83,16 @@ type ProductChanges struct {
 	Currency    *string
 	Stock       *int64
 	Status      *string
+	Handle      *string
+	Vendor      *string
+	ProductType *string
+	Tags        *[]string
+	Options     *[]vitrine.Option
+	Media       *[]vitrine.Media
+	CategoryIDs *[]string
+	// Attributes sets the values given; a null value removes one.
+	Attributes map[string]any
+	SEO        *vitrine.SEO
 	// ExpectedVersion, when set, makes the update fail with a ConflictError
 	// if the product changed since the agent read that version.
 	ExpectedVersion *int64
@@ -48,9 +107,18 @@ type ProductQuery struct {
 	MaxPrice     string
 	Currency     string // of MinPrice and MaxPrice; default BRL
 	UpdatedSince string // RFC 3339
-	Sort         string // default: relevance with a query, name without
-	Limit        int
-	Cursor       string
+	Tags         []string
+	Vendor       string
+	ProductType  string
+	CategoryID   string
+	Options      map[string]string
+	Attributes   map[string]any
+	OnSale       *bool
+	// Facets names the facets to count under the filter.
+	Facets []string
+	Sort   string // default: relevance with a query, name without
+	Limit  int
+	Cursor string
 }
 
 // ProductPage is a page of products and the cursor of the next one, empty
@@ -58,6 +126,8 @@ type ProductQuery struct {
 type ProductPage struct {
 	Products   []*vitrine.Product
 	NextCursor string
+	// Facets holds the counts asked for, or nil.
+	Facets *vitrine.Facets
 }
 
 // maxQueryLength bounds a text query.
@@ -72,6 +142,15 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 	if err != nil {
 		return nil, err
 	}
+	if len(q.Attributes) > 0 {
+		if f.Attributes, err = s.attributeFilter(ctx, a, q.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	facets, err := facetNames(q.Facets)
+	if err != nil {
+		return nil, err
+	}
 	// The cursor belongs to this tenant and these filters.
 	filters, _ := json.Marshal(q.withoutPage())
 	pg, err := openPage[vitrine.ProductKey](ctx, s, a.TenantID+"\x00"+string(filters), f.Limit, q.Cursor)
@@ -79,18 +158,86 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 		return nil, err
 	}
 	f.After, f.Limit = pg.after, pg.fetch()
-	ps, err := s.store.ListProducts(ctx, a.TenantID, f)
+	ps, counts, err := s.store.FindProducts(ctx, a.TenantID, f, facets)
 	if err != nil {
 		return nil, err
 	}
-	page := &ProductPage{}
+	page := &ProductPage{Facets: counts}
 	page.Products, page.NextCursor = closePage(pg, ps, func(p *vitrine.Product) vitrine.ProductKey { return vitrine.KeyOf(p, f.Sort) })
 	return page, nil
 }
 
 func (q ProductQuery) withoutPage() ProductQuery {
-	q.Limit, q.Cursor = 0, ""
+	q.Limit, q.Cursor, q.Facets = 0, "", nil
 	return q
+}
+
+// facetNames checks the facets asked for and puts them in their order.
+func facetNames(names []string) ([]string, error) {
+	var out []string
+	for i, n := range names {
+		if !slices.Contains(vitrine.FacetNames, n) {
+			return nil, vitrine.Invalid(fmt.Sprintf("facets[%d]", i), "facets may name %s; got %q", quoted(vitrine.FacetNames), n)
+		}
+	}
+	for _, n := range vitrine.FacetNames {
+		if slices.Contains(names, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func quoted(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// attributeFilter checks the attribute values of a filter against the
+// company's definitions, and returns them in their canonical text.
+func (s *Service) attributeFilter(ctx context.Context, a *Access, values map[string]any) (map[string]string, error) {
+	defs, err := s.attributeDefs(ctx, a.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(values))
+	for _, k := range sortedKeys(values) {
+		def := defs[k]
+		if def == nil {
+			return nil, vitrine.Invalid("attributes."+k, "no attribute %q is defined in this company (list_attributes lists them)", k)
+		}
+		v, err := def.Check("attributes."+k, values[k])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = vitrine.AttributeString(v)
+	}
+	return out, nil
+}
+
+// attributeDefs returns the company's attribute definitions by key.
+func (s *Service) attributeDefs(ctx context.Context, tenantID string) (map[string]*vitrine.Attribute, error) {
+	list, err := s.store.Attributes(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defs := make(map[string]*vitrine.Attribute, len(list))
+	for _, d := range list {
+		defs[d.Key] = d
+	}
+	return defs, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // filter validates the query's arguments in the order the tool lists them.
@@ -148,6 +295,45 @@ func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
 		t = vitrine.Timestamp(t)
 		f.UpdatedSince = &t
 	}
+	for i, t := range q.Tags {
+		t, err := vitrine.ValidateText(fmt.Sprintf("tags[%d]", i), t, vitrine.MaxTagLength)
+		if err != nil {
+			return f, err
+		}
+		if t != "" {
+			f.Tags = append(f.Tags, vitrine.TagKey(t))
+		}
+	}
+	if len(f.Tags) > 20 {
+		return f, vitrine.Invalid("tags", "a filter names at most 20 tags; got %d", len(f.Tags))
+	}
+	var err error
+	if f.Vendor, err = vitrine.ValidateText("vendor", q.Vendor, vitrine.MaxVendorLength); err != nil {
+		return f, err
+	}
+	if f.ProductType, err = vitrine.ValidateText("product_type", q.ProductType, vitrine.MaxVendorLength); err != nil {
+		return f, err
+	}
+	if q.CategoryID != "" {
+		if !vitrine.ValidID(q.CategoryID) {
+			return f, vitrine.Invalid("category_id", "category_id must be a category's id (list_categories lists them); got %q", q.CategoryID)
+		}
+		f.CategoryID = q.CategoryID
+	}
+	if len(q.Options) > vitrine.MaxOptions {
+		return f, vitrine.Invalid("options", "a product has at most %d options; the filter names %d", vitrine.MaxOptions, len(q.Options))
+	}
+	for _, name := range sortedKeys(q.Options) {
+		v, err := vitrine.ValidateText("options."+name, q.Options[name], vitrine.MaxOptionLength)
+		if err != nil {
+			return f, err
+		}
+		if f.Options == nil {
+			f.Options = map[string]string{}
+		}
+		f.Options[name] = v
+	}
+	f.OnSale = q.OnSale
 	if q.Sort != "" {
 		f.Sort = ""
 		for _, s := range vitrine.ProductSorts {
@@ -210,6 +396,10 @@ const IdempotencyTTL = 24 * time.Hour
 // maxKeyLength bounds an idempotency key.
 const maxKeyLength = 200
 
+// handleTries bounds the handles tried for a product whose handle is made
+// from its name: the name's, then with -2, -3, ...
+const handleTries = 20
+
 // CreateProduct adds a product to the tenant's catalog. With an
 // idempotency key, a retry with the same key and arguments returns the
 // product the first call created, instead of a duplicate.
@@ -217,7 +407,7 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, i
 	if err := a.Allow(OpCreateProduct); err != nil {
 		return nil, err
 	}
-	p, err := in.validate()
+	p, err := s.validateNew(in, s.taxonomyOf(ctx, a.TenantID))
 	if err != nil {
 		return nil, err
 	}
@@ -226,91 +416,289 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, i
 		if n := utf8.RuneCountInString(idempotencyKey); n > maxKeyLength {
 			return nil, vitrine.Invalid("idempotency_key", "idempotency_key is %d characters long; the limit is %d", n, maxKeyLength)
 		}
-		key = &vitrine.IdempotencyKey{UserID: a.Caller.User.ID, Key: idempotencyKey, RequestHash: p.hash(), ExpiresAt: s.now().Add(IdempotencyTTL)}
+		key = &vitrine.IdempotencyKey{UserID: a.Caller.User.ID, Key: idempotencyKey, RequestHash: requestHash(in), ExpiresAt: s.now().Add(IdempotencyTTL)}
 	}
+	s.stamp(a, p)
+	base := p.Handle
+	for try := 1; ; try++ {
+		out, err := s.store.CreateProduct(ctx, a.change(), p, key)
+		if e := vitrine.AsError(err); in.Handle == "" && try < handleTries && e != nil && e.Type == vitrine.ConflictError && e.Field == "handle" {
+			p.Handle = fmt.Sprintf("%s-%d", base, try+1)
+			continue
+		}
+		return out, err
+	}
+}
+
+// stamp makes p a new product of a's tenant.
+func (s *Service) stamp(a *Access, p *vitrine.Product) {
 	now := s.now()
 	p.ID = vitrine.NewID()
 	p.TenantID = a.TenantID
 	p.Version = 1
 	p.CreatedAt, p.UpdatedAt = now, now
 	p.CreatedBy, p.UpdatedBy = a.Caller.User.ID, a.Caller.User.ID
-	return s.store.CreateProduct(ctx, a.change(), &p.Product, key)
+	for _, v := range p.Variants {
+		if v.ID == "" {
+			v.ID = vitrine.NewID()
+		}
+	}
 }
 
-// newProduct is a validated NewProduct.
-type newProduct struct{ vitrine.Product }
-
-// hash identifies the arguments of a create, for its idempotency key.
-func (p *newProduct) hash() string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%q %q %q %d %q %d %q", p.SKU, p.Name, p.Description, p.Price, p.Currency, p.Stock, p.Status))
+// requestHash identifies the arguments of a create, for its idempotency key.
+func requestHash(in NewProduct) string {
+	b, _ := json.Marshal(in)
+	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
 
-// validate checks the fields in the order the tool lists them and returns
-// the product they describe.
-func (in NewProduct) validate() (*newProduct, error) {
-	var (
-		p   newProduct
-		err error
-	)
-	if p.SKU, _, err = vitrine.ValidateSKU("sku", in.SKU); err != nil {
-		return nil, err
+// taxonomy is a company's categories and attribute definitions, read at
+// the first need of them and kept for one call (an import reads them once).
+type taxonomy struct {
+	read func() ([]*vitrine.Category, map[string]*vitrine.Attribute, error)
+	once bool
+	cats []*vitrine.Category
+	defs map[string]*vitrine.Attribute
+	err  error
+}
+
+func (s *Service) taxonomyOf(ctx context.Context, tenantID string) *taxonomy {
+	return &taxonomy{read: func() ([]*vitrine.Category, map[string]*vitrine.Attribute, error) {
+		cats, err := s.store.Categories(ctx, tenantID)
+		if err != nil {
+			return nil, nil, err
+		}
+		defs, err := s.attributeDefs(ctx, tenantID)
+		return cats, defs, err
+	}}
+}
+
+func (t *taxonomy) get() ([]*vitrine.Category, map[string]*vitrine.Attribute, error) {
+	if !t.once {
+		t.once = true
+		t.cats, t.defs, t.err = t.read()
 	}
+	return t.cats, t.defs, t.err
+}
+
+// validateNew checks a new product's fields in the order the tool lists
+// them and returns the product they describe.
+func (s *Service) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, error) {
+	p := &vitrine.Product{Vendor: in.Vendor, ProductType: in.ProductType, Tags: in.Tags, Options: in.Options, Media: in.Media, SEO: in.SEO}
+	var err error
 	if p.Name, err = vitrine.ValidateName("name", in.Name, vitrine.MaxProductNameLength); err != nil {
 		return nil, err
 	}
-	if p.Description, err = vitrine.ValidateDescription("description", in.Description); err != nil {
+	if p.Description, err = validDescription("description", in.Description); err != nil {
 		return nil, err
 	}
-	currency := in.Currency
-	if currency == "" {
-		currency = vitrine.DefaultCurrency
+	if p.Handle, err = handleFor(in.Handle, p.Name); err != nil {
+		return nil, err
 	}
-	code, scale, err := vitrine.NormalizeCurrency("currency", currency)
+	code, scale, err := vitrine.NormalizeCurrency("currency", or(in.Currency, vitrine.DefaultCurrency))
 	if err != nil {
 		return nil, err
 	}
 	p.Currency = code
-	if p.Price, err = vitrine.ParsePrice("price", in.Price, scale); err != nil {
-		return nil, err
-	}
-	if err = vitrine.ValidateStock("stock", in.Stock); err != nil {
-		return nil, err
-	}
-	p.Stock = in.Stock
 	p.Status = vitrine.ProductActive
 	if in.Status != "" {
 		if p.Status, err = vitrine.ParseProductStatus("status", in.Status); err != nil {
 			return nil, err
 		}
 	}
-	return &p, nil
+	switch {
+	case len(in.Variants) == 0:
+		// The seed's product: one variant, at the top.
+		v := NewVariant{SKU: in.SKU, Price: in.Price, Stock: in.Stock}
+		if in.Price == "" {
+			return nil, vitrine.Invalid("price", "price is required")
+		}
+		variant, err := newVariant("", v, code, scale)
+		if err != nil {
+			return nil, err
+		}
+		p.Variants = []*vitrine.Variant{variant}
+	case in.SKU != "" || in.Price != "" || in.Stock != 0:
+		return nil, vitrine.Invalid("variants", "give sku, price and stock either at the top (a product of one variant) or in each of variants, not both")
+	default:
+		for i, nv := range in.Variants {
+			v, err := newVariant(fmt.Sprintf("variants[%d].", i), nv, code, scale)
+			if err != nil {
+				return nil, err
+			}
+			p.Variants = append(p.Variants, v)
+		}
+	}
+	var defs map[string]*vitrine.Attribute
+	if len(in.CategoryIDs) > 0 || len(in.Attributes) > 0 {
+		cats, d, err := tx.get()
+		if err != nil {
+			return nil, err
+		}
+		if err := checkCategories(p, cats, in.CategoryIDs); err != nil {
+			return nil, err
+		}
+		defs = d
+	}
+	if len(in.Attributes) > 0 {
+		p.Attributes = make(map[string]any, len(in.Attributes))
+		for k, v := range in.Attributes {
+			p.Attributes[k] = v
+		}
+	}
+	if err := p.ValidateCatalog(defs); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkCategories puts the categories of those ids in p, each one of the
+// company's (all).
+func checkCategories(p *vitrine.Product, all []*vitrine.Category, ids []string) error {
+	if len(ids) == 0 {
+		p.Categories = nil
+		return nil
+	}
+	if len(ids) > vitrine.MaxCategories {
+		return vitrine.Invalid("category_ids", "a product may be in at most %d categories; got %d", vitrine.MaxCategories, len(ids))
+	}
+	p.Categories = p.Categories[:0]
+	for i, id := range ids {
+		j := slices.IndexFunc(all, func(c *vitrine.Category) bool { return c.ID == id })
+		if j < 0 {
+			return vitrine.Invalid(fmt.Sprintf("category_ids[%d]", i), "no category %q in this company (list_categories lists them)", id)
+		}
+		if !slices.ContainsFunc(p.Categories, func(c vitrine.ProductCategory) bool { return c.ID == id }) {
+			p.Categories = append(p.Categories, vitrine.ProductCategory{ID: id, Name: all[j].Name})
+		}
+	}
+	return nil
+}
+
+func validDescription(field, d string) (string, error) {
+	d, err := vitrine.ValidateDescription(field, d)
+	if err != nil {
+		return "", err
+	}
+	return vitrine.SanitizeDescription(d), nil
+}
+
+// handleFor checks a handle given, or makes one of the name.
+func handleFor(handle, name string) (string, error) {
+	if handle != "" {
+		return vitrine.ValidateHandle("handle", handle)
+	}
+	if h := vitrine.HandleOf(name); h != "" {
+		return h, nil
+	}
+	return "product", nil
+}
+
+// newVariant checks one variant's fields; prefix names it in errors.
+func newVariant(prefix string, in NewVariant, currency string, scale int) (*vitrine.Variant, error) {
+	v := &vitrine.Variant{Options: in.Options, Barcode: in.Barcode, Weight: in.Weight, Stock: in.Stock,
+		Policy: vitrine.InventoryPolicy(in.InventoryPolicy), RequiresShipping: true, Taxable: true, Image: in.Image}
+	if v.Options == nil {
+		v.Options = map[string]string{}
+	}
+	if in.SKU != "" {
+		sku, _, err := vitrine.ValidateSKU(prefix+"sku", in.SKU)
+		if err != nil {
+			return nil, err
+		}
+		v.SKU = sku
+	}
+	if in.Currency != "" {
+		code, _, err := vitrine.NormalizeCurrency(prefix+"currency", in.Currency)
+		if err != nil {
+			return nil, err
+		}
+		if code != currency {
+			return nil, vitrine.Invalid(prefix+"currency", "%scurrency is %s, but the product's prices are in %s: every price of a product is in its one currency", prefix, code, currency)
+		}
+	}
+	var err error
+	if in.Price == "" {
+		return nil, vitrine.Invalid(prefix+"price", "%sprice is required, such as \"59.90\"", prefix)
+	}
+	if v.Price, err = vitrine.ParsePrice(prefix+"price", in.Price, scale); err != nil {
+		return nil, err
+	}
+	if in.CompareAtPrice != "" {
+		c, err := vitrine.ParsePrice(prefix+"compare_at_price", in.CompareAtPrice, scale)
+		if err != nil {
+			return nil, err
+		}
+		v.CompareAtPrice = &c
+	}
+	if in.RequiresShipping != nil {
+		v.RequiresShipping = *in.RequiresShipping
+	}
+	if in.Taxable != nil {
+		v.Taxable = *in.Taxable
+	}
+	return v, nil
 }
 
 // UpdateProduct changes some fields of a product. The change applies to
 // the latest version, under a lock that queues concurrent writers; with
 // ExpectedVersion it fails instead if that is not the version it finds.
+// The top-level sku, price and stock change a product of one variant.
 func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch ProductChanges) (*vitrine.Product, error) {
 	if err := a.Allow(OpUpdateProduct); err != nil {
 		return nil, err
 	}
-	patch, err := ch.validate()
-	if err != nil {
+	if err := ch.check(); err != nil {
 		return nil, err
 	}
 	if !vitrine.ValidID(id) {
 		return nil, vitrine.NotFound("Product")
 	}
+	var (
+		all  []*vitrine.Category
+		defs map[string]*vitrine.Attribute // nil: the values stay as they were checked
+		err  error
+	)
+	if ch.CategoryIDs != nil || len(ch.Attributes) > 0 {
+		if all, defs, err = s.taxonomyOf(ctx, a.TenantID).get(); err != nil {
+			return nil, err
+		}
+	}
+	var cats *vitrine.Product
+	if ch.CategoryIDs != nil {
+		cats = &vitrine.Product{}
+		if err := checkCategories(cats, all, *ch.CategoryIDs); err != nil {
+			return nil, err
+		}
+	}
 	return s.store.UpdateProduct(ctx, a.change(), a.TenantID, id, func(p *vitrine.Product) error {
 		if ch.ExpectedVersion != nil && *ch.ExpectedVersion != p.Version {
 			return staleVersion(*ch.ExpectedVersion, p.Version)
 		}
-		if err := patch.applyTo(p, ch.Price); err != nil {
+		if err := ch.applyTo(p, cats); err != nil {
+			return err
+		}
+		dropUndefined(p, defs)
+		if err := p.ValidateCatalog(defs); err != nil {
 			return err
 		}
 		p.UpdatedAt, p.UpdatedBy = s.now(), a.Caller.User.ID
 		return nil
 	})
+}
+
+// dropUndefined removes the values of attributes no longer defined (a
+// definition is deleted only when no product has a value of it; this
+// covers a value written concurrently with the deletion).
+func dropUndefined(p *vitrine.Product, defs map[string]*vitrine.Attribute) {
+	if defs == nil {
+		return
+	}
+	for k := range p.Attributes {
+		if defs[k] == nil {
+			delete(p.Attributes, k)
+		}
+	}
 }
 
 func staleVersion(expected, current int64) error {
@@ -319,91 +707,167 @@ func staleVersion(expected, current int64) error {
 		current, expected, current)
 }
 
-// validate checks every field given, except the price, whose decimals
-// depend on the currency the product ends up with.
-func (ch ProductChanges) validate() (*patch, error) {
-	var (
-		pt  patch
-		err error
-	)
-	if ch.SKU != nil {
-		sku, _, err := vitrine.ValidateSKU("sku", *ch.SKU)
-		if err != nil {
-			return nil, err
+// check validates the fields that need no product to check, in the
+// order the tool lists them.
+func (ch ProductChanges) check() error {
+	if ch.SKU != nil && *ch.SKU != "" {
+		if _, _, err := vitrine.ValidateSKU("sku", *ch.SKU); err != nil {
+			return err
 		}
-		pt.SKU = &sku
 	}
 	if ch.Name != nil {
-		name, err := vitrine.ValidateName("name", *ch.Name, vitrine.MaxProductNameLength)
-		if err != nil {
-			return nil, err
+		if _, err := vitrine.ValidateName("name", *ch.Name, vitrine.MaxProductNameLength); err != nil {
+			return err
 		}
-		pt.Name = &name
 	}
 	if ch.Description != nil {
-		d, err := vitrine.ValidateDescription("description", *ch.Description)
-		if err != nil {
-			return nil, err
+		if _, err := vitrine.ValidateDescription("description", *ch.Description); err != nil {
+			return err
 		}
-		pt.Description = &d
-	}
-	if ch.Currency != nil {
-		code, _, err := vitrine.NormalizeCurrency("currency", *ch.Currency)
-		if err != nil {
-			return nil, err
-		}
-		pt.Currency = &code
 	}
 	if ch.Price != nil {
 		// Syntax now, decimals once the currency is known.
-		if err = vitrine.CheckPrice("price", *ch.Price); err != nil {
-			return nil, err
+		if err := vitrine.CheckPrice("price", *ch.Price); err != nil {
+			return err
+		}
+	}
+	if ch.Currency != nil {
+		if _, _, err := vitrine.NormalizeCurrency("currency", *ch.Currency); err != nil {
+			return err
 		}
 	}
 	if ch.Stock != nil {
-		if err = vitrine.ValidateStock("stock", *ch.Stock); err != nil {
-			return nil, err
+		if err := vitrine.ValidateStock("stock", *ch.Stock); err != nil {
+			return err
 		}
-		pt.Stock = ch.Stock
 	}
 	if ch.Status != nil {
-		st, err := vitrine.ParseProductStatus("status", *ch.Status)
-		if err != nil {
-			return nil, err
+		if _, err := vitrine.ParseProductStatus("status", *ch.Status); err != nil {
+			return err
 		}
-		pt.Status = &st
 	}
-	if pt == (patch{}) && ch.Price == nil {
-		return nil, vitrine.Invalid("id", "nothing to change: give at least one of sku, name, description, price, currency, stock or status")
+	if ch.Handle != nil {
+		if _, err := vitrine.ValidateHandle("handle", *ch.Handle); err != nil {
+			return err
+		}
 	}
-	return &pt, nil
+	if ch.empty() {
+		return vitrine.Invalid("id", "nothing to change: give at least one field to change, such as name, price, status, tags or media")
+	}
+	return nil
 }
 
-// patch is a validated ProductChanges without the price.
-type patch struct{ vitrine.ProductPatch }
+// empty reports whether the changes change nothing.
+func (ch ProductChanges) empty() bool {
+	return ch.SKU == nil && ch.Name == nil && ch.Description == nil && ch.Price == nil && ch.Currency == nil && ch.Stock == nil &&
+		ch.Status == nil && ch.Handle == nil && ch.Vendor == nil && ch.ProductType == nil && ch.Tags == nil && ch.Options == nil &&
+		ch.Media == nil && ch.CategoryIDs == nil && len(ch.Attributes) == 0 && ch.SEO == nil
+}
 
-// applyTo writes the patch over p, then the price in p's resulting currency.
-// A currency change without a price keeps the amount if the new currency
+// applyTo writes the changes over p; cats holds the categories checked.
+// A currency change without a price keeps each amount if the new currency
 // can express it exactly (10.50 BRL becomes 10.50 USD).
-func (pt *patch) applyTo(p *vitrine.Product, price *string) error {
+func (ch ProductChanges) applyTo(p *vitrine.Product, cats *vitrine.Product) error {
+	if (ch.SKU != nil || ch.Price != nil || ch.Stock != nil) && len(p.Variants) != 1 {
+		return vitrine.Invalid(firstOf(ch), "this product has %d variants: change a variant's sku, price or stock with update_variant or adjust_stock", len(p.Variants))
+	}
+	if ch.Name != nil {
+		p.Name, _ = vitrine.ValidateName("name", *ch.Name, vitrine.MaxProductNameLength)
+	}
+	if ch.Description != nil {
+		p.Description, _ = validDescription("description", *ch.Description)
+	}
+	if ch.Handle != nil {
+		p.Handle = strings.TrimSpace(*ch.Handle)
+	}
+	if ch.Status != nil {
+		p.Status = vitrine.ProductStatus(*ch.Status)
+	}
+	set(&p.Vendor, ch.Vendor)
+	set(&p.ProductType, ch.ProductType)
+	set(&p.Tags, ch.Tags)
+	set(&p.Options, ch.Options)
+	set(&p.Media, ch.Media)
+	set(&p.SEO, ch.SEO)
+	if cats != nil {
+		p.Categories = cats.Categories
+	}
+	for k, v := range ch.Attributes {
+		if v == nil {
+			delete(p.Attributes, k)
+			continue
+		}
+		if p.Attributes == nil {
+			p.Attributes = map[string]any{}
+		}
+		p.Attributes[k] = v
+	}
+	if ch.Options != nil {
+		// Values a variant holds must stay among the options': said by
+		// ValidateCatalog, which names the variant.
+		for _, v := range p.Variants {
+			for name := range v.Options {
+				if !slices.ContainsFunc(p.Options, func(o vitrine.Option) bool { return o.Name == name }) {
+					delete(v.Options, name)
+				}
+			}
+		}
+	}
+	if ch.SKU != nil {
+		v := p.Variants[0]
+		v.SKU = strings.TrimSpace(*ch.SKU)
+	}
+	if ch.Stock != nil {
+		p.Variants[0].Stock = *ch.Stock
+	}
 	fromScale := vitrine.CurrencyScale(p.Currency)
-	pt.Apply(p)
+	if ch.Currency != nil {
+		p.Currency, _, _ = vitrine.NormalizeCurrency("currency", *ch.Currency)
+	}
 	scale := vitrine.CurrencyScale(p.Currency)
-	if price != nil {
-		minor, err := vitrine.ParsePrice("price", *price, scale)
+	if ch.Price != nil {
+		minor, err := vitrine.ParsePrice("price", *ch.Price, scale)
 		if err != nil {
 			return err
 		}
-		p.Price = minor
-		return nil
+		p.Variants[0].Price = minor
 	}
-	minor, ok := vitrine.Rescale(p.Price, fromScale, scale)
-	if !ok {
-		return vitrine.Invalid("price", "the current price %s has no exact form in %s; give the price in the new currency too",
-			vitrine.FormatPrice(p.Price, fromScale), p.Currency)
+	if fromScale != scale {
+		for _, v := range p.Variants {
+			if ch.Price == nil || len(p.Variants) > 1 {
+				minor, ok := vitrine.Rescale(v.Price, fromScale, scale)
+				if !ok {
+					return vitrine.Invalid("price", "the current price %s has no exact form in %s; give the price in the new currency too",
+						vitrine.FormatPrice(v.Price, fromScale), p.Currency)
+				}
+				v.Price = minor
+			}
+			if v.CompareAtPrice != nil {
+				minor, ok := vitrine.Rescale(*v.CompareAtPrice, fromScale, scale)
+				if !ok {
+					return vitrine.Invalid("currency", "the compare-at price %s has no exact form in %s", vitrine.FormatPrice(*v.CompareAtPrice, fromScale), p.Currency)
+				}
+				v.CompareAtPrice = &minor
+			}
+		}
 	}
-	p.Price = minor
 	return nil
+}
+
+func firstOf(ch ProductChanges) string {
+	switch {
+	case ch.SKU != nil:
+		return "sku"
+	case ch.Price != nil:
+		return "price"
+	}
+	return "stock"
+}
+
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // DeleteProduct removes a product for good.
@@ -420,10 +884,70 @@ func (s *Service) DeleteProduct(ctx context.Context, a *Access, id string) error
 // maxStockDelta bounds one stock adjustment.
 const maxStockDelta = vitrine.MaxStock
 
-// AdjustStock adds delta (negative to take away) to a product's stock,
+// VariantRef names a variant: by its id, its SKU, or the id of a product
+// of one variant.
+type VariantRef struct {
+	ProductID, VariantID, SKU string
+}
+
+// productOf finds the id of the product the reference names, and checks
+// that it names one variant.
+func (s *Service) productOf(ctx context.Context, a *Access, ref VariantRef) (string, error) {
+	given := 0
+	for _, x := range []string{ref.ProductID, ref.VariantID, ref.SKU} {
+		if x != "" {
+			given++
+		}
+	}
+	switch {
+	case given == 0:
+		return "", vitrine.Invalid("variant_id", "give the variant's variant_id or sku (or the id of a product of one variant)")
+	case given > 1:
+		return "", vitrine.Invalid("variant_id", "give one of variant_id, sku and id, not several")
+	case ref.ProductID != "":
+		if !vitrine.ValidID(ref.ProductID) {
+			return "", vitrine.NotFound("Product")
+		}
+		return ref.ProductID, nil
+	case ref.VariantID != "":
+		p, err := s.store.ProductByVariant(ctx, a.TenantID, ref.VariantID)
+		if err != nil {
+			return "", err
+		}
+		return p.ID, nil
+	}
+	p, err := s.store.ProductBySKU(ctx, a.TenantID, ref.SKU)
+	if err != nil {
+		return "", err
+	}
+	return p.ID, nil
+}
+
+// variantIn returns the variant ref names in p.
+func variantIn(p *vitrine.Product, ref VariantRef) (*vitrine.Variant, error) {
+	if ref.ProductID != "" {
+		if len(p.Variants) != 1 {
+			return nil, vitrine.Invalid("id", "this product has %d variants: name one by variant_id or sku", len(p.Variants))
+		}
+		return p.Variants[0], nil
+	}
+	if v := p.Variant(ref.VariantID, ref.SKU); v != nil {
+		return v, nil
+	}
+	return nil, vitrine.NotFound("Variant")
+}
+
+// StockChange is what adjust_stock did.
+type StockChange struct {
+	Product *vitrine.Product
+	Variant *vitrine.Variant
+	Delta   int64
+}
+
+// AdjustStock adds delta (negative to take away) to a variant's stock,
 // atomically: concurrent adjustments all count, and the stock never goes
 // below zero. The movement is kept with its reason.
-func (s *Service) AdjustStock(ctx context.Context, a *Access, id string, delta int64, reason string) (*vitrine.Product, error) {
+func (s *Service) AdjustStock(ctx context.Context, a *Access, ref VariantRef, delta int64, reason string) (*StockChange, error) {
 	if err := a.Allow(OpAdjustStock); err != nil {
 		return nil, err
 	}
@@ -437,19 +961,193 @@ func (s *Service) AdjustStock(ctx context.Context, a *Access, id string, delta i
 	if err != nil {
 		return nil, err
 	}
-	if !vitrine.ValidID(id) {
-		return nil, vitrine.NotFound("Product")
+	id, err := s.productOf(ctx, a, ref)
+	if err != nil {
+		return nil, err
 	}
 	ch := a.change()
 	ch.Reason = reason // the agent's own
-	return s.store.UpdateProduct(ctx, ch, a.TenantID, id, func(p *vitrine.Product) error {
-		if p.Stock+delta < 0 {
-			return vitrine.Invalid("delta", "the stock would go below zero: it is %d, and delta is %d", p.Stock, delta)
+	out := &StockChange{Delta: delta}
+	p, err := s.store.UpdateProduct(ctx, ch, a.TenantID, id, func(p *vitrine.Product) error {
+		v, err := variantIn(p, ref)
+		if err != nil {
+			return err
 		}
-		if p.Stock+delta > vitrine.MaxStock {
+		if v.Stock+delta < 0 {
+			return vitrine.Invalid("delta", "the stock would go below zero: it is %d, and delta is %d", v.Stock, delta)
+		}
+		if v.Stock+delta > vitrine.MaxStock {
 			return vitrine.Invalid("delta", "the stock would exceed %d", int64(vitrine.MaxStock))
 		}
-		p.Stock += delta
+		v.Stock += delta
+		p.Summarize()
+		p.UpdatedAt, p.UpdatedBy = s.now(), a.Caller.User.ID
+		out.Variant = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Product = p
+	return out, nil
+}
+
+// AddVariant adds a variant to a product, with the option values it
+// needs added to the product's options.
+func (s *Service) AddVariant(ctx context.Context, a *Access, productID string, in NewVariant, expectedVersion *int64) (*vitrine.Product, error) {
+	if err := a.Allow(OpAddVariant); err != nil {
+		return nil, err
+	}
+	if !vitrine.ValidID(productID) {
+		return nil, vitrine.NotFound("Product")
+	}
+	return s.changeVariants(ctx, a, productID, expectedVersion, func(p *vitrine.Product) error {
+		v, err := newVariant("", in, p.Currency, vitrine.CurrencyScale(p.Currency))
+		if err != nil {
+			return err
+		}
+		v.ID = vitrine.NewID()
+		if err := addOptionValues(p, v.Options); err != nil {
+			return err
+		}
+		p.Variants = append(p.Variants, v)
+		return nil
+	})
+}
+
+// addOptionValues adds to p's options the values vals names that they
+// lack. A new option is update_product's: every variant needs a value.
+func addOptionValues(p *vitrine.Product, vals map[string]string) error {
+	for name, val := range vals {
+		i := slices.IndexFunc(p.Options, func(o vitrine.Option) bool { return vitrine.OptionKey(o.Name) == vitrine.OptionKey(name) })
+		if i < 0 {
+			return vitrine.Invalid("options", "the product has no option %q (its options: %s); add the option with update_product first", name, optionList(p.Options))
+		}
+		val = strings.TrimSpace(val)
+		if val != "" && !slices.Contains(p.Options[i].Values, val) {
+			p.Options[i].Values = append(p.Options[i].Values, val)
+		}
+	}
+	return nil
+}
+
+func optionList(os []vitrine.Option) string {
+	if len(os) == 0 {
+		return "none"
+	}
+	names := make([]string, len(os))
+	for i, o := range os {
+		names[i] = o.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// UpdateVariant changes some fields of one variant.
+func (s *Service) UpdateVariant(ctx context.Context, a *Access, ref VariantRef, ch VariantChanges) (*vitrine.Product, error) {
+	if err := a.Allow(OpUpdateVariant); err != nil {
+		return nil, err
+	}
+	id, err := s.productOf(ctx, a, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.changeVariants(ctx, a, id, ch.ExpectedVersion, func(p *vitrine.Product) error {
+		v, err := variantIn(p, ref)
+		if err != nil {
+			return err
+		}
+		scale := vitrine.CurrencyScale(p.Currency)
+		if ch.SKU != nil {
+			v.SKU = strings.TrimSpace(*ch.SKU)
+		}
+		if ch.Options != nil {
+			if err := addOptionValues(p, ch.Options); err != nil {
+				return err
+			}
+			for name, val := range ch.Options {
+				for _, o := range p.Options {
+					if vitrine.OptionKey(o.Name) == vitrine.OptionKey(name) {
+						v.Options[o.Name] = strings.TrimSpace(val)
+					}
+				}
+			}
+		}
+		if ch.Price != nil {
+			if v.Price, err = vitrine.ParsePrice("price", *ch.Price, scale); err != nil {
+				return err
+			}
+		}
+		if ch.CompareAtPrice != nil {
+			v.CompareAtPrice = nil
+			if *ch.CompareAtPrice != "" {
+				c, err := vitrine.ParsePrice("compare_at_price", *ch.CompareAtPrice, scale)
+				if err != nil {
+					return err
+				}
+				v.CompareAtPrice = &c
+			}
+		}
+		set(&v.Barcode, ch.Barcode)
+		if ch.Weight != nil {
+			v.Weight = ch.Weight
+			if ch.Weight.Value == "" && ch.Weight.Unit == "" {
+				v.Weight = nil
+			}
+		}
+		if ch.InventoryPolicy != nil {
+			v.Policy = vitrine.InventoryPolicy(*ch.InventoryPolicy)
+		}
+		set(&v.RequiresShipping, ch.RequiresShipping)
+		set(&v.Taxable, ch.Taxable)
+		set(&v.Image, ch.Image)
+		return nil
+	})
+}
+
+// DeleteVariant removes one variant of a product of several.
+func (s *Service) DeleteVariant(ctx context.Context, a *Access, ref VariantRef, expectedVersion *int64) (*vitrine.Product, error) {
+	if err := a.Allow(OpDeleteVariant); err != nil {
+		return nil, err
+	}
+	id, err := s.productOf(ctx, a, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.changeVariants(ctx, a, id, expectedVersion, func(p *vitrine.Product) error {
+		v, err := variantIn(p, ref)
+		if err != nil {
+			return err
+		}
+		if len(p.Variants) == 1 {
+			return vitrine.Invalid("variant_id", "this is the product's only variant: a product has at least one; delete the product instead")
+		}
+		p.Variants = slices.DeleteFunc(p.Variants, func(x *vitrine.Variant) bool { return x == v })
+		// An option value no variant holds any more leaves the option.
+		for i := range p.Options {
+			o := &p.Options[i]
+			o.Values = slices.DeleteFunc(o.Values, func(val string) bool {
+				return !slices.ContainsFunc(p.Variants, func(x *vitrine.Variant) bool { return x.Options[o.Name] == val })
+			})
+		}
+		return nil
+	})
+}
+
+// changeVariants applies change to the product under its lock, validates
+// the result and writes it with the next version.
+func (s *Service) changeVariants(ctx context.Context, a *Access, id string, expectedVersion *int64, change func(*vitrine.Product) error) (*vitrine.Product, error) {
+	var defs map[string]*vitrine.Attribute // the values stay as they were checked
+	return s.store.UpdateProduct(ctx, a.change(), a.TenantID, id, func(p *vitrine.Product) error {
+		if expectedVersion != nil && *expectedVersion != p.Version {
+			return staleVersion(*expectedVersion, p.Version)
+		}
+		if err := change(p); err != nil {
+			return err
+		}
+		dropUndefined(p, defs)
+		if err := p.ValidateCatalog(defs); err != nil {
+			return err
+		}
 		p.UpdatedAt, p.UpdatedBy = s.now(), a.Caller.User.ID
 		return nil
 	})

@@ -27,7 +27,9 @@ func TestWriteEventOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		failed := vitrine.Change{UserID: ana.ID, Call: vitrine.Call{RequestID: vitrine.NewID(), Tool: "create_product", At: vitrine.Now()}}
-		if _, err := f.db.CreateProduct(ctx, failed, newProduct(tn.ID, "once-1", "Again", 100, vitrine.ProductActive), nil); vitrine.TypeOf(err) != vitrine.ConflictError {
+		again := newProduct(tn.ID, "once-1", "Again", 100, vitrine.ProductActive)
+		again.Handle = "again"
+		if _, err := f.db.CreateProduct(ctx, failed, again, nil); vitrine.TypeOf(err) != vitrine.ConflictError {
 			t.Fatalf("a taken SKU: %v", err)
 		}
 		if err := f.db.DeleteProduct(ctx, testChange, tn.ID, p.ID); err != nil {

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,78 +13,383 @@ import (
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-const productColumns = `id, tenant_id, sku, name, description, price, currency, stock, status, version, created_at, created_by, updated_at, updated_by`
+// A product's row holds its record whole in doc (productDoc, JSON), so
+// that a read is one statement; the tables beside it (variants,
+// product_tags, product_categories, product_attributes) index what lookups
+// and filters need, written with the row in its transaction.
+const productColumns = `id, tenant_id, handle, name, description, vendor, product_type, status, currency, doc, version, created_at, created_by, updated_at, updated_by`
+
+// productDoc is what a product's doc column holds.
+type productDoc struct {
+	Tags       []string           `json:"tags,omitempty"`
+	Options    []vitrine.Option   `json:"options,omitempty"`
+	Variants   []*vitrine.Variant `json:"variants"`
+	Media      []vitrine.Media    `json:"media,omitempty"`
+	Categories []string           `json:"categories,omitempty"`
+	Attributes map[string]any     `json:"attributes,omitempty"`
+	SEO        vitrine.SEO        `json:"seo,omitzero"`
+}
+
+func docOf(p *vitrine.Product) (string, error) {
+	d := productDoc{Tags: p.Tags, Options: p.Options, Variants: p.Variants, Media: p.Media, Attributes: p.Attributes, SEO: p.SEO}
+	for _, c := range p.Categories {
+		d.Categories = append(d.Categories, c.ID)
+	}
+	b, err := json.Marshal(d)
+	return string(b), err
+}
+
+// categoryNames is the expression, beside productColumns, that reads the
+// names of a product's categories: "id name" pairs, separated by a record
+// separator (names hold no control character).
+func (db *DB) categoryNames() string {
+	if db.d.Name() == "postgres" {
+		return `(SELECT string_agg(c.id::text || ' ' || c.name, chr(30)) FROM product_categories pc
+			JOIN categories c ON c.tenant_id = pc.tenant_id AND c.id = pc.category_id
+			WHERE pc.tenant_id = products.tenant_id AND pc.product_id = products.id)`
+	}
+	return `(SELECT group_concat(c.id || ' ' || c.name, char(30)) FROM product_categories pc
+		JOIN categories c ON c.tenant_id = pc.tenant_id AND c.id = pc.category_id
+		WHERE pc.tenant_id = products.tenant_id AND pc.product_id = products.id)`
+}
+
+// selectProduct is the SELECT list of a product read.
+func (db *DB) selectProduct() string {
+	return `SELECT ` + productColumns + `, ` + db.categoryNames()
+}
 
 func scanProduct(r sqldb.Row) (*vitrine.Product, error) { return scanProductAnd(r) }
 
-// scanProductAnd scans productColumns, then more.
+// scanProductAnd scans selectProduct's columns, then more.
 func scanProductAnd(r sqldb.Row, more ...any) (*vitrine.Product, error) {
 	var (
-		p      vitrine.Product
-		status string
+		p           vitrine.Product
+		status, doc string
+		names       *string
 	)
-	if err := r.Scan(append([]any{&p.ID, &p.TenantID, &p.SKU, &p.Name, &p.Description, &p.Price, &p.Currency, &p.Stock, &status,
-		&p.Version, &p.CreatedAt, &p.CreatedBy, &p.UpdatedAt, &p.UpdatedBy}, more...)...); err != nil {
+	if err := r.Scan(append([]any{&p.ID, &p.TenantID, &p.Handle, &p.Name, &p.Description, &p.Vendor, &p.ProductType, &status, &p.Currency, &doc,
+		&p.Version, &p.CreatedAt, &p.CreatedBy, &p.UpdatedAt, &p.UpdatedBy, &names}, more...)...); err != nil {
 		return nil, err
 	}
 	p.Status = vitrine.ProductStatus(status)
+	var d productDoc
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		return nil, fmt.Errorf("product %s: its record: %w", p.ID, err)
+	}
+	p.Tags, p.Options, p.Variants, p.Media, p.Attributes, p.SEO = d.Tags, d.Options, d.Variants, d.Media, d.Attributes, d.SEO
+	for _, v := range p.Variants {
+		if v.Options == nil {
+			v.Options = map[string]string{}
+		}
+	}
+	if len(d.Categories) > 0 {
+		byID := map[string]string{}
+		if names != nil {
+			for _, pair := range strings.Split(*names, "\x1e") {
+				if id, name, ok := strings.Cut(pair, " "); ok {
+					byID[id] = name
+				}
+			}
+		}
+		for _, id := range d.Categories {
+			if name, ok := byID[id]; ok {
+				p.Categories = append(p.Categories, vitrine.ProductCategory{ID: id, Name: name})
+			}
+		}
+	}
+	p.Summarize()
 	return &p, nil
 }
 
 // words returns what a text query matches of p: the words of its name,
-// and of its name, SKU and description.
+// and of everything search covers (name, SKUs, description's text,
+// barcodes, tags, vendor, type, option values).
 func words(p *vitrine.Product) (name, all string) {
 	name = strings.Join(vitrine.Words(p.Name), " ")
-	return name, strings.Join(append(vitrine.Words(p.Name+" "+p.SKU), vitrine.Words(p.Description)...), " ")
+	var b strings.Builder
+	b.WriteString(p.Name)
+	for _, s := range []string{p.Vendor, p.ProductType} {
+		b.WriteString(" " + s)
+	}
+	for _, t := range p.Tags {
+		b.WriteString(" " + t)
+	}
+	for _, o := range p.Options {
+		for _, v := range o.Values {
+			b.WriteString(" " + v)
+		}
+	}
+	for _, v := range p.Variants {
+		b.WriteString(" " + v.SKU + " " + v.Barcode)
+	}
+	ws := append(vitrine.Words(b.String()), vitrine.Words(vitrine.DescriptionText(p.Description))...)
+	seen := make(map[string]bool, len(ws))
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return name, strings.Join(out, " ")
 }
 
-func (db *DB) productConflict(err error, p *vitrine.Product) error {
-	if name, ok := db.d.Constraint(err); ok && name == "products_sku_key" && p != nil {
-		return vitrine.Conflict("sku", "A product with SKU %q already exists in this company (SKUs are compared without case)", p.SKU)
+// productConflict turns the violation of a product's uniqueness into the
+// ConflictError that names what is taken.
+func (db *DB) productConflict(ctx context.Context, err error, p *vitrine.Product) error {
+	name, ok := db.d.Constraint(err)
+	if !ok || p == nil {
+		return err
+	}
+	switch name {
+	case "products_handle":
+		return vitrine.Conflict("handle", "A product with handle %q already exists in this company", p.Handle)
+	case "variants_sku_key", "variants_pkey":
+		if sku := db.takenSKU(ctx, p); sku != "" {
+			return vitrine.Conflict("sku", "A product with SKU %q already exists in this company (SKUs are compared without case)", sku)
+		}
+		return vitrine.Conflict("sku", "One of the product's SKUs is taken by another product of this company")
 	}
 	return err
 }
 
-// insertProduct stores a new product and the movement of its first stock.
+// takenSKU returns the first of p's SKUs that another product of its
+// company has, after a write failed on one.
+func (db *DB) takenSKU(ctx context.Context, p *vitrine.Product) string {
+	var keys []string
+	for _, v := range p.Variants {
+		if v.SKU != "" {
+			keys = append(keys, vitrine.SKUKey(v.SKU))
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	var taken string
+	_ = db.d.Read(ctx, tenant(p.TenantID), func(c sqldb.Conn) error {
+		var q queryBuilder
+		q.add(`tenant_id = `, p.TenantID)
+		q.add(`product_id <> `, p.ID)
+		in := make([]string, len(keys))
+		for i, k := range keys {
+			in[i] = q.arg(k)
+		}
+		rows, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
+			var k string
+			return k, r.Scan(&k)
+		}, `SELECT sku_key FROM variants WHERE `+strings.Join(q.where, ` AND `)+` AND sku_key IN (`+strings.Join(in, ", ")+`)`, q.args...)
+		for _, v := range p.Variants {
+			if v.SKU != "" && slices.Contains(rows, vitrine.SKUKey(v.SKU)) {
+				taken = v.SKU
+				break
+			}
+		}
+		return err
+	})
+	return taken
+}
+
+func onSale(p *vitrine.Product) bool { return p.OnSale() }
+
+// insertProduct stores a new product, its index rows and the movements of
+// its first stock.
 func insertProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product) error {
 	nameWords, search := words(p)
-	if _, err := c.Exec(ctx, `INSERT INTO products (tenant_id, id, sku, sku_key, name, name_key, description, name_words, search,
-			price, currency, stock, status, version, created_at, created_by, updated_at, updated_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-		p.TenantID, p.ID, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, nameWords, search,
-		p.Price, p.Currency, p.Stock, string(p.Status), p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy); err != nil {
+	doc, err := docOf(p)
+	if err != nil {
 		return err
 	}
-	return recordStock(ctx, c, ch, p, p.Stock)
+	if err := sqldb.ExecLater(ctx, c, `INSERT INTO products (tenant_id, id, handle, sku, sku_key, name, name_key, description, vendor, vendor_key,
+			product_type, type_key, name_words, search, price, price_max, on_sale, variant_count, currency, stock, status, doc,
+			version, created_at, created_by, updated_at, updated_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+		p.TenantID, p.ID, p.Handle, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, p.Vendor, vitrine.Fold(p.Vendor),
+		p.ProductType, vitrine.Fold(p.ProductType), nameWords, search, p.Price, p.PriceMax, onSale(p), len(p.Variants), p.Currency, p.Stock, string(p.Status), doc,
+		p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy); err != nil {
+		return err
+	}
+	for _, v := range p.Variants {
+		if err := insertVariant(ctx, c, p, v); err != nil {
+			return err
+		}
+		if err := recordStock(ctx, c, ch, p, v, v.Stock); err != nil {
+			return err
+		}
+	}
+	return writeIndexes(ctx, c, p, nil)
+}
+
+// variantRow is what the variants table holds of v.
+func variantRow(p *vitrine.Product, v *vitrine.Variant) []any {
+	var sku any
+	if v.SKU != "" {
+		sku = vitrine.SKUKey(v.SKU)
+	}
+	opts := make([]any, 9)
+	for i := range opts {
+		opts[i] = ""
+	}
+	for i, o := range p.Options {
+		if i < 3 {
+			opts[3*i], opts[3*i+1], opts[3*i+2] = vitrine.OptionKey(o.Name), o.Name, v.Options[o.Name]
+		}
+	}
+	return append([]any{v.Position, sku}, append(opts, v.Price, v.CompareAtPrice, v.Stock)...)
+}
+
+func insertVariant(ctx context.Context, c sqldb.Conn, p *vitrine.Product, v *vitrine.Variant) error {
+	return sqldb.ExecLater(ctx, c, `INSERT INTO variants (tenant_id, id, product_id, position, sku_key, opt1_key, opt1_name, opt1,
+			opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3, price, compare_at_price, stock)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		append([]any{p.TenantID, v.ID, p.ID}, variantRow(p, v)...)...)
+}
+
+// writeIndexes writes the tag, category and attribute rows of p, replacing
+// those of before (nil for a new product) where they differ.
+func writeIndexes(ctx context.Context, c sqldb.Conn, p, before *vitrine.Product) error {
+	if before == nil || !slices.Equal(tagKeys(p), tagKeys(before)) {
+		if before != nil {
+			if err := sqldb.ExecLater(ctx, c, `DELETE FROM product_tags WHERE tenant_id = $1 AND product_id = $2`, p.TenantID, p.ID); err != nil {
+				return err
+			}
+		}
+		for _, t := range p.Tags {
+			if err := sqldb.ExecLater(ctx, c, `INSERT INTO product_tags (tenant_id, tag_key, product_id, tag) VALUES ($1, $2, $3, $4)`,
+				p.TenantID, vitrine.TagKey(t), p.ID, t); err != nil {
+				return err
+			}
+		}
+	}
+	if before == nil || !slices.Equal(categoryIDs(p), categoryIDs(before)) {
+		if before != nil {
+			if err := sqldb.ExecLater(ctx, c, `DELETE FROM product_categories WHERE tenant_id = $1 AND product_id = $2`, p.TenantID, p.ID); err != nil {
+				return err
+			}
+		}
+		for i, id := range categoryIDs(p) {
+			if err := sqldb.ExecLater(ctx, c, `INSERT INTO product_categories (tenant_id, category_id, product_id, position) VALUES ($1, $2, $3, $4)`,
+				p.TenantID, id, p.ID, i+1); err != nil {
+				return err
+			}
+		}
+	}
+	if before == nil || !slices.Equal(attributePairs(p), attributePairs(before)) {
+		if before != nil {
+			if err := sqldb.ExecLater(ctx, c, `DELETE FROM product_attributes WHERE tenant_id = $1 AND product_id = $2`, p.TenantID, p.ID); err != nil {
+				return err
+			}
+		}
+		for _, kv := range attributePairs(p) {
+			k, v, _ := strings.Cut(kv, "\x00")
+			if err := sqldb.ExecLater(ctx, c, `INSERT INTO product_attributes (tenant_id, key, value, product_id) VALUES ($1, $2, $3, $4)`,
+				p.TenantID, k, v, p.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func tagKeys(p *vitrine.Product) []string {
+	out := make([]string, len(p.Tags))
+	for i, t := range p.Tags {
+		out[i] = vitrine.TagKey(t)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func categoryIDs(p *vitrine.Product) []string {
+	out := make([]string, len(p.Categories))
+	for i, c := range p.Categories {
+		out[i] = c.ID
+	}
+	return out
+}
+
+func attributePairs(p *vitrine.Product) []string {
+	out := make([]string, 0, len(p.Attributes))
+	for k, v := range p.Attributes {
+		out = append(out, k+"\x00"+vitrine.AttributeString(v))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // updateProduct writes p over the stored product if its version is still
 // p.Version, reporting whether it was; then p holds the next version. The
-// change of stock from stockBefore is recorded as a movement.
-func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product, stockBefore int64) (bool, error) {
+// variants and index rows follow the difference from before, the product
+// as it was read, and each variant's change of stock is recorded as a
+// movement.
+func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, before *vitrine.Product) (bool, error) {
 	nameWords, search := words(p)
-	n, err := c.Exec(ctx, `UPDATE products SET sku = $1, sku_key = $2, name = $3, name_key = $4, description = $5, name_words = $6, search = $7,
-			price = $8, currency = $9, stock = $10, status = $11, version = version + 1, updated_at = $12, updated_by = $13
-		WHERE tenant_id = $14 AND id = $15 AND version = $16`,
-		p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, nameWords, search,
-		p.Price, p.Currency, p.Stock, string(p.Status), p.UpdatedAt, p.UpdatedBy,
-		p.TenantID, p.ID, p.Version)
+	doc, err := docOf(p)
+	if err != nil {
+		return false, err
+	}
+	n, err := c.Exec(ctx, `UPDATE products SET handle = $1, sku = $2, sku_key = $3, name = $4, name_key = $5, description = $6,
+			vendor = $7, vendor_key = $8, product_type = $9, type_key = $10, name_words = $11, search = $12,
+			price = $13, price_max = $14, on_sale = $15, variant_count = $16, currency = $17, stock = $18, status = $19, doc = $20,
+			version = version + 1, updated_at = $21, updated_by = $22
+		WHERE tenant_id = $23 AND id = $24 AND version = $25`,
+		p.Handle, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description,
+		p.Vendor, vitrine.Fold(p.Vendor), p.ProductType, vitrine.Fold(p.ProductType), nameWords, search,
+		p.Price, p.PriceMax, onSale(p), len(p.Variants), p.Currency, p.Stock, string(p.Status), doc,
+		p.UpdatedAt, p.UpdatedBy, p.TenantID, p.ID, p.Version)
 	if err != nil || n != 1 {
 		return false, err
 	}
 	p.Version++
-	return true, recordStock(ctx, c, ch, p, p.Stock-stockBefore)
+	old := make(map[string]*vitrine.Variant, len(before.Variants))
+	for _, v := range before.Variants {
+		old[v.ID] = v
+	}
+	// Removed first, so that a SKU moved from one variant to another is free.
+	for _, v := range before.Variants {
+		if p.Variant(v.ID, "") == nil {
+			if err := sqldb.ExecLater(ctx, c, `DELETE FROM variants WHERE tenant_id = $1 AND id = $2`, p.TenantID, v.ID); err != nil {
+				return false, err
+			}
+			if err := recordStock(ctx, c, ch, p, &vitrine.Variant{ID: v.ID, Stock: 0}, -v.Stock); err != nil {
+				return false, err
+			}
+		}
+	}
+	for _, v := range p.Variants {
+		was := old[v.ID]
+		switch {
+		case was == nil:
+			if err := insertVariant(ctx, c, p, v); err != nil {
+				return false, err
+			}
+			if err := recordStock(ctx, c, ch, p, v, v.Stock); err != nil {
+				return false, err
+			}
+			continue
+		case slices.Equal(variantRow(p, v), variantRow(before, was)):
+		default:
+			if err := sqldb.ExecLater(ctx, c, `UPDATE variants SET position = $1, sku_key = $2, opt1_key = $3, opt1_name = $4, opt1 = $5,
+					opt2_key = $6, opt2_name = $7, opt2 = $8, opt3_key = $9, opt3_name = $10, opt3 = $11, price = $12, compare_at_price = $13, stock = $14
+				WHERE tenant_id = $15 AND id = $16`, append(variantRow(p, v), p.TenantID, v.ID)...); err != nil {
+				return false, err
+			}
+		}
+		if err := recordStock(ctx, c, ch, p, v, v.Stock-was.Stock); err != nil {
+			return false, err
+		}
+	}
+	return true, writeIndexes(ctx, c, p, before)
 }
 
-// recordStock records a change of p's stock by delta, if there is one,
+// recordStock records a change of v's stock by delta, if there is one,
 // with ch's reason and request id.
-func recordStock(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product, delta int64) error {
+func recordStock(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrine.Product, v *vitrine.Variant, delta int64) error {
 	if delta == 0 {
 		return nil
 	}
-	return sqldb.ExecLater(ctx, c, `INSERT INTO stock_movements (tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		p.TenantID, vitrine.NewID(), p.ID, delta, p.Stock, ch.Reason, p.UpdatedBy, ch.Call.RequestID, p.UpdatedAt)
+	return sqldb.ExecLater(ctx, c, `INSERT INTO stock_movements (tenant_id, id, product_id, variant_id, delta, stock_after, reason, user_id, request_id, at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		p.TenantID, vitrine.NewID(), p.ID, v.ID, delta, v.Stock, ch.Reason, p.UpdatedBy, ch.Call.RequestID, p.UpdatedAt)
 }
 
 // CreateProduct stores a new product, or finds the one its idempotency
@@ -99,7 +406,7 @@ func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.P
 			case err == nil && hash != key.RequestHash:
 				return vitrine.Conflict("idempotency_key", "This idempotency_key was already used with other arguments; use a new key for a new product")
 			case err == nil:
-				found, err := scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`, p.TenantID, id))
+				found, err := scanProduct(c.QueryRow(ctx, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`, p.TenantID, id))
 				if errors.Is(err, sqldb.ErrNoRows) {
 					return vitrine.NotFound("Product")
 				}
@@ -116,7 +423,7 @@ func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.P
 				p.TenantID, key.UserID, key.Key, p.CreatedAt); err != nil {
 				return err
 			}
-			if _, err := c.Exec(ctx, `INSERT INTO idempotency_keys (tenant_id, user_id, key, request_hash, product_id, created_at, expires_at)
+			if err := sqldb.ExecLater(ctx, c, `INSERT INTO idempotency_keys (tenant_id, user_id, key, request_hash, product_id, created_at, expires_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7)`, p.TenantID, key.UserID, key.Key, key.RequestHash, p.ID, p.CreatedAt, key.ExpiresAt); err != nil {
 				return err
 			}
@@ -128,7 +435,7 @@ func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.P
 		return db.CreateProduct(ctx, ch, p, key)
 	}
 	if err != nil {
-		if err := db.productConflict(err, p); vitrine.AsError(err) != nil {
+		if err := db.productConflict(ctx, err, p); vitrine.AsError(err) != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("create product: %w", err)
@@ -141,16 +448,31 @@ func (db *DB) ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Pr
 	if !validIDs(tenantID, id) {
 		return nil, vitrine.NotFound("Product")
 	}
-	return db.product(ctx, tenantID, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`, id)
+	return db.product(ctx, tenantID, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`, id)
 }
 
-// ProductBySKU returns the tenant's product with that SKU, compared without
-// case, or NotFoundError.
+// ProductBySKU returns the tenant's product with a variant of that SKU,
+// compared without case, or NotFoundError.
 func (db *DB) ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error) {
 	if !validIDs(tenantID) {
 		return nil, vitrine.NotFound("Product")
 	}
-	return db.product(ctx, tenantID, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND sku_key = $2`, vitrine.SKUKey(sku))
+	return db.product(ctx, tenantID, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id =
+		(SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key = $2)`, vitrine.SKUKey(sku))
+}
+
+// ProductByVariant returns the tenant's product with that variant, or
+// NotFoundError.
+func (db *DB) ProductByVariant(ctx context.Context, tenantID, variantID string) (*vitrine.Product, error) {
+	if !validIDs(tenantID, variantID) {
+		return nil, vitrine.NotFound("Variant")
+	}
+	p, err := db.product(ctx, tenantID, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id =
+		(SELECT product_id FROM variants WHERE tenant_id = $1 AND id = $2)`, variantID)
+	if vitrine.AsError(err) != nil {
+		return nil, vitrine.NotFound("Variant")
+	}
+	return p, err
 }
 
 func (db *DB) product(ctx context.Context, tenantID, query, arg string) (*vitrine.Product, error) {
@@ -168,209 +490,66 @@ func (db *DB) product(ctx context.Context, tenantID, query, arg string) (*vitrin
 	return p, nil
 }
 
-// ProductsBySKU returns the tenant's products with those SKUs, by SKU key.
+// ProductsBySKU returns the tenant's products with variants of those SKUs,
+// by SKU key.
 func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error) {
+	keys := make([]string, len(skus))
+	for i, s := range skus {
+		keys[i] = vitrine.SKUKey(s)
+	}
+	ps, err := db.productsWhere(ctx, tenantID, `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key IN (%s))`, keys)
 	out := make(map[string]*vitrine.Product, len(skus))
-	if !validIDs(tenantID) || len(skus) == 0 {
-		return out, nil
-	}
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
-		for len(skus) > 0 {
-			n := min(len(skus), 500)
-			var q queryBuilder
-			q.add(`tenant_id = `, tenantID)
-			keys := make([]string, n)
-			for i, s := range skus[:n] {
-				keys[i] = q.arg(vitrine.SKUKey(s))
+	for _, p := range ps {
+		for _, v := range p.Variants {
+			if v.SKU != "" {
+				out[vitrine.SKUKey(v.SKU)] = p
 			}
-			ps, err := sqldb.Collect(ctx, c, scanProduct, `SELECT `+productColumns+` FROM products WHERE `+q.where[0]+
-				` AND sku_key IN (`+strings.Join(keys, ", ")+`)`, q.args...)
-			if err != nil {
-				return err
-			}
-			for _, p := range ps {
-				out[vitrine.SKUKey(p.SKU)] = p
-			}
-			skus = skus[n:]
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("get products by SKU: %w", err)
 	}
-	return out, nil
+	return out, err
 }
 
-// sortColumns maps a sort key to its column; created_at orders by id, which
-// UUIDv7 makes time-ordered.
-var sortColumns = map[string]string{"name": "name_key", "price": "price", "updated_at": "updated_at", "created_at": "", "relevance": "name_key"}
+// ProductsByHandle returns the tenant's products with those handles, by
+// handle.
+func (db *DB) ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error) {
+	ps, err := db.productsWhere(ctx, tenantID, `handle IN (%s)`, handles)
+	out := make(map[string]*vitrine.Product, len(handles))
+	for _, p := range ps {
+		out[p.Handle] = p
+	}
+	return out, err
+}
 
-// ListProducts returns a page of the tenant's products, by keyset: the page
-// starts after f.After in the sort order, on the index that leads with
-// (tenant_id, sort column, id). No OFFSET. A relevance search reads its
-// ranks in turn: the SKU that is the query, then matches in the name, then
-// matches elsewhere. When the search's matches are few, the last two ranks
-// are read in one query.
-func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
-	if !validIDs(tenantID) {
+// productsWhere reads the tenant's products matching cond, whose %s takes
+// the values, 500 at a time.
+func (db *DB) productsWhere(ctx context.Context, tenantID, cond string, values []string) ([]*vitrine.Product, error) {
+	if !validIDs(tenantID) || len(values) == 0 {
 		return nil, nil
 	}
 	var out []*vitrine.Product
 	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
-		var ws wordSearch
-		if len(f.Words) > 0 {
-			var err error
-			if ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
-				return err
+		for len(values) > 0 {
+			n := min(len(values), 500)
+			var q queryBuilder
+			q.add(`tenant_id = `, tenantID)
+			in := make([]string, n)
+			for i, v := range values[:n] {
+				in[i] = q.arg(v)
 			}
-		}
-		if f.Sort != vitrine.SortRelevance {
-			ps, err := db.listProducts(ctx, c, ws, tenantID, f, -1)
-			out = ps
-			return err
-		}
-		after := f.After
-		first := 0
-		if after != nil {
-			first = after.Rank
-		}
-		for rank := first; rank <= 2 && len(out) < f.Limit; rank++ {
-			g := f
-			g.Limit = f.Limit - len(out)
-			if rank != first {
-				g.After = nil
-			} else {
-				g.After = after
-			}
-			read := rank
-			if rank > 0 && ws.few {
-				read = nameOrRest
-			}
-			ps, err := db.listProducts(ctx, c, ws, tenantID, g, read)
+			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectProduct()+` FROM products WHERE `+q.where[0]+
+				` AND `+fmt.Sprintf(cond, strings.Join(in, ", ")), q.args...)
 			if err != nil {
 				return err
 			}
-			if read == nameOrRest {
-				out = append(out, ps...)
-				break
-			}
-			for _, p := range ps {
-				p.Rank = rank
-			}
 			out = append(out, ps...)
+			values = values[n:]
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list products: %w", err)
+		return nil, fmt.Errorf("get products: %w", err)
 	}
 	return out, nil
-}
-
-// nameOrRest, as the rank of listProducts, reads relevance ranks 1 and 2
-// in one query, each product with its rank.
-const nameOrRest = 12
-
-// listProducts reads one page in one order, finding words as ws says;
-// rank, unless -1, keeps only the products of that relevance rank (or, as
-// nameOrRest, of ranks 1 and 2).
-func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
-	var q queryBuilder
-	q.add(`tenant_id = `, tenantID)
-	if f.Status != "" {
-		q.add(`status = `, string(f.Status))
-	}
-	if f.InStock != nil {
-		q.where = append(q.where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
-	}
-	if f.MinPrice != nil || f.MaxPrice != nil {
-		q.add(`currency = `, f.PriceCurrency)
-	}
-	if f.MinPrice != nil {
-		q.add(`price >= `, *f.MinPrice)
-	}
-	if f.MaxPrice != nil {
-		q.add(`price <= `, *f.MaxPrice)
-	}
-	if f.UpdatedSince != nil {
-		q.add(`updated_at >= `, *f.UpdatedSince)
-	}
-	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
-	from := "products"
-	switch rank {
-	case -1:
-		if len(f.Words) > 0 {
-			q.where = append(q.where, match("search", true))
-			from = ws.from("search")
-		}
-	case 0:
-		q.add(`sku_key = `, f.SKU)
-	case 1:
-		q.where = append(q.where, match("name_words", true), `sku_key <> `+q.arg(f.SKU))
-		from = ws.from("name_words")
-	case 2:
-		q.where = append(q.where, match("search", true), `NOT `+match("name_words", false), `sku_key <> `+q.arg(f.SKU))
-		from = ws.from("search")
-	case nameOrRest:
-		// A name's words are among the product's: ranks 1 and 2 are the
-		// products matching in search, apart from the SKU itself.
-		q.where = append(q.where, match("search", true), `sku_key <> `+q.arg(f.SKU))
-		from = ws.from("search")
-	}
-	col, ok := sortColumns[f.Sort.Key()]
-	if !ok {
-		return nil, fmt.Errorf("unknown sort %q", f.Sort)
-	}
-	dir, cmp := "ASC", ">"
-	if f.Sort.Desc() {
-		dir, cmp = "DESC", "<"
-	}
-	if f.After != nil {
-		if col == "" {
-			q.add(`id `+cmp+` `, f.After.ID)
-		} else {
-			var v any
-			switch col {
-			case "name_key":
-				v = f.After.Name
-			case "price":
-				v = f.After.Price
-			case "updated_at":
-				v = f.After.Updated
-			}
-			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.arg(v), q.arg(f.After.ID))
-			if rank == nameOrRest {
-				// After a name match, the rest of them, then every other
-				// match; after another match, the rest of those.
-				if f.After.Rank == 1 {
-					keyset = `(NOT ` + match("name_words", false) + ` OR ` + keyset + `)`
-				} else {
-					keyset = `NOT ` + match("name_words", false) + ` AND ` + keyset
-				}
-			}
-			q.where = append(q.where, keyset)
-		}
-	}
-	order := `id ` + dir
-	if col != "" {
-		order = col + ` ` + dir + `, ` + order
-	}
-	columns, scan := productColumns, scanProduct
-	if rank == nameOrRest {
-		columns += `, CASE WHEN ` + match("name_words", false) + ` THEN 1 ELSE 2 END AS relevance_rank`
-		order = `relevance_rank, ` + order
-		scan = func(r sqldb.Row) (*vitrine.Product, error) {
-			var rank int
-			p, err := scanProductAnd(r, &rank)
-			if p != nil {
-				p.Rank = rank
-			}
-			return p, err
-		}
-	}
-	query := `SELECT ` + columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
-		` ORDER BY ` + order + limitTo(q.arg(f.Limit))
-	return sqldb.Collect(ctx, c, scan, query, q.args...)
 }
 
 // UpdateProduct reads the product under a row lock (the single writer
@@ -381,27 +560,27 @@ func (db *DB) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id
 		return nil, vitrine.NotFound("Product")
 	}
 	var p *vitrine.Product
-	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) (err error) {
-		p, err = scanProduct(c.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.ForUpdate(), tenantID, id))
+	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) error {
+		before, err := scanProduct(c.QueryRow(ctx, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.ForUpdate(), tenantID, id))
 		if errors.Is(err, sqldb.ErrNoRows) {
 			return vitrine.NotFound("Product")
 		}
 		if err != nil {
 			return err
 		}
-		stock := p.Stock
+		p = before.Clone()
 		if err := change(p); err != nil {
 			return err
 		}
-		p.TenantID, p.ID = tenantID, id
-		written, err := updateProduct(ctx, c, ch, p, stock)
+		p.TenantID, p.ID, p.Version = tenantID, id, before.Version
+		written, err := updateProduct(ctx, c, ch, p, before)
 		if err == nil && !written {
 			err = fmt.Errorf("product %s changed under its lock", id)
 		}
 		return err
 	})
 	if err != nil {
-		if err := db.productConflict(err, p); vitrine.AsError(err) != nil {
+		if err := db.productConflict(ctx, err, p); vitrine.AsError(err) != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("update product: %w", err)
@@ -410,7 +589,8 @@ func (db *DB) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id
 }
 
 // DeleteProduct removes a product of the tenant, or answers NotFoundError.
-// Its stock movements stay, as history.
+// Its stock movements stay, as history; its variants and index rows go
+// with it.
 func (db *DB) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID, id string) error {
 	if !validIDs(tenantID, id) {
 		return vitrine.NotFound("Product")
@@ -458,6 +638,9 @@ func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID str
 		return nil
 	})
 	if err != nil && err != failed {
+		if err := db.productConflict(ctx, err, nil); vitrine.AsError(err) != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("write products: %w", err)
 	}
 	if progress != nil {
@@ -466,44 +649,76 @@ func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID str
 	return results, nil
 }
 
-// writeOne makes one write; isolate puts it under a savepoint so that its
-// failure leaves the transaction usable (an atomic batch needs none: any
-// failure rolls it all back).
+// writeOne makes one write under a savepoint, so that its failure leaves
+// the transaction usable. Its statements run at once (not ExecLater), so
+// that a failure is the row's, under its savepoint.
 func (db *DB) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, w vitrine.ProductWrite, isolate bool) error {
 	if isolate {
 		if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
 			return err
 		}
 	}
-	var err error
+	now := immediate{c}
+	var (
+		err error
+		p   = w.Create
+	)
 	switch {
 	case w.Create != nil:
-		err = insertProduct(ctx, c, ch, w.Create)
-		err = db.productConflict(err, w.Create)
+		err = insertProduct(ctx, now, ch, w.Create)
 	case w.Update != nil:
-		var stock int64
-		if err = c.QueryRow(ctx, `SELECT stock FROM products WHERE tenant_id = $1 AND id = $2`, w.Update.TenantID, w.Update.ID).Scan(&stock); err == nil {
-			var written bool
-			if written, err = updateProduct(ctx, c, ch, w.Update, stock); err == nil && !written {
-				err = vitrine.Conflict("sku", "The product with SKU %q changed while it was being imported; import the row again", w.Update.SKU)
-			}
-		} else if errors.Is(err, sqldb.ErrNoRows) {
-			err = vitrine.Conflict("sku", "The product with SKU %q was deleted while it was being imported; import the row again", w.Update.SKU)
+		p = w.Update
+		var written bool
+		if written, err = updateProduct(ctx, now, ch, w.Update, w.Before); err == nil && !written {
+			err = vitrine.Conflict("handle", "The product %q changed or was deleted while it was being imported; import it again", w.Update.Handle)
 		}
-		err = db.productConflict(err, w.Update)
-	}
-	if !isolate {
-		return err
 	}
 	if err != nil {
-		if _, rerr := c.Exec(ctx, `ROLLBACK TO SAVEPOINT product_write`); rerr != nil {
+		if isolate {
+			if _, rerr := c.Exec(ctx, `ROLLBACK TO SAVEPOINT product_write`); rerr != nil {
+				return rerr
+			}
+		}
+		err = db.constraintOfWrite(err, p)
+	}
+	if isolate {
+		if _, rerr := c.Exec(ctx, `RELEASE SAVEPOINT product_write`); rerr != nil {
 			return rerr
 		}
 	}
-	if _, rerr := c.Exec(ctx, `RELEASE SAVEPOINT product_write`); rerr != nil {
-		return rerr
+	return err
+}
+
+// constraintOfWrite is productConflict inside a batch, where the SKU taken
+// cannot be read from another transaction before the batch ends.
+func (db *DB) constraintOfWrite(err error, p *vitrine.Product) error {
+	name, ok := db.d.Constraint(err)
+	if !ok || p == nil {
+		return err
+	}
+	switch name {
+	case "products_handle":
+		return vitrine.Conflict("handle", "A product with handle %q already exists in this company", p.Handle)
+	case "variants_sku_key", "variants_pkey":
+		var skus []string
+		for _, v := range p.Variants {
+			if v.SKU != "" {
+				skus = append(skus, v.SKU)
+			}
+		}
+		if len(skus) == 1 {
+			return vitrine.Conflict("sku", "A product with SKU %q already exists in this company (SKUs are compared without case)", skus[0])
+		}
+		return vitrine.Conflict("sku", "One of the SKUs %s is taken by another product of this company", strings.Join(skus, ", "))
 	}
 	return err
+}
+
+// immediate runs ExecLater's statements at once.
+type immediate struct{ sqldb.Conn }
+
+func (c immediate) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	return c.Conn.Exec(ctx, query, args...)
 }
 
 // ListStockMovements returns a page of stock movements, newest first.
@@ -519,13 +734,13 @@ func (db *DB) ListStockMovements(ctx context.Context, tenantID, productID, befor
 	if before != "" {
 		q.add(`id < `, before)
 	}
-	query := `SELECT tenant_id, id, product_id, delta, stock_after, reason, user_id, request_id, at FROM stock_movements WHERE ` +
+	query := `SELECT tenant_id, id, product_id, coalesce(variant_id, product_id), delta, stock_after, reason, user_id, request_id, at FROM stock_movements WHERE ` +
 		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.arg(limit))
 	var out []*vitrine.StockMovement
 	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
 		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.StockMovement, error) {
 			var m vitrine.StockMovement
-			return &m, r.Scan(&m.TenantID, &m.ID, &m.ProductID, &m.Delta, &m.StockAfter, &m.Reason, &m.UserID, &m.RequestID, &m.At)
+			return &m, r.Scan(&m.TenantID, &m.ID, &m.ProductID, &m.VariantID, &m.Delta, &m.StockAfter, &m.Reason, &m.UserID, &m.RequestID, &m.At)
 		}, query, q.args...)
 		return err
 	})

@@ -63,8 +63,12 @@ var author = vitrine.NewID()
 
 func newProduct(tenantID, sku, name string, price int64, status vitrine.ProductStatus) *vitrine.Product {
 	now := vitrine.Now()
-	return &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, SKU: sku, Name: name, Price: price, Currency: "BRL",
-		Stock: 1, Status: status, Version: 1, CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author}
+	p := &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, Handle: vitrine.HandleOf(sku), Name: name, Currency: "BRL",
+		Status: status, Version: 1, CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author,
+		Variants: []*vitrine.Variant{{ID: vitrine.NewID(), SKU: sku, Options: map[string]string{}, Price: price, Stock: 1,
+			Policy: vitrine.PolicyDeny, RequiresShipping: true, Taxable: true, Position: 1}}}
+	p.Summarize()
+	return p
 }
 
 func createProduct(db *store.DB, p *vitrine.Product) error {
@@ -181,18 +185,18 @@ func TestProducts(t *testing.T) {
 		}
 		// A change that refuses writes nothing.
 		refused := vitrine.Conflict("expected_version", "stale")
-		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error { p.Stock = 99; return refused }); err != refused {
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error { p.Variants[0].Stock = 99; return refused }); err != refused {
 			t.Fatalf("refused update = %v", err)
 		}
 		if again, _ := f.db.ProductByID(ctx, a.ID, p.ID); again.Stock != 1 || again.Version != 2 {
 			t.Fatalf("after a refused update: %+v", again)
 		}
 		// A SKU change onto a taken SKU is a conflict; onto its own, in another case, is not.
-		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error { p.SKU = "nb-dell-5440"; return nil }); err != nil {
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error { p.Variants[0].SKU = "nb-dell-5440"; return nil }); err != nil {
 			t.Fatalf("case change of own SKU: %v", err)
 		}
 		q := f.product(a.ID, "MS-1", "Mouse", 100, vitrine.ProductActive)
-		_, err = f.db.UpdateProduct(ctx, testChange, a.ID, q.ID, func(q *vitrine.Product) error { q.SKU = "NB-DELL-5440"; return nil })
+		_, err = f.db.UpdateProduct(ctx, testChange, a.ID, q.ID, func(q *vitrine.Product) error { q.Variants[0].SKU = "NB-DELL-5440"; return nil })
 		wantType(t, err, vitrine.ConflictError)
 
 		if err := f.db.DeleteProduct(ctx, testChange, a.ID, p.ID); err != nil {

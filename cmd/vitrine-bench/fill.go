@@ -134,9 +134,11 @@ func productText(rng *rand.Rand, i int, big bool) (name, description string) {
 
 func benchProduct(tenantID, author, sku string, i int) *vitrine.Product {
 	now := vitrine.Now()
-	return &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, SKU: sku, Name: "Produto " + sku, Price: int64(1000 + i%50000),
-		Currency: "BRL", Stock: int64(i % 40), Status: vitrine.ProductActive, Version: 1,
+	p := &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, Handle: vitrine.HandleOf(sku), Name: "Produto " + sku,
+		Currency: "BRL", Status: vitrine.ProductActive, Version: 1,
 		CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author}
+	p.SetOneVariant(vitrine.NewID(), sku, int64(1000+i%50000), int64(i%40))
+	return p
 }
 
 // deepCursor walks the first tenant's list, 50 a page, to the cursor of the

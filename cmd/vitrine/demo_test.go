@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/vitrine/vitrine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,7 @@ func TestDemoAgainRetiresItsTokens(t *testing.T) {
 		if (tok["revoked_at"] != nil) != retired {
 			t.Errorf("token %v: the first run's should be revoked, the second's not", tok)
 		}
-		if ts, _ := tok["toolsets"].([]any); len(ts) != 6 {
+		if ts, _ := tok["toolsets"].([]any); len(ts) != len(vitrine.Toolsets) {
 			t.Errorf("a demo token grants %v", tok["toolsets"])
 		}
 	}

@@ -15,41 +15,47 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/shopify"
 	"github.com/vitrine/vitrine/service"
 	"golang.org/x/term"
 )
 
 // ProductCmd groups the catalog commands.
 type ProductCmd struct {
-	Import ProductImportCmd `cmd:"" help:"Import products from a CSV or JSON Lines file."`
-	Export ProductExportCmd `cmd:"" help:"Export a company's products as CSV or JSON Lines."`
+	Import ProductImportCmd `cmd:"" help:"Import products from a Shopify product CSV, a JSON Lines file or a simple CSV."`
+	Export ProductExportCmd `cmd:"" help:"Export a company's products as a Shopify product CSV, JSON Lines or a simple CSV."`
 }
 
 // ProductImportCmd imports products.
 type ProductImportCmd struct {
-	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
-	File   string `arg:"" help:"The file: CSV with a header row (sku,name,price and optionally description,currency,stock,status), or JSON Lines with the same fields. - reads standard input."`
-	Format string `enum:"auto,csv,jsonl" default:"auto" help:"csv or jsonl; auto goes by the file's extension (.jsonl, .ndjson), else CSV."`
-	Mode   string `enum:"create,upsert" default:"create" help:"create: a SKU that exists fails its row; upsert: it updates that product."`
-	Atomic bool   `help:"Write nothing if any row fails. The whole file is read before anything is written."`
-	As     string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
+	Tenant   string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	File     string `arg:"" help:"The file: a Shopify product CSV export (--format shopify); JSON Lines of products as export --format jsonl writes them; or a CSV with a header row (sku,name,price and optionally description,currency,stock,status). - reads standard input."`
+	Format   string `enum:"auto,csv,jsonl,shopify" default:"auto" help:"shopify, jsonl or csv; auto goes by the file: .jsonl and .ndjson are jsonl, a CSV whose header starts with Handle is shopify, else csv."`
+	Mode     string `enum:"create,upsert" default:"create" help:"create: a product that exists (by handle, else SKU) fails its row; upsert: it updates that product."`
+	Atomic   bool   `help:"Write nothing if any row fails. The whole file is read before anything is written."`
+	Currency string `default:"BRL" help:"The currency of a Shopify file's prices (its CSV does not say)."`
+	As       string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
 }
 
 // importBatch is how many rows go in one write when not atomic.
 const importBatch = 1000
 
-// Run imports the file, streaming it unless --atomic.
+// Run imports the file, streaming it unless --atomic (or Shopify's, read whole).
 func (c *ProductImportCmd) Run(e *env) error {
 	in, size, err := openInput(e, c.File)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	br := bufio.NewReader(in)
 	format := c.Format
 	if format == "auto" {
 		format = "csv"
-		if strings.HasSuffix(c.File, ".jsonl") || strings.HasSuffix(c.File, ".ndjson") {
+		switch head, _ := br.Peek(16); {
+		case strings.HasSuffix(c.File, ".jsonl") || strings.HasSuffix(c.File, ".ndjson"):
 			format = "jsonl"
+		case strings.HasPrefix(strings.ToLower(strings.TrimPrefix(string(head), "\uFEFF")), "handle"):
+			format = "shopify"
 		}
 	}
 	db, svc, err := e.open(nil)
@@ -62,7 +68,10 @@ func (c *ProductImportCmd) Run(e *env) error {
 		return err
 	}
 	bar := e.progress(size, "importing")
-	rows, err := readRows(bar.reader(in), format)
+	if format == "shopify" {
+		return c.shopify(e, svc, a, bar.reader(br), bar)
+	}
+	rows, err := readRows(bar.reader(br), format)
 	if err != nil {
 		return err
 	}
@@ -83,7 +92,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 		}
 		for _, r := range sum.Results {
 			if r.Err != nil {
-				fmt.Fprintf(e.stderr, "line %d (SKU %q): %s\n", lines[r.Index], r.SKU, r.Err.Message)
+				fmt.Fprintf(e.stderr, "line %d (%s): %s\n", lines[r.Index], rowName(r), r.Err.Message)
 			}
 		}
 		total.Created, total.Updated, total.Failed = total.Created+sum.Created, total.Updated+sum.Updated, total.Failed+sum.Failed
@@ -110,14 +119,51 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if first == 0 {
 		return &usageError{"the file holds no rows"}
 	}
-	fmt.Fprintf(e.stdout, "%d rows: %d created, %d updated, %d failed.\n", first, total.Created, total.Updated, total.Failed)
+	return c.report(e, first, "rows", &total)
+}
+
+func rowName(r service.ImportResult) string {
+	if r.Handle != "" && r.SKU != "" {
+		return fmt.Sprintf("%s, SKU %q", r.Handle, r.SKU)
+	}
+	if r.SKU != "" {
+		return fmt.Sprintf("SKU %q", r.SKU)
+	}
+	return r.Handle
+}
+
+func (c *ProductImportCmd) report(e *env, n int, what string, total *service.ImportSummary) error {
+	fmt.Fprintf(e.stdout, "%d %s: %d created, %d updated, %d failed.\n", n, what, total.Created, total.Updated, total.Failed)
 	if total.Failed > 0 {
 		if c.Atomic {
-			return fmt.Errorf("%d rows failed; nothing was written (--atomic)", total.Failed)
+			return fmt.Errorf("%d %s failed; nothing was written (--atomic)", total.Failed, what)
 		}
-		return fmt.Errorf("%d rows failed (listed above); the others were written", total.Failed)
+		return fmt.Errorf("%d %s failed (listed above); the others were written", total.Failed, what)
 	}
 	return nil
+}
+
+// shopify imports a Shopify product CSV: what it holds that Vitrine does
+// not keep is said once, before the products that failed, by line.
+func (c *ProductImportCmd) shopify(e *env, svc *service.Service, a *service.Access, r io.Reader, bar bar) error {
+	res, err := svc.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
+	if err != nil {
+		return err
+	}
+	bar.finish()
+	for _, n := range res.Notices {
+		fmt.Fprintf(e.stderr, "note: %s\n", n)
+	}
+	for i, r := range res.Results {
+		if r.Err != nil {
+			if strings.HasPrefix(r.Err.Message, "line ") {
+				fmt.Fprintf(e.stderr, "%s\n", r.Err.Message)
+			} else {
+				fmt.Fprintf(e.stderr, "line %d (%s): %s\n", res.Lines[i], rowName(r), r.Err.Message)
+			}
+		}
+	}
+	return c.report(e, len(res.Results), "products", res.ImportSummary)
 }
 
 // importLine is a row and the line of the file it came from.
@@ -133,11 +179,106 @@ var (
 	exportOnly = []string{"id", "version", "created_at", "updated_at"}
 )
 
+// jsonProduct is a product as a JSON Lines export writes it and an import
+// reads it: every field, categories by path (so that a file moves between
+// companies). A line of the seed's fields (sku, name, price, stock) is a
+// product of one variant.
+type jsonProduct struct {
+	ID          string   `json:"id,omitempty"`
+	Handle      string   `json:"handle,omitempty"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Vendor      string   `json:"vendor,omitempty"`
+	ProductType string   `json:"product_type,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	Status      string   `json:"status,omitempty"`
+	Currency    string   `json:"currency,omitempty"`
+	// SKU, Price and Stock are a product of one variant's; an export
+	// writes them of every product (its first SKU, lowest price, total
+	// stock), which an import reads only of a line without variants.
+	SKU        string           `json:"sku,omitempty"`
+	Price      string           `json:"price,omitempty"`
+	Stock      *int64           `json:"stock,omitempty"`
+	Options    []vitrine.Option `json:"options,omitempty"`
+	Variants   []jsonVariant    `json:"variants,omitempty"`
+	Media      []vitrine.Media  `json:"media,omitempty"`
+	Categories []string         `json:"categories,omitempty"`
+	Attributes map[string]any   `json:"attributes,omitempty"`
+	SEO        *vitrine.SEO     `json:"seo,omitempty"`
+	Version    int64            `json:"version,omitempty"`
+	CreatedAt  *time.Time       `json:"created_at,omitempty"`
+	UpdatedAt  *time.Time       `json:"updated_at,omitempty"`
+}
+
+type jsonVariant struct {
+	ID               string            `json:"id,omitempty"`
+	SKU              string            `json:"sku,omitempty"`
+	Options          map[string]string `json:"options,omitempty"`
+	Price            string            `json:"price"`
+	CompareAtPrice   string            `json:"compare_at_price,omitempty"`
+	Barcode          string            `json:"barcode,omitempty"`
+	Weight           *vitrine.Weight   `json:"weight,omitempty"`
+	Stock            int64             `json:"stock"`
+	InventoryPolicy  string            `json:"inventory_policy,omitempty"`
+	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
+	Taxable          *bool             `json:"taxable,omitempty"`
+	Image            string            `json:"image,omitempty"`
+}
+
+func jsonOf(p *vitrine.Product, paths func(string) string) jsonProduct {
+	scale := vitrine.CurrencyScale(p.Currency)
+	j := jsonProduct{ID: p.ID, Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
+		Tags: p.Tags, Status: string(p.Status), Currency: p.Currency, Options: p.Options, Media: p.Media, Attributes: p.Attributes,
+		SKU: p.SKU, Price: p.PriceString(), Stock: &p.Stock, Version: p.Version, CreatedAt: &p.CreatedAt, UpdatedAt: &p.UpdatedAt}
+	if p.SEO != (vitrine.SEO{}) {
+		seo := p.SEO
+		j.SEO = &seo
+	}
+	for _, c := range p.Categories {
+		j.Categories = append(j.Categories, paths(c.ID))
+	}
+	for _, v := range p.Variants {
+		jv := jsonVariant{ID: v.ID, SKU: v.SKU, Options: v.Options, Price: vitrine.FormatPrice(v.Price, scale), Barcode: v.Barcode,
+			Weight: v.Weight, Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image}
+		if v.CompareAtPrice != nil {
+			jv.CompareAtPrice = vitrine.FormatPrice(*v.CompareAtPrice, scale)
+		}
+		j.Variants = append(j.Variants, jv)
+	}
+	return j
+}
+
+// row is the import row of a JSON Lines line; given holds its keys.
+func (j jsonProduct) row(given map[string]bool) service.ImportRow {
+	np := service.NewProduct{Name: j.Name, Description: j.Description, Currency: j.Currency, Status: j.Status, Handle: j.Handle,
+		Vendor: j.Vendor, ProductType: j.ProductType, Tags: j.Tags, Options: j.Options, Media: j.Media, Attributes: j.Attributes}
+	if j.SEO != nil {
+		np.SEO = *j.SEO
+	}
+	if len(j.Variants) == 0 {
+		np.SKU, np.Price = j.SKU, j.Price
+		if j.Stock != nil {
+			np.Stock = *j.Stock
+		}
+	} else {
+		given["stock"] = true // each variant gives its own
+	}
+	for _, v := range j.Variants {
+		np.Variants = append(np.Variants, service.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
+			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, RequiresShipping: v.RequiresShipping,
+			Taxable: v.Taxable, Image: v.Image})
+	}
+	if given["categories"] {
+		given["category_ids"] = true
+	}
+	return service.ImportRow{NewProduct: np, Given: given, CategoryPaths: j.Categories}
+}
+
 // readRows reads the rows of a CSV or JSON Lines stream, one at a time.
 func readRows(r io.Reader, format string) (func(func(importLine, error) bool), error) {
 	if format == "jsonl" {
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		sc.Buffer(make([]byte, 64*1024), 16<<20)
 		return func(yield func(importLine, error) bool) {
 			line := 1
 			for ; sc.Scan(); line++ {
@@ -145,19 +286,23 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 				if text == "" {
 					continue
 				}
-				var rec struct {
-					SKU, Name, Price      string
-					Description, Currency *string
-					Stock                 *int64
-					Status                *string
-				}
-				dec := json.NewDecoder(strings.NewReader(text))
-				if err := dec.Decode(&rec); err != nil {
+				var (
+					rec  jsonProduct
+					keys map[string]json.RawMessage
+				)
+				if err := json.Unmarshal([]byte(text), &keys); err != nil {
 					yield(importLine{}, fmt.Errorf("line %d is not a JSON object of product fields: %v", line, err))
 					return
 				}
-				if !yield(importLine{service.ImportRow{SKU: rec.SKU, Name: rec.Name, Price: rec.Price, Description: rec.Description,
-					Currency: rec.Currency, Stock: rec.Stock, Status: rec.Status}, line}, nil) {
+				if err := json.Unmarshal([]byte(text), &rec); err != nil {
+					yield(importLine{}, fmt.Errorf("line %d is not a JSON object of product fields: %v", line, err))
+					return
+				}
+				given := make(map[string]bool, len(keys))
+				for k := range keys {
+					given[k] = true
+				}
+				if !yield(importLine{rec.row(given), line}, nil) {
 					return
 				}
 			}
@@ -180,7 +325,7 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 			col[h] = i
 		case slices.Contains(exportOnly, h):
 		default:
-			return nil, fmt.Errorf("unknown column %q in the CSV header; the columns are %s", h, strings.Join(importColumns, ", "))
+			return nil, fmt.Errorf("unknown column %q in the CSV header; the columns are %s (a Shopify export: --format shopify)", h, strings.Join(importColumns, ", "))
 		}
 	}
 	for _, req := range importColumns[:3] {
@@ -198,28 +343,41 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 				yield(importLine{}, fmt.Errorf("line %d: %w", line, err))
 				return
 			}
-			get := func(name string) *string {
+			get := func(name string) (string, bool) {
 				i, ok := col[name]
 				if !ok || i >= len(rec) || (name != "description" && strings.TrimSpace(rec[i]) == "") {
-					return nil
+					return "", false
 				}
-				v := uncsvCell(strings.TrimSpace(rec[i]))
-				return &v
+				return uncsvCell(strings.TrimSpace(rec[i])), true
 			}
-			row := importLine{line: line}
-			for name, dst := range map[string]*string{"sku": &row.SKU, "name": &row.Name, "price": &row.Price} {
-				if v := get(name); v != nil {
-					*dst = *v
+			row := importLine{line: line, ImportRow: service.ImportRow{Given: map[string]bool{}}}
+			for _, name := range importColumns {
+				v, ok := get(name)
+				if !ok {
+					continue
 				}
-			}
-			row.Description, row.Currency, row.Status = get("description"), get("currency"), get("status")
-			if v := get("stock"); v != nil {
-				n, err := strconv.ParseInt(*v, 10, 64)
-				if err != nil {
-					yield(importLine{}, fmt.Errorf("line %d: stock must be a whole number, not %q", line, *v))
-					return
+				row.Given[name] = true
+				switch name {
+				case "sku":
+					row.SKU = v
+				case "name":
+					row.Name = v
+				case "price":
+					row.Price = v
+				case "description":
+					row.Description = v
+				case "currency":
+					row.Currency = v
+				case "status":
+					row.Status = v
+				case "stock":
+					n, err := strconv.ParseInt(v, 10, 64)
+					if err != nil {
+						yield(importLine{}, fmt.Errorf("line %d: stock must be a whole number, not %q", line, v))
+						return
+					}
+					row.Stock = n
 				}
-				row.Stock = &n
 			}
 			if !yield(row, nil) {
 				return
@@ -231,7 +389,7 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 // ProductExportCmd exports products.
 type ProductExportCmd struct {
 	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
-	Format string `enum:"csv,jsonl" default:"csv" help:"csv or jsonl."`
+	Format string `enum:"csv,jsonl,shopify" default:"csv" help:"shopify: a Shopify product CSV, which Shopify and Vitrine import; jsonl: every field; csv: the seed's columns, a row per product."`
 	Output string `short:"o" default:"-" placeholder:"FILE" help:"Where to write; - is standard output."`
 	As     string `placeholder:"EMAIL" help:"Read as this member of the company; default: its first owner."`
 }
@@ -247,6 +405,11 @@ func (c *ProductExportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	cats, err := svc.ListCategories(e.ctx, a)
+	if err != nil {
+		return err
+	}
+	path := func(id string) string { return service.CategoryPath(cats, id) }
 	out := e.stdout
 	if c.Output != "-" {
 		f, err := os.Create(c.Output)
@@ -257,10 +420,29 @@ func (c *ProductExportCmd) Run(e *env) error {
 		out = f
 	}
 	w := bufio.NewWriter(out)
-	var cw *csv.Writer
-	if c.Format == "csv" {
+	var (
+		cw *csv.Writer
+		sw *shopify.Writer
+	)
+	switch c.Format {
+	case "csv":
 		cw = csv.NewWriter(w)
 		cw.Write([]string{"id", "sku", "name", "description", "price", "currency", "stock", "status", "version", "created_at", "updated_at"})
+	case "shopify":
+		defs, err := svc.ListAttributes(e.ctx, a)
+		if err != nil {
+			return err
+		}
+		keys := make([]string, len(defs))
+		for i, d := range defs {
+			keys[i] = d.Key
+		}
+		sw = shopify.NewWriter(w, keys, func(p *vitrine.Product) string {
+			if len(p.Categories) == 0 {
+				return ""
+			}
+			return path(p.Categories[0].ID)
+		})
 	}
 	bar := e.progress(-1, "exporting")
 	q := service.ProductQuery{Sort: string(vitrine.SortCreated), Limit: vitrine.MaxPageLimit}
@@ -270,13 +452,19 @@ func (c *ProductExportCmd) Run(e *env) error {
 			return err
 		}
 		for _, p := range page.Products {
-			if cw != nil {
+			switch {
+			case sw != nil:
+				if err := sw.Write(p); err != nil {
+					return err
+				}
+			case cw != nil:
 				cw.Write([]string{p.ID, csvCell(p.SKU), csvCell(p.Name), csvCell(p.Description), p.PriceString(), p.Currency, strconv.FormatInt(p.Stock, 10),
 					string(p.Status), strconv.FormatInt(p.Version, 10), p.CreatedAt.Format(time.RFC3339Nano), p.UpdatedAt.Format(time.RFC3339Nano)})
-			} else {
-				line, _ := json.Marshal(map[string]any{"id": p.ID, "sku": p.SKU, "name": p.Name, "description": p.Description,
-					"price": p.PriceString(), "currency": p.Currency, "stock": p.Stock, "status": p.Status, "version": p.Version,
-					"created_at": p.CreatedAt, "updated_at": p.UpdatedAt})
+			default:
+				line, err := json.Marshal(jsonOf(p, path))
+				if err != nil {
+					return err
+				}
 				w.Write(append(line, '\n'))
 			}
 			bar.add(1)
@@ -287,7 +475,12 @@ func (c *ProductExportCmd) Run(e *env) error {
 		q.Cursor = page.NextCursor
 	}
 	bar.finish()
-	if cw != nil {
+	switch {
+	case sw != nil:
+		if err := sw.Flush(); err != nil {
+			return err
+		}
+	case cw != nil:
 		cw.Flush()
 		if err := cw.Error(); err != nil {
 			return err

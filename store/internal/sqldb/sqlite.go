@@ -271,7 +271,11 @@ func checkSQLiteEpoch(ctx context.Context, c sqlConn, s Scope) error {
 var sqliteUniqueColumns = map[string]string{
 	"users.email_key":                            "users_email_key",
 	"tenants.slug":                               "tenants_slug_key",
-	"products.tenant_id, products.sku_key":       "products_sku_key",
+	"products.tenant_id, products.handle":        "products_handle",
+	"variants.tenant_id, variants.sku_key":       "variants_sku_key",
+	"variants.tenant_id, variants.id":            "variants_pkey",
+	"categories.tenant_id, categories.handle":    "categories_handle",
+	"attributes.tenant_id, attributes.key":       "attributes_pkey",
 	"memberships.tenant_id, memberships.user_id": "memberships_pkey",
 	"api_tokens.prefix":                          "api_tokens_prefix_key",
 }
