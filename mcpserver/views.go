@@ -24,9 +24,9 @@ const (
 	// ViewMIMEType is the type of a view's resource.
 	ViewMIMEType = "text/html;profile=mcp-app"
 	// ProductViewURI is the view of get_product's result.
-	ProductViewURI = "ui://vitrine/product.html"
+	ProductViewURI = "ui://vitrine/product"
 	// ProductListViewURI is the view of list_products' result.
-	ProductListViewURI = "ui://vitrine/products.html"
+	ProductListViewURI = "ui://vitrine/products"
 )
 
 //go:embed views
