@@ -119,6 +119,7 @@ function photo(src, alt, cls) {
 function plainText(html) {
   if (!html) return '';
   const doc = new DOMParser().parseFromString(String(html), 'text/html');
+  for (const x of doc.querySelectorAll('script,style,template,noscript')) x.remove();
   for (const b of doc.querySelectorAll('br,p,li,div,h1,h2,h3,h4,tr')) b.append('\n');
   return doc.body.textContent.replace(/\n{3,}/g, '\n\n').trim();
 }
@@ -214,6 +215,10 @@ function confirmed(text) {
   document.getElementById('confirm-text').textContent = text;
   document.getElementById('confirm-no').textContent = t('no');
   document.getElementById('confirm-yes').textContent = t('yes');
+  // Buttons, not a form: a sandbox may forbid forms (allow-forms).
+  document.getElementById('confirm-no').onclick = () => d.close('no');
+  document.getElementById('confirm-yes').onclick = () => d.close('yes');
+  d.returnValue = '';
   d.showModal();
   return new Promise((resolve) => d.addEventListener('close', () => resolve(d.returnValue === 'yes'), {once: true}));
 }
