@@ -59,7 +59,7 @@ function renderList(data) {
     onclick: (e) => act(e.target, () => page(listArgs({cursor: LV.pages.pop() || undefined})))}) : null;
   const next = data.next_cursor ? el('button', {type: 'button', class: 'next', text: t('next'),
     onclick: (e) => act(e.target, () => { LV.pages.push(V.args.cursor || ''); return page(listArgs({cursor: data.next_cursor})); })}) : null;
-  app().replaceChildren(
+  draw(
     el('div', {class: 'row'}, el('strong', {class: 'count', text: t('products', rows.length)}), el('span', {class: 'row'}, toggle('cards'), toggle('table'))),
     facetButtons(data.facets), body, el('p', {class: 'row pager'}, prev, next));
   V.redraw = () => renderList(LV.shown);

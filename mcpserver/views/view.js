@@ -56,13 +56,13 @@ const L = {
     variant: 'Variant', variants: 'Variants', options: 'Options', tags: 'Tags', description: 'Description', vendor: 'Vendor',
     active: 'Active', draft: 'Draft', archived: 'Archived', adjust: 'Adjust', delta: 'Units to add or remove for', publish: 'Publish',
     archive: 'Archive', confirmArchive: 'Archive “%s”? It goes off sale.', yes: 'Archive', no: 'Cancel', reason: 'Adjusted in the product view',
-    products: '%d products', next: 'Next page', prev: 'Previous page', back: '← Back to the list', cards: 'Cards', table: 'Table',
+    products: '%d on this page', next: 'Next page', prev: 'Previous page', back: '← Back to the list', cards: 'Cards', table: 'Table',
     name: 'Name', status: 'Status', open: 'Open', empty: 'No products.', product_type: 'Type', categories: 'Categories', units: '%d in stock', waiting: 'Waiting for the result…'},
   pt: {cancelled: 'A chamada foi cancelada.', noPhoto: 'Sem foto', photo: 'Foto', price: 'Preço', stock: 'Estoque', sku: 'SKU',
     variant: 'Variante', variants: 'Variantes', options: 'Opções', tags: 'Etiquetas', description: 'Descrição', vendor: 'Fornecedor',
     active: 'Ativo', draft: 'Rascunho', archived: 'Arquivado', adjust: 'Ajustar', delta: 'Unidades a somar ou tirar de', publish: 'Publicar',
     archive: 'Arquivar', confirmArchive: 'Arquivar “%s”? Ele sai de venda.', yes: 'Arquivar', no: 'Cancelar', reason: 'Ajustado na visão do produto',
-    products: '%d produtos', next: 'Próxima página', prev: 'Página anterior', back: '← Voltar à lista', cards: 'Cartões', table: 'Tabela',
+    products: '%d nesta página', next: 'Próxima página', prev: 'Página anterior', back: '← Voltar à lista', cards: 'Cartões', table: 'Tabela',
     name: 'Nome', status: 'Situação', open: 'Abrir', empty: 'Nenhum produto.', product_type: 'Tipo', categories: 'Categorias', units: '%d em estoque', waiting: 'Aguardando o resultado…'},
 };
 function locale() { return V.ctx.locale || navigator.language || 'en'; }
@@ -103,6 +103,7 @@ function el(tag, attrs, ...children) {
   return e;
 }
 function app() { return document.getElementById('app'); }
+function draw(...children) { app().replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false)); }
 function fail(message) { app().prepend(el('p', {class: 'error', role: 'alert', text: message})); }
 function clearErrors() { for (const e of app().querySelectorAll('.error')) e.remove(); }
 
@@ -182,7 +183,7 @@ function renderProduct(p, back) {
   const tags = Array.isArray(p.tags) ? p.tags : [];
   const byline = [p.vendor, p.product_type].filter(Boolean).join(' · ');
   const desc = plainText(p.description);
-  app().replaceChildren(
+  draw(
     back ? el('p', {}, el('button', {type: 'button', class: 'link back', text: t('back'), onclick: back})) : null,
     el('article', {class: 'product', 'data-id': p.id},
       el('div', {class: 'top'}, main, el('div', {},
@@ -240,8 +241,10 @@ async function show(result) {
 }
 
 // The host learns the page's height as it changes.
-new ResizeObserver(() => notify('ui/notifications/size-changed', {width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight}))
-  .observe(document.documentElement);
+new ResizeObserver(() => {
+  const r = document.body.getBoundingClientRect();
+  notify('ui/notifications/size-changed', {width: Math.ceil(r.width), height: Math.ceil(r.height)});
+}).observe(document.body);
 
 (async () => {
   app().textContent = '';
