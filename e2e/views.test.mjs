@@ -132,7 +132,7 @@ function mcpClient(rpc, close) {
 
 // open shows the view of a tool's call in a new host page, the page's MCP
 // client being the given one, and returns the page and the view's frame.
-async function open(mcp, tool, args, { theme = 'light', locale = 'en-US' } = {}) {
+async function open(mcp, tool, args, { theme = 'light', locale = 'en-US', result } = {}) {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.setViewport({ width: 800, height: 900 });
@@ -140,7 +140,7 @@ async function open(mcp, tool, args, { theme = 'light', locale = 'en-US' } = {})
   page.on('pageerror', (e) => errors.push(e.message));
   await page.exposeFunction('mcp', (method, params) => mcp.rpc(method, params));
   await page.goto(host.url + '/');
-  const opened = await page.evaluate((o) => window.openView(o), { tool, args, theme, locale, sandboxURL: `${sandbox.url}/sandbox.html` });
+  const opened = await page.evaluate((o) => window.openView(o), { tool, args, theme, locale, result, sandboxURL: `${sandbox.url}/sandbox.html` });
   const frame = await viewFrame(page);
   return { page, frame, opened, errors, close: () => context.close() };
 }
@@ -312,6 +312,73 @@ test('screenshots: light and dark, pt-BR and en', async () => {
       } finally {
         await v.close();
       }
+    }
+  } finally {
+    await mcp.close();
+  }
+});
+
+// The shapes get_product and list_products return once the catalog model of
+// issue 25 lands (/work/notes/model.md): variants with their options, price
+// and stock, photos with alt texts, compare-at prices, vendor, tags and
+// facets. Until the server returns them, the host hands the view a result
+// of that shape; the calls the view makes still go to the real server.
+// When the model lands, the fixture of the tests above exercises the same.
+test('the coming model\'s shapes: variants, photos, tags and facets', async () => {
+  const mcp = await connect('2026-07-28', 'ana@technova.example');
+  const img = (n) => `https://127.0.0.1:1/${n}.jpg`; // https, refused at once: the alt text shows
+  const shirt = { id: xss.id, tenant_id: technova, handle: 'blue-shirt', name: 'Blue shirt', description: '<p>Soft <em>cotton</em>.</p>',
+    vendor: 'Acme', product_type: 'Shirts', tags: ['cotton', 'summer'], status: 'active', sku: 'SHIRT-S', price: '59.90', price_max: '69.90',
+    compare_at_price: '79.90', currency: 'BRL', stock: 12,
+    options: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Blue'] }],
+    variants: [
+      { id: 'v1', sku: 'SHIRT-S', options: { Size: 'S', Color: 'Blue' }, price: '59.90', compare_at_price: '79.90', stock: 4, position: 1 },
+      { id: 'v2', sku: 'SHIRT-M', options: { Size: 'M', Color: 'Blue' }, price: '59.90', stock: 8, position: 2 },
+      { id: 'v3', sku: 'SHIRT-L', options: { Size: 'L', Color: 'Blue' }, price: '69.90', stock: 0, position: 3 }],
+    media: [{ url: img('back'), alt: 'Back', position: 2 }, { url: img('front'), alt: 'Front', position: 1 }, { url: 'http://127.0.0.1:1/x.jpg', alt: 'Plain http', position: 3 }],
+    version: 3, created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-02T10:00:00Z' };
+  const asResult = (v) => ({ content: [{ type: 'text', text: JSON.stringify(v) }], structuredContent: v });
+  try {
+    const pv = await open(mcp, 'get_product', { tenant_id: technova, id: shirt.id }, { result: asResult(shirt) });
+    try {
+      const f = pv.frame;
+      await f.waitForSelector('article.product');
+      assert.deepEqual(await f.$$eval('.thumbs button', (els) => els.map((e) => e.getAttribute('aria-label'))), ['Front', 'Back', 'Plain http']);
+      assert.deepEqual(await f.$$eval('.thumbs img', (els) => els.map((e) => e.alt)), ['Front', 'Back']);
+      assert.equal(await f.$eval('.gallery > .photo', (e) => e.alt), 'Front', 'the first photo by position');
+      assert.equal(await f.$$eval('img[src^="http:"]', (els) => els.length), 0, 'only https photos load');
+      await f.click('.thumbs button:nth-child(2)');
+      assert.equal(await f.$eval('.gallery > .photo', (e) => e.alt), 'Back');
+      assert.equal(await f.$eval('.price', (e) => e.textContent), 'R$59.90 – R$69.90');
+      assert.equal(await f.$eval('.compare', (e) => e.textContent), 'R$79.90');
+      assert.equal(await f.$eval('.vendor', (e) => e.textContent), 'Acme · Shirts');
+      assert.deepEqual(await texts(f, '.tags .chip'), ['cotton', 'summer']);
+      assert.deepEqual(await texts(f, '.options dt, .options dd'), ['Size', 'S, M, L', 'Color', 'Blue']);
+      assert.deepEqual(await f.$$eval('table.variants tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent))), [
+        ['S / Blue', 'SHIRT-S', 'R$59.90R$79.90', '4'], ['M / Blue', 'SHIRT-M', 'R$59.90', '8'], ['L / Blue', 'SHIRT-L', 'R$69.90', '0']]);
+      assert.equal((await f.$$('table.variants button.adjust')).length, 3, 'an owner adjusts each variant');
+      await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await pv.page.screenshot({ path: join(shots, 'product-variants-light-en-US.png'), fullPage: true });
+    } finally {
+      await pv.close();
+    }
+    const page = { products: [{ id: xss.id, handle: 'blue-shirt', name: 'Blue shirt', status: 'active', vendor: 'Acme', product_type: 'Shirts',
+      tags: ['cotton'], sku: 'SHIRT-S', price: '59.90', price_max: '69.90', currency: 'BRL', stock: 12, variant_count: 3,
+      image: { url: img('front'), alt: 'Front' }, version: 3, updated_at: '2026-11-02T10:00:00Z' }], next_cursor: '',
+    facets: { vendor: [{ value: 'Acme', count: 9 }], status: [{ value: 'active', count: 8 }, { value: 'archived', count: 1 }],
+      categories: [{ value: 'c1', name: 'Jackets', count: 3 }], options: { Size: [{ value: 'M', count: 4 }] } } };
+    const lv = await open(mcp, 'list_products', { tenant_id: technova }, { result: asResult(page), locale: 'pt-BR', theme: 'dark' });
+    try {
+      const f = lv.frame;
+      await f.waitForSelector('.product-row');
+      assert.equal(await f.$eval('.product-row img', (e) => e.alt), 'Front');
+      assert.equal(await f.$eval('.product-row .price', (e) => e.textContent), 'R$\u00a059,90 – R$\u00a069,90');
+      assert.deepEqual(await texts(f, '.facets button'), ['Acme (9)', 'Ativo (8)', 'Arquivado (1)', 'Jackets (3)', 'M (4)']);
+      assert.equal((await f.$$('button.next')).length, 0, 'the last page');
+      await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await lv.page.screenshot({ path: join(shots, 'list-facets-dark-pt-BR.png'), fullPage: true });
+    } finally {
+      await lv.close();
     }
   } finally {
     await mcp.close();

@@ -14,7 +14,7 @@ const palettes = {
 // open runs a tool as a host does for a person: its definition names its
 // view, the view is read and shown, then gets the call's input and result.
 // It resolves with the view's state once the view initialized.
-window.openView = async ({ tool, args, theme, locale, sandboxURL }) => {
+window.openView = async ({ tool, args, theme, locale, sandboxURL, result: given }) => {
   document.body.className = theme;
   const tools = await window.mcp('tools/list', {});
   const def = tools.tools.find((t) => t.name === tool);
@@ -40,7 +40,8 @@ window.openView = async ({ tool, args, theme, locale, sandboxURL }) => {
   await sandboxReady;
   await bridge.sendSandboxResourceReady({ html: content.text, csp: ui.csp });
   await initialized;
-  const result = await window.mcp('tools/call', { name: tool, arguments: args });
+  // A given result stands in for the call's (the shapes of a model not yet served).
+  const result = given ?? await window.mcp('tools/call', { name: tool, arguments: args });
   await bridge.sendToolInput({ arguments: args });
   await bridge.sendToolResult(result);
   window.bridge = bridge;

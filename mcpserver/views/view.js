@@ -99,11 +99,11 @@ function el(tag, attrs, ...children) {
     else if (k === 'text') e.textContent = v;
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) e.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
   return e;
 }
 function app() { return document.getElementById('app'); }
-function draw(...children) { app().replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false)); }
+function draw(...children) { app().replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)); }
 function fail(message) { app().prepend(el('p', {class: 'error', role: 'alert', text: message})); }
 function clearErrors() { for (const e of app().querySelectorAll('.error')) e.remove(); }
 
@@ -170,7 +170,7 @@ function renderProduct(p, back) {
       el('td', {text: v.sku || ''}),
       el('td', {class: 'n'}, money(v.price, p.currency), v.compare_at_price ? el('span', {class: 'was', text: money(v.compare_at_price, p.currency)}) : null),
       el('td', {class: 'n stock' + (v.stock <= 0 ? ' low' : ''), text: String(v.stock ?? '')}),
-      edit ? el('td', {class: 'row'}, delta, button) : null);
+      edit ? el('td', {}, el('span', {class: 'row'}, delta, button)) : null);
   });
   const status = async (s) => {
     renderProduct(await callTool('update_product', {tenant_id: tenantID, id: p.id, status: s, expected_version: p.version}), back);
