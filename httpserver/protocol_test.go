@@ -23,11 +23,14 @@ func rpc2026(t *testing.T, url, token, method, params string) (int, []map[string
 	if params == "" {
 		params = "{}"
 	}
-	params = strings.TrimSuffix(params, "}")
-	if params != "{" {
-		params += ","
+	// Params with a _meta of their own (other capabilities) keep it.
+	if !strings.Contains(params, `"_meta":`) {
+		params = strings.TrimSuffix(params, "}")
+		if params != "{" {
+			params += ","
+		}
+		params += `"_meta":` + meta2026 + `}`
 	}
-	params += `"_meta":` + meta2026 + `}`
 	req, _ := http.NewRequest("POST", url+httpserver.MCPPath, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"`+method+`","params":`+params+`}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")

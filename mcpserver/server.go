@@ -116,6 +116,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	}
 	if s.serves(&Tool{Toolset: "products", ReadOnly: true}) {
 		s.addResources()
+		s.addViews()
 	}
 	s.mcp.AddReceivingMiddleware(s.visibility, s.callDeadline)
 	s.metrics = newMetrics(opts.Metrics, s)
@@ -190,6 +191,9 @@ func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 			c, _ := s.caller(ctx, req)
 			if lr, ok := res.(*mcp.ListToolsResult); ok {
 				lr.Tools = s.listFor(c, lr.Tools)
+				if showsViews(req) {
+					lr.Tools = withViews(lr.Tools)
+				}
 			}
 			return res, nil
 		}

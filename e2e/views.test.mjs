@@ -1,0 +1,386 @@
+// The views (MCP Apps) as a person meets them in a host: a host page built
+// from the official AppBridge (@modelcontextprotocol/ext-apps), its sandbox
+// proxy on a second origin (localhost, the host being 127.0.0.1), in
+// Debian's Chromium, connected to the real `vitrine serve` at both protocol
+// revisions: 2025-11-25 through the official TypeScript SDK's client,
+// 2026-07-28 as raw requests carrying their capabilities (the TypeScript SDK
+// does not speak it yet). Each view renders real tool results; the person
+// pages, opens a product, adjusts its stock and archives it; a viewer sees
+// no edit controls and a forged call from the view is refused; the view's
+// own network is blocked. Screenshots go to e2e/screenshots/views/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdirSync, readFileSync, createReadStream, existsSync, statSync } from 'node:fs';
+import { join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { serve, world } from './harness.mjs';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const shots = here('./screenshots/views/');
+const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+const revisions = ['2025-11-25', '2026-07-28'];
+
+let w, server, browser, host, sandbox, technova, xss, pings = 0;
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  w = await world();
+  server = await serve(w.db);
+  technova = w.tenants['technova'];
+  host = await listen(hostServer, '127.0.0.1');
+  sandbox = await listen(sandboxServer, 'localhost');
+  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--lang=en-US'] });
+  // A product whose name is HTML: the view shows those characters.
+  const owner = await connect('2025-11-25', 'ana@technova.example');
+  xss = await owner.call('create_product', { tenant_id: technova, sku: 'VIEW-XSS-1', name: '<img src=x onerror=alert(1)>',
+    price: '19.90', stock: 7, status: 'archived', description: '<p>Plain <b>bold</b> text</p><script>alert(2)</script>' });
+  await owner.close();
+});
+after(async () => {
+  await browser?.close();
+  host?.close();
+  sandbox?.close();
+  await server?.stop();
+  w?.cleanup();
+});
+
+function listen(handler, hostname) {
+  const srv = createServer(handler);
+  return new Promise((done) => srv.listen(0, hostname, () => done({
+    url: `http://${hostname}:${srv.address().port}`, close: () => srv.close(),
+  })));
+}
+
+// The host's origin: its page and script, the AppBridge's modules from
+// node_modules, and /ping, which counts what reaches it (nothing from a
+// view should).
+function hostServer(req, res) {
+  const path = new URL(req.url, 'http://x').pathname;
+  if (path === '/ping') { pings++; return res.writeHead(200, { 'access-control-allow-origin': '*' }).end('pong'); }
+  const file = path === '/' ? here('./views-host/host.html') : path.startsWith('/node_modules/')
+    ? normalize(here('.' + path)) : here('./views-host' + path);
+  if (!file.startsWith(here('.')) || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404).end();
+  const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.json') ? 'application/json' : 'text/javascript';
+  res.writeHead(200, { 'content-type': type + '; charset=utf-8' });
+  createReadStream(file).pipe(res);
+}
+
+// The sandbox proxy's origin: its page under the Content-Security-Policy
+// the view's _meta.ui.csp asks for, as the extension maps it (resource
+// domains to images, scripts, styles, fonts, media; connect domains to
+// connect-src, none when absent). The view's inner frame inherits it.
+function sandboxServer(req, res) {
+  const url = new URL(req.url, 'http://x');
+  if (url.pathname !== '/sandbox.html') return res.writeHead(404).end();
+  const csp = JSON.parse(url.searchParams.get('csp') || '{}');
+  const rd = (csp.resourceDomains ?? []).join(' '), cd = (csp.connectDomains ?? []).join(' ') || "'none'";
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': [
+    "default-src 'none'", `script-src 'unsafe-inline' ${rd}`, `style-src 'unsafe-inline' ${rd}`, `img-src data: ${rd}`,
+    `font-src ${rd || "'none'"}`, `media-src ${rd || "'none'"}`, `connect-src ${cd}`, "base-uri 'none'", "form-action 'none'"].join('; ') });
+  res.end(readFileSync(here('./views-host/sandbox.html')));
+}
+
+// connect returns an MCP client of a host at a revision, as the user with
+// that email: the TypeScript SDK's at 2025-11-25, raw requests at
+// 2026-07-28; with the UI extension declared unless plain.
+async function connect(revision, email, { plain = false } = {}) {
+  const token = w.tokens[email];
+  const capabilities = plain ? {} : { extensions: UI };
+  if (revision === '2025-11-25') {
+    const client = new Client({ name: 'vitrine-e2e-host', version: '1.0.0' }, { capabilities });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    const rpc = (method, params) => ({ 'tools/list': () => client.listTools(params), 'resources/read': () => client.readResource(params),
+      'tools/call': () => client.callTool(params) })[method]();
+    return mcpClient(rpc, () => client.close());
+  }
+  let id = 0;
+  const rpc = async (method, params = {}) => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities,
+      'io.modelcontextprotocol/clientInfo': { name: 'vitrine-e2e-host', version: '1.0.0' } };
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}`,
+      'Mcp-Protocol-Version': '2026-07-28', 'Mcp-Method': method };
+    const name = params.name ?? params.uri;
+    if (name) headers['Mcp-Name'] = name;
+    const res = await fetch(server.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: meta } }) });
+    const text = await res.text();
+    const msgs = (res.headers.get('content-type') ?? '').startsWith('text/event-stream')
+      ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))) : [JSON.parse(text)];
+    const last = msgs[msgs.length - 1];
+    if (last.error) throw new Error(`${method}: ${JSON.stringify(last.error)}`);
+    return last.result;
+  };
+  return mcpClient(rpc, async () => {});
+}
+
+function mcpClient(rpc, close) {
+  return {
+    rpc, close,
+    // call runs a tool and returns its structured content, checking that the
+    // text content is the same JSON (what a host without views reads).
+    async call(name, args) {
+      const res = await rpc('tools/call', { name, arguments: args });
+      assert.ok(!res.isError, res.content?.[0]?.text);
+      assert.deepEqual(JSON.parse(res.content[0].text), res.structuredContent);
+      return res.structuredContent;
+    },
+  };
+}
+
+// open shows the view of a tool's call in a new host page, the page's MCP
+// client being the given one, and returns the page and the view's frame.
+async function open(mcp, tool, args, { theme = 'light', locale = 'en-US', result } = {}) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 800, height: 900 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.exposeFunction('mcp', (method, params) => mcp.rpc(method, params));
+  await page.goto(host.url + '/');
+  const opened = await page.evaluate((o) => window.openView(o), { tool, args, theme, locale, result, sandboxURL: `${sandbox.url}/sandbox.html` });
+  const frame = await viewFrame(page);
+  return { page, frame, opened, errors, close: () => context.close() };
+}
+
+async function viewFrame(page) {
+  for (let i = 0; i < 100; i++) {
+    const f = page.frames().find((f) => f.url() === 'about:srcdoc');
+    if (f) return f;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no view frame');
+}
+
+const texts = (frame, selector) => frame.$$eval(selector, (els) => els.map((e) => e.textContent));
+
+for (const revision of revisions) {
+  test(`${revision}: tools link to their views only for hosts that show them`, async () => {
+    const ui = await connect(revision, 'ana@technova.example');
+    const plain = await connect(revision, 'ana@technova.example', { plain: true });
+    try {
+      const linked = Object.fromEntries((await ui.rpc('tools/list', {})).tools.filter((t) => t._meta).map((t) => [t.name, t._meta]));
+      assert.deepEqual(linked, {
+        list_products: { ui: { resourceUri: 'ui://vitrine/products' }, 'ui/resourceUri': 'ui://vitrine/products' },
+        get_product: { ui: { resourceUri: 'ui://vitrine/product' }, 'ui/resourceUri': 'ui://vitrine/product' },
+      });
+      assert.equal((await plain.rpc('tools/list', {})).tools.filter((t) => t._meta).length, 0, 'a host without the extension lists no _meta');
+      for (const t of (await ui.rpc('tools/list', {})).tools) assert.equal(t._meta?.ui?.visibility, undefined, `${t.name} is for the model too`);
+    } finally {
+      await ui.close();
+      await plain.close();
+    }
+  });
+
+  test(`${revision}: the list view pages and opens a product; the product view adjusts stock and archives`, async (t) => {
+    const mcp = await connect(revision, 'ana@technova.example');
+    const v = await open(mcp, 'list_products', { tenant_id: technova, limit: 3 });
+    try {
+      assert.equal(v.opened.mimeType, 'text/html;profile=mcp-app');
+      assert.deepEqual(v.opened.meta.ui, { csp: { resourceDomains: ['https:'] }, prefersBorder: true });
+      const first = v.opened.result.structuredContent;
+      await v.frame.waitForSelector('.product-row');
+      assert.deepEqual(await texts(v.frame, '.product-row .open'), first.products.map((p) => p.name));
+      assert.ok(first.next_cursor, 'the demo has more than a page of 3');
+      // The next page, through the host: list_products with the cursor.
+      const second = await mcp.call('list_products', { tenant_id: technova, limit: 3, cursor: first.next_cursor });
+      await v.frame.click('button.next');
+      await v.frame.waitForFunction((id) => document.querySelector('.product-row')?.dataset.id === id, {}, second.products[0].id);
+      assert.deepEqual(await texts(v.frame, '.product-row .open'), second.products.map((p) => p.name));
+      await v.frame.click('button.layout-table');
+      await v.frame.waitForSelector('table.list .product-row');
+      // Into a product: its view, with a way back.
+      const p = second.products[0];
+      await v.frame.click(`.product-row[data-id="${p.id}"] .open`);
+      await v.frame.waitForSelector('article.product');
+      assert.equal(await v.frame.$eval('h1.name', (e) => e.textContent), p.name);
+      await v.frame.click('button.back');
+      await v.frame.waitForSelector('.product-row');
+      // The facets to narrow by, once list_products has them (issue 25).
+      const listDef = (await mcp.rpc('tools/list', {})).tools.find((d) => d.name === 'list_products');
+      if (listDef.inputSchema.properties?.facets) {
+        await v.page.evaluate((o) => window.openView(o), { tool: 'list_products', args: { tenant_id: technova, limit: 3, facets: ['status', 'vendor'] },
+          theme: 'light', locale: 'en-US', sandboxURL: `${sandbox.url}/sandbox.html` });
+        const f = await viewFrame(v.page);
+        await f.waitForSelector('.facets button[data-value="active"]');
+        await f.click('.facets button[data-value="active"]');
+        await f.waitForSelector('.facets button[data-value="active"][aria-pressed="true"]');
+        assert.deepEqual([...new Set(await f.$$eval('.product-row .badge', (els) => els.map((e) => e.dataset.status)))], ['active']);
+      } else {
+        t.diagnostic('list_products has no facets yet (issue 25): the facet buttons are not exercised');
+      }
+      assert.deepEqual(v.errors, []);
+    } finally {
+      await v.close();
+    }
+
+    const before = await mcp.call('get_product', { tenant_id: technova, id: xss.id });
+    const pv = await open(mcp, 'get_product', { tenant_id: technova, id: xss.id });
+    try {
+      const f = pv.frame;
+      await f.waitForSelector('article.product');
+      // HTML in the data is text: the name's characters, no element made.
+      assert.equal(await f.$eval('h1.name', (e) => e.textContent), '<img src=x onerror=alert(1)>');
+      assert.equal(await f.$$eval('img[src="x"]', (els) => els.length), 0);
+      assert.equal(await f.$$eval('script', (els) => els.length), 1, 'the page\'s own script alone');
+      assert.equal(await f.$eval('.desc', (e) => e.textContent), 'Plain bold text', 'the description as plain text');
+      // One row from today's single sku/price/stock, or the variants once they exist.
+      const rows = await f.$$('table.variants tbody tr');
+      assert.equal(rows.length, (before.variants ?? [1]).length);
+      const row = before.variants?.[0]?.sku ?? before.sku;
+      const stock = async () => Number(await f.$eval(`tr[data-sku="${row}"] .stock`, (e) => e.textContent));
+      assert.equal(await stock(), before.variants?.[0]?.stock ?? before.stock);
+      const was = await stock();
+      await f.$eval(`tr[data-sku="${row}"] input`, (e) => { e.value = '5'; });
+      await f.click(`tr[data-sku="${row}"] button.adjust`);
+      await f.waitForFunction((sku, n) => Number(document.querySelector(`tr[data-sku="${sku}"] .stock`)?.textContent) === n, {}, row, was + 5);
+      const adjusted = await mcp.call('get_product', { tenant_id: technova, id: xss.id });
+      assert.equal(adjusted.variants?.[0]?.stock ?? adjusted.stock, was + 5, 'the server holds the new figure');
+      // Publish, then archive: the view asks first, and nothing changes on "Cancel".
+      await f.click('button.publish');
+      await f.waitForFunction(() => document.querySelector('.badge')?.dataset.status === 'active');
+      await f.click('button.archive');
+      await f.waitForSelector('dialog[open]');
+      await f.click('#confirm-no');
+      await f.waitForSelector('dialog:not([open])');
+      assert.equal((await mcp.call('get_product', { tenant_id: technova, id: xss.id })).status, 'active');
+      await f.click('button.archive');
+      await f.waitForSelector('dialog[open]');
+      await f.click('#confirm-yes');
+      await f.waitForFunction(() => document.querySelector('.badge')?.dataset.status === 'archived');
+      assert.equal((await mcp.call('get_product', { tenant_id: technova, id: xss.id })).status, 'archived');
+      // The view's own network: blocked by the CSP, nothing reaches the host's origin.
+      const fetched = await f.evaluate((url) => fetch(url).then(() => 'fetched', (e) => e.name), `${host.url}/ping`);
+      assert.equal(fetched, 'TypeError');
+      assert.equal(pings, 0);
+      assert.deepEqual(pv.errors, []);
+    } finally {
+      await pv.close();
+      await mcp.close();
+    }
+  });
+
+  test(`${revision}: a viewer's view has no edit controls, and a forged call from it is refused`, async () => {
+    const mcp = await connect(revision, 'diego@technova.example');
+    const v = await open(mcp, 'get_product', { tenant_id: technova, id: xss.id });
+    try {
+      await v.frame.waitForSelector('article.product');
+      const before = await mcp.call('get_product', { tenant_id: technova, id: xss.id });
+      assert.equal((await v.frame.$$('button.adjust, button.publish, button.archive, table.variants input')).length, 0);
+      // The view calls what it likes through the host: the server decides.
+      const forged = await v.frame.evaluate((tenant, id) => callTool('adjust_stock', { tenant_id: tenant, id, delta: 100, reason: 'forged' })
+        .then(() => 'done', (e) => e.type + ': ' + e.message), technova, xss.id);
+      assert.equal(forged, 'PermissionError: You do not have permission to perform this action');
+      const raw = await v.frame.evaluate((tenant, id) => request('tools/call', { name: 'update_product', arguments: { tenant_id: tenant, id, status: 'active' } }), technova, xss.id);
+      assert.equal(raw.isError, true);
+      assert.equal(raw.content[0].text, '{"error":true,"type":"PermissionError","message":"You do not have permission to perform this action"}');
+      const after = await mcp.call('get_product', { tenant_id: technova, id: xss.id });
+      assert.deepEqual([after.status, after.stock, after.version], [before.status, before.stock, before.version], 'nothing written');
+    } finally {
+      await v.close();
+      await mcp.close();
+    }
+  });
+}
+
+// Both views, in the host's light and dark themes and in both languages,
+// the theme and the language changed by the host while the view is shown.
+test('screenshots: light and dark, pt-BR and en', async () => {
+  const mcp = await connect('2026-07-28', 'ana@technova.example');
+  try {
+    const notebook = await mcp.call('get_product', { tenant_id: technova, sku: 'NB-DELL-5440' });
+    for (const [name, tool, args] of [['product', 'get_product', { tenant_id: technova, id: notebook.id }],
+      ['list', 'list_products', { tenant_id: technova, limit: 6 }]]) {
+      const v = await open(mcp, tool, args, { theme: 'light', locale: 'en-US' });
+      try {
+        await v.frame.waitForSelector(name === 'product' ? 'article.product' : '.product-row');
+        for (const [theme, locale] of [['light', 'en-US'], ['dark', 'en-US'], ['light', 'pt-BR'], ['dark', 'pt-BR']]) {
+          await v.page.evaluate((t, l) => window.setTheme(t, l), theme, locale);
+          await v.frame.waitForFunction((l) => document.documentElement.lang === (l === 'pt-BR' ? 'pt-BR' : 'en'), {}, locale);
+          const heading = name === 'product' ? await v.frame.$eval('h2', (e) => e.textContent) : await v.frame.$eval('.count', (e) => e.textContent);
+          assert.match(heading, locale === 'pt-BR' ? /Descrição|Variantes|nesta página/ : /Description|Variants|on this page/);
+          const bg = await v.frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+          assert.equal(bg, theme === 'dark' ? 'rgb(23, 23, 28)' : 'rgb(255, 255, 255)', 'the host\'s CSS variables');
+          // The host has resized the frame to the view's height, and the view painted.
+          await v.frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+          await new Promise((r) => setTimeout(r, 200));
+          await v.page.screenshot({ path: join(shots, `${name}-${theme}-${locale}.png`), fullPage: true });
+        }
+        assert.deepEqual(v.errors, []);
+      } finally {
+        await v.close();
+      }
+    }
+  } finally {
+    await mcp.close();
+  }
+});
+
+// The shapes get_product and list_products return once the catalog model of
+// issue 25 lands (/work/notes/model.md): variants with their options, price
+// and stock, photos with alt texts, compare-at prices, vendor, tags and
+// facets. Until the server returns them, the host hands the view a result
+// of that shape; the calls the view makes still go to the real server.
+// When the model lands, the fixture of the tests above exercises the same.
+test('the coming model\'s shapes: variants, photos, tags and facets', async () => {
+  const mcp = await connect('2026-07-28', 'ana@technova.example');
+  const img = (n) => `https://127.0.0.1:1/${n}.jpg`; // https, refused at once: the alt text shows
+  const shirt = { id: xss.id, tenant_id: technova, handle: 'blue-shirt', name: 'Blue shirt', description: '<p>Soft <em>cotton</em>.</p>',
+    vendor: 'Acme', product_type: 'Shirts', tags: ['cotton', 'summer'], status: 'active', sku: 'SHIRT-S', price: '59.90', price_max: '69.90',
+    compare_at_price: '79.90', currency: 'BRL', stock: 12,
+    options: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Blue'] }],
+    variants: [
+      { id: 'v1', sku: 'SHIRT-S', options: { Size: 'S', Color: 'Blue' }, price: '59.90', compare_at_price: '79.90', stock: 4, position: 1 },
+      { id: 'v2', sku: 'SHIRT-M', options: { Size: 'M', Color: 'Blue' }, price: '59.90', stock: 8, position: 2 },
+      { id: 'v3', sku: 'SHIRT-L', options: { Size: 'L', Color: 'Blue' }, price: '69.90', stock: 0, position: 3 }],
+    media: [{ url: img('back'), alt: 'Back', position: 2 }, { url: img('front'), alt: 'Front', position: 1 }, { url: 'http://127.0.0.1:1/x.jpg', alt: 'Plain http', position: 3 }],
+    version: 3, created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-02T10:00:00Z' };
+  const asResult = (v) => ({ content: [{ type: 'text', text: JSON.stringify(v) }], structuredContent: v });
+  try {
+    const pv = await open(mcp, 'get_product', { tenant_id: technova, id: shirt.id }, { result: asResult(shirt) });
+    try {
+      const f = pv.frame;
+      await f.waitForSelector('article.product');
+      assert.deepEqual(await f.$$eval('.thumbs button', (els) => els.map((e) => e.getAttribute('aria-label'))), ['Front', 'Back', 'Plain http']);
+      assert.deepEqual(await f.$$eval('.thumbs img', (els) => els.map((e) => e.alt)), ['Front', 'Back']);
+      assert.equal(await f.$eval('.gallery > .photo', (e) => e.alt), 'Front', 'the first photo by position');
+      assert.equal(await f.$$eval('img[src^="http:"]', (els) => els.length), 0, 'only https photos load');
+      await f.click('.thumbs button:nth-child(2)');
+      assert.equal(await f.$eval('.gallery > .photo', (e) => e.alt), 'Back');
+      assert.equal(await f.$eval('.price', (e) => e.textContent), 'R$59.90 – R$69.90');
+      assert.equal(await f.$eval('.compare', (e) => e.textContent), 'R$79.90');
+      assert.equal(await f.$eval('.vendor', (e) => e.textContent), 'Acme · Shirts');
+      assert.deepEqual(await texts(f, '.tags .chip'), ['cotton', 'summer']);
+      assert.deepEqual(await texts(f, '.options dt, .options dd'), ['Size', 'S, M, L', 'Color', 'Blue']);
+      assert.deepEqual(await f.$$eval('table.variants tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent))), [
+        ['S / Blue', 'SHIRT-S', 'R$59.90R$79.90', '4'], ['M / Blue', 'SHIRT-M', 'R$59.90', '8'], ['L / Blue', 'SHIRT-L', 'R$69.90', '0']]);
+      assert.equal((await f.$$('table.variants button.adjust')).length, 3, 'an owner adjusts each variant');
+      await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await pv.page.screenshot({ path: join(shots, 'product-variants-light-en-US.png'), fullPage: true });
+    } finally {
+      await pv.close();
+    }
+    const page = { products: [{ id: xss.id, handle: 'blue-shirt', name: 'Blue shirt', status: 'active', vendor: 'Acme', product_type: 'Shirts',
+      tags: ['cotton'], sku: 'SHIRT-S', price: '59.90', price_max: '69.90', currency: 'BRL', stock: 12, variant_count: 3,
+      image: { url: img('front'), alt: 'Front' }, version: 3, updated_at: '2026-11-02T10:00:00Z' }], next_cursor: '',
+    facets: { vendor: [{ value: 'Acme', count: 9 }], status: [{ value: 'active', count: 8 }, { value: 'archived', count: 1 }],
+      categories: [{ value: 'c1', name: 'Jackets', count: 3 }], options: { Size: [{ value: 'M', count: 4 }] } } };
+    const lv = await open(mcp, 'list_products', { tenant_id: technova }, { result: asResult(page), locale: 'pt-BR', theme: 'dark' });
+    try {
+      const f = lv.frame;
+      await f.waitForSelector('.product-row');
+      assert.equal(await f.$eval('.product-row img', (e) => e.alt), 'Front');
+      assert.equal(await f.$eval('.product-row .price', (e) => e.textContent), 'R$\u00a059,90 – R$\u00a069,90');
+      assert.deepEqual(await texts(f, '.facets button'), ['Acme (9)', 'Ativo (8)', 'Arquivado (1)', 'Jackets (3)', 'M (4)']);
+      assert.equal((await f.$$('button.next')).length, 0, 'the last page');
+      await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await lv.page.screenshot({ path: join(shots, 'list-facets-dark-pt-BR.png'), fullPage: true });
+    } finally {
+      await lv.close();
+    }
+  } finally {
+    await mcp.close();
+  }
+});
