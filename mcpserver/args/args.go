@@ -85,6 +85,11 @@ func checkObject(path string, obj map[string]any, s *jsonschema.Schema) error {
 	slices.Sort(names)
 	for _, name := range names {
 		prop, ok := s.Properties[name]
+		if !ok && isMap(s) {
+			// An object of any keys (option name to value, say): each value
+			// as its schema says.
+			prop, ok = s.AdditionalProperties, true
+		}
 		if !ok {
 			return vitrine.Invalid(join(path, name), "unknown argument %q; the arguments are: %s", join(path, name), strings.Join(s.PropertyOrder, ", "))
 		}
@@ -100,6 +105,13 @@ func checkObject(path string, obj map[string]any, s *jsonschema.Schema) error {
 		obj[name] = nv
 	}
 	return nil
+}
+
+// isMap reports whether an object's schema takes keys of its own choosing:
+// additionalProperties is a schema, not false (which jsonschema-go writes
+// as {"not": {}}).
+func isMap(s *jsonschema.Schema) bool {
+	return s.AdditionalProperties != nil && s.AdditionalProperties.Not == nil && len(s.Properties) == 0
 }
 
 func checkValue(path string, v any, s *jsonschema.Schema) (any, error) {
