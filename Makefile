@@ -32,7 +32,7 @@ test: lint build
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 1x
 	scripts/fuzz.sh
 	scripts/chromium.sh
-	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error && VITRINE_TEST_POSTGRES_REQUIRED=1 npm test
 
 # gofmt, go vet and staticcheck (its version pinned in go.mod as a tool).
 lint:
@@ -48,7 +48,7 @@ docs:
 # Only the end-to-end suites (e2e/), against a fresh build.
 e2e: build
 	scripts/chromium.sh
-	cd e2e && npm ci --no-audit --no-fund --loglevel=error && npm test
+	cd e2e && npm ci --no-audit --no-fund --loglevel=error && VITRINE_TEST_POSTGRES_REQUIRED=1 npm test
 
 # Every fuzz target for a few seconds' worth of inputs, or for FUZZTIME
 # each (make fuzz FUZZTIME=1m for longer).
@@ -67,5 +67,6 @@ fuzz:
 bench: build
 	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
+	bin/vitrine-bench catalog --products 100000 --import 100000 --rss-variants 1000000 --duration 5s $(CATALOG_ARGS)
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

@@ -589,7 +589,7 @@ func (p *Product) validateAttributes(defs map[string]*Attribute) error {
 		f := "attributes." + key
 		def := defs[key]
 		if def == nil {
-			return Invalid(f, "no attribute %q is defined in this company; its admins define attributes (create_attribute)", key)
+			return Invalid(f, "no attribute %q is defined in this company; its admins define attributes (save_attribute)", key)
 		}
 		v, err := def.Check(f, p.Attributes[key])
 		if err != nil {

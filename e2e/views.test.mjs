@@ -4,8 +4,10 @@
 // Debian's Chromium, connected to the real `vitrine serve` at both protocol
 // revisions: 2025-11-25 through the official TypeScript SDK's client,
 // 2026-07-28 as raw requests carrying their capabilities (the TypeScript SDK
-// does not speak it yet). Each view renders real tool results; the person
-// pages, opens a product, adjusts its stock and archives it; a viewer sees
+// does not speak it yet). Each view renders real tool results, of products
+// made with create_product (variants, photos, tags, vendor); the person
+// pages, narrows by a facet, opens a product, adjusts one variant's stock
+// and archives it; a viewer sees
 // no edit controls and a forged call from the view is refused; the view's
 // own network is blocked. Screenshots go to e2e/screenshots/views/.
 import { test, before, after } from 'node:test';
@@ -25,7 +27,8 @@ const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const revisions = ['2025-11-25', '2026-07-28'];
 
-let w, server, browser, host, sandbox, technova, xss, pings = 0;
+let w, server, browser, host, sandbox, technova, xss, shirt, pings = 0;
+const img = (n) => `https://127.0.0.1:1/${n}.jpg`; // https, refused at once: the alt text shows
 before(async () => {
   mkdirSync(shots, { recursive: true });
   w = await world();
@@ -38,6 +41,17 @@ before(async () => {
   const owner = await connect('2025-11-25', 'ana@technova.example');
   xss = await owner.call('create_product', { tenant_id: technova, sku: 'VIEW-XSS-1', name: '<img src=x onerror=alert(1)>',
     price: '19.90', stock: 7, status: 'archived', description: '<p>Plain <b>bold</b> text</p><script>alert(2)</script>' });
+  // A shop's product: three variants over two options, photos, tags, a vendor; and another of its vendor.
+  shirt = await owner.call('create_product', { tenant_id: technova, name: 'Blue shirt', description: '<p>Soft <em>cotton</em>.</p>',
+    vendor: 'Acme', product_type: 'Shirts', tags: ['cotton', 'summer'],
+    options: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Blue'] }],
+    variants: [
+      { sku: 'SHIRT-S', options: { Size: 'S', Color: 'Blue' }, price: '59.90', compare_at_price: '79.90', stock: 4 },
+      { sku: 'SHIRT-M', options: { Size: 'M', Color: 'Blue' }, price: '59.90', stock: 8 },
+      { sku: 'SHIRT-L', options: { Size: 'L', Color: 'Blue' }, price: '69.90', stock: 0 }],
+    media: [{ url: img('front'), alt: 'Front' }, { url: img('back'), alt: 'Back' }] });
+  await owner.call('create_product', { tenant_id: technova, name: 'Green cap', sku: 'CAP-G', price: '29.90', stock: 3, status: 'draft',
+    vendor: 'Acme', product_type: 'Caps', tags: ['cotton'], media: [{ url: img('cap'), alt: 'Cap' }] });
   await owner.close();
 });
 after(async () => {
@@ -174,7 +188,7 @@ for (const revision of revisions) {
     }
   });
 
-  test(`${revision}: the list view pages and opens a product; the product view adjusts stock and archives`, async (t) => {
+  test(`${revision}: the list view pages and opens a product; the product view adjusts stock and archives`, async () => {
     const mcp = await connect(revision, 'ana@technova.example');
     const v = await open(mcp, 'list_products', { tenant_id: technova, limit: 3 });
     try {
@@ -198,19 +212,14 @@ for (const revision of revisions) {
       assert.equal(await v.frame.$eval('h1.name', (e) => e.textContent), p.name);
       await v.frame.click('button.back');
       await v.frame.waitForSelector('.product-row');
-      // The facets to narrow by, once list_products has them (issue 25).
-      const listDef = (await mcp.rpc('tools/list', {})).tools.find((d) => d.name === 'list_products');
-      if (listDef.inputSchema.properties?.facets) {
-        await v.page.evaluate((o) => window.openView(o), { tool: 'list_products', args: { tenant_id: technova, limit: 3, facets: ['status', 'vendor'] },
-          theme: 'light', locale: 'en-US', sandboxURL: `${sandbox.url}/sandbox.html` });
-        const f = await viewFrame(v.page);
-        await f.waitForSelector('.facets button[data-value="active"]');
-        await f.click('.facets button[data-value="active"]');
-        await f.waitForSelector('.facets button[data-value="active"][aria-pressed="true"]');
-        assert.deepEqual([...new Set(await f.$$eval('.product-row .badge', (els) => els.map((e) => e.dataset.status)))], ['active']);
-      } else {
-        t.diagnostic('list_products has no facets yet (issue 25): the facet buttons are not exercised');
-      }
+      // The facets to narrow by: a status, through the host.
+      await v.page.evaluate((o) => window.openView(o), { tool: 'list_products', args: { tenant_id: technova, limit: 3, facets: ['status', 'vendor'] },
+        theme: 'light', locale: 'en-US', sandboxURL: `${sandbox.url}/sandbox.html` });
+      const f = await viewFrame(v.page);
+      await f.waitForSelector('.facets button[data-value="active"]');
+      await f.click('.facets button[data-value="active"]');
+      await f.waitForSelector('.facets button[data-value="active"][aria-pressed="true"]');
+      assert.deepEqual([...new Set(await f.$$eval('.product-row .badge', (els) => els.map((e) => e.dataset.status)))], ['active']);
       assert.deepEqual(v.errors, []);
     } finally {
       await v.close();
@@ -226,18 +235,18 @@ for (const revision of revisions) {
       assert.equal(await f.$$eval('img[src="x"]', (els) => els.length), 0);
       assert.equal(await f.$$eval('script', (els) => els.length), 1, 'the page\'s own script alone');
       assert.equal(await f.$eval('.desc', (e) => e.textContent), 'Plain bold text', 'the description as plain text');
-      // One row from today's single sku/price/stock, or the variants once they exist.
-      const rows = await f.$$('table.variants tbody tr');
-      assert.equal(rows.length, (before.variants ?? [1]).length);
-      const row = before.variants?.[0]?.sku ?? before.sku;
+      // A product of one variant: its one row.
+      assert.equal(before.variants.length, 1);
+      assert.equal((await f.$$('table.variants tbody tr')).length, 1);
+      const row = before.variants[0].sku;
       const stock = async () => Number(await f.$eval(`tr[data-sku="${row}"] .stock`, (e) => e.textContent));
-      assert.equal(await stock(), before.variants?.[0]?.stock ?? before.stock);
+      assert.equal(await stock(), before.variants[0].stock);
       const was = await stock();
       await f.$eval(`tr[data-sku="${row}"] input`, (e) => { e.value = '5'; });
       await f.click(`tr[data-sku="${row}"] button.adjust`);
       await f.waitForFunction((sku, n) => Number(document.querySelector(`tr[data-sku="${sku}"] .stock`)?.textContent) === n, {}, row, was + 5);
       const adjusted = await mcp.call('get_product', { tenant_id: technova, id: xss.id });
-      assert.equal(adjusted.variants?.[0]?.stock ?? adjusted.stock, was + 5, 'the server holds the new figure');
+      assert.equal(adjusted.variants[0].stock, was + 5, 'the server holds the new figure');
       // Publish, then archive: the view asks first, and nothing changes on "Cancel".
       await f.click('button.publish');
       await f.waitForFunction(() => document.querySelector('.badge')?.dataset.status === 'active');
@@ -318,35 +327,22 @@ test('screenshots: light and dark, pt-BR and en', async () => {
   }
 });
 
-// The shapes get_product and list_products return once the catalog model of
-// issue 25 lands (/work/notes/model.md): variants with their options, price
-// and stock, photos with alt texts, compare-at prices, vendor, tags and
-// facets. Until the server returns them, the host hands the view a result
-// of that shape; the calls the view makes still go to the real server.
-// When the model lands, the fixture of the tests above exercises the same.
-test('the coming model\'s shapes: variants, photos, tags and facets', async () => {
+// The catalog's model from real results: a product's photos with their alt
+// texts, price range and compare-at price, vendor, tags, options and
+// variants; one variant's stock adjusted from its row; the list's facets,
+// the counts the server gave, narrowing the list when clicked.
+test('the real model: variants, photos, tags and facets', async () => {
   const mcp = await connect('2026-07-28', 'ana@technova.example');
-  const img = (n) => `https://127.0.0.1:1/${n}.jpg`; // https, refused at once: the alt text shows
-  const shirt = { id: xss.id, tenant_id: technova, handle: 'blue-shirt', name: 'Blue shirt', description: '<p>Soft <em>cotton</em>.</p>',
-    vendor: 'Acme', product_type: 'Shirts', tags: ['cotton', 'summer'], status: 'active', sku: 'SHIRT-S', price: '59.90', price_max: '69.90',
-    compare_at_price: '79.90', currency: 'BRL', stock: 12,
-    options: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Blue'] }],
-    variants: [
-      { id: 'v1', sku: 'SHIRT-S', options: { Size: 'S', Color: 'Blue' }, price: '59.90', compare_at_price: '79.90', stock: 4, position: 1 },
-      { id: 'v2', sku: 'SHIRT-M', options: { Size: 'M', Color: 'Blue' }, price: '59.90', stock: 8, position: 2 },
-      { id: 'v3', sku: 'SHIRT-L', options: { Size: 'L', Color: 'Blue' }, price: '69.90', stock: 0, position: 3 }],
-    media: [{ url: img('back'), alt: 'Back', position: 2 }, { url: img('front'), alt: 'Front', position: 1 }, { url: 'http://127.0.0.1:1/x.jpg', alt: 'Plain http', position: 3 }],
-    version: 3, created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-02T10:00:00Z' };
-  const asResult = (v) => ({ content: [{ type: 'text', text: JSON.stringify(v) }], structuredContent: v });
   try {
-    const pv = await open(mcp, 'get_product', { tenant_id: technova, id: shirt.id }, { result: asResult(shirt) });
+    const p = await mcp.call('get_product', { tenant_id: technova, id: shirt.id });
+    assert.deepEqual(p.media.map((m) => [m.alt, m.position]), [['Front', 1], ['Back', 2]]);
+    const pv = await open(mcp, 'get_product', { tenant_id: technova, id: shirt.id });
     try {
       const f = pv.frame;
       await f.waitForSelector('article.product');
-      assert.deepEqual(await f.$$eval('.thumbs button', (els) => els.map((e) => e.getAttribute('aria-label'))), ['Front', 'Back', 'Plain http']);
+      assert.deepEqual(await f.$$eval('.thumbs button', (els) => els.map((e) => e.getAttribute('aria-label'))), ['Front', 'Back']);
       assert.deepEqual(await f.$$eval('.thumbs img', (els) => els.map((e) => e.alt)), ['Front', 'Back']);
       assert.equal(await f.$eval('.gallery > .photo', (e) => e.alt), 'Front', 'the first photo by position');
-      assert.equal(await f.$$eval('img[src^="http:"]', (els) => els.length), 0, 'only https photos load');
       await f.click('.thumbs button:nth-child(2)');
       assert.equal(await f.$eval('.gallery > .photo', (e) => e.alt), 'Back');
       assert.equal(await f.$eval('.price', (e) => e.textContent), 'R$59.90 – R$69.90');
@@ -354,29 +350,53 @@ test('the coming model\'s shapes: variants, photos, tags and facets', async () =
       assert.equal(await f.$eval('.vendor', (e) => e.textContent), 'Acme · Shirts');
       assert.deepEqual(await texts(f, '.tags .chip'), ['cotton', 'summer']);
       assert.deepEqual(await texts(f, '.options dt, .options dd'), ['Size', 'S, M, L', 'Color', 'Blue']);
-      assert.deepEqual(await f.$$eval('table.variants tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent))), [
+      const table = () => f.$$eval('table.variants tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent)));
+      assert.deepEqual(await table(), [
         ['S / Blue', 'SHIRT-S', 'R$59.90R$79.90', '4'], ['M / Blue', 'SHIRT-M', 'R$59.90', '8'], ['L / Blue', 'SHIRT-L', 'R$69.90', '0']]);
       assert.equal((await f.$$('table.variants button.adjust')).length, 3, 'an owner adjusts each variant');
       await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await pv.page.screenshot({ path: join(shots, 'product-variants-light-en-US.png'), fullPage: true });
+
+      // Adjust the M variant: that variant's stock, by its id, and the view shows the new figure.
+      await f.$eval('tr[data-sku="SHIRT-M"] input', (e) => { e.value = '5'; });
+      await f.click('tr[data-sku="SHIRT-M"] button.adjust');
+      await f.waitForFunction(() => document.querySelector('tr[data-sku="SHIRT-M"] .stock')?.textContent === '13');
+      assert.deepEqual(await table(), [
+        ['S / Blue', 'SHIRT-S', 'R$59.90R$79.90', '4'], ['M / Blue', 'SHIRT-M', 'R$59.90', '13'], ['L / Blue', 'SHIRT-L', 'R$69.90', '0']]);
+      assert.equal(await f.$eval('.total', (e) => e.textContent), '17 in stock');
+      const after = await mcp.call('get_product', { tenant_id: technova, id: shirt.id });
+      assert.deepEqual(after.variants.map((v) => [v.sku, v.stock]), [['SHIRT-S', 4], ['SHIRT-M', 13], ['SHIRT-L', 0]]);
+      const { movements: [last] } = await mcp.call('list_stock_movements', { tenant_id: technova, product_id: shirt.id, limit: 1 });
+      assert.deepEqual([last.variant_id, last.delta, last.stock_after], [p.variants[1].id, 5, 13], 'adjust_stock named the variant');
+      assert.deepEqual(pv.errors, []);
     } finally {
       await pv.close();
     }
-    const page = { products: [{ id: xss.id, handle: 'blue-shirt', name: 'Blue shirt', status: 'active', vendor: 'Acme', product_type: 'Shirts',
-      tags: ['cotton'], sku: 'SHIRT-S', price: '59.90', price_max: '69.90', currency: 'BRL', stock: 12, variant_count: 3,
-      image: { url: img('front'), alt: 'Front' }, version: 3, updated_at: '2026-11-02T10:00:00Z' }], next_cursor: '',
-    facets: { vendor: [{ value: 'Acme', count: 9 }], status: [{ value: 'active', count: 8 }, { value: 'archived', count: 1 }],
-      categories: [{ value: 'c1', name: 'Jackets', count: 3 }], options: { Size: [{ value: 'M', count: 4 }] } } };
-    const lv = await open(mcp, 'list_products', { tenant_id: technova }, { result: asResult(page), locale: 'pt-BR', theme: 'dark' });
+
+    const args = { tenant_id: technova, vendor: 'Acme', facets: ['vendor', 'status', 'tags', 'options'] };
+    const listed = await mcp.call('list_products', args);
+    assert.deepEqual(listed.products.map((r) => r.name), ['Blue shirt', 'Green cap']);
+    const lv = await open(mcp, 'list_products', args, { locale: 'pt-BR', theme: 'dark' });
     try {
       const f = lv.frame;
       await f.waitForSelector('.product-row');
-      assert.equal(await f.$eval('.product-row img', (e) => e.alt), 'Front');
+      assert.deepEqual(await f.$$eval('.product-row img', (els) => els.map((e) => e.alt)), ['Front', 'Cap']);
       assert.equal(await f.$eval('.product-row .price', (e) => e.textContent), 'R$\u00a059,90 – R$\u00a069,90');
-      assert.deepEqual(await texts(f, '.facets button'), ['Acme (9)', 'Ativo (8)', 'Arquivado (1)', 'Jackets (3)', 'M (4)']);
+      // The buttons are the server's facets, with its counts.
+      const status = { active: 'Ativo', draft: 'Rascunho', archived: 'Arquivado' };
+      const facets = listed.facets;
+      assert.deepEqual(facets.vendor, [{ value: 'Acme', count: 2 }]);
+      assert.deepEqual(await texts(f, '.facets button'), Object.entries(facets).flatMap(([name, values]) =>
+        (name === 'options' ? Object.values(values).flat() : values).map((x) => `${name === 'status' ? status[x.value] : x.value} (${x.count})`)));
+      assert.ok(await f.$('.facets button[data-value="summer"]'), 'the shirt\'s tags among them');
       assert.equal((await f.$$('button.next')).length, 0, 'the last page');
       await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await lv.page.screenshot({ path: join(shots, 'list-facets-dark-pt-BR.png'), fullPage: true });
+      // A size narrows the list to the products with a variant of it.
+      await f.click('.facets button[data-value="M"]');
+      await f.waitForSelector('.facets button[data-value="M"][aria-pressed="true"]');
+      assert.deepEqual(await texts(f, '.product-row .open'), ['Blue shirt']);
+      assert.deepEqual(lv.errors, []);
     } finally {
       await lv.close();
     }

@@ -144,15 +144,20 @@ func (t *Tool) definition(iconsURL string) *mcp.Tool {
 		a.DestructiveHint = ptr(t.Destructive)
 	}
 	in, out := t.wireSchemas()
-	return &mcp.Tool{
-		Name:         t.Name,
-		Title:        t.Title,
-		Description:  t.Description,
-		InputSchema:  in,
-		OutputSchema: out,
-		Annotations:  a,
-		Icons:        toolsetIcons(iconsURL, t.Toolset),
+	tool := &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: in,
+		Annotations: a,
+		Icons:       toolsetIcons(iconsURL, t.Toolset),
 	}
+	if out != nil {
+		// Not a nil json.RawMessage in the interface, which would be
+		// listed as "outputSchema": null, a list clients refuse.
+		tool.OutputSchema = out
+	}
+	return tool
 }
 
 // successResult carries the output both as structured content and, for

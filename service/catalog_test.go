@@ -249,6 +249,11 @@ func TestCatalogFilters(t *testing.T) {
 				t.Errorf("%s: %v, want %v", c.name, got, c.want)
 			}
 		}
+		// A product counts in its category and in those above it.
+		if page, err := w.svc.ListProducts(ctx, a, service.ProductQuery{Facets: []string{"categories"}}); err != nil ||
+			fmt.Sprint(page.Facets.Values["categories"]) != fmt.Sprint([]vitrine.FacetValue{{Value: clothing.ID, Name: "Clothing", Count: 2}, {Value: jackets.ID, Name: "Jackets", Count: 1}}) {
+			t.Errorf("categories facet: %v %v", page, err)
+		}
 		page, err := w.svc.ListProducts(ctx, a, service.ProductQuery{Tags: []string{"garden"}, Facets: []string{"vendor", "tags", "options", "categories", "status", "product_type"}})
 		if err != nil {
 			t.Fatal(err)
@@ -259,7 +264,7 @@ func TestCatalogFilters(t *testing.T) {
 			[]vitrine.FacetValue{{Value: "garden", Count: 3}, {Value: "summer", Count: 1}, {Value: "winter", Count: 1}},
 			[]vitrine.FacetValue{{Value: "M", Count: 3}, {Value: "L", Count: 1}},
 			[]vitrine.FacetValue{{Value: "Blue", Count: 1}, {Value: "Green", Count: 1}, {Value: "White", Count: 1}},
-			[]vitrine.FacetValue{{Value: jackets.ID, Name: "Jackets", Count: 1}},
+			[]vitrine.FacetValue{{Value: clothing.ID, Name: "Clothing", Count: 1}, {Value: jackets.ID, Name: "Jackets", Count: 1}},
 			[]vitrine.FacetValue{{Value: "active", Count: 3}})
 		if got != want {
 			t.Errorf("facets of the garden products:\n got %s\nwant %s", got, want)

@@ -13,7 +13,7 @@ import (
 // maxCategoriesPerTenant bounds a company's tree.
 const maxCategoriesPerTenant = 10_000
 
-// CategoryFields holds create_category's and update_category's arguments;
+// CategoryFields holds save_category's arguments;
 // nil leaves a field alone (ParentID "" moves a category to the root).
 type CategoryFields struct {
 	Name     *string
@@ -195,8 +195,7 @@ func (s *Service) ensureCategoryPath(ctx context.Context, a *Access, path string
 	return parent, nil
 }
 
-// AttributeFields holds create_attribute's and update_attribute's
-// arguments.
+// AttributeFields holds save_attribute's arguments.
 type AttributeFields struct {
 	Key    string
 	Name   *string

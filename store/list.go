@@ -311,10 +311,17 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 			query = `SELECT tag_key, min(tag), '', count(*) FROM product_tags WHERE tenant_id = $1 AND product_id IN (` + matching + `)
 				GROUP BY tag_key ORDER BY 4 DESC, 1` + limit()
 		case vitrine.FacetCategories:
-			query = `SELECT pc.category_id, min(c.name), '', count(*) FROM product_categories pc
-				JOIN categories c ON c.tenant_id = pc.tenant_id AND c.id = pc.category_id
+			// A product counts in its categories and in every one above
+			// them, as the category filter keeps a category's descendants.
+			query = `WITH RECURSIVE up (cat, anc) AS (
+					SELECT id, id FROM categories WHERE tenant_id = $1
+					UNION SELECT up.cat, c.parent_id FROM up JOIN categories c ON c.tenant_id = $1 AND c.id = up.anc WHERE c.parent_id IS NOT NULL
+				)
+				SELECT up.anc, min(n.name), '', count(DISTINCT pc.product_id) FROM product_categories pc
+				JOIN up ON up.cat = pc.category_id
+				JOIN categories n ON n.tenant_id = $1 AND n.id = up.anc
 				WHERE pc.tenant_id = $1 AND pc.product_id IN (` + matching + `)
-				GROUP BY pc.category_id ORDER BY 4 DESC, 1` + limit()
+				GROUP BY up.anc ORDER BY 4 DESC, 1` + limit()
 		case vitrine.FacetOptions:
 			query = `SELECT k, min(n), v, count(DISTINCT product_id) FROM (
 					SELECT product_id, opt1_key AS k, opt1_name AS n, opt1 AS v FROM variants WHERE tenant_id = $1 AND product_id IN (` + matching + `)

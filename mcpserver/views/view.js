@@ -139,7 +139,13 @@ function variantsOf(p) {
   if (Array.isArray(p.variants) && p.variants.length) return p.variants;
   return [{sku: p.sku, price: p.price, compare_at_price: p.compare_at_price, stock: p.stock, one: true}];
 }
-function variantName(v) { return v.options && typeof v.options === 'object' ? Object.values(v.options).join(' / ') : ''; }
+// variantName is a variant's option values in the order of the product's
+// options (a JSON object's keys keep no order of their own).
+function variantName(v, p) {
+  if (!v.options || typeof v.options !== 'object') return '';
+  const names = p && Array.isArray(p.options) && p.options.length ? p.options.map((o) => o.name) : Object.keys(v.options);
+  return names.filter((n) => n in v.options).map((n) => v.options[n]).join(' / ');
+}
 
 // renderProduct draws a product (get_product's result) into the page.
 function renderProduct(p, back) {
@@ -156,9 +162,9 @@ function renderProduct(p, back) {
   drawGallery();
   const edit = canEdit() && tenantID;
   const variants = variantsOf(p);
-  const named = variants.some((v) => variantName(v));
+  const named = variants.some((v) => variantName(v, p));
   const rows = variants.map((v) => {
-    const delta = el('input', {type: 'number', step: 1, value: 1, 'aria-label': t('delta') + ' ' + (variantName(v) || v.sku || p.name)});
+    const delta = el('input', {type: 'number', step: 1, value: 1, 'aria-label': t('delta') + ' ' + (variantName(v, p) || v.sku || p.name)});
     const button = el('button', {type: 'button', class: 'adjust', text: t('adjust')});
     button.addEventListener('click', () => act(button, async () => {
       const target = v.one || !v.id ? {id: p.id} : {variant_id: v.id};
@@ -166,7 +172,7 @@ function renderProduct(p, back) {
       renderProduct(await callTool('get_product', {tenant_id: tenantID, id: p.id}), back);
     }));
     return el('tr', {'data-sku': v.sku},
-      named ? el('td', {text: variantName(v)}) : null,
+      named ? el('td', {text: variantName(v, p)}) : null,
       el('td', {text: v.sku || ''}),
       el('td', {class: 'n'}, money(v.price, p.currency), v.compare_at_price ? el('span', {class: 'was', text: money(v.compare_at_price, p.currency)}) : null),
       el('td', {class: 'n stock' + (v.stock <= 0 ? ' low' : ''), text: String(v.stock ?? '')}),
