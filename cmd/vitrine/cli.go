@@ -11,17 +11,19 @@ import (
 type CLI struct {
 	Globals
 
-	Serve   ServeCmd   `cmd:"" help:"Serve MCP over Streamable HTTP (default http://127.0.0.1:8080/mcp)."`
-	Stdio   StdioCmd   `cmd:"" help:"Serve MCP over stdio, as the user of the token in VITRINE_TOKEN."`
-	Migrate MigrateCmd `cmd:"" help:"Bring the database schema up to date (serve also does, at start)."`
-	Demo    DemoCmd    `cmd:"" help:"Fill the database with demo companies, users and products, and print their tokens and passwords."`
-	User    UserCmd    `cmd:"" help:"Manage users."`
-	Audit   AuditCmd   `cmd:"" help:"Read the audit log."`
-	Tenant  TenantCmd  `cmd:"" help:"Manage companies (tenants)."`
-	Member  MemberCmd  `cmd:"" help:"Manage memberships."`
-	Product ProductCmd `cmd:"" help:"Import and export a company's products."`
-	Token   TokenCmd   `cmd:"" help:"Manage personal access tokens."`
-	Version VersionCmd `cmd:"" help:"Print the version, the commit and the Go version."`
+	Serve     ServeCmd     `cmd:"" help:"Serve MCP over Streamable HTTP (default http://127.0.0.1:8080/mcp)."`
+	Stdio     StdioCmd     `cmd:"" help:"Serve MCP over stdio, as the user of the token in VITRINE_TOKEN."`
+	Migrate   MigrateCmd   `cmd:"" help:"Bring the database schema up to date (serve also does, at start)."`
+	Demo      DemoCmd      `cmd:"" help:"Fill the database with demo companies, users and products, and print their tokens and passwords."`
+	User      UserCmd      `cmd:"" help:"Manage users."`
+	Audit     AuditCmd     `cmd:"" help:"Read the audit log."`
+	Tenant    TenantCmd    `cmd:"" help:"Manage companies (tenants)."`
+	Member    MemberCmd    `cmd:"" help:"Manage memberships."`
+	Product   ProductCmd   `cmd:"" help:"Import and export a company's products."`
+	Category  CategoryCmd  `cmd:"" help:"Manage a company's categories."`
+	Attribute AttributeCmd `cmd:"" help:"Manage a company's attribute definitions."`
+	Token     TokenCmd     `cmd:"" help:"Manage personal access tokens."`
+	Version   VersionCmd   `cmd:"" help:"Print the version, the commit and the Go version."`
 }
 
 // Globals are the flags every command takes.

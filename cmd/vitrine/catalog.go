@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vitrine/vitrine/service"
+)
+
+// CategoryCmd groups the commands of a company's categories.
+type CategoryCmd struct {
+	List   CategoryListCmd   `cmd:"" help:"List a company's categories, parents before children, with their paths."`
+	Add    CategoryAddCmd    `cmd:"" help:"Add a category, at the root or under a parent."`
+	Update CategoryUpdateCmd `cmd:"" help:"Rename, move or reorder a category."`
+	Delete CategoryDeleteCmd `cmd:"" help:"Delete a category without subcategories; its products leave it."`
+}
+
+// AttributeCmd groups the commands of a company's attributes.
+type AttributeCmd struct {
+	List   AttributeListCmd   `cmd:"" help:"List a company's attribute definitions."`
+	Save   AttributeSaveCmd   `cmd:"" help:"Define an attribute, or rename one or change an enum's values."`
+	Delete AttributeDeleteCmd `cmd:"" help:"Delete an attribute no product has a value of."`
+}
+
+type catalogActor struct {
+	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	As     string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
+}
+
+func (c catalogActor) access(e *env, what string) (func() error, *service.Service, *service.Access, error) {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As, "vitrine "+what)
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return db.Close, svc, a, nil
+}
+
+// CategoryListCmd lists categories.
+type CategoryListCmd struct {
+	catalogActor
+	JSON bool `name:"json" help:"Print one JSON object per category."`
+}
+
+// Run lists the company's categories.
+func (c *CategoryListCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "category list")
+	if err != nil {
+		return err
+	}
+	defer done()
+	all, err := svc.ListCategories(e.ctx, a)
+	if err != nil {
+		return err
+	}
+	l := e.lister(c.JSON, "ID\tHANDLE\tPATH")
+	for _, cat := range all {
+		path := service.CategoryPath(all, cat.ID)
+		if err := l.row(map[string]any{"id": cat.ID, "name": cat.Name, "handle": cat.Handle, "parent_id": cat.ParentID, "path": path, "position": cat.Position},
+			cat.ID, cat.Handle, path); err != nil {
+			return err
+		}
+	}
+	return l.done()
+}
+
+// CategoryAddCmd adds a category.
+type CategoryAddCmd struct {
+	catalogActor
+	Name     string `required:"" help:"The category's name."`
+	Parent   string `placeholder:"ID" help:"The category to put it under; default: at the root."`
+	Handle   string `help:"Its URL slug; default: from the name."`
+	Position *int   `help:"Its place among its siblings; default: last."`
+}
+
+// Run adds the category and prints its id.
+func (c *CategoryAddCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "category add")
+	if err != nil {
+		return err
+	}
+	defer done()
+	f := service.CategoryFields{Name: &c.Name, ParentID: &c.Parent, Position: c.Position}
+	if c.Handle != "" {
+		f.Handle = &c.Handle
+	}
+	cat, err := svc.CreateCategory(e.ctx, a, f)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, cat.ID)
+	return nil
+}
+
+// CategoryUpdateCmd changes a category.
+type CategoryUpdateCmd struct {
+	catalogActor
+	ID       string  `arg:"" help:"The category's id."`
+	Name     *string `help:"A new name."`
+	Parent   *string `placeholder:"ID" help:"A new parent; \"\" moves it to the root."`
+	Handle   *string `help:"A new URL slug."`
+	Position *int    `help:"A new place among its siblings."`
+}
+
+// Run changes the category.
+func (c *CategoryUpdateCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "category update")
+	if err != nil {
+		return err
+	}
+	defer done()
+	_, err = svc.UpdateCategory(e.ctx, a, c.ID, service.CategoryFields{Name: c.Name, ParentID: c.Parent, Handle: c.Handle, Position: c.Position})
+	return err
+}
+
+// CategoryDeleteCmd deletes a category.
+type CategoryDeleteCmd struct {
+	catalogActor
+	ID string `arg:"" help:"The category's id."`
+}
+
+// Run deletes the category.
+func (c *CategoryDeleteCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "category delete")
+	if err != nil {
+		return err
+	}
+	defer done()
+	return svc.DeleteCategory(e.ctx, a, c.ID)
+}
+
+// AttributeListCmd lists attribute definitions.
+type AttributeListCmd struct {
+	catalogActor
+	JSON bool `name:"json" help:"Print one JSON object per attribute."`
+}
+
+// Run lists the company's attributes.
+func (c *AttributeListCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "attribute list")
+	if err != nil {
+		return err
+	}
+	defer done()
+	all, err := svc.ListAttributes(e.ctx, a)
+	if err != nil {
+		return err
+	}
+	l := e.lister(c.JSON, "KEY\tTYPE\tNAME\tVALUES")
+	for _, at := range all {
+		if err := l.row(map[string]any{"key": at.Key, "name": at.Name, "type": at.Type, "values": at.Values},
+			at.Key, string(at.Type), at.Name, strings.Join(at.Values, ", ")); err != nil {
+			return err
+		}
+	}
+	return l.done()
+}
+
+// AttributeSaveCmd defines or changes an attribute.
+type AttributeSaveCmd struct {
+	catalogActor
+	Key    string   `arg:"" help:"The attribute's key: lower case, digits and _, such as material."`
+	Name   *string  `help:"Its name; default: the key."`
+	Type   string   `enum:",text,number,boolean,enum" default:"" help:"text, number, boolean or enum: needed to define it, fixed after."`
+	Values []string `help:"An enum's values, comma-separated." sep:","`
+}
+
+// Run saves the definition.
+func (c *AttributeSaveCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "attribute save")
+	if err != nil {
+		return err
+	}
+	defer done()
+	f := service.AttributeFields{Key: c.Key, Name: c.Name, Type: c.Type}
+	if c.Values != nil {
+		f.Values = &c.Values
+	}
+	_, err = svc.SaveAttribute(e.ctx, a, f)
+	return err
+}
+
+// AttributeDeleteCmd deletes an attribute.
+type AttributeDeleteCmd struct {
+	catalogActor
+	Key string `arg:"" help:"The attribute's key."`
+}
+
+// Run deletes the definition.
+func (c *AttributeDeleteCmd) Run(e *env) error {
+	done, svc, a, err := c.access(e, "attribute delete")
+	if err != nil {
+		return err
+	}
+	defer done()
+	return svc.DeleteAttribute(e.ctx, a, c.Key)
+}
