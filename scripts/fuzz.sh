@@ -17,6 +17,7 @@ targets=(
   "./mcpserver:FuzzToolArguments:150x"
   "./mcpserver:FuzzJSONRPC:500x"
   "./cmd/vitrine:FuzzReadRows:8000x"
+  "./internal/shopify:FuzzReader:5000x"
 )
 for t in "${targets[@]}"; do
   IFS=: read -r pkg name budget <<<"$t"
