@@ -45,7 +45,7 @@ func (t *Tool) wireSchemas() (in, out json.RawMessage) {
 		in, out = encodeSchema(t.InputSchema(), false), encodeSchema(t.OutputSchema(), true)
 	}
 	if t.ResultAs != "" {
-		out = nil
+		out = json.RawMessage(`{"type":"object","description":"As ` + t.ResultAs + `."}`)
 	}
 	return in, out
 }

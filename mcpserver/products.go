@@ -211,7 +211,7 @@ type listProductsIn struct {
 type listProductsOut struct {
 	Products   []productRow `json:"products"`
 	NextCursor string       `json:"next_cursor"`
-	Facets     any          `json:"facets,omitempty" jsonschema:"[{value, count}] each; options by option name; a category's value: its id."`
+	Facets     any          `json:"facets,omitempty" jsonschema:"[{value, count}]; options by option name; categories by id."`
 }
 
 // facetsOut holds the facets asked for: values with their product counts,
@@ -441,11 +441,10 @@ type deleteProductOut struct {
 func productTools(svc *service.Service, opts Options) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
-			Name:  "list_products",
-			Title: "List products",
-			Description: "List a company's products, a page at a time, filtered, with facet counts if asked; rows have " +
-				"price range and total stock.",
-			Toolset: "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
+			Name:        "list_products",
+			Title:       "List products",
+			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
+			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
 			facets := make([]string, len(in.Facets))
 			for i, f := range in.Facets {
@@ -482,11 +481,10 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			return productView(p), nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "create_product",
-			Title: "Create a product",
-			Description: "Add a product: of one variant (sku, price, stock) or with variants. Draft keeps it unpublished. " +
-				"Returns it, as get_product.",
-			Toolset: "products", Op: service.OpCreateProduct, ResultAs: "get_product",
+			Name:        "create_product",
+			Title:       "Create a product",
+			Description: "Add a product: of one variant (sku, price, stock) or with variants; draft keeps it unpublished.",
+			Toolset:     "products", Op: service.OpCreateProduct, ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in createProductIn) (productOut, error) {
 			p, err := svc.CreateProduct(ctx, a, in.service(), string(in.IdempotencyKey))
 			if err != nil {
@@ -497,7 +495,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "update_product",
 			Title:       "Update a product",
-			Description: "Change the fields given of a product; the others stay. Returns it, as get_product.",
+			Description: "Change the fields given of a product; the others stay.",
 			Toolset:     "products", Op: service.OpUpdateProduct, TargetArg: "id", ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
 			p, err := svc.UpdateProduct(ctx, a, in.ID, in.service())
@@ -507,11 +505,10 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			return productView(p), nil
 		}),
 		tenantTool(svc, Tool{
-			Name:  "delete_product",
-			Title: "Delete a product",
-			Description: "Delete a product for good. To keep it off sale instead, archive it (update_product). The " +
-				"user may be asked to confirm.",
-			Toolset: "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
+			Name:        "delete_product",
+			Title:       "Delete a product",
+			Description: "Delete a product for good; archiving (update_product) keeps it. The user may be asked to confirm.",
+			Toolset:     "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
 			if opts.ConfirmDestructive {
 				if declined, err := confirmDeletion(ctx, svc, a, in.ID); err != nil || declined != "" {

@@ -156,7 +156,7 @@ func taxonomyTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "save_attribute",
 			Title:       "Save an attribute",
-			Description: "Define a product field of the company's own by key (products then hold typed values of it), or rename one, or change an enum's values.",
+			Description: "Define a product field of the company's own by key, or rename one or change an enum's values.",
 			Toolset:     "catalog", Op: service.OpSaveAttribute, TargetArg: "key",
 		}, func(ctx context.Context, a *service.Access, in saveAttributeIn) (attributeOut, error) {
 			f := service.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type)}

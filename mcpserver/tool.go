@@ -34,8 +34,9 @@ type Tool struct {
 	// call is about, for the audit log. Without one, a result's "id" is.
 	TargetArg string
 	// ResultAs names the tool whose result this one's is (a write that
-	// returns the product, as get_product does): its output schema is not
-	// listed again, to spare the agent's context; the description says so.
+	// returns the product, as get_product does): its output schema is
+	// listed as an object "as get_product", not whole again, to spare the
+	// agent's context.
 	ResultAs string
 
 	// schemas derives the input and output schemas from the tool's Go

@@ -45,7 +45,7 @@ func variantTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "add_variant",
 			Title:       "Add a variant",
-			Description: "Add a variant to a product, with its option values (new values join the options). Returns the product, as get_product.",
+			Description: "Add a variant to a product, with its option values (new values join the options).",
 			Toolset:     "catalog", Op: service.OpAddVariant, TargetArg: "id", ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in addVariantIn) (productOut, error) {
 			p, err := svc.AddVariant(ctx, a, in.ID, in.variantIn.service(), in.ExpectedVersion)
@@ -57,7 +57,7 @@ func variantTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "update_variant",
 			Title:       "Update a variant",
-			Description: "Change the fields given of one variant, by variant_id or sku; the rest stays. Stock: adjust_stock. Returns the product, as get_product.",
+			Description: "Change the fields given of one variant, by variant_id or sku; stock: adjust_stock.",
 			Toolset:     "catalog", Op: service.OpUpdateVariant, ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in updateVariantIn) (productOut, error) {
 			ch := service.VariantChanges{SKU: (*string)(in.NewSKU), Options: in.Options, Price: (*string)(in.Price),
@@ -75,7 +75,7 @@ func variantTools(svc *service.Service) []*Tool {
 		tenantTool(svc, Tool{
 			Name:        "delete_variant",
 			Title:       "Delete a variant",
-			Description: "Remove one variant of a product of several, by variant_id or sku. Returns the product, as get_product.",
+			Description: "Remove one variant of a product of several, by variant_id or sku.",
 			Toolset:     "catalog", Op: service.OpDeleteVariant, Destructive: true, ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in deleteVariantIn) (productOut, error) {
 			p, err := svc.DeleteVariant(ctx, a, service.VariantRef{VariantID: in.VariantID, SKU: string(in.SKU)}, in.ExpectedVersion)

@@ -109,20 +109,29 @@ func TestViewsNeedTheirType(t *testing.T) {
 // default grant stays within its budget (TestToolsListBudget) for it too.
 func TestViewsWithinTheBudget(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	opts := mcpserver.Options{IconsURL: "https://mcp.example.com/icons/", Token: w.token(owner, nil)}
-	plain, err := w.connectWith(opts, nil).ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	linked, err := w.connectWith(opts, &mcp.ClientOptions{Capabilities: uiCapabilities()}).ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := json.Marshal(plain)
-	b, _ := json.Marshal(linked)
-	t.Logf("tools/list, default grant: %d bytes; with the views' links: %d (+%d)", len(a), len(b), len(b)-len(a))
-	if len(b) > 16<<10 {
-		t.Errorf("tools/list with the views' links is %d bytes, over the budget of %d", len(b), 16<<10)
+	for _, c := range []struct {
+		grant    string
+		toolsets []string
+		max      int
+	}{
+		{"default grant", nil, 16 << 10},
+		{"every toolset", []string{"all"}, 36 << 10},
+	} {
+		opts := mcpserver.Options{IconsURL: "https://mcp.example.com/icons/", Token: w.token(owner, c.toolsets)}
+		plain, err := w.connectWith(opts, nil).ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		linked, err := w.connectWith(opts, &mcp.ClientOptions{Capabilities: uiCapabilities()}).ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(plain)
+		b, _ := json.Marshal(linked)
+		t.Logf("tools/list, %s: %d bytes; with the views' links: %d (+%d)", c.grant, len(a), len(b), len(b)-len(a))
+		if len(b) > c.max {
+			t.Errorf("tools/list of the %s with the views' links is %d bytes, over the budget of %d", c.grant, len(b), c.max)
+		}
 	}
 }
 
