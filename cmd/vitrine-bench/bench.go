@@ -104,7 +104,12 @@ func (c *BenchCmd) Run(e *env) error {
 
 // server finds the vitrine binary to measure, and its version line.
 func (c *BenchCmd) server(ctx context.Context) (path, version string, err error) {
-	path = c.Vitrine
+	return findVitrine(ctx, c.Vitrine)
+}
+
+// findVitrine finds the vitrine binary to measure (path, or else the one
+// beside this command), and its version line.
+func findVitrine(ctx context.Context, path string) (string, string, error) {
 	if path == "" {
 		self, err := os.Executable()
 		if err != nil {
@@ -113,7 +118,7 @@ func (c *BenchCmd) server(ctx context.Context) (path, version string, err error)
 		path = filepath.Join(filepath.Dir(self), "vitrine")
 	}
 	out, err := exec.CommandContext(ctx, path, "version").Output()
-	version = strings.TrimSpace(string(out))
+	version := strings.TrimSpace(string(out))
 	if err == nil && !strings.HasPrefix(version, "vitrine ") {
 		err = fmt.Errorf("its version reads %q", version)
 	}
@@ -138,15 +143,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	}
 	defer w.db.Close()
 	if c.Postgres != "" {
-		// What autovacuum does shortly after a bulk load: without statistics
-		// the planner takes a million rows for a few.
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			return err
-		}
-		_, err = conn.Exec(ctx, "ANALYZE")
-		conn.Close(ctx)
-		if err != nil {
+		if err := analyze(ctx, url); err != nil {
 			return err
 		}
 	}
@@ -156,7 +153,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	if err != nil {
 		return err
 	}
-	serveArgs := []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
+	serveArgs := slices.Clone(serveFlags)
 	durableArgs := append(slices.Clone(serveArgs), "--audit-reads", "durable")
 	pprofAddr := ""
 	if c.Profile != "" {
@@ -180,17 +177,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	r.sizes = append(r.sizes, s)
 
 	sessions := func(base, token string) ([]*mcp.ClientSession, error) {
-		out := make([]*mcp.ClientSession, c.Concurrency)
-		for i := range out {
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-				&mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1},
-				&mcp.ClientSessionOptions{ProtocolVersion: c.Protocol})
-			if err != nil {
-				return nil, err
-			}
-			out[i] = cs
-		}
-		return out, nil
+		return openSessions(ctx, base, token, c.Protocol, c.Concurrency)
 	}
 	vit, err := sessions(serverURL, w.token)
 	if err != nil {
@@ -210,14 +197,8 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		}
 	}()
 	call := func(cs *mcp.ClientSession, tool string, args map[string]any) error {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			return err
-		}
-		if res.IsError {
-			return errors.New(res.Content[0].(*mcp.TextContent).Text)
-		}
-		return nil
+		_, err := callTool(ctx, cs, tool, args)
+		return err
 	}
 	selected := func(name string) bool {
 		return len(c.Only) == 0 || slices.ContainsFunc(c.Only, func(o string) bool { return strings.Contains(name, o) }) ||
@@ -402,14 +383,21 @@ func (c *BenchCmd) gogcEnv() string { return "GOGC=" + c.GOGC }
 
 // database returns a new, empty database for a run, and how to drop it.
 func (c *BenchCmd) database(ctx context.Context) (string, func(), error) {
-	if c.Postgres == "" {
+	return newDatabase(ctx, c.Postgres)
+}
+
+// newDatabase returns a new, empty database: a SQLite file in a folder of
+// its own, or, given the URL of a PostgreSQL server, a database made on
+// it; and how to drop it.
+func newDatabase(ctx context.Context, postgres string) (string, func(), error) {
+	if postgres == "" {
 		dir, err := os.MkdirTemp("", "vitrine-bench-")
 		if err != nil {
 			return "", nil, err
 		}
 		return filepath.Join(dir, "bench.db"), func() { os.RemoveAll(dir) }, nil
 	}
-	conn, err := pgx.Connect(ctx, c.Postgres)
+	conn, err := pgx.Connect(ctx, postgres)
 	if err != nil {
 		return "", nil, err
 	}
@@ -418,9 +406,9 @@ func (c *BenchCmd) database(ctx context.Context) (string, func(), error) {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		return "", nil, err
 	}
-	u, _ := urlWithDB(c.Postgres, name)
+	u, _ := urlWithDB(postgres, name)
 	return u, func() {
-		conn, err := pgx.Connect(context.Background(), c.Postgres)
+		conn, err := pgx.Connect(context.Background(), postgres)
 		if err == nil {
 			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
 			// The role a superuser's connections switched to in it.
@@ -437,4 +425,51 @@ func urlWithDB(u, name string) (string, error) {
 		q = u[j:]
 	}
 	return u[:i+1] + name + q, nil
+}
+
+// serveFlags start vitrine serve without its rate and concurrency limits,
+// which would measure the limits instead of the server.
+var serveFlags = []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
+
+// analyze does what autovacuum does shortly after a bulk load: without
+// statistics the planner takes a million rows for a few.
+func analyze(ctx context.Context, url string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "ANALYZE")
+	return err
+}
+
+// openSessions connects n go-sdk client sessions to the MCP endpoint of
+// base, each asking for the revision protocol ("" for the newest).
+func openSessions(ctx context.Context, base, token, protocol string, n int) ([]*mcp.ClientSession, error) {
+	out := make([]*mcp.ClientSession, n)
+	for i := range out {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1},
+			&mcp.ClientSessionOptions{ProtocolVersion: protocol})
+		if err != nil {
+			for _, cs := range out[:i] {
+				cs.Close()
+			}
+			return nil, err
+		}
+		out[i] = cs
+	}
+	return out, nil
+}
+
+// callTool calls a tool; a tool's error result is an error.
+func callTool(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, errors.New(res.Content[0].(*mcp.TextContent).Text)
+	}
+	return res, nil
 }

@@ -126,3 +126,61 @@ func TestBenchNeedsVitrine(t *testing.T) {
 		t.Errorf("%v, %s", err, out)
 	}
 }
+
+// vitrine-bench catalog measures every catalog target against real
+// processes, on each database, and reports each; tiny sizes: this checks
+// that the benchmark works and that no call failed, not how fast.
+func TestCatalogBenchRuns(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "report.md")
+			args := []string{"catalog", "--products", "300", "--import", "300", "--rss-variants", "900", "--duration", "200ms", "--concurrency", "2", "--out", out}
+			if db == "postgres" {
+				dbtest.PostgresURL(t) // skips, or fails in CI, without a server
+				args = append(args, "--postgres", dbtest.PostgresAdminURL())
+			}
+			cmd := exec.Command(binary(t), args...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdout, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
+			}
+			report, err := os.ReadFile(out)
+			if err != nil || string(report) != string(stdout) {
+				t.Fatalf("--out holds %q (%v), not the report printed", report, err)
+			}
+			text := string(report)
+			want := []string{"| get_product, 1 variant, 1 image |", "| get_product, 10 variants (Size × Color), 10 images |",
+				"| list_products, plain page of 50 |", "| list_products, options Size=M + vendor, 4 facets |", "| list_products, tag, 4 facets |",
+				"| --format jsonl | 100 | 300 |", "| --format shopify | 100 | 300 |", "| mix: get_product, faceted list_products |", "Peak RSS of the server (VmHWM)",
+				"| get_product of 10 variants and 10 images ≥ 0.8 ×", "| list_products, options Size=M + vendor, 4 facets p50 ≤ 3 ×",
+				"| list_products, tag, 4 facets p50 ≤ 3 ×", "| Shopify CSV import ≥ 0.5 ×", "| peak RSS of the server ≤ 200 MiB (900 variants) |"}
+			if db == "postgres" {
+				want = append(want, "| round trips to PostgreSQL per get_product of 10 variants and 10 images ≤ 1.1")
+			}
+			for _, w := range want {
+				if !strings.Contains(text, w) {
+					t.Errorf("no %q in the report:\n%s", w, text)
+				}
+			}
+			for _, line := range strings.Split(text, "\n") {
+				f := strings.Split(line, "|")
+				switch {
+				case len(f) == 10 && (strings.HasPrefix(f[1], " get_product") || strings.HasPrefix(f[1], " list_products") || strings.HasPrefix(f[1], " mix")):
+					// | scenario | calls/s | p50 | p99 | errors | server CPU a call | result | products matching |
+					if strings.TrimSpace(f[5]) != "0" || strings.Trim(strings.TrimSpace(f[2]), "0.") == "" {
+						t.Errorf("calls failed, or none was made: %s", line)
+					}
+					if !strings.HasSuffix(strings.TrimSpace(f[6]), " µs") {
+						t.Errorf("no server CPU a call: %s", line)
+					}
+				case strings.HasPrefix(line, "| --format "):
+					if !strings.HasSuffix(line, " 100 created, 0 failed |") {
+						t.Errorf("the import failed: %s", line)
+					}
+				}
+			}
+		})
+	}
+}

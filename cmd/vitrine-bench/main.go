@@ -23,6 +23,7 @@ import (
 // CLI is the command line: the benchmark, and the no-op server it starts.
 type CLI struct {
 	Run        BenchCmd      `cmd:"" default:"withargs" help:"Fill a database, serve it with vitrine, and measure each scenario beside its ceiling (the default command)."`
+	Catalog    CatalogCmd    `cmd:"" help:"Measure the catalog's targets, each against a baseline of the same run: get_product of 10 variants and 10 images, filtered and faceted list_products, the Shopify CSV import, the peak RSS at a million variants."`
 	NoopServer NoopServerCmd `cmd:"" name:"noop-server" help:"Serve the protocol ceiling: a bare go-sdk MCP server with one tool that does nothing (the benchmark starts it itself)."`
 	NoopStdio  NoopStdioCmd  `cmd:"" name:"noop-stdio" help:"Serve the stdio start ceiling: a bare go-sdk MCP server on standard input and output (the benchmark starts it itself)."`
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// catalogReport is what the catalog command measured.
+type catalogReport struct {
+	dialect     string
+	server      string
+	cpu         string
+	gogc        string
+	concurrency int
+	duration    time.Duration
+
+	fills []fillResult
+	// products and variants are the list's catalog's.
+	products, variants int
+	names              []string
+	measures           map[string]*measure
+	// matching is how many products each faceted list's filter matches;
+	// bytes, the size of each scenario's result.
+	matching map[string]int64
+	bytes    map[string]int
+	readsRSS int64
+	// richTrips and singleTrips are the round trips to PostgreSQL per
+	// get_product of each kind of product.
+	richTrips, singleTrips float64
+
+	imports []*importResult
+
+	rssVariants int
+	rssMix      *measure
+	rss         int64
+}
+
+// fillResult is one fill of a company through the store.
+type fillResult struct {
+	what               string
+	products, variants int
+	elapsed            time.Duration
+}
+
+func (r *catalogReport) add(name string, m *measure) {
+	if r.measures == nil {
+		r.measures = map[string]*measure{}
+	}
+	r.names = append(r.names, name)
+	r.measures[name] = m
+}
+
+const scenarioHeader = "| scenario | calls/s | p50 | p99 | errors | server CPU a call | result | products matching |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+
+// scenarioRow writes a scenario's row: size is its result's, in bytes (0:
+// not measured), matching how many products its filter matches.
+func scenarioRow(b *strings.Builder, name string, m *measure, size int, matching string) {
+	errs := fmt.Sprint(m.errors)
+	if m.firstErr != nil {
+		errs += " (" + truncate(m.firstErr.Error(), 60) + ")"
+	}
+	result := ""
+	if size > 0 {
+		result = fmt.Sprintf("%.1f KiB", float64(size)/1024)
+	}
+	fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", name, perSecond(m.perSecond()), ms(m.percentile(.5)), ms(m.percentile(.99)), errs, micros(m.cpuPerCall()), result, matching)
+}
+
+// perSecond shows a rate: whole numbers, but for the slowest scenarios.
+func perSecond(f float64) string {
+	if f < 10 {
+		return fmt.Sprintf("%.2f", f)
+	}
+	return fmt.Sprintf("%.0f", f)
+}
+
+func micros(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+func (r *catalogReport) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## catalog, %s, %d sessions, %s a scenario\n\n", r.dialect, r.concurrency, r.duration)
+	fmt.Fprintf(&b, "Measured %s on %d cores (%s), %s, %s. Server: %s, GOGC=%s.\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), r.cpu, runtime.Version(),
+		runtime.GOOS+"/"+runtime.GOARCH, r.server, r.gogc)
+	b.WriteString("Filled through the store: ")
+	for i, f := range r.fills {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s, %d products and %d variants in %s (%.0f variants/s)", f.what, f.products, f.variants, f.elapsed.Round(time.Millisecond),
+			float64(f.variants)/f.elapsed.Seconds())
+	}
+	b.WriteString(".\n\n")
+
+	fmt.Fprintf(&b, "### get_product and list_products (%d products, %d variants)\n\n", r.products, r.variants)
+	b.WriteString(scenarioHeader)
+	for _, name := range r.names {
+		matching := ""
+		if n := r.matching[name]; n > 0 {
+			matching = fmt.Sprint(n)
+		}
+		scenarioRow(&b, name, r.measures[name], r.bytes[name], matching)
+	}
+	fmt.Fprintf(&b, "\nPeak RSS of the server: %s.", mib(r.readsRSS))
+	if r.richTrips > 0 {
+		fmt.Fprintf(&b, " Round trips to PostgreSQL per get_product: %.2f (10 variants, 10 images), %.2f (1 variant).", r.richTrips, r.singleTrips)
+	}
+	b.WriteString("\n\n")
+
+	b.WriteString("### vitrine product import, the same products in each format, each into a new company\n\n")
+	b.WriteString("| import | products | variants | file | time | variants/s | CPU of the import | its peak RSS | result |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	for _, im := range r.imports {
+		result := fmt.Sprintf("%d created, %d failed", im.created, im.failed)
+		if im.err != nil {
+			result = "error: " + im.err.Error()
+		}
+		fmt.Fprintf(&b, "| --format %s | %d | %d | %s | %.2f s | %.0f | %.2f s | %s | %s |\n", im.format, im.products, im.variants, mib(im.bytes),
+			im.elapsed.Seconds(), im.perSecond(), im.cpu.Seconds(), mib(im.maxRSS), result)
+	}
+	b.WriteString("\n")
+
+	if r.rssMix != nil {
+		fmt.Fprintf(&b, "### Memory (%d variants)\n\n", r.rssVariants)
+		b.WriteString(scenarioHeader)
+		scenarioRow(&b, scMix, r.rssMix, 0, "")
+		fmt.Fprintf(&b, "\nPeak RSS of the server (VmHWM): %s.\n\n", mib(r.rss))
+	}
+	b.WriteString(r.targets())
+	return b.String()
+}
+
+func (r *catalogReport) targets() string {
+	var b strings.Builder
+	b.WriteString("### Targets\n\n| target | measured | |\n| --- | --- | :-: |\n")
+	row := func(target, measured string, ok bool) {
+		mark := "✗"
+		if ok {
+			mark = "✓"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", target, measured, mark)
+	}
+	single, rich := r.measures[scGetSingle], r.measures[scGetRich]
+	if single != nil && rich != nil && single.perSecond() > 0 {
+		ratio := rich.perSecond() / single.perSecond()
+		row("get_product of 10 variants and 10 images ≥ 0.8 × a one-variant get_product's calls/s",
+			fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s; server CPU a call %s vs %s)", ratio, rich.perSecond(), single.perSecond(), micros(rich.cpuPerCall()), micros(single.cpuPerCall())),
+			ratio >= 0.8)
+	}
+	if r.richTrips > 0 {
+		row("round trips to PostgreSQL per get_product of 10 variants and 10 images ≤ 1.1 (one)", fmt.Sprintf("%.2f (1 variant: %.2f)", r.richTrips, r.singleTrips), r.richTrips <= 1.1)
+	}
+	if plain := r.measures[scPlain]; plain != nil && plain.calls > 0 {
+		for _, name := range []string{scOptions, scTag} {
+			m := r.measures[name]
+			if m == nil || m.calls == 0 {
+				continue
+			}
+			ratio := float64(m.percentile(.5)) / float64(plain.percentile(.5))
+			cpu := ""
+			if plain.cpuPerCall() > 0 {
+				cpu = fmt.Sprintf("; server CPU a call %.2f× (%s vs %s)", float64(m.cpuPerCall())/float64(plain.cpuPerCall()), micros(m.cpuPerCall()), micros(plain.cpuPerCall()))
+			}
+			row(fmt.Sprintf("%s p50 ≤ 3 × a plain page of 50's (%d products)", name, r.products),
+				fmt.Sprintf("%.2f× (%s vs %s; %s vs %s calls/s%s)", ratio, ms(m.percentile(.5)), ms(plain.percentile(.5)), perSecond(m.perSecond()), perSecond(plain.perSecond()), cpu), ratio <= 3)
+		}
+	}
+	var jsonl, shop *importResult
+	for _, im := range r.imports {
+		switch im.format {
+		case "jsonl":
+			jsonl = im
+		case "shopify":
+			shop = im
+		}
+	}
+	if jsonl != nil && shop != nil && jsonl.perSecond() > 0 {
+		ratio := shop.perSecond() / jsonl.perSecond()
+		ok := ratio >= 0.5 && jsonl.err == nil && shop.err == nil
+		row(fmt.Sprintf("Shopify CSV import ≥ 0.5 × the JSON Lines import's variants/s (%d variants)", shop.variants),
+			fmt.Sprintf("%.2f× (%.0f vs %.0f variants/s)", ratio, shop.perSecond(), jsonl.perSecond()), ok)
+	}
+	if r.rssMix != nil {
+		row(fmt.Sprintf("peak RSS of the server ≤ 200 MiB (%d variants)", r.rssVariants), mib(r.rss), r.rss <= 200<<20)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
