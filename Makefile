@@ -27,7 +27,7 @@ demo:
 # authorization server, and the sign-in pages in Chromium (installed with
 # apt when missing, by scripts/chromium.sh) against the binary.
 test: lint build
-	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 ./...
+	VITRINE_TEST_POSTGRES_REQUIRED=1 $(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchtime 1x
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 1x
 	scripts/fuzz.sh

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -124,7 +125,7 @@ const nameOrRest = 12
 
 // filter adds to q the terms of f that do not depend on the page: every
 // one but the keyset and the relevance rank.
-func filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) {
+func (db *DB) filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) {
 	q.add(`tenant_id = `, tenantID)
 	if f.Status != "" {
 		q.add(`status = `, string(f.Status))
@@ -187,7 +188,9 @@ func filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) {
 	if f.InStock != nil {
 		v = append(v, map[bool]string{true: `v.stock > 0`, false: `v.stock = 0`}[*f.InStock])
 	}
-	q.where = append(q.where, `id IN (SELECT v.product_id FROM variants v WHERE v.tenant_id = $1 AND `+strings.Join(v, ` AND `)+`)`)
+	// Correlated: the product's own variants, by their index, for the
+	// products the other terms (their indexes) keep.
+	q.where = append(q.where, `EXISTS (SELECT 1 FROM `+db.by("variants v", "variants_by_product")+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
 }
 
 // skuIs is the condition that a variant of the product has the SKU key.
@@ -200,7 +203,7 @@ func skuIs(q *queryBuilder, sku string) string {
 // nameOrRest, of ranks 1 and 2).
 func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
 	var q queryBuilder
-	filter(&q, tenantID, f)
+	db.filter(&q, tenantID, f)
 	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	from := "products"
 	switch rank {
@@ -279,97 +282,208 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, ten
 	return sqldb.Collect(ctx, c, scan, query, q.args...)
 }
 
-// facetColumns are the column shown and the column counted by, of the
-// facets that are columns of products.
-var facetColumns = map[string][2]string{
-	vitrine.FacetVendor:      {"vendor", "vendor_key"},
-	vitrine.FacetProductType: {"product_type", "type_key"},
-	vitrine.FacetStatus:      {"status", "status"},
-}
-
 // facets counts the products of the filter (every page of it) by each
-// value of each facet named, the most frequent values first.
+// value of each facet named, the most frequent values first. The filter's
+// products are found once, by the same terms as the page (its indexes
+// drive it), and each facet then reads only their rows, by product id, and
+// is counted here: a facet costs what its products hold, not what the
+// company holds.
 func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, names []string) (*vitrine.Facets, error) {
+	var q queryBuilder
+	db.filter(&q, tenantID, f)
+	from := "products"
+	if len(f.Words) > 0 {
+		q.where = append(q.where, ws.match(&q, "search", true))
+		from = ws.from("search")
+	}
+	ids, err := sqldb.Collect(ctx, c, scanString, `SELECT id FROM `+from+` WHERE `+strings.Join(q.where, ` AND `), q.args...)
+	if err != nil {
+		return nil, err
+	}
 	out := &vitrine.Facets{Values: map[string][]vitrine.FacetValue{}}
 	for _, name := range names {
-		var q queryBuilder
-		filter(&q, tenantID, f)
-		from := "products"
-		if len(f.Words) > 0 {
-			q.where = append(q.where, ws.match(&q, "search", true))
-			from = ws.from("search")
+		if name == vitrine.FacetOptions {
+			out.Options = map[string][]vitrine.FacetValue{}
+		} else {
+			out.Values[name] = []vitrine.FacetValue{}
 		}
-		matching := `SELECT id FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `)
-		limit := func() string { return limitTo(q.arg(vitrine.MaxFacetValues)) }
-		var query string
-		switch name {
-		case vitrine.FacetVendor, vitrine.FacetProductType, vitrine.FacetStatus:
-			col, key := facetColumns[name][0], facetColumns[name][1]
-			query = `SELECT ` + key + `, min(` + col + `), '', count(*) FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
-				` AND ` + col + ` <> '' GROUP BY ` + key + ` ORDER BY 4 DESC, 1` + limit()
-		case vitrine.FacetTags:
-			query = `SELECT tag_key, min(tag), '', count(*) FROM product_tags WHERE tenant_id = $1 AND product_id IN (` + matching + `)
-				GROUP BY tag_key ORDER BY 4 DESC, 1` + limit()
-		case vitrine.FacetCategories:
-			// A product counts in its categories and in every one above
-			// them, as the category filter keeps a category's descendants.
-			query = `WITH RECURSIVE up (cat, anc) AS (
-					SELECT id, id FROM categories WHERE tenant_id = $1
-					UNION SELECT up.cat, c.parent_id FROM up JOIN categories c ON c.tenant_id = $1 AND c.id = up.anc WHERE c.parent_id IS NOT NULL
-				)
-				SELECT up.anc, min(n.name), '', count(DISTINCT pc.product_id) FROM product_categories pc
-				JOIN up ON up.cat = pc.category_id
-				JOIN categories n ON n.tenant_id = $1 AND n.id = up.anc
-				WHERE pc.tenant_id = $1 AND pc.product_id IN (` + matching + `)
-				GROUP BY up.anc ORDER BY 4 DESC, 1` + limit()
-		case vitrine.FacetOptions:
-			query = `SELECT k, min(n), v, count(DISTINCT product_id) FROM (
-					SELECT product_id, opt1_key AS k, opt1_name AS n, opt1 AS v FROM variants WHERE tenant_id = $1 AND product_id IN (` + matching + `)
-					UNION ALL SELECT product_id, opt2_key, opt2_name, opt2 FROM variants WHERE tenant_id = $1 AND product_id IN (` + matching + `)
-					UNION ALL SELECT product_id, opt3_key, opt3_name, opt3 FROM variants WHERE tenant_id = $1 AND product_id IN (` + matching + `)
-				) o WHERE k <> '' GROUP BY k, v ORDER BY 1, 4 DESC, 3`
-		default:
-			return nil, fmt.Errorf("unknown facet %q", name)
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in := db.idList(ids)
+	counts := map[string]*facetCount{} // by facet name, and "options:" + option key
+	count := func(facet, key, shown, product string) {
+		fc := counts[facet]
+		if fc == nil {
+			fc = &facetCount{shown: map[string]string{}, products: map[string]map[string]bool{}}
+			counts[facet] = fc
 		}
-		type row struct {
-			key, name, value string
-			count            int64
+		if _, ok := fc.shown[key]; !ok {
+			fc.shown[key] = shown
+			fc.products[key] = map[string]bool{}
 		}
-		rows, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (row, error) {
-			var x row
-			return x, r.Scan(&x.key, &x.name, &x.value, &x.count)
-		}, query, q.args...)
+		fc.products[key][product] = true
+	}
+	asked := func(n string) bool { return slices.Contains(names, n) }
+	if asked(vitrine.FacetVendor) || asked(vitrine.FacetProductType) || asked(vitrine.FacetStatus) {
+		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in, []any{tenantID, db.idArg(ids)},
+			func(r []string) {
+				if r[1] != "" {
+					count(vitrine.FacetVendor, r[1], r[2], r[0])
+				}
+				if r[3] != "" {
+					count(vitrine.FacetProductType, r[3], r[4], r[0])
+				}
+				count(vitrine.FacetStatus, r[5], r[5], r[0])
+			}, 6)
 		if err != nil {
 			return nil, err
 		}
-		switch name {
-		case vitrine.FacetOptions:
-			out.Options = map[string][]vitrine.FacetValue{}
-			names := map[string]string{}
-			for _, r := range rows {
-				if _, ok := names[r.key]; !ok {
-					names[r.key] = r.name
+	}
+	if asked(vitrine.FacetTags) {
+		if err := each(ctx, c, `SELECT product_id, tag_key, tag FROM `+db.by("product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, db.idArg(ids)},
+			func(r []string) { count(vitrine.FacetTags, r[1], r[2], r[0]) }, 3); err != nil {
+			return nil, err
+		}
+	}
+	if asked(vitrine.FacetOptions) {
+		if err := each(ctx, c, `SELECT product_id, opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3
+				FROM `+db.by("variants", "variants_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, db.idArg(ids)},
+			func(r []string) {
+				for i := 1; i < 10; i += 3 {
+					if r[i] != "" {
+						count("options:"+r[i], r[i+2], r[i+2], r[0])
+						if fc := counts["options:"+r[i]]; fc.name == "" {
+							fc.name = r[i+1]
+						}
+					}
 				}
-				n := names[r.key]
-				if len(out.Options[n]) < vitrine.MaxFacetValues {
-					out.Options[n] = append(out.Options[n], vitrine.FacetValue{Value: r.value, Count: r.count})
+			}, 10); err != nil {
+			return nil, err
+		}
+	}
+	if asked(vitrine.FacetCategories) {
+		// A product counts in its categories and in every one above
+		// them, as the category filter keeps a category's descendants.
+		type cat struct{ parent, name string }
+		tree := map[string]cat{}
+		if err := each(ctx, c, `SELECT id, coalesce(CAST(parent_id AS TEXT), ''), name FROM categories WHERE tenant_id = $1`, []any{tenantID},
+			func(r []string) { tree[r[0]] = cat{r[1], r[2]} }, 3); err != nil {
+			return nil, err
+		}
+		if err := each(ctx, c, `SELECT product_id, category_id FROM `+db.by("product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, db.idArg(ids)},
+			func(r []string) {
+				for id, n := r[1], 0; id != "" && n < 64; id, n = tree[id].parent, n+1 {
+					if cat, ok := tree[id]; ok {
+						count(vitrine.FacetCategories, id, cat.name, r[0])
+					}
 				}
+			}, 2); err != nil {
+			return nil, err
+		}
+	}
+	for facet, fc := range counts {
+		vs := fc.values(facet == vitrine.FacetCategories)
+		if key, ok := strings.CutPrefix(facet, "options:"); ok {
+			if asked(vitrine.FacetOptions) {
+				out.Options[fc.optionName(key)] = vs
 			}
-		case vitrine.FacetCategories:
-			vs := make([]vitrine.FacetValue, 0, len(rows))
-			for _, r := range rows {
-				vs = append(vs, vitrine.FacetValue{Value: r.key, Name: r.name, Count: r.count})
-			}
-			out.Values[name] = vs
-		default:
-			vs := make([]vitrine.FacetValue, 0, len(rows))
-			for _, r := range rows {
-				vs = append(vs, vitrine.FacetValue{Value: r.name, Count: r.count})
-			}
-			out.Values[name] = vs
+			continue
+		}
+		if asked(facet) {
+			out.Values[facet] = vs
 		}
 	}
 	return out, nil
+}
+
+// facetCount holds, for each value of a facet (by its key), the value as
+// shown and the products that have it.
+type facetCount struct {
+	shown    map[string]string
+	products map[string]map[string]bool
+	name     string // an option's name, as its first product writes it
+}
+
+func (fc *facetCount) optionName(string) string { return fc.name }
+
+// values returns the most frequent values first (then by key), at most
+// MaxFacetValues; a category's value is its id, with its name.
+func (fc *facetCount) values(byID bool) []vitrine.FacetValue {
+	keys := make([]string, 0, len(fc.products))
+	for k := range fc.products {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if d := len(fc.products[b]) - len(fc.products[a]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	if len(keys) > vitrine.MaxFacetValues {
+		keys = keys[:vitrine.MaxFacetValues]
+	}
+	out := make([]vitrine.FacetValue, len(keys))
+	for i, k := range keys {
+		out[i] = vitrine.FacetValue{Value: fc.shown[k], Count: int64(len(fc.products[k]))}
+		if byID {
+			out[i] = vitrine.FacetValue{Value: k, Name: fc.shown[k], Count: int64(len(fc.products[k]))}
+		}
+	}
+	return out
+}
+
+// by names a table read by one of its indexes. SQLite, which keeps no
+// statistics here, would rather scan a company's rows in primary-key order
+// (tenant_id first) than look a product's rows up by the index that leads
+// with (tenant_id, product_id): the index is forced there. PostgreSQL's
+// planner has its statistics and chooses.
+func (db *DB) by(table, index string) string {
+	if db.d.Name() == "postgres" {
+		return table
+	}
+	return table + " INDEXED BY " + index
+}
+
+// idList is the condition, after a column, that it is one of the ids of
+// the second argument ($2): a JSON array on SQLite, an array on
+// PostgreSQL, so that a list of any length is one argument.
+func (db *DB) idList(ids []string) string {
+	if db.d.Name() == "postgres" {
+		return `= ANY($2::uuid[])`
+	}
+	return `IN (SELECT value FROM json_each($2))`
+}
+
+// idArg is the argument idList reads.
+func (db *DB) idArg(ids []string) any {
+	if db.d.Name() == "postgres" {
+		return ids
+	}
+	b, _ := json.Marshal(ids)
+	return string(b)
+}
+
+func scanString(r sqldb.Row) (string, error) {
+	var s string
+	return s, r.Scan(&s)
+}
+
+// each runs a query of n text columns and hands each row to fn.
+func each(ctx context.Context, c sqldb.Conn, query string, args []any, fn func([]string), n int) error {
+	rows, err := sqldb.Collect(ctx, c, func(r sqldb.Row) ([]string, error) {
+		row := make([]string, n)
+		dst := make([]any, n)
+		for i := range row {
+			dst[i] = &row[i]
+		}
+		return row, r.Scan(dst...)
+	}, query, args...)
+	for _, r := range rows {
+		fn(r)
+	}
+	return err
 }
 
 func sortedKeys[V any](m map[string]V) []string {
