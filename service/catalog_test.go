@@ -473,3 +473,43 @@ func exportShopify(t *testing.T, w *world, a *service.Access) string {
 	}
 	return buf.String()
 }
+
+// A file of more products than one batch is written a batch at a time,
+// every product with its result and its line, in the file's order; a
+// product refused in the middle is named by its line and stops nothing.
+func TestShopifyImportInBatches(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	a := shop(t, w, "acme")
+	var ps []*vitrine.Product
+	for i := range 2500 {
+		p := &vitrine.Product{Handle: fmt.Sprintf("p-%04d", i), Name: fmt.Sprintf("Product %d", i), Status: vitrine.ProductActive, Currency: "BRL",
+			Options: []vitrine.Option{{Name: "Size", Values: []string{"S", "M"}}}}
+		for j, size := range []string{"S", "M"} {
+			p.Variants = append(p.Variants, &vitrine.Variant{SKU: fmt.Sprintf("P-%04d-%s", i, size), Options: map[string]string{"Size": size},
+				Price: int64(1000 + i), Stock: int64(j), Policy: vitrine.PolicyDeny, RequiresShipping: true, Taxable: true, Position: j + 1})
+		}
+		ps = append(ps, p)
+	}
+	var buf bytes.Buffer
+	if err := shopify.Write(&buf, ps, func(*vitrine.Product) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	// Product 500 (priced 15.00) gets a price no currency has.
+	file := strings.Replace(buf.String(), ",15.00,", ",15.0x0,", 1)
+	var last int
+	res, err := w.svc.ImportShopify(ctx, a, strings.NewReader(file), "", "create", false, func(done, total int) { last = done })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Created != 2499 || res.Failed != 1 || len(res.Results) != 2500 || last != 2499 {
+		t.Fatalf("created %d, failed %d, %d results, progress %d", res.Created, res.Failed, len(res.Results), last)
+	}
+	for i, r := range res.Results {
+		if want := 2 + 2*i; res.Lines[i] != want || r.Handle != fmt.Sprintf("p-%04d", i) {
+			t.Fatalf("result %d: line %d (want %d), %+v", i, res.Lines[i], want, r)
+		}
+	}
+	if r := res.Results[500]; r.Status != service.RowFailed || !strings.Contains(r.Err.Message, "line 1002") {
+		t.Errorf("the refused product: %+v %v", r, r.Err)
+	}
+}

@@ -11,6 +11,10 @@ import (
 	"github.com/vitrine/vitrine/internal/shopify"
 )
 
+// shopifyBatch is how many products an import writes in one transaction
+// when it is not atomic.
+const shopifyBatch = 1000
+
 // ShopifyImport is what became of a Shopify product CSV: a result per
 // product, in the file's order, each with the line of its first row; and
 // the notices of what the file holds that Vitrine does not keep, once
@@ -56,9 +60,33 @@ func (s *Service) ImportShopify(ctx context.Context, a *Access, r io.Reader, cur
 	}
 	var (
 		entries []entry
-		rows    []ImportRow
+		rows    []ImportRow // not written yet
 		records []*shopify.Record
+		results []ImportResult // of the rows written, by row
 	)
+	// Without atomic, the products are written a batch at a time as the
+	// file is read, as JSON Lines are: the file is never held whole.
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		if err := s.shopifyTaxonomy(ctx, a, rd.Metafields(), records, rows); err != nil {
+			return err
+		}
+		var report func(done, total int)
+		if progress != nil {
+			base := len(results)
+			report = func(done, total int) { progress(base+done, base+total) }
+		}
+		sum, err := s.ImportProducts(ctx, a, rows, mode, atomic, report)
+		if err != nil {
+			return err
+		}
+		results = append(results, sum.Results...)
+		rows, records = nil, nil
+		return nil
+	}
+	refused := false
 	for {
 		rec, issues, err := rd.Next()
 		if err == io.EOF {
@@ -80,41 +108,41 @@ func (s *Service) ImportShopify(ctx context.Context, a *Access, r io.Reader, cur
 			}
 			entries = append(entries, entry{line: line, row: -1, handle: handle,
 				refused: vitrine.Invalid(column, "%s", strings.Join(msgs, "; "))})
+			refused = true
 			continue
 		}
 		for _, is := range issues {
 			out.Notices = append(out.Notices, is.String())
 		}
-		entries = append(entries, entry{line: rec.Line, row: len(rows), handle: rec.Product.Handle})
+		entries = append(entries, entry{line: rec.Line, row: len(results) + len(rows), handle: rec.Product.Handle})
 		rows = append(rows, shopifyRow(rec))
 		records = append(records, rec)
+		if !atomic && len(rows) == shopifyBatch {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(entries) == 0 {
 		return nil, vitrine.Invalid("csv", "the file holds a header and no product")
 	}
-	if len(rows) > 0 {
-		if err := s.shopifyTaxonomy(ctx, a, rd.Metafields(), records, rows); err != nil {
-			return nil, err
-		}
-	}
-	sum := &ImportSummary{}
-	if len(rows) > 0 && !(atomic && len(rows) < len(entries)) {
-		if sum, err = s.ImportProducts(ctx, a, rows, mode, atomic, progress); err != nil {
-			return nil, err
-		}
-	} else {
-		// Nothing to write, or an atomic import with a refused product.
-		sum.Results = make([]ImportResult, len(rows))
+	written := true
+	if atomic && refused {
+		// An atomic import with a refused product writes nothing.
 		for i, r := range rows {
-			sum.Results[i] = ImportResult{Index: i, Handle: r.Handle, SKU: r.SKU, Status: RowSkipped}
+			results = append(results, ImportResult{Index: i, Handle: r.Handle, SKU: r.SKU, Status: RowSkipped})
 		}
+		written = false
+	} else if err := flush(); err != nil {
+		return nil, err
 	}
+	sum := &ImportSummary{Written: written}
 	// The results in the file's order, refused products among them.
 	final := &ImportSummary{Written: sum.Written}
 	for i, e := range entries {
 		res := ImportResult{Index: i, Handle: e.handle, Status: RowFailed, Err: e.refused}
 		if e.row >= 0 {
-			res = sum.Results[e.row]
+			res = results[e.row]
 			res.Index = i
 			if res.Err != nil && res.Err.Field != "" {
 				// The field of a row of the import, products[k].x, is x of the file's line.
@@ -133,7 +161,7 @@ func (s *Service) ImportShopify(ctx context.Context, a *Access, r io.Reader, cur
 		final.Results = append(final.Results, res)
 		out.Lines = append(out.Lines, e.line)
 	}
-	final.finish(sum.Written || len(rows) == 0)
+	final.finish(sum.Written)
 	if atomic && final.Failed > 0 {
 		final.Written = false
 	}
