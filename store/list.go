@@ -316,14 +316,10 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 	count := func(facet, key, shown, product string) {
 		fc := counts[facet]
 		if fc == nil {
-			fc = &facetCount{shown: map[string]string{}, products: map[string]map[string]bool{}}
+			fc = &facetCount{shown: map[string]string{}, count: map[string]int64{}, last: map[string]string{}}
 			counts[facet] = fc
 		}
-		if _, ok := fc.shown[key]; !ok {
-			fc.shown[key] = shown
-			fc.products[key] = map[string]bool{}
-		}
-		fc.products[key][product] = true
+		fc.add(key, shown, product)
 	}
 	asked := func(n string) bool { return slices.Contains(names, n) }
 	if asked(vitrine.FacetVendor) || asked(vitrine.FacetProductType) || asked(vitrine.FacetStatus) {
@@ -349,7 +345,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 	}
 	if asked(vitrine.FacetOptions) {
 		if err := each(ctx, c, `SELECT product_id, opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3
-				FROM `+db.by("variants", "variants_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, db.idArg(ids)},
+				FROM `+db.by("variants", "variants_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, db.idArg(ids)},
 			func(r []string) {
 				for i := 1; i < 10; i += 3 {
 					if r[i] != "" {
@@ -372,7 +368,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 			func(r []string) { tree[r[0]] = cat{r[1], r[2]} }, 3); err != nil {
 			return nil, err
 		}
-		if err := each(ctx, c, `SELECT product_id, category_id FROM `+db.by("product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, db.idArg(ids)},
+		if err := each(ctx, c, `SELECT product_id, category_id FROM `+db.by("product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, db.idArg(ids)},
 			func(r []string) {
 				for id, n := r[1], 0; id != "" && n < 64; id, n = tree[id].parent, n+1 {
 					if cat, ok := tree[id]; ok {
@@ -399,11 +395,28 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 }
 
 // facetCount holds, for each value of a facet (by its key), the value as
-// shown and the products that have it.
+// shown and the number of products that have it. A product holds a
+// vendor, a type, a status, a tag once; it may hold an option value on
+// several variants and a category above several of its own, and those
+// facets count it once by the last product seen of each value (their rows
+// come a product at a time: read by the index that leads with the
+// product, in the ids' order).
 type facetCount struct {
-	shown    map[string]string
-	products map[string]map[string]bool
-	name     string // an option's name, as its first product writes it
+	shown map[string]string
+	count map[string]int64
+	last  map[string]string // the last product counted, by key
+	name  string            // an option's name, as its first product writes it
+}
+
+func (fc *facetCount) add(key, shown, product string) {
+	if _, ok := fc.shown[key]; !ok {
+		fc.shown[key] = shown
+	}
+	if fc.last[key] == product {
+		return
+	}
+	fc.last[key] = product
+	fc.count[key]++
 }
 
 func (fc *facetCount) optionName(string) string { return fc.name }
@@ -411,13 +424,16 @@ func (fc *facetCount) optionName(string) string { return fc.name }
 // values returns the most frequent values first (then by key), at most
 // MaxFacetValues; a category's value is its id, with its name.
 func (fc *facetCount) values(byID bool) []vitrine.FacetValue {
-	keys := make([]string, 0, len(fc.products))
-	for k := range fc.products {
+	keys := make([]string, 0, len(fc.count))
+	for k := range fc.count {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b string) int {
-		if d := len(fc.products[b]) - len(fc.products[a]); d != 0 {
-			return d
+		if d := fc.count[b] - fc.count[a]; d != 0 {
+			if d > 0 {
+				return 1
+			}
+			return -1
 		}
 		return strings.Compare(a, b)
 	})
@@ -426,9 +442,9 @@ func (fc *facetCount) values(byID bool) []vitrine.FacetValue {
 	}
 	out := make([]vitrine.FacetValue, len(keys))
 	for i, k := range keys {
-		out[i] = vitrine.FacetValue{Value: fc.shown[k], Count: int64(len(fc.products[k]))}
+		out[i] = vitrine.FacetValue{Value: fc.shown[k], Count: fc.count[k]}
 		if byID {
-			out[i] = vitrine.FacetValue{Value: k, Name: fc.shown[k], Count: int64(len(fc.products[k]))}
+			out[i] = vitrine.FacetValue{Value: k, Name: fc.shown[k], Count: fc.count[k]}
 		}
 	}
 	return out
@@ -470,20 +486,26 @@ func scanString(r sqldb.Row) (string, error) {
 	return s, r.Scan(&s)
 }
 
-// each runs a query of n text columns and hands each row to fn.
+// each runs a query of n text columns and hands each row to fn as it
+// is read: a facet holds its counts, never the rows.
 func each(ctx context.Context, c sqldb.Conn, query string, args []any, fn func([]string), n int) error {
-	rows, err := sqldb.Collect(ctx, c, func(r sqldb.Row) ([]string, error) {
-		row := make([]string, n)
-		dst := make([]any, n)
-		for i := range row {
-			dst[i] = &row[i]
-		}
-		return row, r.Scan(dst...)
-	}, query, args...)
-	for _, r := range rows {
-		fn(r)
+	rows, err := c.Query(ctx, query, args...)
+	if err != nil {
+		return err
 	}
-	return err
+	defer rows.Close()
+	row := make([]string, n)
+	dst := make([]any, n)
+	for i := range row {
+		dst[i] = &row[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(dst...); err != nil {
+			return err
+		}
+		fn(row)
+	}
+	return rows.Err()
 }
 
 func sortedKeys[V any](m map[string]V) []string {
