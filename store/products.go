@@ -58,6 +58,16 @@ func (db *DB) selectProduct() string {
 	return `SELECT ` + productColumns + `, ` + db.categoryNames()
 }
 
+// selectJoinedProduct is selectProduct's list with each column of
+// products named by its table, for a read that joins another.
+func (db *DB) selectJoinedProduct() string {
+	cols := strings.Split(productColumns, ", ")
+	for i, c := range cols {
+		cols[i] = "products." + c
+	}
+	return `SELECT ` + strings.Join(cols, ", ") + `, ` + db.categoryNames()
+}
+
 func scanProduct(r sqldb.Row) (*vitrine.Product, error) { return scanProductAnd(r) }
 
 // scanProductAnd scans selectProduct's columns, then more.
@@ -497,7 +507,11 @@ func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string)
 	for i, s := range skus {
 		keys[i] = vitrine.SKUKey(s)
 	}
-	ps, err := db.productsWhere(ctx, tenantID, `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key IN (%s))`, keys)
+	// Joined from the variants' SKU index: as a subquery (id IN (SELECT
+	// ...)), PostgreSQL's generic plan of the prepared statement read the
+	// company's products one by one against it, minutes a batch of an
+	// import in a catalog of 100,000.
+	ps, err := db.productsJoined(ctx, tenantID, keys)
 	out := make(map[string]*vitrine.Product, len(skus))
 	for _, p := range ps {
 		for _, v := range p.Variants {
@@ -507,6 +521,44 @@ func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string)
 		}
 	}
 	return out, err
+}
+
+// productsJoined reads the tenant's products with variants of those SKU
+// keys, 500 keys at a time, each product once.
+func (db *DB) productsJoined(ctx context.Context, tenantID string, keys []string) ([]*vitrine.Product, error) {
+	if !validIDs(tenantID) || len(keys) == 0 {
+		return nil, nil
+	}
+	var out []*vitrine.Product
+	seen := map[string]bool{}
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
+		for len(keys) > 0 {
+			n := min(len(keys), 500)
+			var q queryBuilder
+			q.add(`v.tenant_id = `, tenantID)
+			in := make([]string, n)
+			for i, k := range keys[:n] {
+				in[i] = q.arg(k)
+			}
+			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectJoinedProduct()+` FROM variants v JOIN products ON products.tenant_id = v.tenant_id AND products.id = v.product_id
+				WHERE `+q.where[0]+` AND v.sku_key IN (`+strings.Join(in, ", ")+`)`, q.args...)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				if !seen[p.ID] {
+					seen[p.ID] = true
+					out = append(out, p)
+				}
+			}
+			keys = keys[n:]
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("get products by SKU: %w", err)
+	}
+	return out, nil
 }
 
 // ProductsByHandle returns the tenant's products with those handles, by
