@@ -64,6 +64,9 @@ fuzz:
 # process, beside a bare go-sdk server on the same path (Vitrine's own CPU a
 # call: httpserver's BenchmarkServeCall), and what a tools/call costs the
 # go-sdk itself, on its session and stateless paths (internal/sdkcost).
+# And the catalog's targets (bin/vitrine-bench catalog: variants, facets,
+# the Shopify import, RSS at a million variants; CATALOG_ARGS='--postgres
+# postgres://...' for PostgreSQL), another ten to fifteen minutes.
 bench: build
 	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
