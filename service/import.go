@@ -251,36 +251,16 @@ func merge(old, p *vitrine.Product, given map[string]bool) (*vitrine.Product, er
 	up := old.Clone()
 	up.Name = p.Name
 	keep := func(field string) bool { return !given[field] }
-	if !keep("description") {
-		up.Description = p.Description
-	}
-	if !keep("handle") {
-		up.Handle = p.Handle
-	}
-	if !keep("status") {
-		up.Status = p.Status
-	}
-	if !keep("vendor") {
-		up.Vendor = p.Vendor
-	}
-	if !keep("product_type") {
-		up.ProductType = p.ProductType
-	}
-	if !keep("tags") {
-		up.Tags = p.Tags
-	}
-	if !keep("media") {
-		up.Media = p.Media
-	}
-	if !keep("category_ids") {
-		up.Categories = p.Categories
-	}
-	if !keep("attributes") {
-		up.Attributes = p.Attributes
-	}
-	if !keep("seo") {
-		up.SEO = p.SEO
-	}
+	takeField(given, "description", &up.Description, p.Description)
+	takeField(given, "handle", &up.Handle, p.Handle)
+	takeField(given, "status", &up.Status, p.Status)
+	takeField(given, "vendor", &up.Vendor, p.Vendor)
+	takeField(given, "product_type", &up.ProductType, p.ProductType)
+	takeField(given, "tags", &up.Tags, p.Tags)
+	takeField(given, "media", &up.Media, p.Media)
+	takeField(given, "category_ids", &up.Categories, p.Categories)
+	takeField(given, "attributes", &up.Attributes, p.Attributes)
+	takeField(given, "seo", &up.SEO, p.SEO)
 	if !keep("currency") && p.Currency != old.Currency {
 		up.Currency = p.Currency
 	} else if keep("currency") && p.Currency != old.Currency {
@@ -316,6 +296,14 @@ func merge(old, p *vitrine.Product, given map[string]bool) (*vitrine.Product, er
 	up.Variants = variants
 	up.Summarize()
 	return up, nil
+}
+
+// takeField writes the row's value over the product's when the row gives
+// that field.
+func takeField[T any](given map[string]bool, field string, dst *T, v T) {
+	if given[field] {
+		*dst = v
+	}
 }
 
 func sameOptions(a, b map[string]string) bool {
