@@ -21,6 +21,13 @@ type Cursors struct {
 // NewCursors returns the cursors signed with key.
 func NewCursors(key []byte) *Cursors { return &Cursors{key: key} }
 
+// The size of a page of any list: what it holds when the caller asks for
+// none, and the most it may hold.
+const (
+	DefaultPageLimit = 20
+	MaxPageLimit     = 100
+)
+
 // CursorKeyLength is the length of a cursor key in bytes.
 const CursorKeyLength = 32
 

@@ -143,9 +143,6 @@ func allTools(svc *service.Service, opts Options, s *Server) []*Tool {
 	return append(tools, discoveryTools(s)...)
 }
 
-// Tools returns the tools this server serves, in listing order.
-func (s *Server) Tools() []*Tool { return s.tools }
-
 // MCP returns the underlying SDK server.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 

@@ -81,6 +81,6 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 		return nil, err
 	}
 	page := &AuditPage{}
-	page.Events, page.NextCursor = closePage(pg, events, func(e *vitrine.AuditEvent) string { return e.ID })
+	page.Events, page.NextCursor = closePage(pg, events, func(i int) string { return events[i].ID })
 	return page, nil
 }

@@ -26,8 +26,8 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 		return nil, err
 	}
 	page := &MemberPage{}
-	page.Members, page.NextCursor = closePage(pg, ms, func(m *vitrine.Member) vitrine.MemberKey {
-		return vitrine.MemberKey{Email: emailKey(m.Email), UserID: m.UserID}
+	page.Members, page.NextCursor = closePage(pg, ms, func(i int) vitrine.MemberKey {
+		return vitrine.MemberKey{Email: emailKey(ms[i].Email), UserID: ms[i].UserID}
 	})
 	return page, nil
 }

@@ -56,11 +56,11 @@ func openPage[K any](ctx context.Context, s *Service, scope string, limit int, c
 func (p *page[K]) fetch() int { return p.size + 1 }
 
 // closePage trims the rows read to the page and returns the next page's
-// cursor, made from the key of the page's last row.
-func closePage[T, K any](p *page[K], rows []T, key func(T) K) ([]T, string) {
+// cursor, made from the key of the page's last row (key(i) is rows[i]'s).
+func closePage[T, K any](p *page[K], rows []T, key func(i int) K) ([]T, string) {
 	if len(rows) <= p.size {
 		return rows, ""
 	}
 	rows = rows[:p.size]
-	return rows, p.cursors.Encode(p.scope, key(rows[p.size-1]))
+	return rows, p.cursors.Encode(p.scope, key(p.size-1))
 }

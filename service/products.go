@@ -6,13 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/sanitize"
 )
 
 // NewProduct holds create_product's arguments as the agent sent them. A
@@ -158,12 +159,12 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (
 		return nil, err
 	}
 	f.After, f.Limit = pg.after, pg.fetch()
-	ps, counts, err := s.store.FindProducts(ctx, a.TenantID, f, facets)
+	found, err := s.store.FindProducts(ctx, a.TenantID, f, facets)
 	if err != nil {
 		return nil, err
 	}
-	page := &ProductPage{Facets: counts}
-	page.Products, page.NextCursor = closePage(pg, ps, func(p *vitrine.Product) vitrine.ProductKey { return vitrine.KeyOf(p, f.Sort) })
+	page := &ProductPage{Facets: found.Facets}
+	page.Products, page.NextCursor = closePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
 	return page, nil
 }
 
@@ -177,7 +178,7 @@ func facetNames(names []string) ([]string, error) {
 	var out []string
 	for i, n := range names {
 		if !slices.Contains(vitrine.FacetNames, n) {
-			return nil, vitrine.Invalid(fmt.Sprintf("facets[%d]", i), "facets may name %s; got %q", quoted(vitrine.FacetNames), n)
+			return nil, vitrine.Invalid(fmt.Sprintf("facets[%d]", i), "facets may name %s; got %q", vitrine.Quoted(vitrine.FacetNames), n)
 		}
 	}
 	for _, n := range vitrine.FacetNames {
@@ -188,14 +189,6 @@ func facetNames(names []string) ([]string, error) {
 	return out, nil
 }
 
-func quoted(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
-}
-
 // attributeFilter checks the attribute values of a filter against the
 // company's definitions, and returns them in their canonical text.
 func (s *Service) attributeFilter(ctx context.Context, a *Access, values map[string]any) (map[string]string, error) {
@@ -204,7 +197,7 @@ func (s *Service) attributeFilter(ctx context.Context, a *Access, values map[str
 		return nil, err
 	}
 	out := make(map[string]string, len(values))
-	for _, k := range sortedKeys(values) {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
 		def := defs[k]
 		if def == nil {
 			return nil, vitrine.Invalid("attributes."+k, "no attribute %q is defined in this company (list_attributes lists them)", k)
@@ -229,15 +222,6 @@ func (s *Service) attributeDefs(ctx context.Context, tenantID string) (map[strin
 		defs[d.Key] = d
 	}
 	return defs, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // filter validates the query's arguments in the order the tool lists them.
@@ -323,7 +307,7 @@ func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
 	if len(q.Options) > vitrine.MaxOptions {
 		return f, vitrine.Invalid("options", "a product has at most %d options; the filter names %d", vitrine.MaxOptions, len(q.Options))
 	}
-	for _, name := range sortedKeys(q.Options) {
+	for _, name := range slices.Sorted(maps.Keys(q.Options)) {
 		v, err := vitrine.ValidateText("options."+name, q.Options[name], vitrine.MaxOptionLength)
 		if err != nil {
 			return f, err
@@ -342,7 +326,7 @@ func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
 			}
 		}
 		if f.Sort == "" {
-			return f, vitrine.Invalid("sort", "sort must be one of %s; got %q", sortList(), q.Sort)
+			return f, vitrine.Invalid("sort", "sort must be one of %s; got %q", vitrine.Quoted(vitrine.ProductSorts), q.Sort)
 		}
 		if f.Sort == vitrine.SortRelevance && len(f.Words) == 0 {
 			return f, vitrine.Invalid("sort", "sort \"relevance\" needs a query")
@@ -358,17 +342,6 @@ func or(s, fallback string) string {
 		return fallback
 	}
 	return s
-}
-
-func sortList() string {
-	out := ""
-	for i, s := range vitrine.ProductSorts {
-		if i > 0 {
-			out += ", "
-		}
-		out += strconv.Quote(string(s))
-	}
-	return out
 }
 
 // GetProduct returns a product by id or by SKU: exactly one of them.
@@ -580,7 +553,7 @@ func validDescription(field, d string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return vitrine.SanitizeDescription(d), nil
+	return sanitize.Description(d), nil
 }
 
 // handleFor checks a handle given, or makes one of the name.
@@ -1021,7 +994,7 @@ func addOptionValues(p *vitrine.Product, vals map[string]string) error {
 	for name, val := range vals {
 		i := slices.IndexFunc(p.Options, func(o vitrine.Option) bool { return vitrine.OptionKey(o.Name) == vitrine.OptionKey(name) })
 		if i < 0 {
-			return vitrine.Invalid("options", "the product has no option %q (its options: %s); add the option with update_product first", name, optionList(p.Options))
+			return vitrine.Invalid("options", "the product has no option %q (its options: %s); add the option with update_product first", name, vitrine.OptionNames(p.Options))
 		}
 		val = strings.TrimSpace(val)
 		if val != "" && !slices.Contains(p.Options[i].Values, val) {
@@ -1029,17 +1002,6 @@ func addOptionValues(p *vitrine.Product, vals map[string]string) error {
 		}
 	}
 	return nil
-}
-
-func optionList(os []vitrine.Option) string {
-	if len(os) == 0 {
-		return "none"
-	}
-	names := make([]string, len(os))
-	for i, o := range os {
-		names[i] = o.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // UpdateVariant changes some fields of one variant.
@@ -1186,7 +1148,7 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 		return nil, err
 	}
 	page := &MovementPage{}
-	page.Movements, page.NextCursor = closePage(pg, ms, func(m *vitrine.StockMovement) string { return m.ID })
+	page.Movements, page.NextCursor = closePage(pg, ms, func(i int) string { return ms[i].ID })
 	return page, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,21 +23,21 @@ var sortColumns = map[string]string{"name": "name_key", "price": "price", "updat
 // matches elsewhere. When the search's matches are few, the last two ranks
 // are read in one query.
 func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
-	ps, _, err := db.FindProducts(ctx, tenantID, f, nil)
-	return ps, err
+	found, err := db.FindProducts(ctx, tenantID, f, nil)
+	if err != nil {
+		return nil, err
+	}
+	return found.Products, nil
 }
 
 // FindProducts returns a page of the tenant's products as ListProducts
-// does and, in the same read, the counts of the facets named under the
-// same filter (without its page).
-func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter, facets []string) ([]*vitrine.Product, *vitrine.Facets, error) {
+// does, each with its key in the sort order, and, in the same read, the
+// counts of the facets named under the same filter (without its page).
+func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter, facets []string) (*vitrine.FoundProducts, error) {
+	out := &vitrine.FoundProducts{}
 	if !validIDs(tenantID) {
-		return nil, nil, nil
+		return out, nil
 	}
-	var (
-		out    []*vitrine.Product
-		counts *vitrine.Facets
-	)
 	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
 		var ws wordSearch
 		if len(f.Words) > 0 {
@@ -57,23 +58,21 @@ func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.Produ
 		}
 		if len(facets) > 0 {
 			var err error
-			if counts, err = db.facets(ctx, c, ws, tenantID, f, facets); err != nil {
+			if out.Facets, err = db.facets(ctx, c, ws, tenantID, f, facets); err != nil {
 				return err
 			}
 		}
 		if f.Sort != vitrine.SortRelevance {
-			ps, err := db.listProducts(ctx, c, ws, tenantID, f, -1)
-			out = ps
-			return err
+			return db.listProducts(ctx, c, ws, tenantID, f, -1, out)
 		}
 		after := f.After
 		first := 0
 		if after != nil {
 			first = after.Rank
 		}
-		for rank := first; rank <= 2 && len(out) < f.Limit; rank++ {
+		for rank := first; rank <= 2 && len(out.Products) < f.Limit; rank++ {
 			g := f
-			g.Limit = f.Limit - len(out)
+			g.Limit = f.Limit - len(out.Products)
 			if rank != first {
 				g.After = nil
 			} else {
@@ -83,25 +82,19 @@ func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.Produ
 			if rank > 0 && ws.few {
 				read = nameOrRest
 			}
-			ps, err := db.listProducts(ctx, c, ws, tenantID, g, read)
-			if err != nil {
+			if err := db.listProducts(ctx, c, ws, tenantID, g, read, out); err != nil {
 				return err
 			}
 			if read == nameOrRest {
-				out = append(out, ps...)
 				break
 			}
-			for _, p := range ps {
-				p.Rank = rank
-			}
-			out = append(out, ps...)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("list products: %w", err)
+		return nil, fmt.Errorf("list products: %w", err)
 	}
-	return out, counts, nil
+	return out, nil
 }
 
 // categoryAndBelow returns the category and every category under it; none
@@ -152,7 +145,7 @@ func (db *DB) filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) 
 		}
 		q.where = append(q.where, `id IN (SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`))`)
 	}
-	for _, k := range sortedKeys(f.Attributes) {
+	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
 		v := f.Attributes[k]
 		q.where = append(q.where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.arg(k)+` AND value = `+q.arg(v)+`)`)
 	}
@@ -175,7 +168,7 @@ func (db *DB) filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) 
 	// One variant holds every option value asked, in the price range, in
 	// stock: the blue shirt in size M under 70.
 	var v []string
-	for _, name := range sortedKeys(f.Options) {
+	for _, name := range slices.Sorted(maps.Keys(f.Options)) {
 		key, val := q.arg(vitrine.OptionKey(name)), q.arg(f.Options[name])
 		v = append(v, `((v.opt1_key = `+key+` AND v.opt1 = `+val+`) OR (v.opt2_key = `+key+` AND v.opt2 = `+val+`) OR (v.opt3_key = `+key+` AND v.opt3 = `+val+`))`)
 	}
@@ -198,10 +191,11 @@ func skuIs(q *queryBuilder, sku string) string {
 	return `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key = ` + q.arg(sku) + `)`
 }
 
-// listProducts reads one page in one order, finding words as ws says;
-// rank, unless -1, keeps only the products of that relevance rank (or, as
-// nameOrRest, of ranks 1 and 2).
-func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int) ([]*vitrine.Product, error) {
+// listProducts reads one page in one order, finding words as ws says,
+// and appends its products and their keys to out; rank, unless -1, keeps
+// only the products of that relevance rank (or, as nameOrRest, of ranks 1
+// and 2, each product's read with it).
+func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int, out *vitrine.FoundProducts) error {
 	var q queryBuilder
 	db.filter(&q, tenantID, f)
 	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
@@ -228,7 +222,7 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, ten
 	}
 	col, ok := sortColumns[f.Sort.Key()]
 	if !ok {
-		return nil, fmt.Errorf("unknown sort %q", f.Sort)
+		return fmt.Errorf("unknown sort %q", f.Sort)
 	}
 	dir, cmp := "ASC", ">"
 	if f.Sort.Desc() {
@@ -264,22 +258,41 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, ten
 	if col != "" {
 		order = col + ` ` + dir + `, ` + order
 	}
-	columns, scan := db.selectProduct(), scanProduct
+	// A product's key is its sort column's and its relevance rank: the
+	// rank read, or the one the whole query reads.
+	type keyed struct {
+		p    *vitrine.Product
+		rank int
+	}
+	columns := db.selectProduct()
+	scan := func(r sqldb.Row) (keyed, error) {
+		p, err := scanProduct(r)
+		return keyed{p, max(rank, 0)}, err
+	}
 	if rank == nameOrRest {
 		columns += `, CASE WHEN ` + match("name_words", false) + ` THEN 1 ELSE 2 END AS relevance_rank`
 		order = `relevance_rank, ` + order
-		scan = func(r sqldb.Row) (*vitrine.Product, error) {
-			var rank int
-			p, err := scanProductAnd(r, &rank)
-			if p != nil {
-				p.Rank = rank
-			}
-			return p, err
+		scan = func(r sqldb.Row) (keyed, error) {
+			var k keyed
+			var err error
+			k.p, err = scanProductAnd(r, &k.rank)
+			return k, err
 		}
 	}
 	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
 		` ORDER BY ` + order + limitTo(q.arg(f.Limit))
-	return sqldb.Collect(ctx, c, scan, query, q.args...)
+	rows, err := sqldb.Collect(ctx, c, scan, query, q.args...)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		k := vitrine.KeyOf(r.p, f.Sort)
+		if f.Sort == vitrine.SortRelevance {
+			k.Rank = r.rank
+		}
+		out.Products, out.Keys = append(out.Products, r.p), append(out.Keys, k)
+	}
+	return nil
 }
 
 // facets counts the products of the filter (every page of it) by each
@@ -506,15 +519,6 @@ func each(ctx context.Context, c sqldb.Conn, query string, args []any, fn func([
 		fn(row)
 	}
 	return rows.Err()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // noCategory is an id no category has: a filter by a category the tenant

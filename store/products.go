@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/sanitize"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -132,7 +133,7 @@ func words(p *vitrine.Product) (name, all string) {
 	for _, v := range p.Variants {
 		b.WriteString(" " + v.SKU + " " + v.Barcode)
 	}
-	ws := append(vitrine.Words(b.String()), vitrine.Words(vitrine.DescriptionText(p.Description))...)
+	ws := append(vitrine.Words(b.String()), vitrine.Words(sanitize.Text(p.Description))...)
 	seen := make(map[string]bool, len(ws))
 	out := ws[:0]
 	for _, w := range ws {

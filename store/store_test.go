@@ -306,16 +306,16 @@ func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter)
 	var out []*vitrine.Product
 	for range 100 {
 		check := vitrine.NewEpochCheck(epoch)
-		page, err := db.ListProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f)
+		found, err := db.FindProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f, nil)
 		if err != nil || check.Pending() {
 			t.Fatal(err, check.Pending())
 		}
+		page := found.Products
 		out = append(out, page...)
 		if len(page) < f.Limit {
 			return out
 		}
-		k := vitrine.KeyOf(page[len(page)-1], f.Sort)
-		f.After = &k
+		f.After = &found.Keys[len(page)-1]
 	}
 	t.Fatal("paging does not end")
 	return nil

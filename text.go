@@ -3,6 +3,7 @@ package vitrine
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/runes"
@@ -51,4 +52,20 @@ next:
 		out = append(out, w)
 	}
 	return out
+}
+
+// ValidateText checks a short text field: valid UTF-8, no NUL, at most max
+// characters; it returns it trimmed.
+func ValidateText(field, s string, max int) (string, error) {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		return "", Invalid(field, "%s must be valid UTF-8", field)
+	}
+	if strings.ContainsRune(s, 0) {
+		return "", Invalid(field, "%s must not contain NUL characters", field)
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return "", Invalid(field, "%s is %d characters long; the limit is %d", field, n, max)
+	}
+	return s, nil
 }
