@@ -52,7 +52,7 @@ func auditTools(svc *service.Service) []*Tool {
 			Toolset: "audit", Op: service.OpListAuditEvents, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listAuditIn) (listAuditOut, error) {
 			page, err := svc.ListAudit(ctx, a, service.AuditQuery{UserID: in.UserID, Tool: in.Tool, Outcome: string(in.Outcome),
-				Since: in.Since, Until: in.Until, Limit: int(in.Limit), Cursor: string(in.Cursor)})
+				Since: in.Since, Until: in.Until, Limit: int(in.PageSize), Cursor: string(in.Cursor)})
 			if err != nil {
 				return listAuditOut{}, err
 			}

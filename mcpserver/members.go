@@ -92,7 +92,7 @@ func memberTools(svc *service.Service) []*Tool {
 			Description: "List a company's members by email, a page at a time, with role, status and permissions.",
 			Toolset:     "members", Op: service.OpListMembers, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listMembersIn) (listMembersOut, error) {
-			page, err := svc.ListMembers(ctx, a, int(in.Limit), string(in.Cursor))
+			page, err := svc.ListMembers(ctx, a, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return listMembersOut{}, err
 			}

@@ -11,10 +11,7 @@ import (
 
 // Named types carry their constraints into the schemas (see typeSchemas).
 type (
-	productStatus string
-	productSort   string
 	productDetail string
-	facetName     string
 	policyName    string
 	weightUnit    string
 	imageURL      string
@@ -23,8 +20,6 @@ type (
 	sku           string
 	shortText     string // names, reasons, queries, keys
 	longText      string
-	decimal       string
-	currencyCode  string
 	slug          string
 	email         string
 	roleName      string
@@ -186,25 +181,13 @@ func (r productRow) MarshalJSON() ([]byte, error) {
 	return json.Marshal(row(r))
 }
 
+// listProductsIn is list_products' arguments: the domain's filter, decoded
+// as it is (its fields, their names and descriptions, are the schema's),
+// how to show the rows, and the page.
 type listProductsIn struct {
 	TenantArg
-	Query        shortText         `json:"query,omitempty" jsonschema:"Word starts of name, SKU, text, tags, vendor, type, options."`
-	Status       productStatus     `json:"status,omitempty" jsonschema:"Default: any."`
-	Tags         []shortText       `json:"tags,omitempty" jsonschema:"All of them."`
-	Vendor       shortText         `json:"vendor,omitempty"`
-	ProductType  shortText         `json:"product_type,omitempty"`
-	CategoryID   string            `json:"category_id,omitempty" jsonschema:"With its subcategories."`
-	Options      map[string]string `json:"options,omitempty" jsonschema:"{\"Size\":\"M\"}: on one variant, with price and stock."`
-	Attributes   map[string]any    `json:"attributes,omitempty"`
-	OnSale       *bool             `json:"on_sale,omitempty" jsonschema:"Below compare-at price."`
-	InStock      *bool             `json:"in_stock,omitempty" jsonschema:"Stock above 0."`
-	MinPrice     decimal           `json:"min_price,omitempty" jsonschema:"In currency."`
-	MaxPrice     decimal           `json:"max_price,omitempty" jsonschema:"In currency."`
-	Currency     currencyCode      `json:"currency,omitempty" jsonschema:"Of the prices. Default: BRL."`
-	UpdatedSince string            `json:"updated_since,omitempty" jsonschema:"RFC 3339."`
-	Facets       []facetName       `json:"facets,omitempty" jsonschema:"Counts by value, under the filter."`
-	Sort         productSort       `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
-	Detail       productDetail     `json:"detail,omitempty" jsonschema:"full: rows as get_product."`
+	vitrine.ProductFilter
+	Detail productDetail `json:"detail,omitempty" jsonschema:"full: rows as get_product."`
 	pageArgs
 }
 
@@ -225,17 +208,17 @@ type facetsOut struct {
 	Status      []vitrine.FacetValue            `json:"status,omitempty"`
 }
 
-func facetsView(f *vitrine.Facets, asked []facetName) *facetsOut {
+func facetsView(f *vitrine.Facets, asked []vitrine.FacetName) *facetsOut {
 	if f == nil {
 		return nil
 	}
 	out := &facetsOut{}
 	for _, name := range asked {
-		vs := f.Values[string(name)]
+		vs := f.Values[name]
 		if vs == nil {
 			vs = []vitrine.FacetValue{}
 		}
-		switch string(name) {
+		switch name {
 		case vitrine.FacetVendor:
 			out.Vendor = vs
 		case vitrine.FacetProductType:
@@ -273,8 +256,8 @@ type mediaIn struct {
 }
 
 type weightIn struct {
-	Value decimal    `json:"value"`
-	Unit  weightUnit `json:"unit"`
+	Value vitrine.Decimal `json:"value"`
+	Unit  weightUnit      `json:"unit"`
 }
 
 type seoIn struct {
@@ -285,8 +268,8 @@ type seoIn struct {
 type variantIn struct {
 	SKU              sku               `json:"sku,omitempty"`
 	Options          map[string]string `json:"options,omitempty" jsonschema:"{\"Size\":\"M\"}."`
-	Price            decimal           `json:"price"`
-	CompareAtPrice   decimal           `json:"compare_at_price,omitempty"`
+	Price            vitrine.Decimal   `json:"price"`
+	CompareAtPrice   vitrine.Decimal   `json:"compare_at_price,omitempty"`
 	Barcode          shortText         `json:"barcode,omitempty"`
 	Weight           *weightIn         `json:"weight,omitempty"`
 	Stock            stockLevel        `json:"stock,omitempty"`
@@ -344,23 +327,23 @@ type createProductIn struct {
 // productFields are a new product's fields: create_product's, and a row's
 // of import_products.
 type productFields struct {
-	Name        shortText      `json:"name"`
-	SKU         sku            `json:"sku,omitempty" jsonschema:"One-variant product's; else give variants."`
-	Price       decimal        `json:"price,omitempty" jsonschema:"One-variant product's, decimal: \"4599.90\"."`
-	Stock       stockLevel     `json:"stock,omitempty" jsonschema:"One-variant product's."`
-	Description longText       `json:"description,omitempty" jsonschema:"HTML, sanitized."`
-	Currency    currencyCode   `json:"currency,omitempty" jsonschema:"ISO 4217. Default: BRL."`
-	Status      productStatus  `json:"status,omitempty" jsonschema:"Default: active."`
-	Handle      slug           `json:"handle,omitempty"`
-	Vendor      shortText      `json:"vendor,omitempty"`
-	ProductType shortText      `json:"product_type,omitempty"`
-	Tags        []shortText    `json:"tags,omitempty"`
-	Options     []optionIn     `json:"options,omitempty" jsonschema:"Up to 3."`
-	Variants    []variantIn    `json:"variants,omitempty"`
-	Media       []mediaIn      `json:"media,omitempty"`
-	CategoryIDs []string       `json:"category_ids,omitempty"`
-	Attributes  map[string]any `json:"attributes,omitempty" jsonschema:"By attribute key."`
-	SEO         *seoIn         `json:"seo,omitempty"`
+	Name        shortText             `json:"name"`
+	SKU         sku                   `json:"sku,omitempty" jsonschema:"One-variant product's; else give variants."`
+	Price       vitrine.Decimal       `json:"price,omitempty" jsonschema:"One-variant product's, decimal: \"4599.90\"."`
+	Stock       stockLevel            `json:"stock,omitempty" jsonschema:"One-variant product's."`
+	Description longText              `json:"description,omitempty" jsonschema:"HTML, sanitized."`
+	Currency    vitrine.CurrencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217. Default: BRL."`
+	Status      vitrine.ProductStatus `json:"status,omitempty" jsonschema:"Default: active."`
+	Handle      slug                  `json:"handle,omitempty"`
+	Vendor      shortText             `json:"vendor,omitempty"`
+	ProductType shortText             `json:"product_type,omitempty"`
+	Tags        []shortText           `json:"tags,omitempty"`
+	Options     []optionIn            `json:"options,omitempty" jsonschema:"Up to 3."`
+	Variants    []variantIn           `json:"variants,omitempty"`
+	Media       []mediaIn             `json:"media,omitempty"`
+	CategoryIDs []string              `json:"category_ids,omitempty"`
+	Attributes  map[string]any        `json:"attributes,omitempty" jsonschema:"By attribute key."`
+	SEO         *seoIn                `json:"seo,omitempty"`
 }
 
 func (in productFields) service() service.NewProduct {
@@ -379,24 +362,24 @@ func (in productFields) service() service.NewProduct {
 
 type updateProductIn struct {
 	TenantArg
-	ID              string         `json:"id"`
-	Name            *shortText     `json:"name,omitempty"`
-	Description     *longText      `json:"description,omitempty" jsonschema:"HTML."`
-	Status          *productStatus `json:"status,omitempty" jsonschema:"active publishes."`
-	SKU             *sku           `json:"sku,omitempty" jsonschema:"One-variant product's."`
-	Price           *decimal       `json:"price,omitempty" jsonschema:"One-variant product's."`
-	Stock           *stockLevel    `json:"stock,omitempty" jsonschema:"One-variant product's."`
-	Currency        *currencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217; amounts kept."`
-	Handle          *slug          `json:"handle,omitempty"`
-	Vendor          *shortText     `json:"vendor,omitempty"`
-	ProductType     *shortText     `json:"product_type,omitempty"`
-	Tags            *[]shortText   `json:"tags,omitempty"`
-	Options         *[]optionIn    `json:"options,omitempty"`
-	Media           *[]mediaIn     `json:"media,omitempty"`
-	CategoryIDs     *[]string      `json:"category_ids,omitempty"`
-	Attributes      map[string]any `json:"attributes,omitempty" jsonschema:"Sets these; null removes."`
-	SEO             *seoIn         `json:"seo,omitempty"`
-	ExpectedVersion *int64         `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
+	ID              string                 `json:"id"`
+	Name            *shortText             `json:"name,omitempty"`
+	Description     *longText              `json:"description,omitempty" jsonschema:"HTML."`
+	Status          *vitrine.ProductStatus `json:"status,omitempty" jsonschema:"active publishes."`
+	SKU             *sku                   `json:"sku,omitempty" jsonschema:"One-variant product's."`
+	Price           *vitrine.Decimal       `json:"price,omitempty" jsonschema:"One-variant product's."`
+	Stock           *stockLevel            `json:"stock,omitempty" jsonschema:"One-variant product's."`
+	Currency        *vitrine.CurrencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217; amounts kept."`
+	Handle          *slug                  `json:"handle,omitempty"`
+	Vendor          *shortText             `json:"vendor,omitempty"`
+	ProductType     *shortText             `json:"product_type,omitempty"`
+	Tags            *[]shortText           `json:"tags,omitempty"`
+	Options         *[]optionIn            `json:"options,omitempty"`
+	Media           *[]mediaIn             `json:"media,omitempty"`
+	CategoryIDs     *[]string              `json:"category_ids,omitempty"`
+	Attributes      map[string]any         `json:"attributes,omitempty" jsonschema:"Sets these; null removes."`
+	SEO             *seoIn                 `json:"seo,omitempty"`
+	ExpectedVersion *int64                 `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
 }
 
 func (in updateProductIn) service() service.ProductChanges {
@@ -446,16 +429,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
-			facets := make([]string, len(in.Facets))
-			for i, f := range in.Facets {
-				facets[i] = string(f)
-			}
-			page, err := svc.ListProducts(ctx, a, service.ProductQuery{
-				Query: string(in.Query), Status: string(in.Status), InStock: in.InStock, MinPrice: string(in.MinPrice), MaxPrice: string(in.MaxPrice),
-				Currency: string(in.Currency), UpdatedSince: in.UpdatedSince, Tags: textsOf(in.Tags), Vendor: string(in.Vendor),
-				ProductType: string(in.ProductType), CategoryID: in.CategoryID, Options: in.Options, Attributes: in.Attributes, OnSale: in.OnSale,
-				Facets: facets, Sort: string(in.Sort), Limit: int(in.Limit), Cursor: string(in.Cursor),
-			})
+			page, err := svc.ListProducts(ctx, a, in.ProductFilter, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return listProductsOut{}, err
 			}

@@ -70,7 +70,7 @@ func stockTools(svc *service.Service) []*Tool {
 			Description: "List the changes of stock of a product or of the company, newest first, with reason, author and time.",
 			Toolset:     "inventory", Op: service.OpListStockMovements, ReadOnly: true, Idempotent: true, TargetArg: "product_id",
 		}, func(ctx context.Context, a *service.Access, in listMovementsIn) (listMovementsOut, error) {
-			page, err := svc.ListStockMovements(ctx, a, in.ProductID, int(in.Limit), string(in.Cursor))
+			page, err := svc.ListStockMovements(ctx, a, in.ProductID, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return listMovementsOut{}, err
 			}

@@ -84,10 +84,13 @@ type TenantArg struct {
 	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
 }
 
-// pageArgs are the arguments of a list that pages.
+// pageArgs are the arguments of a list that pages. (The page size is not
+// named Limit in Go: list_products' arguments embed vitrine.ProductFilter,
+// whose Limit is the store's, and two fields of one name at one depth
+// would hide each other from the schema.)
 type pageArgs struct {
-	Limit  pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
-	Cursor pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
+	PageSize pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
+	Cursor   pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
 }
 
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the

@@ -24,8 +24,8 @@ type updateVariantIn struct {
 	variantRefIn
 	NewSKU           *sku              `json:"new_sku,omitempty" jsonschema:"Empty clears it."`
 	Options          map[string]string `json:"options,omitempty"`
-	Price            *decimal          `json:"price,omitempty"`
-	CompareAtPrice   *decimal          `json:"compare_at_price,omitempty" jsonschema:"Empty clears it."`
+	Price            *vitrine.Decimal  `json:"price,omitempty"`
+	CompareAtPrice   *vitrine.Decimal  `json:"compare_at_price,omitempty" jsonschema:"Empty clears it."`
 	Barcode          *shortText        `json:"barcode,omitempty"`
 	Weight           *weightIn         `json:"weight,omitempty"`
 	InventoryPolicy  *policyName       `json:"inventory_policy,omitempty"`

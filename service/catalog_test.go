@@ -81,12 +81,12 @@ func TestCatalogProduct(t *testing.T) {
 		}
 		// The text search reads tags, vendor, option values and the description's text.
 		for _, q := range []string{"summer", "acme", "white", "soft", "4006381333931"} {
-			page, err := w.svc.ListProducts(ctx, a, service.ProductQuery{Query: q})
+			page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Query: vitrine.QueryText(q)}, 0, "")
 			if err != nil || len(page.Products) != 1 || page.Products[0].ID != p.ID {
 				t.Errorf("search %q: %v %v", q, page, err)
 			}
 		}
-		if page, _ := w.svc.ListProducts(ctx, a, service.ProductQuery{Query: "alert"}); len(page.Products) != 0 {
+		if page, _ := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Query: "alert"}, 0, ""); len(page.Products) != 0 {
 			t.Errorf("a script's text is searchable: %v", page.Products)
 		}
 		// A draft is not active; publishing is a status change.
@@ -94,7 +94,7 @@ func TestCatalogProduct(t *testing.T) {
 		if err != nil || d.Status != vitrine.ProductDraft {
 			t.Fatalf("draft: %+v %v", d, err)
 		}
-		if page, _ := w.svc.ListProducts(ctx, a, service.ProductQuery{Status: "active"}); slices.ContainsFunc(page.Products, func(x *vitrine.Product) bool { return x.ID == d.ID }) {
+		if page, _ := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Status: "active"}, 0, ""); slices.ContainsFunc(page.Products, func(x *vitrine.Product) bool { return x.ID == d.ID }) {
 			t.Error("a draft is listed as active")
 		}
 		if up, err := w.svc.UpdateProduct(ctx, a, d.ID, service.ProductChanges{Status: ptrTo("active")}); err != nil || up.Status != vitrine.ProductActive || up.Version != 2 {
@@ -217,9 +217,9 @@ func TestCatalogFilters(t *testing.T) {
 		}
 		mk(other, "Blue shirt", "Acme", []string{"garden", "summer"}, nil, "cotton", v("M", "Blue", "10.00", 9, "20.00"))
 
-		ids := func(q service.ProductQuery) []string {
+		ids := func(q vitrine.ProductFilter) []string {
 			t.Helper()
-			page, err := w.svc.ListProducts(ctx, a, q)
+			page, err := w.svc.ListProducts(ctx, a, q, 0, "")
 			if err != nil {
 				t.Fatalf("%+v: %v", q, err)
 			}
@@ -233,28 +233,28 @@ func TestCatalogFilters(t *testing.T) {
 		sorted := func(ids ...string) []string { slices.Sort(ids); return ids }
 		for _, c := range []struct {
 			name string
-			q    service.ProductQuery
+			q    vitrine.ProductFilter
 			want []string
 		}{
-			{"the blue shirts in size M under R$70", service.ProductQuery{Options: map[string]string{"Color": "Blue", "size": "M"}, MaxPrice: "70.00"}, sorted(blueM)},
-			{"size M in stock", service.ProductQuery{Options: map[string]string{"Size": "M"}, InStock: ptrTo(true)}, sorted(blueM, blueDear, whiteM)},
-			{"tagged garden from Acme", service.ProductQuery{Tags: []string{"Garden"}, Vendor: "acme"}, sorted(blueM, parka)},
-			{"in Clothing, with its sub-categories", service.ProductQuery{CategoryID: clothing.ID}, sorted(parka, coat)},
-			{"in Jackets", service.ProductQuery{CategoryID: jackets.ID}, sorted(parka)},
-			{"on sale", service.ProductQuery{OnSale: ptrTo(true)}, sorted(whiteM, coat)},
-			{"of wool", service.ProductQuery{Attributes: map[string]any{"material": "wool"}}, sorted(parka, coat)},
-			{"another company's category", service.ProductQuery{CategoryID: vitrine.NewID()}, nil},
+			{"the blue shirts in size M under R$70", vitrine.ProductFilter{Options: map[string]string{"Color": "Blue", "size": "M"}, MaxPrice: "70.00"}, sorted(blueM)},
+			{"size M in stock", vitrine.ProductFilter{Options: map[string]string{"Size": "M"}, InStock: ptrTo(true)}, sorted(blueM, blueDear, whiteM)},
+			{"tagged garden from Acme", vitrine.ProductFilter{Tags: []vitrine.QueryText{"Garden"}, Vendor: "acme"}, sorted(blueM, parka)},
+			{"in Clothing, with its sub-categories", vitrine.ProductFilter{CategoryID: clothing.ID}, sorted(parka, coat)},
+			{"in Jackets", vitrine.ProductFilter{CategoryID: jackets.ID}, sorted(parka)},
+			{"on sale", vitrine.ProductFilter{OnSale: ptrTo(true)}, sorted(whiteM, coat)},
+			{"of wool", vitrine.ProductFilter{Attributes: map[string]any{"material": "wool"}}, sorted(parka, coat)},
+			{"another company's category", vitrine.ProductFilter{CategoryID: vitrine.NewID()}, nil},
 		} {
 			if got := ids(c.q); !slices.Equal(got, c.want) {
 				t.Errorf("%s: %v, want %v", c.name, got, c.want)
 			}
 		}
 		// A product counts in its category and in those above it.
-		if page, err := w.svc.ListProducts(ctx, a, service.ProductQuery{Facets: []string{"categories"}}); err != nil ||
+		if page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Facets: []vitrine.FacetName{"categories"}}, 0, ""); err != nil ||
 			fmt.Sprint(page.Facets.Values["categories"]) != fmt.Sprint([]vitrine.FacetValue{{Value: clothing.ID, Name: "Clothing", Count: 2}, {Value: jackets.ID, Name: "Jackets", Count: 1}}) {
 			t.Errorf("categories facet: %v %v", page, err)
 		}
-		page, err := w.svc.ListProducts(ctx, a, service.ProductQuery{Tags: []string{"garden"}, Facets: []string{"vendor", "tags", "options", "categories", "status", "product_type"}})
+		page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Tags: []vitrine.QueryText{"garden"}, Facets: []vitrine.FacetName{"vendor", "tags", "options", "categories", "status", "product_type"}}, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,8 +272,8 @@ func TestCatalogFilters(t *testing.T) {
 		if len(f.Values["product_type"]) != 0 {
 			t.Errorf("product types: %v", f.Values["product_type"])
 		}
-		for _, bad := range []service.ProductQuery{{Facets: []string{"colour"}}, {Attributes: map[string]any{"colour": "x"}}, {Attributes: map[string]any{"material": "silk"}}, {CategoryID: "jackets"}} {
-			if _, err := w.svc.ListProducts(ctx, a, bad); vitrine.TypeOf(err) != vitrine.ValidationError {
+		for _, bad := range []vitrine.ProductFilter{{Facets: []vitrine.FacetName{"colour"}}, {Attributes: map[string]any{"colour": "x"}}, {Attributes: map[string]any{"material": "silk"}}, {CategoryID: "jackets"}} {
+			if _, err := w.svc.ListProducts(ctx, a, bad, 0, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
 				t.Errorf("%+v: %v", bad, err)
 			}
 		}
@@ -459,7 +459,7 @@ func exportShopify(t *testing.T, w *world, a *service.Access) string {
 		}
 		return service.CategoryPath(cats, p.Categories[0].ID)
 	})
-	page, err := w.svc.ListProducts(ctx, a, service.ProductQuery{Sort: "name", Limit: 100})
+	page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Sort: "name"}, 100, "")
 	if err != nil {
 		t.Fatal(err)
 	}

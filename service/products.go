@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -99,251 +98,6 @@ type ProductChanges struct {
 	ExpectedVersion *int64
 }
 
-// ProductQuery holds list_products' arguments.
-type ProductQuery struct {
-	Query        string
-	Status       string
-	InStock      *bool
-	MinPrice     string
-	MaxPrice     string
-	Currency     string // of MinPrice and MaxPrice; default BRL
-	UpdatedSince string // RFC 3339
-	Tags         []string
-	Vendor       string
-	ProductType  string
-	CategoryID   string
-	Options      map[string]string
-	Attributes   map[string]any
-	OnSale       *bool
-	// Facets names the facets to count under the filter.
-	Facets []string
-	Sort   string // default: relevance with a query, name without
-	Limit  int
-	Cursor string
-}
-
-// ProductPage is a page of products and the cursor of the next one, empty
-// at the end.
-type ProductPage struct {
-	Products   []*vitrine.Product
-	NextCursor string
-	// Facets holds the counts asked for, or nil.
-	Facets *vitrine.Facets
-}
-
-// maxQueryLength bounds a text query.
-const maxQueryLength = 200
-
-// ListProducts returns a page of the tenant's products.
-func (s *Service) ListProducts(ctx context.Context, a *Access, q ProductQuery) (*ProductPage, error) {
-	if err := a.Allow(OpListProducts); err != nil {
-		return nil, err
-	}
-	f, err := q.filter()
-	if err != nil {
-		return nil, err
-	}
-	if len(q.Attributes) > 0 {
-		if f.Attributes, err = s.attributeFilter(ctx, a, q.Attributes); err != nil {
-			return nil, err
-		}
-	}
-	facets, err := facetNames(q.Facets)
-	if err != nil {
-		return nil, err
-	}
-	// The cursor belongs to this tenant and these filters.
-	filters, _ := json.Marshal(q.withoutPage())
-	pg, err := openPage[vitrine.ProductKey](ctx, s, a.TenantID+"\x00"+string(filters), f.Limit, q.Cursor)
-	if err != nil {
-		return nil, err
-	}
-	f.After, f.Limit = pg.after, pg.fetch()
-	found, err := s.store.FindProducts(ctx, a.TenantID, f, facets)
-	if err != nil {
-		return nil, err
-	}
-	page := &ProductPage{Facets: found.Facets}
-	page.Products, page.NextCursor = closePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
-	return page, nil
-}
-
-func (q ProductQuery) withoutPage() ProductQuery {
-	q.Limit, q.Cursor, q.Facets = 0, "", nil
-	return q
-}
-
-// facetNames checks the facets asked for and puts them in their order.
-func facetNames(names []string) ([]string, error) {
-	var out []string
-	for i, n := range names {
-		if !slices.Contains(vitrine.FacetNames, n) {
-			return nil, vitrine.Invalid(fmt.Sprintf("facets[%d]", i), "facets may name %s; got %q", vitrine.Quoted(vitrine.FacetNames), n)
-		}
-	}
-	for _, n := range vitrine.FacetNames {
-		if slices.Contains(names, n) {
-			out = append(out, n)
-		}
-	}
-	return out, nil
-}
-
-// attributeFilter checks the attribute values of a filter against the
-// company's definitions, and returns them in their canonical text.
-func (s *Service) attributeFilter(ctx context.Context, a *Access, values map[string]any) (map[string]string, error) {
-	defs, err := s.attributeDefs(ctx, a.TenantID)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(values))
-	for _, k := range slices.Sorted(maps.Keys(values)) {
-		def := defs[k]
-		if def == nil {
-			return nil, vitrine.Invalid("attributes."+k, "no attribute %q is defined in this company (list_attributes lists them)", k)
-		}
-		v, err := def.Check("attributes."+k, values[k])
-		if err != nil {
-			return nil, err
-		}
-		out[k] = vitrine.AttributeString(v)
-	}
-	return out, nil
-}
-
-// attributeDefs returns the company's attribute definitions by key.
-func (s *Service) attributeDefs(ctx context.Context, tenantID string) (map[string]*vitrine.Attribute, error) {
-	list, err := s.store.Attributes(ctx, tenantID)
-	if err != nil {
-		return nil, err
-	}
-	defs := make(map[string]*vitrine.Attribute, len(list))
-	for _, d := range list {
-		defs[d.Key] = d
-	}
-	return defs, nil
-}
-
-// filter validates the query's arguments in the order the tool lists them.
-func (q ProductQuery) filter() (vitrine.ProductFilter, error) {
-	f := vitrine.ProductFilter{Sort: vitrine.SortName}
-	if n := utf8.RuneCountInString(q.Query); n > maxQueryLength {
-		return f, vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
-	}
-	if f.Words = vitrine.SearchWords(q.Query); len(f.Words) > vitrine.MaxSearchWords {
-		return f, vitrine.Invalid("query", "query holds %d different words; the limit is %d", len(f.Words), vitrine.MaxSearchWords)
-	} else if len(f.Words) > 0 {
-		f.Sort = vitrine.SortRelevance
-		f.SKU = vitrine.SKUKey(strings.TrimSpace(q.Query))
-	} else if strings.TrimSpace(q.Query) != "" {
-		return f, vitrine.Invalid("query", "query must hold at least one letter or digit")
-	}
-	if q.Status != "" {
-		st, err := vitrine.ParseProductStatus("status", q.Status)
-		if err != nil {
-			return f, err
-		}
-		f.Status = st
-	}
-	f.InStock = q.InStock
-	if q.MinPrice != "" || q.MaxPrice != "" {
-		code, scale, err := vitrine.NormalizeCurrency("currency", or(q.Currency, vitrine.DefaultCurrency))
-		if err != nil {
-			return f, err
-		}
-		f.PriceCurrency = code
-		for _, b := range []struct {
-			field, value string
-			dst          **int64
-		}{{"min_price", q.MinPrice, &f.MinPrice}, {"max_price", q.MaxPrice, &f.MaxPrice}} {
-			if b.value == "" {
-				continue
-			}
-			v, err := vitrine.ParsePrice(b.field, b.value, scale)
-			if err != nil {
-				return f, err
-			}
-			*b.dst = &v
-		}
-		if f.MinPrice != nil && f.MaxPrice != nil && *f.MinPrice > *f.MaxPrice {
-			return f, vitrine.Invalid("max_price", "max_price must not be below min_price")
-		}
-	} else if q.Currency != "" {
-		return f, vitrine.Invalid("currency", "currency applies to min_price and max_price; give one of them too")
-	}
-	if q.UpdatedSince != "" {
-		t, err := time.Parse(time.RFC3339, q.UpdatedSince)
-		if err != nil {
-			return f, vitrine.Invalid("updated_since", "updated_since must be a time in RFC 3339, such as \"2026-11-30T09:00:00Z\"; got %q", q.UpdatedSince)
-		}
-		t = vitrine.Timestamp(t)
-		f.UpdatedSince = &t
-	}
-	for i, t := range q.Tags {
-		t, err := vitrine.ValidateText(fmt.Sprintf("tags[%d]", i), t, vitrine.MaxTagLength)
-		if err != nil {
-			return f, err
-		}
-		if t != "" {
-			f.Tags = append(f.Tags, vitrine.TagKey(t))
-		}
-	}
-	if len(f.Tags) > 20 {
-		return f, vitrine.Invalid("tags", "a filter names at most 20 tags; got %d", len(f.Tags))
-	}
-	var err error
-	if f.Vendor, err = vitrine.ValidateText("vendor", q.Vendor, vitrine.MaxVendorLength); err != nil {
-		return f, err
-	}
-	if f.ProductType, err = vitrine.ValidateText("product_type", q.ProductType, vitrine.MaxVendorLength); err != nil {
-		return f, err
-	}
-	if q.CategoryID != "" {
-		if !vitrine.ValidID(q.CategoryID) {
-			return f, vitrine.Invalid("category_id", "category_id must be a category's id (list_categories lists them); got %q", q.CategoryID)
-		}
-		f.CategoryID = q.CategoryID
-	}
-	if len(q.Options) > vitrine.MaxOptions {
-		return f, vitrine.Invalid("options", "a product has at most %d options; the filter names %d", vitrine.MaxOptions, len(q.Options))
-	}
-	for _, name := range slices.Sorted(maps.Keys(q.Options)) {
-		v, err := vitrine.ValidateText("options."+name, q.Options[name], vitrine.MaxOptionLength)
-		if err != nil {
-			return f, err
-		}
-		if f.Options == nil {
-			f.Options = map[string]string{}
-		}
-		f.Options[name] = v
-	}
-	f.OnSale = q.OnSale
-	if q.Sort != "" {
-		f.Sort = ""
-		for _, s := range vitrine.ProductSorts {
-			if string(s) == q.Sort {
-				f.Sort = s
-			}
-		}
-		if f.Sort == "" {
-			return f, vitrine.Invalid("sort", "sort must be one of %s; got %q", vitrine.Quoted(vitrine.ProductSorts), q.Sort)
-		}
-		if f.Sort == vitrine.SortRelevance && len(f.Words) == 0 {
-			return f, vitrine.Invalid("sort", "sort \"relevance\" needs a query")
-		}
-	}
-	size, err := pageSize(q.Limit)
-	f.Limit = size
-	return f, err
-}
-
-func or(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
-}
-
 // GetProduct returns a product by id or by SKU: exactly one of them.
 func (s *Service) GetProduct(ctx context.Context, a *Access, id, sku string) (*vitrine.Product, error) {
 	if err := a.Allow(OpGetProduct); err != nil {
@@ -423,6 +177,26 @@ func requestHash(in NewProduct) string {
 	b, _ := json.Marshal(in)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// attributeDefs returns the company's attribute definitions by key.
+func (s *Service) attributeDefs(ctx context.Context, tenantID string) (map[string]*vitrine.Attribute, error) {
+	list, err := s.store.Attributes(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defs := make(map[string]*vitrine.Attribute, len(list))
+	for _, d := range list {
+		defs[d.Key] = d
+	}
+	return defs, nil
+}
+
+func or(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }
 
 // taxonomy is a company's categories and attribute definitions, read at

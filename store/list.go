@@ -23,7 +23,8 @@ var sortColumns = map[string]string{"name": "name_key", "price": "price", "updat
 // matches elsewhere. When the search's matches are few, the last two ranks
 // are read in one query.
 func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
-	found, err := db.FindProducts(ctx, tenantID, f, nil)
+	f.Facets = nil
+	found, err := db.FindProducts(ctx, tenantID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -32,17 +33,17 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 
 // FindProducts returns a page of the tenant's products as ListProducts
 // does, each with its key in the sort order, and, in the same read, the
-// counts of the facets named under the same filter (without its page).
-func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter, facets []string) (*vitrine.FoundProducts, error) {
+// counts of the facets f names under the same filter (without its page).
+func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
 	out := &vitrine.FoundProducts{}
 	if !validIDs(tenantID) {
 		return out, nil
 	}
 	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
-		var ws wordSearch
+		pq := productQuery{tenantID: tenantID, f: f}
 		if len(f.Words) > 0 {
 			var err error
-			if ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
 				return err
 			}
 		}
@@ -51,19 +52,19 @@ func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.Produ
 			if err != nil {
 				return err
 			}
-			f.CategoryIDs = ids
+			pq.categories = ids
 			if len(ids) == 0 {
-				f.CategoryIDs = []string{noCategory} // the filter matches nothing
+				pq.categories = []string{noCategory} // the filter matches nothing
 			}
 		}
-		if len(facets) > 0 {
+		if len(f.Facets) > 0 {
 			var err error
-			if out.Facets, err = db.facets(ctx, c, ws, tenantID, f, facets); err != nil {
+			if out.Facets, err = db.facets(ctx, c, pq); err != nil {
 				return err
 			}
 		}
 		if f.Sort != vitrine.SortRelevance {
-			return db.listProducts(ctx, c, ws, tenantID, f, -1, out)
+			return db.listProducts(ctx, c, pq, -1, out)
 		}
 		after := f.After
 		first := 0
@@ -71,18 +72,18 @@ func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.Produ
 			first = after.Rank
 		}
 		for rank := first; rank <= 2 && len(out.Products) < f.Limit; rank++ {
-			g := f
-			g.Limit = f.Limit - len(out.Products)
+			g := pq
+			g.f.Limit = f.Limit - len(out.Products)
 			if rank != first {
-				g.After = nil
+				g.f.After = nil
 			} else {
-				g.After = after
+				g.f.After = after
 			}
 			read := rank
-			if rank > 0 && ws.few {
+			if rank > 0 && pq.ws.few {
 				read = nameOrRest
 			}
-			if err := db.listProducts(ctx, c, ws, tenantID, g, read, out); err != nil {
+			if err := db.listProducts(ctx, c, g, read, out); err != nil {
 				return err
 			}
 			if read == nameOrRest {
@@ -116,49 +117,62 @@ func (db *DB) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, id s
 // in one query, each product with its rank.
 const nameOrRest = 12
 
-// filter adds to q the terms of f that do not depend on the page: every
-// one but the keyset and the relevance rank.
-func (db *DB) filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) {
-	q.add(`tenant_id = `, tenantID)
+// productQuery is a filter as the queries of one read take it: the
+// filter, how its words are found, and the categories its category
+// stands for.
+type productQuery struct {
+	tenantID string
+	f        vitrine.ProductFilter
+	ws       wordSearch
+	// categories are f.CategoryID and those under it; noCategory alone
+	// when it is not the tenant's.
+	categories []string
+}
+
+// filter adds to q the terms of pq's filter that do not depend on the
+// page: every one but the keyset and the relevance rank.
+func (db *DB) filter(q *queryBuilder, pq productQuery) {
+	f := pq.f
+	q.add(`tenant_id = `, pq.tenantID)
 	if f.Status != "" {
 		q.add(`status = `, string(f.Status))
 	}
 	if f.Vendor != "" {
-		q.add(`vendor_key = `, vitrine.Fold(f.Vendor))
+		q.add(`vendor_key = `, vitrine.Fold(string(f.Vendor)))
 	}
 	if f.ProductType != "" {
-		q.add(`type_key = `, vitrine.Fold(f.ProductType))
+		q.add(`type_key = `, vitrine.Fold(string(f.ProductType)))
 	}
-	if f.UpdatedSince != nil {
-		q.add(`updated_at >= `, *f.UpdatedSince)
+	if f.Since != nil {
+		q.add(`updated_at >= `, *f.Since)
 	}
 	if f.OnSale != nil {
 		q.add(`on_sale = `, *f.OnSale)
 	}
 	for _, t := range f.Tags {
-		q.where = append(q.where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.arg(vitrine.TagKey(t))+`)`)
+		q.where = append(q.where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.arg(vitrine.TagKey(string(t)))+`)`)
 	}
-	if len(f.CategoryIDs) > 0 {
-		in := make([]string, len(f.CategoryIDs))
-		for i, id := range f.CategoryIDs {
+	if len(pq.categories) > 0 {
+		in := make([]string, len(pq.categories))
+		for i, id := range pq.categories {
 			in[i] = q.arg(id)
 		}
 		q.where = append(q.where, `id IN (SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`))`)
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
-		v := f.Attributes[k]
+		v := vitrine.AttributeString(f.Attributes[k])
 		q.where = append(q.where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.arg(k)+` AND value = `+q.arg(v)+`)`)
 	}
-	if f.MinPrice != nil || f.MaxPrice != nil {
-		q.add(`currency = `, f.PriceCurrency)
+	if f.MinMinor != nil || f.MaxMinor != nil {
+		q.add(`currency = `, string(f.Currency))
 	}
 	if len(f.Options) == 0 {
 		// The product's range meets the filter's: some variant is in it.
-		if f.MinPrice != nil {
-			q.add(`price_max >= `, *f.MinPrice)
+		if f.MinMinor != nil {
+			q.add(`price_max >= `, *f.MinMinor)
 		}
-		if f.MaxPrice != nil {
-			q.add(`price <= `, *f.MaxPrice)
+		if f.MaxMinor != nil {
+			q.add(`price <= `, *f.MaxMinor)
 		}
 		if f.InStock != nil {
 			q.where = append(q.where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
@@ -172,11 +186,11 @@ func (db *DB) filter(q *queryBuilder, tenantID string, f vitrine.ProductFilter) 
 		key, val := q.arg(vitrine.OptionKey(name)), q.arg(f.Options[name])
 		v = append(v, `((v.opt1_key = `+key+` AND v.opt1 = `+val+`) OR (v.opt2_key = `+key+` AND v.opt2 = `+val+`) OR (v.opt3_key = `+key+` AND v.opt3 = `+val+`))`)
 	}
-	if f.MinPrice != nil {
-		v = append(v, `v.price >= `+q.arg(*f.MinPrice))
+	if f.MinMinor != nil {
+		v = append(v, `v.price >= `+q.arg(*f.MinMinor))
 	}
-	if f.MaxPrice != nil {
-		v = append(v, `v.price <= `+q.arg(*f.MaxPrice))
+	if f.MaxMinor != nil {
+		v = append(v, `v.price <= `+q.arg(*f.MaxMinor))
 	}
 	if f.InStock != nil {
 		v = append(v, map[bool]string{true: `v.stock > 0`, false: `v.stock = 0`}[*f.InStock])
@@ -195,9 +209,10 @@ func skuIs(q *queryBuilder, sku string) string {
 // and appends its products and their keys to out; rank, unless -1, keeps
 // only the products of that relevance rank (or, as nameOrRest, of ranks 1
 // and 2, each product's read with it).
-func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, rank int, out *vitrine.FoundProducts) error {
+func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, rank int, out *vitrine.FoundProducts) error {
 	var q queryBuilder
-	db.filter(&q, tenantID, f)
+	db.filter(&q, pq)
+	f, ws := pq.f, pq.ws
 	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	from := "products"
 	switch rank {
@@ -301,19 +316,20 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, ws wordSearch, ten
 // drive it), and each facet then reads only their rows, by product id, and
 // is counted here: a facet costs what its products hold, not what the
 // company holds.
-func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID string, f vitrine.ProductFilter, names []string) (*vitrine.Facets, error) {
+func (db *DB) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
 	var q queryBuilder
-	db.filter(&q, tenantID, f)
+	db.filter(&q, pq)
+	tenantID, names := pq.tenantID, pq.f.Facets
 	from := "products"
-	if len(f.Words) > 0 {
-		q.where = append(q.where, ws.match(&q, "search", true))
-		from = ws.from("search")
+	if len(pq.f.Words) > 0 {
+		q.where = append(q.where, pq.ws.match(&q, "search", true))
+		from = pq.ws.from("search")
 	}
 	ids, err := sqldb.Collect(ctx, c, scanString, `SELECT id FROM `+from+` WHERE `+strings.Join(q.where, ` AND `), q.args...)
 	if err != nil {
 		return nil, err
 	}
-	out := &vitrine.Facets{Values: map[string][]vitrine.FacetValue{}}
+	out := &vitrine.Facets{Values: map[vitrine.FacetName][]vitrine.FacetValue{}}
 	for _, name := range names {
 		if name == vitrine.FacetOptions {
 			out.Options = map[string][]vitrine.FacetValue{}
@@ -334,7 +350,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 		}
 		fc.add(key, shown, product)
 	}
-	asked := func(n string) bool { return slices.Contains(names, n) }
+	asked := func(n string) bool { return slices.Contains(names, vitrine.FacetName(n)) }
 	if asked(vitrine.FacetVendor) || asked(vitrine.FacetProductType) || asked(vitrine.FacetStatus) {
 		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in, []any{tenantID, db.idArg(ids)},
 			func(r []string) {
@@ -401,7 +417,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, ws wordSearch, tenantID 
 			continue
 		}
 		if asked(facet) {
-			out.Values[facet] = vs
+			out.Values[vitrine.FacetName(facet)] = vs
 		}
 	}
 	return out, nil

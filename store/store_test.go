@@ -306,7 +306,7 @@ func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter)
 	var out []*vitrine.Product
 	for range 100 {
 		check := vitrine.NewEpochCheck(epoch)
-		found, err := db.FindProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f, nil)
+		found, err := db.FindProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f)
 		if err != nil || check.Pending() {
 			t.Fatal(err, check.Pending())
 		}

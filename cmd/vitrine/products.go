@@ -445,9 +445,9 @@ func (c *ProductExportCmd) Run(e *env) error {
 		})
 	}
 	bar := e.progress(-1, "exporting")
-	q := service.ProductQuery{Sort: string(vitrine.SortCreated), Limit: vitrine.MaxPageLimit}
+	filter, cursor := vitrine.ProductFilter{Sort: vitrine.SortCreated}, ""
 	for {
-		page, err := svc.ListProducts(e.ctx, a, q)
+		page, err := svc.ListProducts(e.ctx, a, filter, vitrine.MaxPageLimit, cursor)
 		if err != nil {
 			return err
 		}
@@ -472,7 +472,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		if page.NextCursor == "" {
 			break
 		}
-		q.Cursor = page.NextCursor
+		cursor = page.NextCursor
 	}
 	bar.finish()
 	switch {
