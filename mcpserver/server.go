@@ -138,7 +138,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(svc *service.Service, opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(svc), invitationTools(svc), productTools(svc, opts), variantTools(svc), stockTools(svc), importTools(svc), taxonomyTools(svc),
+	tools := slices.Concat(tenantTools(svc), invitationTools(svc), listingTools(svc), productTools(svc, opts), variantTools(svc), stockTools(svc), importTools(svc), taxonomyTools(svc),
 		memberTools(svc), roleTools(svc), auditTools(svc))
 	return append(tools, discoveryTools(s)...)
 }

@@ -317,3 +317,45 @@ func (in AttributeFields) applyTo(at *vitrine.Attribute) error {
 	}
 	return nil
 }
+
+// attributeDefs returns the company's attribute definitions by key.
+func (s *Service) attributeDefs(ctx context.Context, tenantID string) (map[string]*vitrine.Attribute, error) {
+	list, err := s.store.Attributes(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defs := make(map[string]*vitrine.Attribute, len(list))
+	for _, d := range list {
+		defs[d.Key] = d
+	}
+	return defs, nil
+}
+
+// taxonomy is a company's categories and attribute definitions, read at
+// the first need of them and kept for one call (an import reads them once).
+type taxonomy struct {
+	read func() ([]*vitrine.Category, map[string]*vitrine.Attribute, error)
+	once bool
+	cats []*vitrine.Category
+	defs map[string]*vitrine.Attribute
+	err  error
+}
+
+func (s *Service) taxonomyOf(ctx context.Context, tenantID string) *taxonomy {
+	return &taxonomy{read: func() ([]*vitrine.Category, map[string]*vitrine.Attribute, error) {
+		cats, err := s.store.Categories(ctx, tenantID)
+		if err != nil {
+			return nil, nil, err
+		}
+		defs, err := s.attributeDefs(ctx, tenantID)
+		return cats, defs, err
+	}}
+}
+
+func (t *taxonomy) get() ([]*vitrine.Category, map[string]*vitrine.Attribute, error) {
+	if !t.once {
+		t.once = true
+		t.cats, t.defs, t.err = t.read()
+	}
+	return t.cats, t.defs, t.err
+}
