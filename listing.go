@@ -218,9 +218,9 @@ type ProductKey struct {
 	ID      string    `json:"i"`
 }
 
-// validCursor bounds what a cursor may place a list at: a relevance rank
+// ValidCursor bounds what a cursor may place a list at: a relevance rank
 // the search reads (0 to 2) and an id. (A cursor's length bounds the name.)
-func (k ProductKey) validCursor() bool {
+func (k ProductKey) ValidCursor() bool {
 	return k.Rank >= 0 && k.Rank <= 2 && ValidID(k.ID)
 }
 

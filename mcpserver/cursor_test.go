@@ -115,7 +115,7 @@ func TestCursorFromBeforeTheTypedFilter(t *testing.T) {
 	if err != nil || json.Unmarshal(raw, &pos) != nil || pos.ID == "" {
 		t.Fatalf("next_cursor %q holds no position", first.NextCursor)
 	}
-	key, err := w.db.ServerKey(ctx, "cursor", make([]byte, vitrine.CursorKeyLength))
+	key, err := w.db.ServerKey(ctx, "cursor", make([]byte, service.CursorKeyLength))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestCursorFromBeforeTheTypedFilter(t *testing.T) {
 	// service.ProductQuery without its page.
 	scope := technova + "\x00" + `{"Query":"a","Status":"","InStock":null,"MinPrice":"","MaxPrice":"","Currency":"","UpdatedSince":"",` +
 		`"Tags":[],"Vendor":"","ProductType":"","CategoryID":"","Options":null,"Attributes":null,"OnSale":null,"Facets":null,"Sort":"","Limit":0,"Cursor":""}`
-	old := vitrine.NewCursors(key).Encode(scope, pos)
+	old := service.NewCursors(key).Encode(scope, pos)
 	foreign := testkit.ErrorOf(t, cs, "list_products", args("abc"))
 	if got := testkit.ErrorOf(t, cs, "list_products", args(old)); fmt.Sprint(got) != fmt.Sprint(foreign) {
 		t.Errorf("a cursor from before: %v, want %v", got, foreign)

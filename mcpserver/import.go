@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 type (
@@ -76,7 +77,7 @@ type importOut struct {
 	Notices []string       `json:"notices,omitempty" jsonschema:"What the file holds that Vitrine does not keep, once each."`
 }
 
-func importTools(svc *service.Service) []*Tool {
+func importTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 	t := tenantTool(svc, Tool{
 		Name:  "import_products",
 		Title: "Import products",
@@ -85,7 +86,7 @@ func importTools(svc *service.Service) []*Tool {
 		Toolset: "inventory", Op: service.OpImportProducts,
 	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
 		if in.Format == "shopify" {
-			return importShopify(ctx, svc, a, in)
+			return importShopify(ctx, cat, a, in)
 		}
 		if in.CSV != "" {
 			return importOut{}, vitrine.Invalid("csv", "csv holds a Shopify export: give format \"shopify\" with it, or rows in products")
@@ -93,11 +94,11 @@ func importTools(svc *service.Service) []*Tool {
 		if len(in.Products) == 0 {
 			return importOut{}, vitrine.Invalid("products", "products must hold at least one row (or give format \"shopify\" and csv)")
 		}
-		rows := make([]service.ImportRow, len(in.Products))
+		rows := make([]catalog.ImportRow, len(in.Products))
 		for i, r := range in.Products {
-			rows[i] = service.ImportRow{NewProduct: r.service(), Given: r.given}
+			rows[i] = catalog.ImportRow{NewProduct: r.service(), Given: r.given}
 		}
-		sum, err := svc.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
+		sum, err := cat.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {
 			return importOut{}, err
 		}
@@ -115,7 +116,7 @@ func importTools(svc *service.Service) []*Tool {
 
 // importResult is an import's summary as the tool returns it; lines gives
 // each row's line in a CSV.
-func importResult(sum *service.ImportSummary, lines []int, notices []string) importOut {
+func importResult(sum *catalog.ImportSummary, lines []int, notices []string) importOut {
 	out := importOut{Created: sum.Created, Updated: sum.Updated, Failed: sum.Failed, Written: sum.Written,
 		Rows: make([]importRowOut, len(sum.Results)), Notices: notices}
 	for i, r := range sum.Results {
@@ -153,14 +154,14 @@ func progressReporter(ctx context.Context) func(done, total int) {
 }
 
 // importShopify imports the Shopify product CSV of in.CSV.
-func importShopify(ctx context.Context, svc *service.Service, a *service.Access, in importIn) (importOut, error) {
+func importShopify(ctx context.Context, cat *catalog.Catalog, a *service.Access, in importIn) (importOut, error) {
 	if len(in.Products) > 0 {
 		return importOut{}, vitrine.Invalid("products", "give either products or a Shopify csv, not both")
 	}
 	if in.CSV == "" {
 		return importOut{}, vitrine.Invalid("csv", "csv must hold the Shopify product CSV export, header first")
 	}
-	res, err := svc.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
+	res, err := cat.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
 	if err != nil {
 		return importOut{}, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // productRow is a product in a page of list_products: what an agent uses
@@ -126,7 +127,7 @@ func facetsView(f *vitrine.Facets, asked []vitrine.FacetName) *facetsOut {
 }
 
 // listingTools are the tools that list the catalog: list_products.
-func listingTools(svc *service.Service) []*Tool {
+func listingTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
 			Name:        "list_products",
@@ -134,7 +135,7 @@ func listingTools(svc *service.Service) []*Tool {
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
-			page, err := svc.ListProducts(ctx, a, in.ProductFilter, int(in.PageSize), string(in.Cursor))
+			page, err := cat.ListProducts(ctx, a, in.ProductFilter, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return listProductsOut{}, err
 			}

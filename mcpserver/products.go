@@ -6,6 +6,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // Named types carry their constraints into the schemas (see typeSchemas).
@@ -183,8 +184,8 @@ type productFields struct {
 	SEO         *seoIn                `json:"seo,omitempty"`
 }
 
-func (in productFields) service() service.NewProduct {
-	p := service.NewProduct{SKU: string(in.SKU), Name: string(in.Name), Description: string(in.Description), Price: string(in.Price),
+func (in productFields) service() catalog.NewProduct {
+	p := catalog.NewProduct{SKU: string(in.SKU), Name: string(in.Name), Description: string(in.Description), Price: string(in.Price),
 		Currency: string(in.Currency), Stock: int64(in.Stock), Status: string(in.Status), Handle: string(in.Handle),
 		Vendor: string(in.Vendor), ProductType: string(in.ProductType), Tags: textsOf(in.Tags), Options: optionsOf(in.Options),
 		Media: mediaOf(in.Media), CategoryIDs: in.CategoryIDs, Attributes: in.Attributes}
@@ -219,8 +220,8 @@ type updateProductIn struct {
 	ExpectedVersion *int64                 `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
 }
 
-func (in updateProductIn) service() service.ProductChanges {
-	ch := service.ProductChanges{
+func (in updateProductIn) service() catalog.ProductChanges {
+	ch := catalog.ProductChanges{
 		SKU: (*string)(in.SKU), Name: (*string)(in.Name), Description: (*string)(in.Description), Price: (*string)(in.Price),
 		Currency: (*string)(in.Currency), Stock: (*int64)(in.Stock), Status: (*string)(in.Status), Handle: (*string)(in.Handle),
 		Vendor: (*string)(in.Vendor), ProductType: (*string)(in.ProductType), CategoryIDs: in.CategoryIDs, Attributes: in.Attributes,
@@ -258,7 +259,7 @@ type deleteProductOut struct {
 	Message string `json:"message,omitempty"`
 }
 
-func productTools(svc *service.Service, opts Options) []*Tool {
+func productTools(svc *service.Service, cat *catalog.Catalog, opts Options) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
 			Name:        "get_product",
@@ -266,7 +267,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Description: "Get a product whole, variants and media too, by id or by a variant's SKU.",
 			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in getProductIn) (productOut, error) {
-			p, err := svc.GetProduct(ctx, a, in.ID, string(in.SKU))
+			p, err := cat.GetProduct(ctx, a, in.ID, string(in.SKU))
 			if err != nil {
 				return productOut{}, err
 			}
@@ -278,7 +279,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Description: "Add a product: of one variant (sku, price, stock) or with variants; draft keeps it unpublished.",
 			Toolset:     "products", Op: service.OpCreateProduct, ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in createProductIn) (productOut, error) {
-			p, err := svc.CreateProduct(ctx, a, in.service(), string(in.IdempotencyKey))
+			p, err := cat.CreateProduct(ctx, a, in.service(), string(in.IdempotencyKey))
 			if err != nil {
 				return productOut{}, err
 			}
@@ -290,7 +291,7 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Description: "Change the fields given of a product; the others stay.",
 			Toolset:     "products", Op: service.OpUpdateProduct, TargetArg: "id", ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
-			p, err := svc.UpdateProduct(ctx, a, in.ID, in.service())
+			p, err := cat.UpdateProduct(ctx, a, in.ID, in.service())
 			if err != nil {
 				return productOut{}, err
 			}
@@ -303,11 +304,11 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			Toolset:     "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
 			if opts.ConfirmDestructive {
-				if declined, err := confirmDeletion(ctx, svc, a, in.ID); err != nil || declined != "" {
+				if declined, err := confirmDeletion(ctx, svc, cat, a, in.ID); err != nil || declined != "" {
 					return deleteProductOut{ID: in.ID, Message: declined}, err
 				}
 			}
-			if err := svc.DeleteProduct(ctx, a, in.ID); err != nil {
+			if err := cat.DeleteProduct(ctx, a, in.ID); err != nil {
 				return deleteProductOut{}, err
 			}
 			return deleteProductOut{ID: in.ID, Deleted: true}, nil

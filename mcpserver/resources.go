@@ -65,7 +65,7 @@ func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, ur
 		return nil, ab, err
 	}
 	ab.tenant = tenantID
-	p, err := s.svc.GetProduct(ctx, a, id, "")
+	p, err := s.cat.GetProduct(ctx, a, id, "")
 	if err != nil {
 		return nil, ab, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // The structs of the tools' arguments and results are the single source of
@@ -36,11 +37,11 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[email]():                 {Type: "string", MaxLength: ptr(254)},
 	reflect.TypeFor[roleName]():              {Type: "string", MaxLength: ptr(40)},
 	reflect.TypeFor[roleText]():              {Type: "string", MaxLength: ptr(500)},
-	reflect.TypeFor[pageCursor]():            {Type: "string", MaxLength: ptr(vitrine.MaxCursorLength)},
+	reflect.TypeFor[pageCursor]():            {Type: "string", MaxLength: ptr(service.MaxCursorLength)},
 	reflect.TypeFor[toolsetName]():           {Type: "string", Enum: toolsetEnum()},
 	reflect.TypeFor[stockLevel]():            {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(float64(vitrine.MaxStock))},
 	reflect.TypeFor[memberStatus]():          {Type: "string", Enum: enum(vitrine.SettableMembershipStatuses)},
-	reflect.TypeFor[importMode]():            {Type: "string", Enum: enum(service.ImportModes)},
+	reflect.TypeFor[importMode]():            {Type: "string", Enum: enum(catalog.ImportModes)},
 	reflect.TypeFor[auditOutcome]():          {Type: "string", Enum: append([]any{vitrine.OutcomeOK}, enum(vitrine.ErrorTypes)...)},
 	reflect.TypeFor[permissionName]():        {Type: "string", Enum: permissionEnum()},
 }

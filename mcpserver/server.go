@@ -22,6 +22,7 @@ import (
 	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // Options configure a Server.
@@ -59,6 +60,7 @@ type Options struct {
 // Server is Vitrine's MCP server.
 type Server struct {
 	svc     *service.Service
+	cat     *catalog.Catalog // the catalog's operations, on svc
 	opts    Options
 	log     *slog.Logger
 	tools   []*Tool // after the server's filters, in listing order
@@ -83,8 +85,8 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}, served: served}
-	for _, t := range allTools(svc, opts, s) {
+	s := &Server{svc: svc, cat: catalog.New(svc), opts: opts, log: opts.Logger, byName: map[string]*Tool{}, served: served}
+	for _, t := range allTools(opts, s) {
 		if s.serves(t) {
 			s.tools = append(s.tools, t)
 			s.byName[t.Name] = t
@@ -134,12 +136,13 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
 	served, _ := servedToolsets(opts.Toolsets)
-	return allTools(svc, opts, &Server{svc: svc, opts: opts, served: served})
+	return allTools(opts, &Server{svc: svc, cat: catalog.New(svc), opts: opts, served: served})
 }
 
-func allTools(svc *service.Service, opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(svc), invitationTools(svc), listingTools(svc), productTools(svc, opts), variantTools(svc), stockTools(svc), importTools(svc), taxonomyTools(svc),
-		memberTools(svc), roleTools(svc), auditTools(svc))
+func allTools(opts Options, s *Server) []*Tool {
+	svc, cat := s.svc, s.cat
+	tools := slices.Concat(tenantTools(svc), invitationTools(svc), listingTools(svc, cat), productTools(svc, cat, opts), variantTools(svc, cat), stockTools(svc, cat),
+		importTools(svc, cat), taxonomyTools(svc, cat), memberTools(svc), roleTools(svc), auditTools(svc))
 	return append(tools, discoveryTools(s)...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 type adjustStockIn struct {
@@ -49,7 +50,7 @@ type listMovementsOut struct {
 	NextCursor string        `json:"next_cursor"`
 }
 
-func stockTools(svc *service.Service) []*Tool {
+func stockTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
 			Name:        "adjust_stock",
@@ -57,7 +58,7 @@ func stockTools(svc *service.Service) []*Tool {
 			Description: "Add or take away units of a variant's stock, atomically, never below zero; movements are kept.",
 			Toolset:     "products", Op: service.OpAdjustStock,
 		}, func(ctx context.Context, a *service.Access, in adjustStockIn) (adjustStockOut, error) {
-			ch, err := svc.AdjustStock(ctx, a, service.VariantRef{ProductID: in.ID, VariantID: in.VariantID, SKU: string(in.SKU)}, in.Delta, string(in.Reason))
+			ch, err := cat.AdjustStock(ctx, a, catalog.VariantRef{ProductID: in.ID, VariantID: in.VariantID, SKU: string(in.SKU)}, in.Delta, string(in.Reason))
 			if err != nil {
 				return adjustStockOut{}, err
 			}
@@ -70,7 +71,7 @@ func stockTools(svc *service.Service) []*Tool {
 			Description: "List the changes of stock of a product or of the company, newest first, with reason, author and time.",
 			Toolset:     "inventory", Op: service.OpListStockMovements, ReadOnly: true, Idempotent: true, TargetArg: "product_id",
 		}, func(ctx context.Context, a *service.Access, in listMovementsIn) (listMovementsOut, error) {
-			page, err := svc.ListStockMovements(ctx, a, in.ProductID, int(in.PageSize), string(in.Cursor))
+			page, err := cat.ListStockMovements(ctx, a, in.ProductID, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return listMovementsOut{}, err
 			}

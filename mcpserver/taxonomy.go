@@ -6,6 +6,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 type categoryOut struct {
@@ -19,7 +20,7 @@ type categoryOut struct {
 }
 
 func categoryView(c *vitrine.Category, all []*vitrine.Category) categoryOut {
-	return categoryOut{ID: c.ID, Name: c.Name, Handle: c.Handle, ParentID: c.ParentID, Path: service.CategoryPath(all, c.ID),
+	return categoryOut{ID: c.ID, Name: c.Name, Handle: c.Handle, ParentID: c.ParentID, Path: catalog.CategoryPath(all, c.ID),
 		Position: c.Position, UpdatedAt: c.UpdatedAt}
 }
 
@@ -84,12 +85,12 @@ type deletedKeyOut struct {
 // taxonomyTools are the tools of the company's categories and
 // attributes: read by anyone who reads products, written with
 // catalog:manage.
-func taxonomyTools(svc *service.Service) []*Tool {
+func taxonomyTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 	category := func(ctx context.Context, a *service.Access, c *vitrine.Category, err error) (categoryOut, error) {
 		if err != nil {
 			return categoryOut{}, err
 		}
-		all, err := svc.ListCategories(ctx, a)
+		all, err := cat.ListCategories(ctx, a)
 		if err != nil {
 			return categoryOut{}, err
 		}
@@ -102,7 +103,7 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			Description: "List the company's tree of categories, each with its path. list_products filters by category_id.",
 			Toolset:     "catalog", Op: service.OpListCategories, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ TenantArg) (listCategoriesOut, error) {
-			all, err := svc.ListCategories(ctx, a)
+			all, err := cat.ListCategories(ctx, a)
 			if err != nil {
 				return listCategoriesOut{}, err
 			}
@@ -118,12 +119,12 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			Description: "Make a category (without id), or rename, move or reorder one (with its id).",
 			Toolset:     "catalog", Op: service.OpSaveCategory, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in saveCategoryIn) (categoryOut, error) {
-			f := service.CategoryFields{Name: (*string)(in.Name), ParentID: in.ParentID, Handle: (*string)(in.Handle), Position: in.Position}
+			f := catalog.CategoryFields{Name: (*string)(in.Name), ParentID: in.ParentID, Handle: (*string)(in.Handle), Position: in.Position}
 			if in.ID == "" {
-				c, err := svc.CreateCategory(ctx, a, f)
+				c, err := cat.CreateCategory(ctx, a, f)
 				return category(ctx, a, c, err)
 			}
-			c, err := svc.UpdateCategory(ctx, a, in.ID, f)
+			c, err := cat.UpdateCategory(ctx, a, in.ID, f)
 			return category(ctx, a, c, err)
 		}),
 		tenantTool(svc, Tool{
@@ -132,7 +133,7 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			Description: "Delete a category without subcategories; its products leave it.",
 			Toolset:     "catalog", Op: service.OpDeleteCategory, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, a *service.Access, in idIn) (deletedOut, error) {
-			if err := svc.DeleteCategory(ctx, a, in.ID); err != nil {
+			if err := cat.DeleteCategory(ctx, a, in.ID); err != nil {
 				return deletedOut{}, err
 			}
 			return deletedOut{ID: in.ID, Deleted: true}, nil
@@ -143,7 +144,7 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			Description: "List the company's own product fields: key, name, type and an enum's values.",
 			Toolset:     "catalog", Op: service.OpListAttributes, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, a *service.Access, _ TenantArg) (listAttributesOut, error) {
-			all, err := svc.ListAttributes(ctx, a)
+			all, err := cat.ListAttributes(ctx, a)
 			if err != nil {
 				return listAttributesOut{}, err
 			}
@@ -159,12 +160,12 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			Description: "Define a product field of the company's own by key, or rename one or change an enum's values.",
 			Toolset:     "catalog", Op: service.OpSaveAttribute, TargetArg: "key",
 		}, func(ctx context.Context, a *service.Access, in saveAttributeIn) (attributeOut, error) {
-			f := service.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type)}
+			f := catalog.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type)}
 			if in.Values != nil {
 				v := textsOf(*in.Values)
 				f.Values = &v
 			}
-			at, err := svc.SaveAttribute(ctx, a, f)
+			at, err := cat.SaveAttribute(ctx, a, f)
 			if err != nil {
 				return attributeOut{}, err
 			}
@@ -176,7 +177,7 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			Description: "Delete an attribute no product has a value of.",
 			Toolset:     "catalog", Op: service.OpDeleteAttribute, Destructive: true, Idempotent: true, TargetArg: "key",
 		}, func(ctx context.Context, a *service.Access, in attributeKeyIn) (deletedKeyOut, error) {
-			if err := svc.DeleteAttribute(ctx, a, string(in.Key)); err != nil {
+			if err := cat.DeleteAttribute(ctx, a, string(in.Key)); err != nil {
 				return deletedKeyOut{}, err
 			}
 			return deletedKeyOut{Key: string(in.Key), Deleted: true}, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 type addVariantIn struct {
@@ -40,7 +41,7 @@ type deleteVariantIn struct {
 	ExpectedVersion *int64 `json:"expected_version,omitempty"`
 }
 
-func variantTools(svc *service.Service) []*Tool {
+func variantTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 	return []*Tool{
 		tenantTool(svc, Tool{
 			Name:        "add_variant",
@@ -48,7 +49,7 @@ func variantTools(svc *service.Service) []*Tool {
 			Description: "Add a variant to a product, with its option values (new values join the options).",
 			Toolset:     "catalog", Op: service.OpAddVariant, TargetArg: "id", ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in addVariantIn) (productOut, error) {
-			p, err := svc.AddVariant(ctx, a, in.ID, in.variantIn.service(), in.ExpectedVersion)
+			p, err := cat.AddVariant(ctx, a, in.ID, in.variantIn.service(), in.ExpectedVersion)
 			if err != nil {
 				return productOut{}, err
 			}
@@ -60,13 +61,13 @@ func variantTools(svc *service.Service) []*Tool {
 			Description: "Change the fields given of one variant, by variant_id or sku; stock: adjust_stock.",
 			Toolset:     "catalog", Op: service.OpUpdateVariant, ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in updateVariantIn) (productOut, error) {
-			ch := service.VariantChanges{SKU: (*string)(in.NewSKU), Options: in.Options, Price: (*string)(in.Price),
+			ch := catalog.VariantChanges{SKU: (*string)(in.NewSKU), Options: in.Options, Price: (*string)(in.Price),
 				CompareAtPrice: (*string)(in.CompareAtPrice), Barcode: (*string)(in.Barcode), InventoryPolicy: (*string)(in.InventoryPolicy),
 				RequiresShipping: in.RequiresShipping, Taxable: in.Taxable, Image: (*string)(in.Image), ExpectedVersion: in.ExpectedVersion}
 			if in.Weight != nil {
 				ch.Weight = &vitrine.Weight{Value: string(in.Weight.Value), Unit: vitrine.WeightUnit(in.Weight.Unit)}
 			}
-			p, err := svc.UpdateVariant(ctx, a, service.VariantRef{VariantID: in.VariantID, SKU: string(in.SKU)}, ch)
+			p, err := cat.UpdateVariant(ctx, a, catalog.VariantRef{VariantID: in.VariantID, SKU: string(in.SKU)}, ch)
 			if err != nil {
 				return productOut{}, err
 			}
@@ -78,7 +79,7 @@ func variantTools(svc *service.Service) []*Tool {
 			Description: "Remove one variant of a product of several, by variant_id or sku.",
 			Toolset:     "catalog", Op: service.OpDeleteVariant, Destructive: true, ResultAs: "get_product",
 		}, func(ctx context.Context, a *service.Access, in deleteVariantIn) (productOut, error) {
-			p, err := svc.DeleteVariant(ctx, a, service.VariantRef{VariantID: in.VariantID, SKU: string(in.SKU)}, in.ExpectedVersion)
+			p, err := cat.DeleteVariant(ctx, a, catalog.VariantRef{VariantID: in.VariantID, SKU: string(in.SKU)}, in.ExpectedVersion)
 			if err != nil {
 				return productOut{}, err
 			}
@@ -111,8 +112,8 @@ type variantIn struct {
 	Image            imageURL          `json:"image,omitempty" jsonschema:"A media URL."`
 }
 
-func (v variantIn) service() service.NewVariant {
-	out := service.NewVariant{SKU: string(v.SKU), Options: v.Options, Price: string(v.Price), CompareAtPrice: string(v.CompareAtPrice),
+func (v variantIn) service() catalog.NewVariant {
+	out := catalog.NewVariant{SKU: string(v.SKU), Options: v.Options, Price: string(v.Price), CompareAtPrice: string(v.CompareAtPrice),
 		Barcode: string(v.Barcode), Stock: int64(v.Stock), InventoryPolicy: string(v.InventoryPolicy), RequiresShipping: v.RequiresShipping,
 		Taxable: v.Taxable, Image: string(v.Image)}
 	if v.Weight != nil {

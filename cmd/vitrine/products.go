@@ -17,6 +17,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/shopify"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 	"golang.org/x/term"
 )
 
@@ -67,9 +68,10 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	cat := catalog.New(svc)
 	bar := e.progress(size, "importing")
 	if format == "shopify" {
-		return c.shopify(e, svc, a, bar.reader(br), bar)
+		return c.shopify(e, cat, a, bar.reader(br), bar)
 	}
 	rows, err := readRows(bar.reader(br), format)
 	if err != nil {
@@ -77,8 +79,8 @@ func (c *ProductImportCmd) Run(e *env) error {
 	}
 	ctx := e.ctx
 	var (
-		total service.ImportSummary
-		batch []service.ImportRow
+		total catalog.ImportSummary
+		batch []catalog.ImportRow
 		lines []int
 		first = 0
 	)
@@ -86,7 +88,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		sum, err := svc.ImportProducts(ctx, a, batch, c.Mode, c.Atomic, nil)
+		sum, err := cat.ImportProducts(ctx, a, batch, c.Mode, c.Atomic, nil)
 		if err != nil {
 			return err
 		}
@@ -122,7 +124,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	return c.report(e, first, "rows", &total)
 }
 
-func rowName(r service.ImportResult) string {
+func rowName(r catalog.ImportResult) string {
 	if r.Handle != "" && r.SKU != "" {
 		return fmt.Sprintf("%s, SKU %q", r.Handle, r.SKU)
 	}
@@ -132,7 +134,7 @@ func rowName(r service.ImportResult) string {
 	return r.Handle
 }
 
-func (c *ProductImportCmd) report(e *env, n int, what string, total *service.ImportSummary) error {
+func (c *ProductImportCmd) report(e *env, n int, what string, total *catalog.ImportSummary) error {
 	fmt.Fprintf(e.stdout, "%d %s: %d created, %d updated, %d failed.\n", n, what, total.Created, total.Updated, total.Failed)
 	if total.Failed > 0 {
 		if c.Atomic {
@@ -145,8 +147,8 @@ func (c *ProductImportCmd) report(e *env, n int, what string, total *service.Imp
 
 // shopify imports a Shopify product CSV: what it holds that Vitrine does
 // not keep is said once, before the products that failed, by line.
-func (c *ProductImportCmd) shopify(e *env, svc *service.Service, a *service.Access, r io.Reader, bar bar) error {
-	res, err := svc.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
+func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Access, r io.Reader, bar bar) error {
+	res, err := cat.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
 	if err != nil {
 		return err
 	}
@@ -168,7 +170,7 @@ func (c *ProductImportCmd) shopify(e *env, svc *service.Service, a *service.Acce
 
 // importLine is a row and the line of the file it came from.
 type importLine struct {
-	service.ImportRow
+	catalog.ImportRow
 	line int
 }
 
@@ -249,8 +251,8 @@ func jsonOf(p *vitrine.Product, paths func(string) string) jsonProduct {
 }
 
 // row is the import row of a JSON Lines line; given holds its keys.
-func (j jsonProduct) row(given map[string]bool) service.ImportRow {
-	np := service.NewProduct{Name: j.Name, Description: j.Description, Currency: j.Currency, Status: j.Status, Handle: j.Handle,
+func (j jsonProduct) row(given map[string]bool) catalog.ImportRow {
+	np := catalog.NewProduct{Name: j.Name, Description: j.Description, Currency: j.Currency, Status: j.Status, Handle: j.Handle,
 		Vendor: j.Vendor, ProductType: j.ProductType, Tags: j.Tags, Options: j.Options, Media: j.Media, Attributes: j.Attributes}
 	if j.SEO != nil {
 		np.SEO = *j.SEO
@@ -264,14 +266,14 @@ func (j jsonProduct) row(given map[string]bool) service.ImportRow {
 		given["stock"] = true // each variant gives its own
 	}
 	for _, v := range j.Variants {
-		np.Variants = append(np.Variants, service.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
+		np.Variants = append(np.Variants, catalog.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
 			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, RequiresShipping: v.RequiresShipping,
 			Taxable: v.Taxable, Image: v.Image})
 	}
 	if given["categories"] {
 		given["category_ids"] = true
 	}
-	return service.ImportRow{NewProduct: np, Given: given, CategoryPaths: j.Categories}
+	return catalog.ImportRow{NewProduct: np, Given: given, CategoryPaths: j.Categories}
 }
 
 // readRows reads the rows of a CSV or JSON Lines stream, one at a time.
@@ -350,7 +352,7 @@ func readRows(r io.Reader, format string) (func(func(importLine, error) bool), e
 				}
 				return uncsvCell(strings.TrimSpace(rec[i])), true
 			}
-			row := importLine{line: line, ImportRow: service.ImportRow{Given: map[string]bool{}}}
+			row := importLine{line: line, ImportRow: catalog.ImportRow{Given: map[string]bool{}}}
 			for _, name := range importColumns {
 				v, ok := get(name)
 				if !ok {
@@ -405,11 +407,12 @@ func (c *ProductExportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cats, err := svc.ListCategories(e.ctx, a)
+	cat := catalog.New(svc)
+	cats, err := cat.ListCategories(e.ctx, a)
 	if err != nil {
 		return err
 	}
-	path := func(id string) string { return service.CategoryPath(cats, id) }
+	path := func(id string) string { return catalog.CategoryPath(cats, id) }
 	out := e.stdout
 	if c.Output != "-" {
 		f, err := os.Create(c.Output)
@@ -429,7 +432,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		cw = csv.NewWriter(w)
 		cw.Write([]string{"id", "sku", "name", "description", "price", "currency", "stock", "status", "version", "created_at", "updated_at"})
 	case "shopify":
-		defs, err := svc.ListAttributes(e.ctx, a)
+		defs, err := cat.ListAttributes(e.ctx, a)
 		if err != nil {
 			return err
 		}
@@ -447,7 +450,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 	bar := e.progress(-1, "exporting")
 	filter, cursor := vitrine.ProductFilter{Sort: vitrine.SortCreated}, ""
 	for {
-		page, err := svc.ListProducts(e.ctx, a, filter, vitrine.MaxPageLimit, cursor)
+		page, err := cat.ListProducts(e.ctx, a, filter, vitrine.MaxPageLimit, cursor)
 		if err != nil {
 			return err
 		}

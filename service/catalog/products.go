@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/sanitize"
+	"github.com/vitrine/vitrine/service"
 )
 
 // NewProduct holds create_product's arguments as the agent sent them. A
@@ -64,8 +65,8 @@ type ProductChanges struct {
 }
 
 // GetProduct returns a product by id or by SKU: exactly one of them.
-func (s *Service) GetProduct(ctx context.Context, a *Access, id, sku string) (*vitrine.Product, error) {
-	if err := a.Allow(OpGetProduct); err != nil {
+func (s *Catalog) GetProduct(ctx context.Context, a *service.Access, id, sku string) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpGetProduct); err != nil {
 		return nil, err
 	}
 	switch {
@@ -95,8 +96,8 @@ const handleTries = 20
 // CreateProduct adds a product to the tenant's catalog. With an
 // idempotency key, a retry with the same key and arguments returns the
 // product the first call created, instead of a duplicate.
-func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, idempotencyKey string) (*vitrine.Product, error) {
-	if err := a.Allow(OpCreateProduct); err != nil {
+func (s *Catalog) CreateProduct(ctx context.Context, a *service.Access, in NewProduct, idempotencyKey string) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpCreateProduct); err != nil {
 		return nil, err
 	}
 	p, err := s.validateNew(in, s.taxonomyOf(ctx, a.TenantID))
@@ -113,7 +114,7 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, i
 	s.stamp(a, p)
 	base := p.Handle
 	for try := 1; ; try++ {
-		out, err := s.store.CreateProduct(ctx, a.change(), p, key)
+		out, err := s.store.CreateProduct(ctx, a.Change(), p, key)
 		if e := vitrine.AsError(err); in.Handle == "" && try < handleTries && e != nil && e.Type == vitrine.ConflictError && e.Field == "handle" {
 			p.Handle = fmt.Sprintf("%s-%d", base, try+1)
 			continue
@@ -123,7 +124,7 @@ func (s *Service) CreateProduct(ctx context.Context, a *Access, in NewProduct, i
 }
 
 // stamp makes p a new product of a's tenant.
-func (s *Service) stamp(a *Access, p *vitrine.Product) {
+func (s *Catalog) stamp(a *service.Access, p *vitrine.Product) {
 	now := s.now()
 	p.ID = vitrine.NewID()
 	p.TenantID = a.TenantID
@@ -153,7 +154,7 @@ func or(s, fallback string) string {
 
 // validateNew checks a new product's fields in the order the tool lists
 // them and returns the product they describe.
-func (s *Service) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, error) {
+func (s *Catalog) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, error) {
 	p := &vitrine.Product{Vendor: in.Vendor, ProductType: in.ProductType, Tags: in.Tags, Options: in.Options, Media: in.Media, SEO: in.SEO}
 	var err error
 	if p.Name, err = vitrine.ValidateName("name", in.Name, vitrine.MaxProductNameLength); err != nil {
@@ -268,8 +269,8 @@ func handleFor(handle, name string) (string, error) {
 // the latest version, under a lock that queues concurrent writers; with
 // ExpectedVersion it fails instead if that is not the version it finds.
 // The top-level sku, price and stock change a product of one variant.
-func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch ProductChanges) (*vitrine.Product, error) {
-	if err := a.Allow(OpUpdateProduct); err != nil {
+func (s *Catalog) UpdateProduct(ctx context.Context, a *service.Access, id string, ch ProductChanges) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpUpdateProduct); err != nil {
 		return nil, err
 	}
 	if err := ch.check(); err != nil {
@@ -295,7 +296,7 @@ func (s *Service) UpdateProduct(ctx context.Context, a *Access, id string, ch Pr
 			return nil, err
 		}
 	}
-	return s.store.UpdateProduct(ctx, a.change(), a.TenantID, id, func(p *vitrine.Product) error {
+	return s.store.UpdateProduct(ctx, a.Change(), a.TenantID, id, func(p *vitrine.Product) error {
 		if ch.ExpectedVersion != nil && *ch.ExpectedVersion != p.Version {
 			return staleVersion(*ch.ExpectedVersion, p.Version)
 		}
@@ -495,20 +496,20 @@ func set[T any](dst *T, v *T) {
 }
 
 // DeleteProduct removes a product for good.
-func (s *Service) DeleteProduct(ctx context.Context, a *Access, id string) error {
-	if err := a.Allow(OpDeleteProduct); err != nil {
+func (s *Catalog) DeleteProduct(ctx context.Context, a *service.Access, id string) error {
+	if err := a.Allow(service.OpDeleteProduct); err != nil {
 		return err
 	}
 	if !vitrine.ValidID(id) {
 		return vitrine.NotFound("Product")
 	}
-	return s.store.DeleteProduct(ctx, a.change(), a.TenantID, id)
+	return s.store.DeleteProduct(ctx, a.Change(), a.TenantID, id)
 }
 
 // ProductToDelete returns the product DeleteProduct would delete, for a
 // confirmation that names it.
-func (s *Service) ProductToDelete(ctx context.Context, a *Access, id string) (*vitrine.Product, error) {
-	if err := a.Allow(OpDeleteProduct); err != nil {
+func (s *Catalog) ProductToDelete(ctx context.Context, a *service.Access, id string) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpDeleteProduct); err != nil {
 		return nil, err
 	}
 	if !vitrine.ValidID(id) {

@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/shopify"
+	"github.com/vitrine/vitrine/service"
 )
 
 // shopifyBatch is how many products an import writes in one transaction
@@ -31,12 +32,12 @@ type ShopifyImport struct {
 // stray quote) names its line and imports nothing. Its Product Category
 // paths become categories and its metafield columns text attributes,
 // made as needed: the file's own structure comes in with it.
-func (s *Service) ImportShopify(ctx context.Context, a *Access, r io.Reader, currency, mode string, atomic bool, progress func(done, total int)) (*ShopifyImport, error) {
-	if err := a.Allow(OpImportProducts); err != nil {
+func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Reader, currency, mode string, atomic bool, progress func(done, total int)) (*ShopifyImport, error) {
+	if err := a.Allow(service.OpImportProducts); err != nil {
 		return nil, err
 	}
 	if mode == ImportUpsert {
-		if err := a.Allow(OpUpsertProducts); err != nil {
+		if err := a.Allow(service.OpUpsertProducts); err != nil {
 			return nil, err
 		}
 	}
@@ -200,7 +201,7 @@ func shopifyRow(rec *shopify.Record) ImportRow {
 // shopifyTaxonomy makes the categories of the records' paths and the text
 // attributes of the file's metafield columns that the company lacks, and
 // puts the categories' paths in the rows.
-func (s *Service) shopifyTaxonomy(ctx context.Context, a *Access, metafields []shopify.Metafield, records []*shopify.Record, rows []ImportRow) error {
+func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafields []shopify.Metafield, records []*shopify.Record, rows []ImportRow) error {
 	defs, err := s.attributeDefs(ctx, a.TenantID)
 	if err != nil {
 		return err
@@ -215,7 +216,7 @@ func (s *Service) shopifyTaxonomy(ctx context.Context, a *Access, metafields []s
 		name := or(m.Name, m.Attribute)
 		now := s.now()
 		at := &vitrine.Attribute{TenantID: a.TenantID, Key: m.Attribute, Name: name, Type: vitrine.AttributeText, CreatedAt: now, UpdatedAt: now}
-		if err := s.store.SaveAttribute(ctx, a.change(), at, false); err != nil {
+		if err := s.store.SaveAttribute(ctx, a.Change(), at, false); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // ProductPage is a page of products and the cursor of the next one, empty
@@ -32,8 +33,8 @@ const maxFilterTags = 20
 // checked and put in its one form here, in the order the tool lists its
 // arguments, then its attributes against the company's definitions and
 // its facets; the cursor is signed over that form (Canonical).
-func (s *Service) ListProducts(ctx context.Context, a *Access, f vitrine.ProductFilter, limit int, cursor string) (*ProductPage, error) {
-	if err := a.Allow(OpListProducts); err != nil {
+func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine.ProductFilter, limit int, cursor string) (*ProductPage, error) {
+	if err := a.Allow(service.OpListProducts); err != nil {
 		return nil, err
 	}
 	if err := normalize(&f, limit); err != nil {
@@ -50,17 +51,17 @@ func (s *Service) ListProducts(ctx context.Context, a *Access, f vitrine.Product
 		return nil, err
 	}
 	// The cursor belongs to this tenant and this filter.
-	pg, err := openPage[vitrine.ProductKey](ctx, s, a.TenantID+"\x00"+string(f.Canonical()), limit, cursor)
+	pg, err := service.OpenPage[vitrine.ProductKey](ctx, s.svc, a.TenantID+"\x00"+string(f.Canonical()), limit, cursor)
 	if err != nil {
 		return nil, err
 	}
-	f.After, f.Limit = pg.after, pg.fetch()
+	f.After, f.Limit = pg.After, pg.Fetch()
 	found, err := s.store.FindProducts(ctx, a.TenantID, f)
 	if err != nil {
 		return nil, err
 	}
 	page := &ProductPage{Facets: found.Facets}
-	page.Products, page.NextCursor = closePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
+	page.Products, page.NextCursor = service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
 	return page, nil
 }
 
@@ -174,13 +175,13 @@ func normalize(f *vitrine.ProductFilter, limit int) error {
 		sort = f.Sort
 	}
 	f.Sort = sort
-	_, err := pageSize(limit)
+	_, err := service.PageSize(limit)
 	return err
 }
 
 // attributeFilter checks the attribute values of a filter against the
 // company's definitions, and returns them in their canonical text.
-func (s *Service) attributeFilter(ctx context.Context, a *Access, values map[string]any) (map[string]any, error) {
+func (s *Catalog) attributeFilter(ctx context.Context, a *service.Access, values map[string]any) (map[string]any, error) {
 	defs, err := s.attributeDefs(ctx, a.TenantID)
 	if err != nil {
 		return nil, err

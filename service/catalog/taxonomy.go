@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // maxCategoriesPerTenant bounds a company's tree.
@@ -24,22 +25,22 @@ type CategoryFields struct {
 
 // ListCategories returns the company's categories, parents before
 // children.
-func (s *Service) ListCategories(ctx context.Context, a *Access) ([]*vitrine.Category, error) {
-	if err := a.Allow(OpListCategories); err != nil {
+func (s *Catalog) ListCategories(ctx context.Context, a *service.Access) ([]*vitrine.Category, error) {
+	if err := a.Allow(service.OpListCategories); err != nil {
 		return nil, err
 	}
 	return s.store.Categories(ctx, a.TenantID)
 }
 
 // CreateCategory adds a category, under a parent or at the root.
-func (s *Service) CreateCategory(ctx context.Context, a *Access, in CategoryFields) (*vitrine.Category, error) {
-	if err := a.Allow(OpSaveCategory); err != nil {
+func (s *Catalog) CreateCategory(ctx context.Context, a *service.Access, in CategoryFields) (*vitrine.Category, error) {
+	if err := a.Allow(service.OpSaveCategory); err != nil {
 		return nil, err
 	}
 	return s.createCategory(ctx, a, in)
 }
 
-func (s *Service) createCategory(ctx context.Context, a *Access, in CategoryFields) (*vitrine.Category, error) {
+func (s *Catalog) createCategory(ctx context.Context, a *service.Access, in CategoryFields) (*vitrine.Category, error) {
 	if in.Name == nil {
 		return nil, vitrine.Invalid("name", "name is required")
 	}
@@ -58,15 +59,15 @@ func (s *Service) createCategory(ctx context.Context, a *Access, in CategoryFiel
 	if in.Position == nil {
 		c.Position = 1 + len(slices.DeleteFunc(slices.Clone(all), func(x *vitrine.Category) bool { return x.ParentID != c.ParentID }))
 	}
-	if err := s.store.SaveCategory(ctx, a.change(), c, false); err != nil {
+	if err := s.store.SaveCategory(ctx, a.Change(), c, false); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
 // UpdateCategory renames, re-handles, moves or reorders a category.
-func (s *Service) UpdateCategory(ctx context.Context, a *Access, id string, in CategoryFields) (*vitrine.Category, error) {
-	if err := a.Allow(OpSaveCategory); err != nil {
+func (s *Catalog) UpdateCategory(ctx context.Context, a *service.Access, id string, in CategoryFields) (*vitrine.Category, error) {
+	if err := a.Allow(service.OpSaveCategory); err != nil {
 		return nil, err
 	}
 	all, err := s.store.Categories(ctx, a.TenantID)
@@ -85,7 +86,7 @@ func (s *Service) UpdateCategory(ctx context.Context, a *Access, id string, in C
 		return nil, err
 	}
 	c.UpdatedAt = s.now()
-	if err := s.store.SaveCategory(ctx, a.change(), &c, true); err != nil {
+	if err := s.store.SaveCategory(ctx, a.Change(), &c, true); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -93,11 +94,11 @@ func (s *Service) UpdateCategory(ctx context.Context, a *Access, id string, in C
 
 // DeleteCategory removes a category without subcategories; its products
 // leave it.
-func (s *Service) DeleteCategory(ctx context.Context, a *Access, id string) error {
-	if err := a.Allow(OpDeleteCategory); err != nil {
+func (s *Catalog) DeleteCategory(ctx context.Context, a *service.Access, id string) error {
+	if err := a.Allow(service.OpDeleteCategory); err != nil {
 		return err
 	}
-	return s.store.DeleteCategory(ctx, a.change(), a.TenantID, id)
+	return s.store.DeleteCategory(ctx, a.Change(), a.TenantID, id)
 }
 
 func (in CategoryFields) applyTo(c *vitrine.Category, all []*vitrine.Category) error {
@@ -167,7 +168,7 @@ func CategoryPath(all []*vitrine.Category, id string) string {
 // ensureCategoryPath finds the category of a path of names ("Clothing >
 // Jackets"), making the ones missing, and returns its id: an import's
 // file brings its categories with it.
-func (s *Service) ensureCategoryPath(ctx context.Context, a *Access, path string) (string, error) {
+func (s *Catalog) ensureCategoryPath(ctx context.Context, a *service.Access, path string) (string, error) {
 	var parent string
 	for _, name := range strings.Split(path, ">") {
 		name = strings.TrimSpace(name)
@@ -206,8 +207,8 @@ type AttributeFields struct {
 var attributeKeyRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // ListAttributes returns the company's attribute definitions.
-func (s *Service) ListAttributes(ctx context.Context, a *Access) ([]*vitrine.Attribute, error) {
-	if err := a.Allow(OpListAttributes); err != nil {
+func (s *Catalog) ListAttributes(ctx context.Context, a *service.Access) ([]*vitrine.Attribute, error) {
+	if err := a.Allow(service.OpListAttributes); err != nil {
 		return nil, err
 	}
 	return s.store.Attributes(ctx, a.TenantID)
@@ -215,8 +216,8 @@ func (s *Service) ListAttributes(ctx context.Context, a *Access) ([]*vitrine.Att
 
 // SaveAttribute defines a product field of the company's own, or changes
 // the definition of that key.
-func (s *Service) SaveAttribute(ctx context.Context, a *Access, in AttributeFields) (*vitrine.Attribute, error) {
-	if err := a.Allow(OpSaveAttribute); err != nil {
+func (s *Catalog) SaveAttribute(ctx context.Context, a *service.Access, in AttributeFields) (*vitrine.Attribute, error) {
+	if err := a.Allow(service.OpSaveAttribute); err != nil {
 		return nil, err
 	}
 	defs, err := s.attributeDefs(ctx, a.TenantID)
@@ -230,8 +231,8 @@ func (s *Service) SaveAttribute(ctx context.Context, a *Access, in AttributeFiel
 }
 
 // CreateAttribute defines a product field of the company's own.
-func (s *Service) CreateAttribute(ctx context.Context, a *Access, in AttributeFields) (*vitrine.Attribute, error) {
-	if err := a.Allow(OpSaveAttribute); err != nil {
+func (s *Catalog) CreateAttribute(ctx context.Context, a *service.Access, in AttributeFields) (*vitrine.Attribute, error) {
+	if err := a.Allow(service.OpSaveAttribute); err != nil {
 		return nil, err
 	}
 	if !attributeKeyRE.MatchString(in.Key) {
@@ -248,15 +249,15 @@ func (s *Service) CreateAttribute(ctx context.Context, a *Access, in AttributeFi
 		return nil, err
 	}
 	at.CreatedAt, at.UpdatedAt = s.now(), s.now()
-	if err := s.store.SaveAttribute(ctx, a.change(), at, false); err != nil {
+	if err := s.store.SaveAttribute(ctx, a.Change(), at, false); err != nil {
 		return nil, err
 	}
 	return at, nil
 }
 
 // UpdateAttribute renames an attribute or changes an enum's values.
-func (s *Service) UpdateAttribute(ctx context.Context, a *Access, in AttributeFields) (*vitrine.Attribute, error) {
-	if err := a.Allow(OpSaveAttribute); err != nil {
+func (s *Catalog) UpdateAttribute(ctx context.Context, a *service.Access, in AttributeFields) (*vitrine.Attribute, error) {
+	if err := a.Allow(service.OpSaveAttribute); err != nil {
 		return nil, err
 	}
 	defs, err := s.attributeDefs(ctx, a.TenantID)
@@ -275,18 +276,18 @@ func (s *Service) UpdateAttribute(ctx context.Context, a *Access, in AttributeFi
 		return nil, err
 	}
 	at.UpdatedAt = s.now()
-	if err := s.store.SaveAttribute(ctx, a.change(), &at, true); err != nil {
+	if err := s.store.SaveAttribute(ctx, a.Change(), &at, true); err != nil {
 		return nil, err
 	}
 	return &at, nil
 }
 
 // DeleteAttribute removes a definition no product has a value of.
-func (s *Service) DeleteAttribute(ctx context.Context, a *Access, key string) error {
-	if err := a.Allow(OpDeleteAttribute); err != nil {
+func (s *Catalog) DeleteAttribute(ctx context.Context, a *service.Access, key string) error {
+	if err := a.Allow(service.OpDeleteAttribute); err != nil {
 		return err
 	}
-	return s.store.DeleteAttribute(ctx, a.change(), a.TenantID, key)
+	return s.store.DeleteAttribute(ctx, a.Change(), a.TenantID, key)
 }
 
 func (in AttributeFields) applyTo(at *vitrine.Attribute) error {
@@ -319,7 +320,7 @@ func (in AttributeFields) applyTo(at *vitrine.Attribute) error {
 }
 
 // attributeDefs returns the company's attribute definitions by key.
-func (s *Service) attributeDefs(ctx context.Context, tenantID string) (map[string]*vitrine.Attribute, error) {
+func (s *Catalog) attributeDefs(ctx context.Context, tenantID string) (map[string]*vitrine.Attribute, error) {
 	list, err := s.store.Attributes(ctx, tenantID)
 	if err != nil {
 		return nil, err
@@ -341,7 +342,7 @@ type taxonomy struct {
 	err  error
 }
 
-func (s *Service) taxonomyOf(ctx context.Context, tenantID string) *taxonomy {
+func (s *Catalog) taxonomyOf(ctx context.Context, tenantID string) *taxonomy {
 	return &taxonomy{read: func() ([]*vitrine.Category, map[string]*vitrine.Attribute, error) {
 		cats, err := s.store.Categories(ctx, tenantID)
 		if err != nil {

@@ -1,4 +1,4 @@
-package service_test
+package catalog_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/shopify"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // shop is a company of a world, and its owner's access, for the catalog's
@@ -32,12 +33,12 @@ func shop(t *testing.T, w *world, slug string) *service.Access {
 func ptrTo[T any](v T) *T { return &v }
 
 // shirt is a product of two options and four variants, with images.
-func shirt(name string) service.NewProduct {
-	return service.NewProduct{
+func shirt(name string) catalog.NewProduct {
+	return catalog.NewProduct{
 		Name: name, Vendor: "Acme", ProductType: "Shirts", Tags: []string{"cotton", "Summer"},
 		Description: `<p onclick="steal()">Soft <b>cotton</b> <script>alert(1)</script><a href="javascript:alert(1)">more</a><span style="color:red">red</span></p>`,
 		Media:       []vitrine.Media{{URL: "https://cdn.example.com/blue.jpg", Alt: "Blue"}, {URL: "https://cdn.example.com/white.jpg", Alt: "White"}},
-		Variants: []service.NewVariant{
+		Variants: []catalog.NewVariant{
 			{SKU: "SH-BL-M", Options: map[string]string{"Color": "Blue", "Size": "M"}, Price: "59.90", CompareAtPrice: "79.90", Stock: 3, Image: "https://cdn.example.com/blue.jpg"},
 			{SKU: "SH-BL-L", Options: map[string]string{"Color": "Blue", "Size": "L"}, Price: "64.90", Stock: 0},
 			{SKU: "SH-WH-M", Options: map[string]string{"Color": "White", "Size": "M"}, Price: "74.90", Stock: 5},
@@ -50,7 +51,7 @@ func TestCatalogProduct(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		a := shop(t, w, "acme")
-		p, err := w.svc.CreateProduct(ctx, a, shirt("Camisa Básica"), "")
+		p, err := w.cat.CreateProduct(ctx, a, shirt("Camisa Básica"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,37 +68,37 @@ func TestCatalogProduct(t *testing.T) {
 			strings.Contains(d, "style") || !strings.Contains(d, "<b>cotton</b>") {
 			t.Errorf("description %q", d)
 		}
-		plain, err := w.svc.CreateProduct(ctx, a, service.NewProduct{SKU: "PLAIN-1", Name: "Plain", Price: "1.00", Description: `It's "plain" & simple`}, "")
+		plain, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: "PLAIN-1", Name: "Plain", Price: "1.00", Description: `It's "plain" & simple`}, "")
 		if err != nil || plain.Description != `It's "plain" & simple` || plain.Handle != "plain" || len(plain.Variants) != 1 || len(plain.Options) != 0 {
 			t.Errorf("a product of the seed's fields: %+v %v", plain, err)
 		}
 		// By a variant's SKU, any case; the same name makes another handle.
-		if got, err := w.svc.GetProduct(ctx, a, "", "sh-wh-m"); err != nil || got.ID != p.ID {
+		if got, err := w.cat.GetProduct(ctx, a, "", "sh-wh-m"); err != nil || got.ID != p.ID {
 			t.Errorf("by a variant's SKU: %v %v", got, err)
 		}
-		again, err := w.svc.CreateProduct(ctx, a, service.NewProduct{SKU: "OTHER-1", Name: "Camisa Básica", Price: "1.00"}, "")
+		again, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: "OTHER-1", Name: "Camisa Básica", Price: "1.00"}, "")
 		if err != nil || again.Handle != "camisa-basica-2" {
 			t.Errorf("the same name again: %+v %v", again, err)
 		}
 		// The text search reads tags, vendor, option values and the description's text.
 		for _, q := range []string{"summer", "acme", "white", "soft", "4006381333931"} {
-			page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Query: vitrine.QueryText(q)}, 0, "")
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: vitrine.QueryText(q)}, 0, "")
 			if err != nil || len(page.Products) != 1 || page.Products[0].ID != p.ID {
 				t.Errorf("search %q: %v %v", q, page, err)
 			}
 		}
-		if page, _ := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Query: "alert"}, 0, ""); len(page.Products) != 0 {
+		if page, _ := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: "alert"}, 0, ""); len(page.Products) != 0 {
 			t.Errorf("a script's text is searchable: %v", page.Products)
 		}
 		// A draft is not active; publishing is a status change.
-		d, err := w.svc.CreateProduct(ctx, a, service.NewProduct{SKU: "DRAFT-1", Name: "Soon", Price: "9.00", Status: "draft"}, "")
+		d, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: "DRAFT-1", Name: "Soon", Price: "9.00", Status: "draft"}, "")
 		if err != nil || d.Status != vitrine.ProductDraft {
 			t.Fatalf("draft: %+v %v", d, err)
 		}
-		if page, _ := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Status: "active"}, 0, ""); slices.ContainsFunc(page.Products, func(x *vitrine.Product) bool { return x.ID == d.ID }) {
+		if page, _ := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Status: "active"}, 0, ""); slices.ContainsFunc(page.Products, func(x *vitrine.Product) bool { return x.ID == d.ID }) {
 			t.Error("a draft is listed as active")
 		}
-		if up, err := w.svc.UpdateProduct(ctx, a, d.ID, service.ProductChanges{Status: ptrTo("active")}); err != nil || up.Status != vitrine.ProductActive || up.Version != 2 {
+		if up, err := w.cat.UpdateProduct(ctx, a, d.ID, catalog.ProductChanges{Status: ptrTo("active")}); err != nil || up.Status != vitrine.ProductActive || up.Version != 2 {
 			t.Errorf("publish: %+v %v", up, err)
 		}
 	})
@@ -108,13 +109,13 @@ func TestCatalogValidation(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		a := shop(t, w, "acme")
-		if _, err := w.svc.CreateAttribute(ctx, a, service.AttributeFields{Key: "waterproof", Type: "boolean"}); err != nil {
+		if _, err := w.cat.CreateAttribute(ctx, a, catalog.AttributeFields{Key: "waterproof", Type: "boolean"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.svc.CreateProduct(ctx, a, shirt("Taken"), ""); err != nil {
+		if _, err := w.cat.CreateProduct(ctx, a, shirt("Taken"), ""); err != nil {
 			t.Fatal(err)
 		}
-		change := func(f func(*service.NewProduct)) service.NewProduct {
+		change := func(f func(*catalog.NewProduct)) catalog.NewProduct {
 			p := shirt("Another")
 			for i := range p.Variants {
 				p.Variants[i].SKU = ""
@@ -124,40 +125,40 @@ func TestCatalogValidation(t *testing.T) {
 		}
 		for _, c := range []struct {
 			name  string
-			in    service.NewProduct
+			in    catalog.NewProduct
 			typ   vitrine.ErrorType
 			field string
 			says  string
 		}{
-			{"a combination twice", change(func(p *service.NewProduct) { p.Variants[1].Options = map[string]string{"Color": "Blue", "Size": "M"} }),
+			{"a combination twice", change(func(p *catalog.NewProduct) { p.Variants[1].Options = map[string]string{"Color": "Blue", "Size": "M"} }),
 				vitrine.ValidationError, "variants[1].options", "same options as variants[0] (Blue / M)"},
-			{"four options", change(func(p *service.NewProduct) {
+			{"four options", change(func(p *catalog.NewProduct) {
 				p.Options = []vitrine.Option{{Name: "A", Values: []string{"1"}}, {Name: "B", Values: []string{"1"}}, {Name: "C", Values: []string{"1"}}, {Name: "D", Values: []string{"1"}}}
 			}), vitrine.ValidationError, "options", "at most 3 options"},
-			{"an option value missing", change(func(p *service.NewProduct) { p.Variants[2].Options = map[string]string{"Color": "White"} }),
+			{"an option value missing", change(func(p *catalog.NewProduct) { p.Variants[2].Options = map[string]string{"Color": "White"} }),
 				vitrine.ValidationError, "variants[2].options", `no value for option "Size"`},
-			{"an unknown attribute", change(func(p *service.NewProduct) { p.Attributes = map[string]any{"material": "cotton"} }),
+			{"an unknown attribute", change(func(p *catalog.NewProduct) { p.Attributes = map[string]any{"material": "cotton"} }),
 				vitrine.ValidationError, "attributes.material", `no attribute "material"`},
-			{"an attribute of the wrong type", change(func(p *service.NewProduct) { p.Attributes = map[string]any{"waterproof": "maybe"} }),
+			{"an attribute of the wrong type", change(func(p *catalog.NewProduct) { p.Attributes = map[string]any{"waterproof": "maybe"} }),
 				vitrine.ValidationError, "attributes.waterproof", `true/false attribute; got "maybe"`},
-			{"a barcode's check digit", change(func(p *service.NewProduct) { p.Variants[0].Barcode = "4006381333932" }),
+			{"a barcode's check digit", change(func(p *catalog.NewProduct) { p.Variants[0].Barcode = "4006381333932" }),
 				vitrine.ValidationError, "variants[0].barcode", "wrong check digit: a GTIN with these digits ends in 1"},
-			{"a compare-at price in another currency", change(func(p *service.NewProduct) { p.Variants[0].Currency = "USD" }),
+			{"a compare-at price in another currency", change(func(p *catalog.NewProduct) { p.Variants[0].Currency = "USD" }),
 				vitrine.ValidationError, "variants[0].currency", "in BRL"},
-			{"a price with too many decimals", change(func(p *service.NewProduct) { p.Variants[3].CompareAtPrice = "1.999" }),
+			{"a price with too many decimals", change(func(p *catalog.NewProduct) { p.Variants[3].CompareAtPrice = "1.999" }),
 				vitrine.ValidationError, "variants[3].compare_at_price", "1.999"},
-			{"an image that is no URL", change(func(p *service.NewProduct) { p.Media[1].URL = "javascript:alert(1)" }),
+			{"an image that is no URL", change(func(p *catalog.NewProduct) { p.Media[1].URL = "javascript:alert(1)" }),
 				vitrine.ValidationError, "media[1].url", "http or https URL"},
-			{"a variant image not among the media", change(func(p *service.NewProduct) { p.Variants[0].Image = "https://cdn.example.com/other.jpg" }),
+			{"a variant image not among the media", change(func(p *catalog.NewProduct) { p.Variants[0].Image = "https://cdn.example.com/other.jpg" }),
 				vitrine.ValidationError, "variants[0].image", "not one of the product's media"},
-			{"a handle taken", change(func(p *service.NewProduct) { p.Handle = "taken" }), vitrine.ConflictError, "handle", `handle "taken"`},
-			{"a SKU another product has", change(func(p *service.NewProduct) { p.Variants[2].SKU = "sh-bl-m" }), vitrine.ConflictError, "sku", `"sh-bl-m"`},
-			{"a SKU twice in the product", change(func(p *service.NewProduct) { p.Variants[0].SKU, p.Variants[1].SKU = "X-1", "x-1" }),
+			{"a handle taken", change(func(p *catalog.NewProduct) { p.Handle = "taken" }), vitrine.ConflictError, "handle", `handle "taken"`},
+			{"a SKU another product has", change(func(p *catalog.NewProduct) { p.Variants[2].SKU = "sh-bl-m" }), vitrine.ConflictError, "sku", `"sh-bl-m"`},
+			{"a SKU twice in the product", change(func(p *catalog.NewProduct) { p.Variants[0].SKU, p.Variants[1].SKU = "X-1", "x-1" }),
 				vitrine.ValidationError, "variants[1].sku", "variants[0] already"},
-			{"a weight's unit", change(func(p *service.NewProduct) { p.Variants[0].Weight = &vitrine.Weight{Value: "1", Unit: "stone"} }),
+			{"a weight's unit", change(func(p *catalog.NewProduct) { p.Variants[0].Weight = &vitrine.Weight{Value: "1", Unit: "stone"} }),
 				vitrine.ValidationError, "variants[0].weight.unit", `"stone"`},
 		} {
-			_, err := w.svc.CreateProduct(ctx, a, c.in, "")
+			_, err := w.cat.CreateProduct(ctx, a, c.in, "")
 			e := vitrine.AsError(err)
 			if e == nil || e.Type != c.typ || e.Field != c.field || !strings.Contains(e.Message, c.says) {
 				t.Errorf("%s: %v (field %q)", c.name, err, fieldOf(e))
@@ -180,31 +181,31 @@ func TestCatalogFilters(t *testing.T) {
 		w := newWorld(t, url)
 		a := shop(t, w, "acme")
 		other := shop(t, w, "other")
-		clothing, err := w.svc.CreateCategory(ctx, a, service.CategoryFields{Name: ptrTo("Clothing")})
+		clothing, err := w.cat.CreateCategory(ctx, a, catalog.CategoryFields{Name: ptrTo("Clothing")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		jackets, err := w.svc.CreateCategory(ctx, a, service.CategoryFields{Name: ptrTo("Jackets"), ParentID: &clothing.ID})
+		jackets, err := w.cat.CreateCategory(ctx, a, catalog.CategoryFields{Name: ptrTo("Jackets"), ParentID: &clothing.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.svc.CreateAttribute(ctx, a, service.AttributeFields{Key: "material", Type: "enum", Values: &[]string{"cotton", "wool"}}); err != nil {
+		if _, err := w.cat.CreateAttribute(ctx, a, catalog.AttributeFields{Key: "material", Type: "enum", Values: &[]string{"cotton", "wool"}}); err != nil {
 			t.Fatal(err)
 		}
-		mk := func(a *service.Access, name, vendor string, tags []string, cats []string, material string, variants ...service.NewVariant) string {
+		mk := func(a *service.Access, name, vendor string, tags []string, cats []string, material string, variants ...catalog.NewVariant) string {
 			t.Helper()
-			in := service.NewProduct{Name: name, Vendor: vendor, Tags: tags, CategoryIDs: cats, Variants: variants}
+			in := catalog.NewProduct{Name: name, Vendor: vendor, Tags: tags, CategoryIDs: cats, Variants: variants}
 			if material != "" {
 				in.Attributes = map[string]any{"material": material}
 			}
-			p, err := w.svc.CreateProduct(ctx, a, in, "")
+			p, err := w.cat.CreateProduct(ctx, a, in, "")
 			if err != nil {
 				t.Fatal(err)
 			}
 			return p.ID
 		}
-		v := func(size, color, price string, stock int64, compareAt string) service.NewVariant {
-			return service.NewVariant{Options: map[string]string{"Size": size, "Color": color}, Price: price, Stock: stock, CompareAtPrice: compareAt}
+		v := func(size, color, price string, stock int64, compareAt string) catalog.NewVariant {
+			return catalog.NewVariant{Options: map[string]string{"Size": size, "Color": color}, Price: price, Stock: stock, CompareAtPrice: compareAt}
 		}
 		blueM := mk(a, "Blue shirt", "Acme", []string{"garden", "summer"}, nil, "cotton", v("M", "Blue", "59.90", 2, ""), v("L", "Blue", "59.90", 1, ""))
 		blueDear := mk(a, "Blue silk shirt", "Acme", []string{"summer"}, nil, "", v("M", "Blue", "120.00", 4, ""), v("S", "Blue", "60.00", 1, ""))
@@ -212,14 +213,14 @@ func TestCatalogFilters(t *testing.T) {
 		parka := mk(a, "Parka", "Acme", []string{"winter", "garden"}, []string{jackets.ID}, "wool", v("M", "Green", "399.00", 0, ""))
 		coat := mk(a, "Coat", "Zeta", nil, []string{clothing.ID}, "wool", v("L", "Black", "299.00", 2, "350.00"))
 		// The other company's products match every filter.
-		if _, err := w.svc.CreateAttribute(ctx, other, service.AttributeFields{Key: "material", Type: "text"}); err != nil {
+		if _, err := w.cat.CreateAttribute(ctx, other, catalog.AttributeFields{Key: "material", Type: "text"}); err != nil {
 			t.Fatal(err)
 		}
 		mk(other, "Blue shirt", "Acme", []string{"garden", "summer"}, nil, "cotton", v("M", "Blue", "10.00", 9, "20.00"))
 
 		ids := func(q vitrine.ProductFilter) []string {
 			t.Helper()
-			page, err := w.svc.ListProducts(ctx, a, q, 0, "")
+			page, err := w.cat.ListProducts(ctx, a, q, 0, "")
 			if err != nil {
 				t.Fatalf("%+v: %v", q, err)
 			}
@@ -250,11 +251,11 @@ func TestCatalogFilters(t *testing.T) {
 			}
 		}
 		// A product counts in its category and in those above it.
-		if page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Facets: []vitrine.FacetName{"categories"}}, 0, ""); err != nil ||
+		if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Facets: []vitrine.FacetName{"categories"}}, 0, ""); err != nil ||
 			fmt.Sprint(page.Facets.Values["categories"]) != fmt.Sprint([]vitrine.FacetValue{{Value: clothing.ID, Name: "Clothing", Count: 2}, {Value: jackets.ID, Name: "Jackets", Count: 1}}) {
 			t.Errorf("categories facet: %v %v", page, err)
 		}
-		page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Tags: []vitrine.QueryText{"garden"}, Facets: []vitrine.FacetName{"vendor", "tags", "options", "categories", "status", "product_type"}}, 0, "")
+		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Tags: []vitrine.QueryText{"garden"}, Facets: []vitrine.FacetName{"vendor", "tags", "options", "categories", "status", "product_type"}}, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,15 +274,15 @@ func TestCatalogFilters(t *testing.T) {
 			t.Errorf("product types: %v", f.Values["product_type"])
 		}
 		for _, bad := range []vitrine.ProductFilter{{Facets: []vitrine.FacetName{"colour"}}, {Attributes: map[string]any{"colour": "x"}}, {Attributes: map[string]any{"material": "silk"}}, {CategoryID: "jackets"}} {
-			if _, err := w.svc.ListProducts(ctx, a, bad, 0, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
+			if _, err := w.cat.ListProducts(ctx, a, bad, 0, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
 				t.Errorf("%+v: %v", bad, err)
 			}
 		}
 		// Categories and attributes are each company's own.
-		if cats, _ := w.svc.ListCategories(ctx, other); len(cats) != 0 {
+		if cats, _ := w.cat.ListCategories(ctx, other); len(cats) != 0 {
 			t.Errorf("another company lists %v", cats)
 		}
-		if _, err := w.svc.CreateProduct(ctx, other, service.NewProduct{SKU: "O-2", Name: "x", Price: "1", CategoryIDs: []string{jackets.ID}}, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
+		if _, err := w.cat.CreateProduct(ctx, other, catalog.NewProduct{SKU: "O-2", Name: "x", Price: "1", CategoryIDs: []string{jackets.ID}}, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("a product in another company's category: %v", err)
 		}
 	})
@@ -293,7 +294,7 @@ func TestVariantStockUnderConcurrency(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		a := shop(t, w, "acme")
-		p, err := w.svc.CreateProduct(ctx, a, shirt("Shirt"), "")
+		p, err := w.cat.CreateProduct(ctx, a, shirt("Shirt"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,7 +307,7 @@ func TestVariantStockUnderConcurrency(t *testing.T) {
 		)
 		for range 12 {
 			wg.Go(func() {
-				_, err := w.svc.AdjustStock(ctx, a, service.VariantRef{VariantID: white.ID}, -1, "sale")
+				_, err := w.cat.AdjustStock(ctx, a, catalog.VariantRef{VariantID: white.ID}, -1, "sale")
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -320,11 +321,11 @@ func TestVariantStockUnderConcurrency(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		got, _ := w.svc.GetProduct(ctx, a, p.ID, "")
+		got, _ := w.cat.GetProduct(ctx, a, p.ID, "")
 		if sold != 5 || refused != 7 || got.Variant(white.ID, "").Stock != 0 || got.Stock != 4 || got.Version != 6 {
 			t.Errorf("sold %d, refused %d; product %+v", sold, refused, got)
 		}
-		moves, err := w.svc.ListStockMovements(ctx, a, p.ID, 50, "")
+		moves, err := w.cat.ListStockMovements(ctx, a, p.ID, 50, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,10 +342,10 @@ func TestVariantStockUnderConcurrency(t *testing.T) {
 			t.Errorf("%d sales recorded", sales)
 		}
 		// A product of several variants is adjusted by one of them.
-		if _, err := w.svc.AdjustStock(ctx, a, service.VariantRef{ProductID: p.ID}, 1, "count"); vitrine.TypeOf(err) != vitrine.ValidationError {
+		if _, err := w.cat.AdjustStock(ctx, a, catalog.VariantRef{ProductID: p.ID}, 1, "count"); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("by the id of a product of four variants: %v", err)
 		}
-		if ch, err := w.svc.AdjustStock(ctx, a, service.VariantRef{SKU: "sh-bl-l"}, 2, "restock"); err != nil || ch.Variant.Stock != 2 || ch.Product.Stock != 6 {
+		if ch, err := w.cat.AdjustStock(ctx, a, catalog.VariantRef{SKU: "sh-bl-l"}, 2, "restock"); err != nil || ch.Variant.Stock != 2 || ch.Product.Stock != 6 {
 			t.Errorf("by SKU: %+v %v", ch, err)
 		}
 	})
@@ -356,46 +357,46 @@ func TestVariantEdits(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		a := shop(t, w, "acme")
-		p, err := w.svc.CreateProduct(ctx, a, shirt("Shirt"), "")
+		p, err := w.cat.CreateProduct(ctx, a, shirt("Shirt"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err = w.svc.AddVariant(ctx, a, p.ID, service.NewVariant{SKU: "SH-RD-M", Options: map[string]string{"Color": "Red", "Size": "M"}, Price: "59.90", Stock: 2}, &p.Version)
+		p, err = w.cat.AddVariant(ctx, a, p.ID, catalog.NewVariant{SKU: "SH-RD-M", Options: map[string]string{"Color": "Red", "Size": "M"}, Price: "59.90", Stock: 2}, &p.Version)
 		if err != nil || len(p.Variants) != 5 || p.Version != 2 || !slices.Equal(p.Options[0].Values, []string{"Blue", "White", "Red"}) {
 			t.Fatalf("add: %+v %v", p, err)
 		}
-		if _, err := w.svc.AddVariant(ctx, a, p.ID, service.NewVariant{Options: map[string]string{"Color": "Red", "Size": "M"}, Price: "1"}, nil); vitrine.TypeOf(err) != vitrine.ValidationError {
+		if _, err := w.cat.AddVariant(ctx, a, p.ID, catalog.NewVariant{Options: map[string]string{"Color": "Red", "Size": "M"}, Price: "1"}, nil); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("the same combination again: %v", err)
 		}
 		stale := int64(1)
-		if _, err := w.svc.UpdateVariant(ctx, a, service.VariantRef{SKU: "SH-RD-M"}, service.VariantChanges{Price: ptrTo("9.90"), ExpectedVersion: &stale}); vitrine.TypeOf(err) != vitrine.ConflictError {
+		if _, err := w.cat.UpdateVariant(ctx, a, catalog.VariantRef{SKU: "SH-RD-M"}, catalog.VariantChanges{Price: ptrTo("9.90"), ExpectedVersion: &stale}); vitrine.TypeOf(err) != vitrine.ConflictError {
 			t.Errorf("a stale version: %v", err)
 		}
-		p, err = w.svc.UpdateVariant(ctx, a, service.VariantRef{SKU: "sh-rd-m"}, service.VariantChanges{Price: ptrTo("9.90"), CompareAtPrice: ptrTo("19.90"), Barcode: ptrTo("96385074")})
+		p, err = w.cat.UpdateVariant(ctx, a, catalog.VariantRef{SKU: "sh-rd-m"}, catalog.VariantChanges{Price: ptrTo("9.90"), CompareAtPrice: ptrTo("19.90"), Barcode: ptrTo("96385074")})
 		if v := p.Variant("", "SH-RD-M"); err != nil || v.Price != 990 || *v.CompareAtPrice != 1990 || v.Barcode != "96385074" || p.Price != 990 || p.Version != 3 || !p.OnSale() {
 			t.Fatalf("update: %+v %v", p, err)
 		}
 		red := p.Variant("", "SH-RD-M").ID
-		p, err = w.svc.DeleteVariant(ctx, a, service.VariantRef{VariantID: red}, nil)
+		p, err = w.cat.DeleteVariant(ctx, a, catalog.VariantRef{VariantID: red}, nil)
 		if err != nil || len(p.Variants) != 4 || slices.Contains(p.Options[0].Values, "Red") || p.Version != 4 {
 			t.Fatalf("delete: %+v %v", p, err)
 		}
-		if _, err := w.svc.GetProduct(ctx, a, "", "SH-RD-M"); vitrine.TypeOf(err) != vitrine.NotFoundError {
+		if _, err := w.cat.GetProduct(ctx, a, "", "SH-RD-M"); vitrine.TypeOf(err) != vitrine.NotFoundError {
 			t.Errorf("the deleted variant's SKU: %v", err)
 		}
 		// Its SKU is free again, for another product.
-		if _, err := w.svc.CreateProduct(ctx, a, service.NewProduct{SKU: "SH-RD-M", Name: "Red", Price: "1"}, ""); err != nil {
+		if _, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: "SH-RD-M", Name: "Red", Price: "1"}, ""); err != nil {
 			t.Errorf("the freed SKU: %v", err)
 		}
-		one, _ := w.svc.CreateProduct(ctx, a, service.NewProduct{SKU: "ONE-1", Name: "One", Price: "1"}, "")
-		if _, err := w.svc.DeleteVariant(ctx, a, service.VariantRef{SKU: "ONE-1"}, nil); vitrine.TypeOf(err) != vitrine.ValidationError {
+		one, _ := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: "ONE-1", Name: "One", Price: "1"}, "")
+		if _, err := w.cat.DeleteVariant(ctx, a, catalog.VariantRef{SKU: "ONE-1"}, nil); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("a product's only variant: %v", err)
 		}
 		// update_product's sku, price and stock are a one-variant product's.
-		if _, err := w.svc.UpdateProduct(ctx, a, p.ID, service.ProductChanges{Price: ptrTo("1.00")}); vitrine.TypeOf(err) != vitrine.ValidationError {
+		if _, err := w.cat.UpdateProduct(ctx, a, p.ID, catalog.ProductChanges{Price: ptrTo("1.00")}); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("the price of a product of four variants: %v", err)
 		}
-		if up, err := w.svc.UpdateProduct(ctx, a, one.ID, service.ProductChanges{Price: ptrTo("2.50"), Stock: ptrTo(int64(7)), Tags: &[]string{"new"}}); err != nil || up.Price != 250 || up.Stock != 7 || up.Variants[0].ID != one.Variants[0].ID {
+		if up, err := w.cat.UpdateProduct(ctx, a, one.ID, catalog.ProductChanges{Price: ptrTo("2.50"), Stock: ptrTo(int64(7)), Tags: &[]string{"new"}}); err != nil || up.Price != 250 || up.Stock != 7 || up.Variants[0].ID != one.Variants[0].ID {
 			t.Errorf("a one-variant product's price and stock: %+v %v", up, err)
 		}
 	})
@@ -407,11 +408,11 @@ func TestShopifyRoundTrip(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		a := shop(t, w, "acme")
-		file, err := os.ReadFile("../internal/shopify/testdata/export_classic.csv")
+		file, err := os.ReadFile("../../internal/shopify/testdata/export_classic.csv")
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := w.svc.ImportShopify(ctx, a, bytes.NewReader(file), "BRL", "create", false, nil)
+		res, err := w.cat.ImportShopify(ctx, a, bytes.NewReader(file), "BRL", "create", false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -420,7 +421,7 @@ func TestShopifyRoundTrip(t *testing.T) {
 		}
 		first := exportShopify(t, w, a)
 		b := shop(t, w, "beta")
-		res, err = w.svc.ImportShopify(ctx, b, strings.NewReader(first), "BRL", "create", false, nil)
+		res, err = w.cat.ImportShopify(ctx, b, strings.NewReader(first), "BRL", "create", false, nil)
 		if err != nil || res.Failed != 0 {
 			t.Fatalf("import of the export: %+v %v", res, err)
 		}
@@ -428,7 +429,7 @@ func TestShopifyRoundTrip(t *testing.T) {
 			t.Errorf("an export imported elsewhere exports differently:\n%s\n---\n%s", first, second)
 		}
 		// Imported again over itself, it changes nothing.
-		res, err = w.svc.ImportShopify(ctx, a, strings.NewReader(first), "BRL", "upsert", false, nil)
+		res, err = w.cat.ImportShopify(ctx, a, strings.NewReader(first), "BRL", "upsert", false, nil)
 		if err != nil || res.Failed != 0 || res.Updated != res.Created+res.Updated || res.Updated == 0 {
 			t.Fatalf("upsert of the export: %+v %v", res.ImportSummary, err)
 		}
@@ -440,11 +441,11 @@ func TestShopifyRoundTrip(t *testing.T) {
 
 func exportShopify(t *testing.T, w *world, a *service.Access) string {
 	t.Helper()
-	cats, err := w.svc.ListCategories(ctx, a)
+	cats, err := w.cat.ListCategories(ctx, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, err := w.svc.ListAttributes(ctx, a)
+	defs, err := w.cat.ListAttributes(ctx, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,9 +458,9 @@ func exportShopify(t *testing.T, w *world, a *service.Access) string {
 		if len(p.Categories) == 0 {
 			return ""
 		}
-		return service.CategoryPath(cats, p.Categories[0].ID)
+		return catalog.CategoryPath(cats, p.Categories[0].ID)
 	})
-	page, err := w.svc.ListProducts(ctx, a, vitrine.ProductFilter{Sort: "name"}, 100, "")
+	page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Sort: "name"}, 100, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +498,7 @@ func TestShopifyImportInBatches(t *testing.T) {
 	// Product 500 (priced 15.00) gets a price no currency has.
 	file := strings.Replace(buf.String(), ",15.00,", ",15.0x0,", 1)
 	var last int
-	res, err := w.svc.ImportShopify(ctx, a, strings.NewReader(file), "", "create", false, func(done, total int) { last = done })
+	res, err := w.cat.ImportShopify(ctx, a, strings.NewReader(file), "", "create", false, func(done, total int) { last = done })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +510,7 @@ func TestShopifyImportInBatches(t *testing.T) {
 			t.Fatalf("result %d: line %d (want %d), %+v", i, res.Lines[i], want, r)
 		}
 	}
-	if r := res.Results[500]; r.Status != service.RowFailed || !strings.Contains(r.Err.Message, "line 1002") {
+	if r := res.Results[500]; r.Status != catalog.RowFailed || !strings.Contains(r.Err.Message, "line 1002") {
 		t.Errorf("the refused product: %+v %v", r, r.Err)
 	}
 }

@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // ImportRow is one row of an import: create_product's fields. In upsert
@@ -60,15 +61,15 @@ type ImportSummary struct {
 // ImportProducts creates, or in upsert mode creates and updates, many
 // products at once: each row gets its own result. With atomic, one failed
 // row writes nothing at all. progress, if set, hears of the rows written.
-func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRow, mode string, atomic bool, progress func(done, total int)) (*ImportSummary, error) {
-	if err := a.Allow(OpImportProducts); err != nil {
+func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []ImportRow, mode string, atomic bool, progress func(done, total int)) (*ImportSummary, error) {
+	if err := a.Allow(service.OpImportProducts); err != nil {
 		return nil, err
 	}
 	switch mode {
 	case "", ImportCreate:
 		mode = ImportCreate
 	case ImportUpsert:
-		if err := a.Allow(OpUpsertProducts); err != nil {
+		if err := a.Allow(service.OpUpsertProducts); err != nil {
 			return nil, err
 		}
 	default:
@@ -189,7 +190,7 @@ func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRo
 	if progress != nil {
 		report = func(done int) { progress(done, len(writes)) }
 	}
-	errs, err := s.store.WriteProducts(ctx, a.change(), a.TenantID, writes, atomic, report)
+	errs, err := s.store.WriteProducts(ctx, a.Change(), a.TenantID, writes, atomic, report)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func (s *Service) ImportProducts(ctx context.Context, a *Access, rows []ImportRo
 }
 
 // resolvePaths puts in each row the ids of its categories' paths.
-func (s *Service) resolvePaths(ctx context.Context, a *Access, rows []ImportRow) error {
+func (s *Catalog) resolvePaths(ctx context.Context, a *service.Access, rows []ImportRow) error {
 	ids := map[string]string{}
 	for i := range rows {
 		for _, p := range rows[i].CategoryPaths {

@@ -1,4 +1,4 @@
-package service
+package catalog
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // NewVariant holds one variant's fields as the agent sent them.
@@ -97,7 +98,7 @@ type VariantRef struct {
 
 // productOf finds the id of the product the reference names, and checks
 // that it names one variant.
-func (s *Service) productOf(ctx context.Context, a *Access, ref VariantRef) (string, error) {
+func (s *Catalog) productOf(ctx context.Context, a *service.Access, ref VariantRef) (string, error) {
 	given := 0
 	for _, x := range []string{ref.ProductID, ref.VariantID, ref.SKU} {
 		if x != "" {
@@ -144,8 +145,8 @@ func variantIn(p *vitrine.Product, ref VariantRef) (*vitrine.Variant, error) {
 
 // AddVariant adds a variant to a product, with the option values it
 // needs added to the product's options.
-func (s *Service) AddVariant(ctx context.Context, a *Access, productID string, in NewVariant, expectedVersion *int64) (*vitrine.Product, error) {
-	if err := a.Allow(OpAddVariant); err != nil {
+func (s *Catalog) AddVariant(ctx context.Context, a *service.Access, productID string, in NewVariant, expectedVersion *int64) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpAddVariant); err != nil {
 		return nil, err
 	}
 	if !vitrine.ValidID(productID) {
@@ -182,8 +183,8 @@ func addOptionValues(p *vitrine.Product, vals map[string]string) error {
 }
 
 // UpdateVariant changes some fields of one variant.
-func (s *Service) UpdateVariant(ctx context.Context, a *Access, ref VariantRef, ch VariantChanges) (*vitrine.Product, error) {
-	if err := a.Allow(OpUpdateVariant); err != nil {
+func (s *Catalog) UpdateVariant(ctx context.Context, a *service.Access, ref VariantRef, ch VariantChanges) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpUpdateVariant); err != nil {
 		return nil, err
 	}
 	id, err := s.productOf(ctx, a, ref)
@@ -244,8 +245,8 @@ func (s *Service) UpdateVariant(ctx context.Context, a *Access, ref VariantRef, 
 }
 
 // DeleteVariant removes one variant of a product of several.
-func (s *Service) DeleteVariant(ctx context.Context, a *Access, ref VariantRef, expectedVersion *int64) (*vitrine.Product, error) {
-	if err := a.Allow(OpDeleteVariant); err != nil {
+func (s *Catalog) DeleteVariant(ctx context.Context, a *service.Access, ref VariantRef, expectedVersion *int64) (*vitrine.Product, error) {
+	if err := a.Allow(service.OpDeleteVariant); err != nil {
 		return nil, err
 	}
 	id, err := s.productOf(ctx, a, ref)
@@ -274,9 +275,9 @@ func (s *Service) DeleteVariant(ctx context.Context, a *Access, ref VariantRef, 
 
 // changeVariants applies change to the product under its lock, validates
 // the result and writes it with the next version.
-func (s *Service) changeVariants(ctx context.Context, a *Access, id string, expectedVersion *int64, change func(*vitrine.Product) error) (*vitrine.Product, error) {
+func (s *Catalog) changeVariants(ctx context.Context, a *service.Access, id string, expectedVersion *int64, change func(*vitrine.Product) error) (*vitrine.Product, error) {
 	var defs map[string]*vitrine.Attribute // the values stay as they were checked
-	return s.store.UpdateProduct(ctx, a.change(), a.TenantID, id, func(p *vitrine.Product) error {
+	return s.store.UpdateProduct(ctx, a.Change(), a.TenantID, id, func(p *vitrine.Product) error {
 		if expectedVersion != nil && *expectedVersion != p.Version {
 			return staleVersion(*expectedVersion, p.Version)
 		}

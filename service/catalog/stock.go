@@ -1,9 +1,10 @@
-package service
+package catalog
 
 import (
 	"context"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // maxStockDelta bounds one stock adjustment.
@@ -19,8 +20,8 @@ type StockChange struct {
 // AdjustStock adds delta (negative to take away) to a variant's stock,
 // atomically: concurrent adjustments all count, and the stock never goes
 // below zero. The movement is kept with its reason.
-func (s *Service) AdjustStock(ctx context.Context, a *Access, ref VariantRef, delta int64, reason string) (*StockChange, error) {
-	if err := a.Allow(OpAdjustStock); err != nil {
+func (s *Catalog) AdjustStock(ctx context.Context, a *service.Access, ref VariantRef, delta int64, reason string) (*StockChange, error) {
+	if err := a.Allow(service.OpAdjustStock); err != nil {
 		return nil, err
 	}
 	if delta == 0 {
@@ -37,7 +38,7 @@ func (s *Service) AdjustStock(ctx context.Context, a *Access, ref VariantRef, de
 	if err != nil {
 		return nil, err
 	}
-	ch := a.change()
+	ch := a.Change()
 	ch.Reason = reason // the agent's own
 	out := &StockChange{Delta: delta}
 	p, err := s.store.UpdateProduct(ctx, ch, a.TenantID, id, func(p *vitrine.Product) error {
@@ -72,11 +73,11 @@ type MovementPage struct {
 
 // ListStockMovements returns a page of stock movements: of one product, or
 // of the whole tenant.
-func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID string, limit int, cursor string) (*MovementPage, error) {
-	if err := a.Allow(OpListStockMovements); err != nil {
+func (s *Catalog) ListStockMovements(ctx context.Context, a *service.Access, productID string, limit int, cursor string) (*MovementPage, error) {
+	if err := a.Allow(service.OpListStockMovements); err != nil {
 		return nil, err
 	}
-	if _, err := pageSize(limit); err != nil {
+	if _, err := service.PageSize(limit); err != nil {
 		return nil, err
 	}
 	if productID != "" {
@@ -84,19 +85,19 @@ func (s *Service) ListStockMovements(ctx context.Context, a *Access, productID s
 			return nil, err
 		}
 	}
-	pg, err := openPage[string](ctx, s, "movements\x00"+a.TenantID+"\x00"+productID, limit, cursor)
+	pg, err := service.OpenPage[string](ctx, s.svc, "movements\x00"+a.TenantID+"\x00"+productID, limit, cursor)
 	if err != nil {
 		return nil, err
 	}
 	var before string
-	if pg.after != nil {
-		before = *pg.after
+	if pg.After != nil {
+		before = *pg.After
 	}
-	ms, err := s.store.ListStockMovements(ctx, a.TenantID, productID, before, pg.fetch())
+	ms, err := s.store.ListStockMovements(ctx, a.TenantID, productID, before, pg.Fetch())
 	if err != nil {
 		return nil, err
 	}
 	page := &MovementPage{}
-	page.Movements, page.NextCursor = closePage(pg, ms, func(i int) string { return ms[i].ID })
+	page.Movements, page.NextCursor = service.ClosePage(pg, ms, func(i int) string { return ms[i].ID })
 	return page, nil
 }
