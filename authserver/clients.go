@@ -30,9 +30,8 @@ import (
 // metadata document (the MCP authorization spec's Client ID Metadata
 // Documents), fetched and kept for metadataTTL.
 type clients struct {
-	db       vitrine.OAuthStore
-	resource string // the one audience of every client
-	http     *http.Client
+	db   vitrine.OAuthStore
+	http *http.Client
 	// insecure lets metadata documents be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	insecure bool
@@ -55,9 +54,9 @@ const (
 	metadataTimeout  = 5 * time.Second
 )
 
-func newClients(db vitrine.OAuthStore, resource string, insecure bool, now func() time.Time) *clients {
+func newClients(db vitrine.OAuthStore, insecure bool, now func() time.Time) *clients {
 	// 10 documents from one address, then one every 30 s.
-	c := &clients{db: db, resource: resource, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
+	c := &clients{db: db, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
 	dialer := &net.Dialer{Timeout: metadataTimeout, Control: func(_, address string, _ syscall.RawConn) error {
 		// Checked on the address actually dialled, after DNS: a name
 		// that resolves to an inside address (or rebinds to one) is

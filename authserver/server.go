@@ -100,7 +100,7 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 			"passwords and session cookies travel in clear, and the cookies lose Secure and __Host-; never do this in production")
 	}
 	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now, clientAddr: peerAddr}
-	s.clients = newClients(acc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, acc.Now)
+	s.clients = newClients(acc.OAuthStore(), opts.InsecureClientMetadata, acc.Now)
 	secure := iu.Scheme == "https"
 	w, err := newWeb(ctx, acc, secure)
 	if err != nil {
