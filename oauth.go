@@ -52,11 +52,12 @@ type OAuthGrant struct {
 	LastUsedAt *time.Time
 }
 
-// OAuthSession is an authorization code, a PKCE request or a refresh
-// token, stored by the signature of its secret, with the authorization
-// request it carries (encoded by the authorization server).
+// OAuthSession is an authorization code or a refresh token, stored by the
+// signature of its secret, with the authorization request it carries
+// (encoded by the authorization server).
 type OAuthSession struct {
-	// Kind is "code", "pkce" or "refresh".
+	// Kind is "code" or "refresh". (Rows of kind "pkce", which the server
+	// wrote while it was built on ory/fosite, are purged as they expire.)
 	Kind      string
 	Signature string
 	// RequestID names the token family: the code and every token that
@@ -102,7 +103,6 @@ type OAuthStore interface {
 	// DeactivateOAuthSession marks a session used; one already inactive
 	// is a ConflictError, so that two concurrent uses cannot both pass.
 	DeactivateOAuthSession(ctx context.Context, kind, signature string) error
-	DeleteOAuthSession(ctx context.Context, kind, signature string) error
 	// RevokeOAuthRequest ends a token family: its refresh tokens become
 	// inactive and its access tokens revoked.
 	RevokeOAuthRequest(ctx context.Context, requestID string, at time.Time) error

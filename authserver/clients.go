@@ -3,7 +3,6 @@ package authserver
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +19,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/ory/fosite"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"golang.org/x/net/idna"
@@ -32,9 +30,8 @@ import (
 // metadata document (the MCP authorization spec's Client ID Metadata
 // Documents), fetched and kept for metadataTTL.
 type clients struct {
-	db       vitrine.OAuthStore
-	resource string // the one audience of every client
-	http     *http.Client
+	db   vitrine.OAuthStore
+	http *http.Client
 	// insecure lets metadata documents be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	insecure bool
@@ -46,8 +43,8 @@ type clients struct {
 
 // errFetchLimited refuses a metadata document fetch past the address's
 // limit.
-var errFetchLimited = &fosite.RFC6749Error{ErrorField: "temporarily_unavailable", CodeField: http.StatusTooManyRequests,
-	DescriptionField: "Too many client metadata documents were fetched for your address; try again in a minute."}
+var errFetchLimited = &oauthError{code: "temporarily_unavailable", status: http.StatusTooManyRequests,
+	description: "Too many client metadata documents were fetched for your address; try again in a minute."}
 
 // Bounds on fetching a metadata document: it is an attacker's URL.
 const (
@@ -57,9 +54,9 @@ const (
 	metadataTimeout  = 5 * time.Second
 )
 
-func newClients(db vitrine.OAuthStore, resource string, insecure bool, now func() time.Time) *clients {
+func newClients(db vitrine.OAuthStore, insecure bool, now func() time.Time) *clients {
 	// 10 documents from one address, then one every 30 s.
-	c := &clients{db: db, resource: resource, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
+	c := &clients{db: db, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
 	dialer := &net.Dialer{Timeout: metadataTimeout, Control: func(_, address string, _ syscall.RawConn) error {
 		// Checked on the address actually dialled, after DNS: a name
 		// that resolves to an inside address (or rebinds to one) is
@@ -140,34 +137,17 @@ func isMetadataURL(id string) bool {
 	return strings.HasPrefix(id, "https://") || strings.HasPrefix(id, "http://")
 }
 
-// get returns the client with that id as fosite knows it.
-func (c *clients) get(ctx context.Context, id string) (fosite.Client, error) {
-	oc, err := c.lookup(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return fositeClient(oc, c.resource), nil
-}
-
+// lookup returns the client with that id: registered, or known by its
+// metadata document. An unknown one is an invalid_client error.
 func (c *clients) lookup(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
 	if isMetadataURL(id) {
 		return c.metadataClient(ctx, id)
 	}
 	oc, err := c.db.OAuthClient(ctx, id)
 	if vitrine.TypeOf(err) == vitrine.NotFoundError || (err == nil && oc.Kind != "registered") {
-		return nil, fosite.ErrInvalidClient.WithHint("No client has this client_id: register it, or use the https URL of its metadata document.")
+		return nil, errInvalidClient.withHint("No client has this client_id: register it, or use the https URL of its metadata document.")
 	}
 	return oc, err
-}
-
-func fositeClient(oc *vitrine.OAuthClient, resource string) fosite.Client {
-	grants := oc.Metadata.GrantTypes
-	if len(grants) == 0 {
-		grants = []string{"authorization_code", "refresh_token"}
-	}
-	return &fosite.DefaultClient{ID: oc.ID, Secret: oc.SecretHash, RedirectURIs: oc.Metadata.RedirectURIs,
-		GrantTypes: grants, ResponseTypes: []string{"code"}, Scopes: vitrine.AllScopes(),
-		Audience: []string{resource}, Public: len(oc.SecretHash) == 0}
 }
 
 // metadataClient returns the client of a metadata document: the copy kept
@@ -182,7 +162,7 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuth
 		return cached, nil
 	}
 	if err := c.checkURL(id); err != nil {
-		return nil, fosite.ErrInvalidClient.WithHintf("The client's metadata document could not be used: %s.", err)
+		return nil, errInvalidClient.withHint("The client's metadata document could not be used: %s.", err)
 	}
 	if !c.fetches.Allow(clientKey(ctx), time.Now()) {
 		if cached != nil && now.Sub(cached.FetchedAt) < metadataStaleMax {
@@ -195,7 +175,7 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuth
 		if cached != nil && now.Sub(cached.FetchedAt) < metadataStaleMax {
 			return cached, nil
 		}
-		return nil, fosite.ErrInvalidClient.WithHintf("The client's metadata document could not be used: %s.", ferr)
+		return nil, errInvalidClient.withHint("The client's metadata document could not be used: %s.", ferr)
 	}
 	oc := &vitrine.OAuthClient{ID: id, Kind: "metadata", Metadata: *meta, CreatedAt: now, FetchedAt: now}
 	if cached != nil {
@@ -467,21 +447,4 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 
 func registrationError(w http.ResponseWriter, code, description string) {
 	writeJSON(w, http.StatusBadRequest, map[string]string{"error": code, "error_description": description})
-}
-
-// secretHasher compares client secrets by SHA-256: they are random and
-// long, so a slow hash would add nothing.
-type secretHasher struct{}
-
-func (secretHasher) Compare(_ context.Context, hash, data []byte) error {
-	h := sha256.Sum256(data)
-	if subtle.ConstantTimeCompare(hash, h[:]) != 1 {
-		return errors.New("the client secret does not match")
-	}
-	return nil
-}
-
-func (secretHasher) Hash(_ context.Context, data []byte) ([]byte, error) {
-	h := sha256.Sum256(data)
-	return h[:], nil
 }

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ory/fosite"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
 )
@@ -60,23 +59,14 @@ func (s *Server) message(p *pageCtx, status int, title, text string) error {
 // client may register would make this server an open redirector (RFC
 // 9700 §4.11.2).
 func (s *Server) authorize(p *pageCtx) error {
-	ctx := p.r.Context()
-	query := p.r.URL.RawQuery
-	if id := p.r.URL.Query().Get("client_id"); isMetadataURL(id) {
-		// Its document first, so that the page says what is wrong with
-		// it (fosite would only say "invalid client").
-		if _, err := s.clients.lookup(ctx, id); err != nil {
-			return s.requestError(p, err)
-		}
-	}
-	ar, err := s.parseAuthorize(ctx, p.r)
+	ar, err := s.parseAuthorize(p.r.Context(), p.r.URL.RawQuery)
 	if err != nil {
 		return s.requestError(p, err)
 	}
 	if p.user == nil {
 		return redirect(p, "/login?next="+url.QueryEscape(p.r.URL.RequestURI()))
 	}
-	return s.consentPage(p, ar, query)
+	return s.consentPage(p, ar, p.r.URL.RawQuery)
 }
 
 // clientView is what the consent and account pages say of a client.
@@ -87,11 +77,7 @@ type clientView struct {
 	Verified bool
 }
 
-func (s *Server) describe(r *http.Request, clientID string) clientView {
-	oc, err := s.clients.lookup(r.Context(), clientID)
-	if err != nil {
-		return clientView{Name: clientID}
-	}
+func describe(oc *vitrine.OAuthClient) clientView {
 	v := clientView{Name: oc.Metadata.ClientName}
 	if oc.Kind == "metadata" {
 		u, _ := url.Parse(oc.ID)
@@ -101,14 +87,14 @@ func (s *Server) describe(r *http.Request, clientID string) clientView {
 		}
 	}
 	if v.Name == "" {
-		v.Name = clientID
+		v.Name = oc.ID
 	}
 	return v
 }
 
-func (s *Server) consentPage(p *pageCtx, ar fosite.AuthorizeRequester, query string) error {
-	cv := s.describe(p.r, ar.GetClient().GetID())
-	redirectURI := ar.GetRedirectURI()
+func (s *Server) consentPage(p *pageCtx, ar *authRequest, query string) error {
+	cv := describe(ar.client)
+	redirectURI := ar.redirectURI
 	target := redirectURI.Scheme + ":"
 	host := redirectURI.Scheme + ":"
 	if redirectURI.Host != "" {
@@ -125,8 +111,8 @@ func (s *Server) consentPage(p *pageCtx, ar fosite.AuthorizeRequester, query str
 		return err
 	}
 	return s.render(p, "consent", map[string]any{"Title": p.lang.t("authorize_title"), "ClientName": cv.Name, "ClientHost": cv.Host,
-		"Verified": cv.Verified, "RedirectHost": host, "Query": query, "OfferWrite": offersWrite(ar.GetRequestedScopes()),
-		"Toolsets": toolsetChoices(p.lang, vitrine.ToolsetsOfScopes(ar.GetRequestedScopes())), "Companies": companies})
+		"Verified": cv.Verified, "RedirectHost": host, "Query": query, "OfferWrite": offersWrite(ar.scopes),
+		"Toolsets": toolsetChoices(p.lang, vitrine.ToolsetsOfScopes(ar.scopes)), "Companies": companies})
 }
 
 // toolsetChoice is a toolset as a page offers it, ticked or not.
@@ -157,8 +143,8 @@ func chosenToolsets(p *pageCtx) ([]string, error) {
 }
 
 // offersWrite: a request that names no scope may be given either.
-func offersWrite(requested fosite.Arguments) bool {
-	return len(requested) == 0 || requested.Has(ScopeWrite)
+func offersWrite(requested []string) bool {
+	return len(requested) == 0 || slices.Contains(requested, ScopeWrite)
 }
 
 // consent takes the person's answer to the consent page.
@@ -171,78 +157,54 @@ func (s *Server) consent(p *pageCtx) error {
 	}
 	ctx := p.r.Context()
 	// The request as the consent page showed it, checked again.
-	orig := p.r.Clone(ctx)
-	orig.Method, orig.Body, orig.Form, orig.PostForm = http.MethodGet, http.NoBody, nil, nil
-	orig.URL.RawQuery = p.r.PostForm.Get("authz")
-	ar, err := s.parseAuthorize(ctx, orig)
+	ar, err := s.parseAuthorize(ctx, p.r.PostForm.Get("authz"))
 	if err != nil {
 		return s.requestError(p, err)
 	}
 	if p.r.PostForm.Get("decision") != "approve" {
-		s.log.Info("authorization denied", "user_id", p.user.ID, "client_id", ar.GetClient().GetID())
-		return s.redirectError(p, ar, fosite.ErrAccessDenied.WithHint("The user denied the request."))
+		s.log.Info("authorization denied", "user_id", p.user.ID, "client_id", ar.client.ID)
+		return s.redirectError(p, ar, errAccessDenied.withHint("The user denied the request."))
 	}
 	toolsets, err := chosenToolsets(p)
 	if err != nil {
 		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), validationText(err))
 	}
-	write := p.r.PostForm.Get("scope") == "write" && offersWrite(ar.GetRequestedScopes())
+	write := p.r.PostForm.Get("scope") == "write" && offersWrite(ar.scopes)
 	granted := vitrine.Scopes(!write, toolsets)
-	for _, sc := range granted {
-		ar.GrantScope(sc)
-	}
-	ar.GrantAudience(s.opts.Resource)
 	now := s.now()
-	g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: p.user.ID, ClientID: ar.GetClient().GetID(), Scope: strings.Join(granted, " "),
+	g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: p.user.ID, ClientID: ar.client.ID, Scope: strings.Join(granted, " "),
 		CreatedAt: now, UpdatedAt: now}
 	if err := s.accounts.OAuthStore().SaveOAuthGrant(ctx, g); err != nil {
 		return err
 	}
-	sess := &session{UserID: p.user.ID, GrantID: g.ID, ClientTag: s.describe(p.r, g.ClientID).Name}
-	res, err := s.provider.NewAuthorizeResponse(ctx, ar, sess)
-	if err != nil {
-		s.logProtocolError("authorize", err)
-		return s.redirectError(p, ar, err)
-	}
-	if ar.GetState() == "" {
-		res.GetParameters().Del("state") // the stand-in of parseAuthorize
-	}
-	res.AddParameter("iss", s.opts.Issuer) // RFC 9207
 	s.log.Info("authorization granted", "user_id", p.user.ID, "client_id", g.ClientID, "grant_id", g.ID, "scope", g.Scope)
-	s.provider.WriteAuthorizeResponse(ctx, p.w, ar, res)
-	return nil
+	return s.issueCode(p, ar, g, granted, describe(ar.client).Name)
 }
 
 // requestError answers an authorization request that cannot be used with
 // a page that says why, on this server.
 func (s *Server) requestError(p *pageCtx, err error) error {
 	s.logProtocolError("authorize", err)
-	rfc := fosite.ErrorToRFC6749Error(err)
-	status := rfc.CodeField
+	e := asOAuthError(err)
+	status := e.status
 	if status < 400 || status == http.StatusUnauthorized {
 		status = http.StatusBadRequest // a page asks for no credentials
 	}
-	text := rfc.ErrorField
-	if d := rfc.GetDescription(); d != "" {
-		text += ": " + d
-	}
-	return s.message(p, status, p.lang.t("request_invalid_title"), text)
+	return s.message(p, status, p.lang.t("request_invalid_title"), e.code+": "+e.text())
 }
 
 // redirectError sends the person back to the client with an error, once
 // they have answered: at the client's registered redirect URI, with the
 // request's state and this server's issuer (RFC 9207), which tells a
 // client talking to several servers which one answered.
-func (s *Server) redirectError(p *pageCtx, ar fosite.AuthorizeRequester, err error) error {
-	rfc := fosite.ErrorToRFC6749Error(err)
-	to := *ar.GetRedirectURI()
+func (s *Server) redirectError(p *pageCtx, ar *authRequest, err error) error {
+	e := asOAuthError(err)
+	to := *ar.redirectURI
 	q := to.Query()
-	q.Set("error", rfc.ErrorField)
-	if d := rfc.GetDescription(); d != "" {
-		q.Set("error_description", d)
-	}
-	if st := ar.GetState(); st != "" {
-		q.Set("state", st)
+	q.Set("error", e.code)
+	q.Set("error_description", e.text())
+	if ar.state != "" {
+		q.Set("state", ar.state)
 	}
 	q.Set("iss", s.opts.Issuer)
 	to.RawQuery, to.Fragment = q.Encode(), ""

@@ -2,8 +2,9 @@
 // its MCP resource: the protocol endpoints (RFC 8414 metadata,
 // authorization code with PKCE S256, resource indicators, refresh tokens
 // rotated with reuse detection, revocation, dynamic client registration and
-// client metadata documents), built on ory/fosite, and the pages a person
-// sees: sign-in, consent, connected apps and personal tokens.
+// client metadata documents), written on Vitrine's own storage
+// (authorize.go, token.go, revoke.go), and the pages a person sees:
+// sign-in, consent, connected apps and personal tokens.
 //
 // Everything it keeps lives in the database (vitrine.OAuthStore), so any
 // instance can carry on a flow another began. The access tokens it issues
@@ -23,9 +24,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
-	"github.com/ory/fosite"
-	"github.com/ory/fosite/compose"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/service/accounts"
@@ -72,8 +70,6 @@ type Server struct {
 	opts     Options
 	accounts *accounts.Accounts
 	log      *slog.Logger
-	provider fosite.OAuth2Provider
-	store    *storage
 	clients  *clients
 	web      *web
 	upstream *upstream
@@ -104,26 +100,7 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 			"passwords and session cookies travel in clear, and the cookies lose Secure and __Host-; never do this in production")
 	}
 	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now, clientAddr: peerAddr}
-	s.clients = newClients(acc.OAuthStore(), opts.Resource, opts.InsecureClientMetadata, acc.Now)
-	s.store = &storage{db: acc.OAuthStore(), clients: s.clients, now: acc.Now}
-	cfg := &fosite.Config{
-		AccessTokenLifespan:            accessLifespan,
-		RefreshTokenLifespan:           refreshLifespan,
-		AuthorizeCodeLifespan:          codeLifespan,
-		EnforcePKCE:                    true,
-		EnablePKCEPlainChallengeMethod: false,
-		RefreshTokenScopes:             []string{}, // every grant gets a refresh token
-		ScopeStrategy:                  fosite.ExactScopeStrategy,
-		ClientSecretsHasher:            secretHasher{},
-		TokenURL:                       opts.Issuer + "/oauth/token",
-		SendDebugMessagesToClients:     false,
-	}
-	s.provider = compose.Compose(cfg, s.store, strategy{},
-		compose.OAuth2AuthorizeExplicitFactory,
-		compose.OAuth2RefreshTokenGrantFactory,
-		compose.OAuth2TokenRevocationFactory,
-		compose.OAuth2PKCEFactory,
-	)
+	s.clients = newClients(acc.OAuthStore(), opts.InsecureClientMetadata, acc.Now)
 	secure := iu.Scheme == "https"
 	w, err := newWeb(ctx, acc, secure)
 	if err != nil {
@@ -172,9 +149,7 @@ func (s *Server) Register(mux *http.ServeMux, clientAddr func(*http.Request) str
 }
 
 // protocolBodyMax bounds the body of a protocol endpoint: a form of a few
-// parameters, or client metadata. fosite parses token and revocation
-// requests as multipart too, with a 1 MiB bound in memory and the rest
-// spooled to a temporary file: under this cap nothing is ever spooled.
+// parameters, or client metadata.
 const protocolBodyMax = 64 << 10
 
 // cors lets browser-based clients call the protocol endpoints, which take
@@ -282,88 +257,6 @@ func (s *Server) PurgeEvery(ctx context.Context, every time.Duration) {
 			s.log.Info("purged the authorization server's expired state", "rows", n)
 		}
 	}
-}
-
-// checkResource enforces resource indicators (RFC 8707): a request may
-// name only this server's MCP resource.
-func (s *Server) checkResource(r *http.Request) error {
-	for _, res := range r.Form["resource"] {
-		if !oauthex.MatchesResource([]string{res}, s.opts.Resource) {
-			return fosite.ErrInvalidRequest.WithHintf("This server issues tokens for %s only.", s.opts.Resource).
-				WithWrap(fmt.Errorf("invalid_target"))
-		}
-	}
-	return nil
-}
-
-// parseAuthorize reads an authorization request (a GET's query) and
-// checks it all before anyone signs in: the client and its exact redirect
-// URI, PKCE with S256 (which fosite would check only at the answer), the
-// resource, and state.
-//
-// A request may omit state: OAuth 2.1 lets PKCE carry its protection, and
-// the official MCP SDKs send none. fosite insists on one of at least 8
-// characters, so a request without one is parsed with a stand-in that is
-// then cleared, and nothing is echoed; a state sent must still have 8
-// characters, and is returned exactly.
-func (s *Server) parseAuthorize(ctx context.Context, r *http.Request) (fosite.AuthorizeRequester, error) {
-	r = r.Clone(ctx) // the caller's request stays as the client sent it
-	q := r.URL.Query()
-	noState := q.Get("state") == ""
-	if noState {
-		q.Set("state", "no-state-sent")
-		r.URL.RawQuery, r.Form = q.Encode(), nil
-	}
-	ar, err := s.provider.NewAuthorizeRequest(ctx, r)
-	if a, ok := ar.(*fosite.AuthorizeRequest); ok && noState {
-		a.State = ""
-	}
-	switch {
-	case err != nil:
-		return ar, err
-	case q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256":
-		return ar, fosite.ErrInvalidRequest.WithHint("PKCE is required: send code_challenge with code_challenge_method S256.")
-	}
-	return ar, s.checkResource(r)
-}
-
-// token serves the token endpoint: codes and refresh tokens for tokens.
-func (s *Server) token(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	ar, err := s.provider.NewAccessRequest(ctx, r, &session{})
-	if err == nil {
-		err = s.checkResource(r)
-	}
-	if err != nil {
-		s.logProtocolError("token", err)
-		s.provider.WriteAccessError(ctx, w, ar, err)
-		return
-	}
-	res, err := s.provider.NewAccessResponse(ctx, ar)
-	if err != nil {
-		s.logProtocolError("token", err)
-		s.provider.WriteAccessError(ctx, w, ar, err)
-		return
-	}
-	s.provider.WriteAccessResponse(ctx, w, ar, res)
-}
-
-// revoke serves token revocation (RFC 7009).
-func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
-	err := s.provider.NewRevocationRequest(r.Context(), r)
-	if err != nil {
-		s.logProtocolError("revoke", err)
-	}
-	s.provider.WriteRevocationResponse(r.Context(), w, err)
-}
-
-func (s *Server) logProtocolError(endpoint string, err error) {
-	rfc := fosite.ErrorToRFC6749Error(err)
-	if rfc.CodeField >= 500 {
-		s.log.Error("oauth "+endpoint, "err", err, "debug", rfc.DebugField)
-		return
-	}
-	s.log.Info("oauth "+endpoint+" refused", "error", rfc.ErrorField, "hint", rfc.HintField)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

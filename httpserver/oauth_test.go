@@ -18,9 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lestrrat-go/jwx/v3/jwa"
-	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/httpserver"
@@ -36,7 +34,7 @@ type issuer struct {
 	t   *testing.T
 	srv *httptest.Server
 	mu  sync.Mutex
-	key jwk.Key // the signing key, published in the JWKS
+	key *jose.JSONWebKey // the signing key, published in the JWKS
 	// iss is the issuer as its metadata and tokens name it (srv.URL, or
 	// with a trailing slash as Auth0's); aud is its tokens' default
 	// audience.
@@ -45,6 +43,9 @@ type issuer struct {
 	// that are, with their claims.
 	introspected atomic.Int64
 	active       map[string]map[string]any
+	// foreign are keys the JWKS lists before the signing key, of kinds
+	// a resource server may not know.
+	foreign []map[string]any
 }
 
 func newIssuer(t *testing.T) *issuer {
@@ -65,14 +66,13 @@ func newIssuer(t *testing.T) *issuer {
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
 		is.mu.Lock()
-		pub, err := is.key.PublicKey()
-		is.mu.Unlock()
-		if err != nil {
-			t.Error(err)
+		keys := []any{}
+		for _, k := range is.foreign {
+			keys = append(keys, k)
 		}
-		set := jwk.NewSet()
-		set.AddKey(pub)
-		json.NewEncoder(w).Encode(set)
+		keys = append(keys, is.key.Public())
+		is.mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"keys": keys})
 	})
 	is.srv = httptest.NewServer(mux)
 	is.iss = is.srv.URL
@@ -80,29 +80,22 @@ func newIssuer(t *testing.T) *issuer {
 	return is
 }
 
-func rsaKey(t *testing.T, kid string) jwk.Key {
+func rsaKey(t *testing.T, kid string) *jose.JSONWebKey {
 	raw, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := jwk.Import(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.Set(jwk.KeyIDKey, kid)
-	k.Set(jwk.AlgorithmKey, jwa.RS256())
-	return k
+	return &jose.JSONWebKey{Key: raw, KeyID: kid, Algorithm: string(jose.RS256)}
 }
 
 // token signs claims with key (the issuer's current key when nil).
-func (is *issuer) token(claims map[string]any, key jwk.Key) string {
+func (is *issuer) token(claims map[string]any, key *jose.JSONWebKey) string {
 	is.t.Helper()
 	if key == nil {
 		is.mu.Lock()
 		key = is.key
 		is.mu.Unlock()
 	}
-	tok := jwt.New()
 	base := map[string]any{"iss": is.iss, "aud": is.aud, "exp": time.Now().Add(time.Hour).Unix(),
 		"iat": time.Now().Unix(), "jti": "jti-1", "scope": "openid vitrine:write", "email_verified": true}
 	for k, v := range claims {
@@ -110,18 +103,27 @@ func (is *issuer) token(claims map[string]any, key jwk.Key) string {
 	}
 	for k, v := range base {
 		if v == nil {
-			continue // a nil claim is left out
-		}
-		if err := tok.Set(k, v); err != nil {
-			is.t.Fatal(err)
+			delete(base, k) // a nil claim is left out
 		}
 	}
-	alg, _ := key.Algorithm()
-	signed, err := jwt.Sign(tok, jwt.WithKey(alg, key))
+	payload, err := json.Marshal(base)
 	if err != nil {
 		is.t.Fatal(err)
 	}
-	return string(signed)
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(key.Algorithm), Key: key},
+		(&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		is.t.Fatal(err)
+	}
+	jws, err := signer.Sign(payload)
+	if err != nil {
+		is.t.Fatal(err)
+	}
+	signed, err := jws.CompactSerialize()
+	if err != nil {
+		is.t.Fatal(err)
+	}
+	return signed
 }
 
 // oauthWorld serves the demo world with OAuth on, as `vitrine serve`
@@ -250,9 +252,7 @@ func TestOAuthResourceServer(t *testing.T) {
 	other := rsaKey(t, "key-1") // same kid, other key: a bad signature
 	stranger := rsaKey(t, "key-9")
 	ecRaw, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	ec, _ := jwk.Import(ecRaw)
-	ec.Set(jwk.KeyIDKey, "ec-1")
-	ec.Set(jwk.AlgorithmKey, jwa.ES256())
+	ec := &jose.JSONWebKey{Key: ecRaw, KeyID: "ec-1", Algorithm: string(jose.ES256)}
 	good := is.token(map[string]any{"email": member}, nil)
 	parts := strings.Split(good, ".")
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + parts[1] + "."
@@ -309,6 +309,22 @@ func TestOAuthResourceServer(t *testing.T) {
 		}
 	}
 
+}
+
+// An issuer's key set may list keys of a kind Vitrine cannot read (a
+// post-quantum one, a curve it does not know): they are left out, and the
+// issuer's other keys still verify its tokens.
+func TestOAuthKeySetWithForeignKeys(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	is := newIssuer(t)
+	is.foreign = []map[string]any{
+		{"kty": "AKP", "alg": "ML-DSA-44", "kid": "pq-1", "pub": base64.RawURLEncoding.EncodeToString(make([]byte, 1312))},
+		{"kty": "EC", "crv": "secp256k1", "kid": "k1-1", "x": "AA", "y": "AA"},
+	}
+	hs := oauthServer(t, w, is, nil)
+	if status, ch := challenge(t, hs, is.token(map[string]any{"email": owner}, nil)); status != 200 {
+		t.Errorf("a token of the issuer's RSA key beside keys of other kinds: %d %q", status, ch)
+	}
 }
 
 // challenge posts an initialize with token and returns the status and the

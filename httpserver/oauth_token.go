@@ -14,8 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/lestrrat-go/jwx/v3/jws"
+	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
@@ -177,6 +176,12 @@ func looksLikeJWT(raw string) bool {
 	return err == nil && json.Valid(header)
 }
 
+// signingAlgs are the algorithms an issuer may sign its tokens with: the
+// asymmetric ones of JWA. "none" and the HMAC ones, whose key would be
+// the public key set itself, never verify.
+var signingAlgs = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512,
+	jose.ES256, jose.ES384, jose.ES512, jose.EdDSA}
+
 // verifyJWT checks a JWT's signature with the issuer's keys and returns
 // its claims. An unknown key id refetches the keys (the issuer may have
 // rotated them), at most once in keyRefresh.
@@ -185,14 +190,20 @@ func (rs *resourceServer) verifyJWT(ctx context.Context, raw string) (claims, er
 	if err != nil {
 		return claims{}, err
 	}
-	payload, err := jws.Verify([]byte(raw), jws.WithKeySet(keys, jws.WithInferAlgorithmFromKey(true)))
-	if err != nil && unknownKey(keys, raw) {
+	bad := invalid("its signature does not verify with the issuer's keys")
+	jws, err := jose.ParseSignedCompact(raw, signingAlgs)
+	if err != nil || len(jws.Signatures) != 1 {
+		return claims{}, bad
+	}
+	kid := jws.Signatures[0].Header.KeyID
+	payload, ok := verifySignature(jws, keys)
+	if !ok && kid != "" && len(keys.Key(kid)) == 0 {
 		if keys, ferr := rs.keys.get(ctx, true); ferr == nil {
-			payload, err = jws.Verify([]byte(raw), jws.WithKeySet(keys, jws.WithInferAlgorithmFromKey(true)))
+			payload, ok = verifySignature(jws, keys)
 		}
 	}
-	if err != nil {
-		return claims{}, invalid("its signature does not verify with the issuer's keys")
+	if !ok {
+		return claims{}, bad
 	}
 	var c claims
 	if err := json.Unmarshal(payload, &c); err != nil {
@@ -202,19 +213,23 @@ func (rs *resourceServer) verifyJWT(ctx context.Context, raw string) (claims, er
 	return c, nil
 }
 
-// unknownKey reports whether the token names a key id that the cached keys
-// lack.
-func unknownKey(keys jwk.Set, raw string) bool {
-	msg, err := jws.Parse([]byte(raw))
-	if err != nil || len(msg.Signatures()) != 1 {
-		return false
+// verifySignature verifies a JWS with the keys of its key id, and returns
+// its payload. The key id is required; a key meant for encryption, or
+// that names another algorithm than the token's, is not used.
+func verifySignature(jws *jose.JSONWebSignature, keys *jose.JSONWebKeySet) ([]byte, bool) {
+	h := jws.Signatures[0].Header
+	if h.KeyID == "" {
+		return nil, false
 	}
-	kid, ok := msg.Signatures()[0].ProtectedHeaders().KeyID()
-	if !ok {
-		return false
+	for _, k := range keys.Key(h.KeyID) {
+		if (k.Use != "" && k.Use != "sig") || (k.Algorithm != "" && k.Algorithm != h.Algorithm) {
+			continue
+		}
+		if payload, err := jws.Verify(k); err == nil {
+			return payload, true
+		}
 	}
-	_, known := keys.LookupKeyID(kid)
-	return !known
+	return nil, false
 }
 
 // keyRefresh bounds how often an unknown key id may refetch the key set;
@@ -227,10 +242,10 @@ const (
 
 // keyCache holds the issuer's keys.
 type keyCache struct {
-	fetch func(ctx context.Context) (jwk.Set, error)
+	fetch func(ctx context.Context) (*jose.JSONWebKeySet, error)
 
 	mu      sync.Mutex
-	keys    jwk.Set
+	keys    *jose.JSONWebKeySet
 	fetched time.Time // of the keys
 	forced  time.Time // of the last fetch for an unknown key id
 }
@@ -238,7 +253,7 @@ type keyCache struct {
 // get returns the cached keys, fetching them when there are none, when
 // they are older than keyTTL, or when unknownKid asks for it and no such
 // fetch happened in the last keyRefresh.
-func (k *keyCache) get(ctx context.Context, unknownKid bool) (jwk.Set, error) {
+func (k *keyCache) get(ctx context.Context, unknownKid bool) (*jose.JSONWebKeySet, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	stale := k.keys == nil || time.Since(k.fetched) > keyTTL
@@ -259,7 +274,10 @@ func (k *keyCache) get(ctx context.Context, unknownKid bool) (jwk.Set, error) {
 	return set, nil
 }
 
-func (rs *resourceServer) fetchKeys(ctx context.Context) (jwk.Set, error) {
+// maxKeySetBytes bounds the issuer's key set document.
+const maxKeySetBytes = 1 << 20
+
+func (rs *resourceServer) fetchKeys(ctx context.Context) (*jose.JSONWebKeySet, error) {
 	loc := rs.cfg.JWKSURL
 	if loc == "" {
 		meta, err := rs.metadata(ctx)
@@ -268,14 +286,47 @@ func (rs *resourceServer) fetchKeys(ctx context.Context) (jwk.Set, error) {
 		}
 		if loc = meta.JWKSURI; loc == "" {
 			if rs.intro != nil {
-				return jwk.NewSet(), nil // opaque tokens only
+				return &jose.JSONWebKeySet{}, nil // opaque tokens only
 			}
 			return nil, fmt.Errorf("the issuer's metadata has no jwks_uri: give --oauth-jwks-url")
 		}
 	}
-	set, err := jwk.Fetch(ctx, loc, jwk.WithHTTPClient(rs.client))
+	set, err := rs.readKeySet(ctx, loc)
 	if err != nil {
 		return nil, fmt.Errorf("fetch the issuer's keys from %s: %w", loc, err)
+	}
+	return set, nil
+}
+
+// readKeySet fetches a JWK Set (RFC 7517). A key this server cannot read
+// (a key type or curve it does not know) is left out, not a failure: the
+// issuer's other keys still verify.
+func (rs *resourceServer) readKeySet(ctx context.Context, loc string) (*jose.JSONWebKeySet, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := rs.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("it answered %s", res.Status)
+	}
+	var doc struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(nil, res.Body, maxKeySetBytes)).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a JWK Set: %w", err)
+	}
+	set := &jose.JSONWebKeySet{}
+	for _, raw := range doc.Keys {
+		var k jose.JSONWebKey
+		if k.UnmarshalJSON(raw) == nil && k.Valid() {
+			set.Keys = append(set.Keys, k)
+		}
 	}
 	return set, nil
 }

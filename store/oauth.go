@@ -267,18 +267,6 @@ func (db *DB) DeactivateOAuthSession(ctx context.Context, kind, signature string
 	return nil
 }
 
-// DeleteOAuthSession forgets a session.
-func (db *DB) DeleteOAuthSession(ctx context.Context, kind, signature string) error {
-	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
-		_, err := c.Exec(ctx, `DELETE FROM oauth_sessions WHERE kind = $1 AND signature = $2`, kind, signature)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("delete OAuth %s: %w", kind, err)
-	}
-	return nil
-}
-
 // RevokeOAuthRequest ends a token family.
 func (db *DB) RevokeOAuthRequest(ctx context.Context, requestID string, at time.Time) error {
 	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/go-jose/go-jose/v4"
 )
 
 // discoveryIssuer serves an authorization server's metadata and keys: all
@@ -30,20 +30,14 @@ func discoveryIssuer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := jwk.Import(raw.Public())
-	if err != nil {
-		t.Fatal(err)
-	}
-	key.Set(jwk.KeyIDKey, "k1")
+	key := jose.JSONWebKey{Key: raw.Public(), KeyID: "k1"}
 	var hs *httptest.Server
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]string{"issuer": hs.URL + "/", "jwks_uri": hs.URL + "/jwks"})
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, r *http.Request) {
-		set := jwk.NewSet()
-		set.AddKey(key)
-		json.NewEncoder(w).Encode(set)
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{key}})
 	})
 	hs = httptest.NewServer(mux)
 	t.Cleanup(hs.Close)
