@@ -16,8 +16,8 @@ targets=(
   ".:FuzzSKUAndWords:10000x"
   "./mcpserver:FuzzToolArguments:150x"
   "./mcpserver:FuzzJSONRPC:500x"
-  "./cmd/vitrine:FuzzReadRows:8000x"
   "./internal/shopify:FuzzReader:5000x"
+  "./internal/productfile:FuzzReader:8000x"
 )
 for t in "${targets[@]}"; do
   IFS=: read -r pkg name budget <<<"$t"
