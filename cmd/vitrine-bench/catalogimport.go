@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 	"github.com/vitrine/vitrine/internal/productfile"
 	"github.com/vitrine/vitrine/internal/shopify"
 )
@@ -132,11 +133,11 @@ func (c *CatalogCmd) timeImport(ctx context.Context, server, format, file string
 	}
 	switch {
 	case err != nil:
-		r.err = fmt.Errorf("%v: %s", err, truncate(strings.TrimSpace(stderr.String()), 200))
+		r.err = fmt.Errorf("%v: %s", err, harness.Truncate(strings.TrimSpace(stderr.String()), 200))
 	case m == nil:
-		r.err = fmt.Errorf("no summary in its output %q", truncate(stdout.String(), 200))
+		r.err = fmt.Errorf("no summary in its output %q", harness.Truncate(stdout.String(), 200))
 	case r.created != products || r.failed != 0:
-		r.err = fmt.Errorf("%d of %d products created, %d failed: %s", r.created, products, r.failed, truncate(strings.TrimSpace(stderr.String()), 200))
+		r.err = fmt.Errorf("%d of %d products created, %d failed: %s", r.created, products, r.failed, harness.Truncate(strings.TrimSpace(stderr.String()), 200))
 	}
 	return r, nil
 }
