@@ -24,5 +24,5 @@ for t in "${targets[@]}"; do
   time=${FUZZTIME:-$budget}
   out=$(go test -run='^$' -fuzz="^${name}\$" -fuzztime="$time" "$pkg" 2>&1) || { echo "$out"; echo "FAIL: $name"; exit 1; }
   execs=$(echo "$out" | grep -o 'execs: [0-9]*' | tail -1 | cut -d' ' -f2)
-  printf '%-20s %-16s %10s inputs (-fuzztime %s)\n' "$name" "$pkg" "${execs:-0}" "$time"
+  printf '%-20s %-22s %10s inputs (-fuzztime %s)\n' "$name" "$pkg" "${execs:-0}" "$time"
 done
