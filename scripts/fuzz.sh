@@ -16,13 +16,13 @@ targets=(
   ".:FuzzSKUAndWords:10000x"
   "./mcpserver:FuzzToolArguments:150x"
   "./mcpserver:FuzzJSONRPC:500x"
-  "./cmd/vitrine:FuzzReadRows:8000x"
   "./internal/shopify:FuzzReader:5000x"
+  "./internal/productfile:FuzzReader:8000x"
 )
 for t in "${targets[@]}"; do
   IFS=: read -r pkg name budget <<<"$t"
   time=${FUZZTIME:-$budget}
   out=$(go test -run='^$' -fuzz="^${name}\$" -fuzztime="$time" "$pkg" 2>&1) || { echo "$out"; echo "FAIL: $name"; exit 1; }
   execs=$(echo "$out" | grep -o 'execs: [0-9]*' | tail -1 | cut -d' ' -f2)
-  printf '%-20s %-16s %10s inputs (-fuzztime %s)\n' "$name" "$pkg" "${execs:-0}" "$time"
+  printf '%-20s %-22s %10s inputs (-fuzztime %s)\n' "$name" "$pkg" "${execs:-0}" "$time"
 done

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,10 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/store"
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 )
 
 // BenchCmd measures the vitrine binary it is given against the two
@@ -56,7 +54,7 @@ func (c *BenchCmd) Run(e *env) error {
 	case c.Duration <= 0:
 		return fmt.Errorf("--duration: %s; give a positive time, such as 5s", c.Duration)
 	}
-	server, version, err := c.server(e.ctx)
+	server, version, err := harness.FindVitrine(e.ctx, c.Vitrine)
 	if err != nil {
 		return err
 	}
@@ -72,60 +70,27 @@ func (c *BenchCmd) Run(e *env) error {
 		return fmt.Errorf("--protocol: %q is not a revision the go-sdk speaks (%s)", c.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
 	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration, protocol: c.Protocol, gogc: c.GOGC}
-	r.machine()
+	r.cpu = harness.CPUName()
 	// The protocol ceiling runs in a process of its own, as the server under
 	// test does, so that both pay for the same scheduling and loopback.
 	noopArgs := []string{"noop-server"}
 	if c.Profile != "" {
-		port, err := freePort()
-		if err != nil {
+		if c.noopPprof, err = harness.FreeAddr(); err != nil {
 			return err
 		}
-		c.noopPprof = "127.0.0.1:" + port
 		noopArgs = append(noopArgs, "--pprof-addr", c.noopPprof)
 	}
 	noop, noopProc, err := c.start(e.ctx, self, "", noopArgs...)
 	if err != nil {
 		return err
 	}
-	defer stopProcess(noopProc)
+	defer harness.StopProcess(noopProc)
 	for _, size := range c.Sizes {
 		if err := c.runSize(e, server, noop, noopProc, size, r); err != nil {
 			return err
 		}
 	}
-	text := r.markdown()
-	fmt.Fprint(e.stdout, text)
-	if c.Out != "" {
-		return os.WriteFile(c.Out, []byte(text), 0o644)
-	}
-	return nil
-}
-
-// server finds the vitrine binary to measure, and its version line.
-func (c *BenchCmd) server(ctx context.Context) (path, version string, err error) {
-	return findVitrine(ctx, c.Vitrine)
-}
-
-// findVitrine finds the vitrine binary to measure (path, or else the one
-// beside this command), and its version line.
-func findVitrine(ctx context.Context, path string) (string, string, error) {
-	if path == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return "", "", err
-		}
-		path = filepath.Join(filepath.Dir(self), "vitrine")
-	}
-	out, err := exec.CommandContext(ctx, path, "version").Output()
-	version := strings.TrimSpace(string(out))
-	if err == nil && !strings.HasPrefix(version, "vitrine ") {
-		err = fmt.Errorf("its version reads %q", version)
-	}
-	if err != nil {
-		return "", "", fmt.Errorf("--vitrine: %s is not a vitrine binary that runs (%v); build it with make build, or give its path", path, err)
-	}
-	return path, version, nil
+	return harness.Print(e.stdout, c.Out, r.markdown())
 }
 
 func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, size int, r *report) error {
@@ -143,41 +108,39 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	}
 	defer w.db.Close()
 	if c.Postgres != "" {
-		if err := analyze(ctx, url); err != nil {
+		if err := harness.Analyze(ctx, url); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(e.stderr, "bench: filled in %s\n", time.Since(start).Round(time.Millisecond))
 
-	ready, err := startToReady(ctx, server, url, c.gogcEnv())
+	ready, err := harness.StartToReady(ctx, server, url, c.gogcEnv())
 	if err != nil {
 		return err
 	}
-	serveArgs := slices.Clone(serveFlags)
+	serveArgs := slices.Clone(harness.ServeFlags)
 	durableArgs := append(slices.Clone(serveArgs), "--audit-reads", "durable")
 	pprofAddr := ""
 	if c.Profile != "" {
 		if err := os.MkdirAll(c.Profile, 0o755); err != nil {
 			return err
 		}
-		port, err := freePort()
-		if err != nil {
+		if pprofAddr, err = harness.FreeAddr(); err != nil {
 			return err
 		}
-		pprofAddr = "127.0.0.1:" + port
 		serveArgs = append(serveArgs, "--pprof-addr", pprofAddr)
 	}
 	serverURL, proc, err := c.start(ctx, server, url, serveArgs...)
 	if err != nil {
 		return err
 	}
-	stop := func() { stopProcess(proc) }
+	stop := func() { harness.StopProcess(proc) }
 	defer stop()
 	s := &sizeResult{size: size, ready: ready}
 	r.sizes = append(r.sizes, s)
 
 	sessions := func(base, token string) ([]*mcp.ClientSession, error) {
-		return openSessions(ctx, base, token, c.Protocol, c.Concurrency)
+		return harness.OpenSessions(ctx, base, token, c.Protocol, c.Concurrency)
 	}
 	vit, err := sessions(serverURL, w.token)
 	if err != nil {
@@ -197,7 +160,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		}
 	}()
 	call := func(cs *mcp.ClientSession, tool string, args map[string]any) error {
-		_, err := callTool(ctx, cs, tool, args)
+		_, err := harness.CallTool(ctx, cs, tool, args)
 		return err
 	}
 	selected := func(name string) bool {
@@ -207,33 +170,22 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	// run measures a scenario; server is the process that answers it (nil
 	// for the storage ceilings, run in this one), whose CPU time is read
 	// before and after.
-	run := func(name string, server *exec.Cmd, op func(worker int, rng *rand.Rand) error) *measure {
+	run := func(name string, server *exec.Cmd, op func(worker int, rng *rand.Rand) error) *harness.Measure {
 		if !selected(name) {
-			return &measure{}
+			return &harness.Measure{}
 		}
 		fmt.Fprintf(e.stderr, "bench: %s\n", name)
-		var saved chan error
-		addr := ""
+		answers := harness.Server{Proc: server}
 		switch server {
 		case proc:
-			addr = pprofAddr
+			answers.PprofAddr = pprofAddr
 		case noopProc:
-			addr = c.noopPprof
+			answers.PprofAddr = c.noopPprof
 		}
-		if addr != "" {
-			saved = make(chan error, 1)
-			file := filepath.Join(c.Profile, fmt.Sprintf("%d-%s.pprof", size, slug(name)))
-			go func() { saved <- saveProfile(ctx, addr, c.Duration, file) }()
-		}
-		before := cpuTime(server)
-		m := measureFor(c.Concurrency, c.Duration, op)
-		if before >= 0 {
-			m.serverCPU = cpuTime(server) - before
-		}
-		if saved != nil {
-			if err := <-saved; err != nil {
-				fmt.Fprintf(e.stderr, "bench: profile of %s: %v\n", name, err)
-			}
+		file := filepath.Join(c.Profile, fmt.Sprintf("%d-%s.pprof", size, harness.Slug(name)))
+		m, err := harness.MeasureServer(ctx, answers, file, c.Concurrency, c.Duration, op)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "bench: profile of %s: %v\n", name, err)
 		}
 		s.add(name, m)
 		return m
@@ -251,7 +203,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		}
 		dur, err := sessions(durURL, w.token)
 		if err != nil {
-			stopProcess(durProc)
+			harness.StopProcess(durProc)
 			return err
 		}
 		run("get_product (durable audit)", durProc, func(i int, rng *rand.Rand) error {
@@ -260,7 +212,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		for _, cs := range dur {
 			cs.Close()
 		}
-		stopProcess(durProc)
+		harness.StopProcess(durProc)
 	}
 	if c.Postgres == "" && c.TS != "" && selected("get_product (TypeScript SDK ceiling)") {
 		tsURL, tsProc, err := tsServer(ctx, c.TS, url)
@@ -272,7 +224,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		default:
 			ts, err := sessions(tsURL, "none")
 			if err != nil {
-				stopProcess(tsProc)
+				harness.StopProcess(tsProc)
 				return err
 			}
 			run("get_product (TypeScript SDK ceiling)", tsProc, func(i int, rng *rand.Rand) error {
@@ -281,7 +233,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 			for _, cs := range ts {
 				cs.Close()
 			}
-			stopProcess(tsProc)
+			harness.StopProcess(tsProc)
 		}
 	}
 	run("get_product (storage ceiling)", nil, func(_ int, rng *rand.Rand) error {
@@ -345,7 +297,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	imp := run("import_products (1000 rows)", proc, func(i int, _ *rand.Rand) error {
 		return call(vit[i], "import_products", map[string]any{"tenant_id": big, "products": rows()})
 	})
-	imp.rows = 1000
+	imp.Rows = 1000
 	ceil := run("import_products (storage ceiling: batched insert)", nil, func(_ int, _ *rand.Rand) error {
 		n := seq.Add(1000)
 		writes := make([]vitrine.ProductWrite, 1000)
@@ -355,8 +307,8 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		_, err := w.db.WriteProducts(ctx, benchChange, big, writes, false, nil)
 		return err
 	})
-	ceil.rows = 1000
-	s.rss = peakRSS(proc.Process.Pid)
+	ceil.Rows = 1000
+	s.rss = harness.PeakRSS(proc.Process.Pid)
 	if c.Postgres != "" && selected("round trips") {
 		fmt.Fprintf(e.stderr, "bench: round trips\n")
 		if s.getTrips, s.createTrips, err = countRoundTrips(ctx, url, w); err != nil {
@@ -375,7 +327,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 // start starts a Go process measured (vitrine serve, a ceiling), with the
 // run's GOGC.
 func (c *BenchCmd) start(ctx context.Context, exe, db string, args ...string) (string, *exec.Cmd, error) {
-	return startProcess(ctx, exe, db, c.gogcEnv(), args...)
+	return harness.StartProcess(ctx, exe, db, c.gogcEnv(), args...)
 }
 
 // gogcEnv is the environment variable that sets the run's GOGC.
@@ -383,93 +335,5 @@ func (c *BenchCmd) gogcEnv() string { return "GOGC=" + c.GOGC }
 
 // database returns a new, empty database for a run, and how to drop it.
 func (c *BenchCmd) database(ctx context.Context) (string, func(), error) {
-	return newDatabase(ctx, c.Postgres)
-}
-
-// newDatabase returns a new, empty database: a SQLite file in a folder of
-// its own, or, given the URL of a PostgreSQL server, a database made on
-// it; and how to drop it.
-func newDatabase(ctx context.Context, postgres string) (string, func(), error) {
-	if postgres == "" {
-		dir, err := os.MkdirTemp("", "vitrine-bench-")
-		if err != nil {
-			return "", nil, err
-		}
-		return filepath.Join(dir, "bench.db"), func() { os.RemoveAll(dir) }, nil
-	}
-	conn, err := pgx.Connect(ctx, postgres)
-	if err != nil {
-		return "", nil, err
-	}
-	defer conn.Close(ctx)
-	name := fmt.Sprintf("vitrine_bench_%d", time.Now().UnixNano())
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		return "", nil, err
-	}
-	u, _ := urlWithDB(postgres, name)
-	return u, func() {
-		conn, err := pgx.Connect(context.Background(), postgres)
-		if err == nil {
-			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
-			// The role a superuser's connections switched to in it.
-			conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+store.AppRoleName(name))
-			conn.Close(context.Background())
-		}
-	}, nil
-}
-
-func urlWithDB(u, name string) (string, error) {
-	i := strings.LastIndex(u, "/")
-	q := ""
-	if j := strings.Index(u, "?"); j > i {
-		q = u[j:]
-	}
-	return u[:i+1] + name + q, nil
-}
-
-// serveFlags start vitrine serve without its rate and concurrency limits,
-// which would measure the limits instead of the server.
-var serveFlags = []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
-
-// analyze does what autovacuum does shortly after a bulk load: without
-// statistics the planner takes a million rows for a few.
-func analyze(ctx context.Context, url string) error {
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, "ANALYZE")
-	return err
-}
-
-// openSessions connects n go-sdk client sessions to the MCP endpoint of
-// base, each asking for the revision protocol ("" for the newest).
-func openSessions(ctx context.Context, base, token, protocol string, n int) ([]*mcp.ClientSession, error) {
-	out := make([]*mcp.ClientSession, n)
-	for i := range out {
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1},
-			&mcp.ClientSessionOptions{ProtocolVersion: protocol})
-		if err != nil {
-			for _, cs := range out[:i] {
-				cs.Close()
-			}
-			return nil, err
-		}
-		out[i] = cs
-	}
-	return out, nil
-}
-
-// callTool calls a tool; a tool's error result is an error.
-func callTool(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		return nil, err
-	}
-	if res.IsError {
-		return nil, errors.New(res.Content[0].(*mcp.TextContent).Text)
-	}
-	return res, nil
+	return harness.NewDatabase(ctx, c.Postgres)
 }

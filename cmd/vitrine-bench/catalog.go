@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 )
 
 // CatalogCmd measures the catalog's targets, each as a ratio against a
@@ -62,7 +62,7 @@ func (c *CatalogCmd) Run(e *env) error {
 	case c.Duration <= 0:
 		return fmt.Errorf("--duration: %s; give a positive time, such as 5s", c.Duration)
 	}
-	server, version, err := findVitrine(e.ctx, c.Vitrine)
+	server, version, err := harness.FindVitrine(e.ctx, c.Vitrine)
 	if err != nil {
 		return err
 	}
@@ -75,9 +75,7 @@ func (c *CatalogCmd) Run(e *env) error {
 	if c.Postgres != "" {
 		r.dialect = "postgres"
 	}
-	var m report
-	m.machine()
-	r.cpu = m.cpu
+	r.cpu = harness.CPUName()
 	if err := c.reads(e, server, r); err != nil {
 		return err
 	}
@@ -87,50 +85,44 @@ func (c *CatalogCmd) Run(e *env) error {
 	if err := c.memory(e, server, r); err != nil {
 		return err
 	}
-	text := r.markdown()
-	fmt.Fprint(e.stdout, text)
-	if c.Out != "" {
-		return os.WriteFile(c.Out, []byte(text), 0o644)
-	}
-	return nil
+	return harness.Print(e.stdout, c.Out, r.markdown())
 }
 
 func (c *CatalogCmd) database(ctx context.Context) (string, func(), error) {
-	return newDatabase(ctx, c.Postgres)
+	return harness.NewDatabase(ctx, c.Postgres)
 }
 
 // served is a vitrine serve on a database, with client sessions to it.
 type served struct {
-	proc      *exec.Cmd
-	sessions  []*mcp.ClientSession
-	pprofAddr string
+	harness.Server
+	sessions []*mcp.ClientSession
 }
 
 func (s *served) close() {
 	for _, cs := range s.sessions {
 		cs.Close()
 	}
-	stopProcess(s.proc)
+	harness.StopProcess(s.Proc)
 }
 
 func (c *CatalogCmd) serve(ctx context.Context, server, url, token string) (*served, error) {
-	args := slices.Clone(serveFlags)
+	args := slices.Clone(harness.ServeFlags)
 	s := &served{}
 	if c.Profile != "" {
-		port, err := freePort()
+		addr, err := harness.FreeAddr()
 		if err != nil {
 			return nil, err
 		}
-		s.pprofAddr = "127.0.0.1:" + port
-		args = append(args, "--pprof-addr", s.pprofAddr)
+		s.PprofAddr = addr
+		args = append(args, "--pprof-addr", s.PprofAddr)
 	}
-	base, proc, err := startProcess(ctx, server, url, "GOGC="+c.GOGC, args...)
+	base, proc, err := harness.StartProcess(ctx, server, url, "GOGC="+c.GOGC, args...)
 	if err != nil {
 		return nil, err
 	}
-	s.proc = proc
-	if s.sessions, err = openSessions(ctx, base, token, "", c.Concurrency); err != nil {
-		stopProcess(proc)
+	s.Proc = proc
+	if s.sessions, err = harness.OpenSessions(ctx, base, token, "", c.Concurrency); err != nil {
+		harness.StopProcess(proc)
 		return nil, err
 	}
 	return s, nil
@@ -139,23 +131,12 @@ func (c *CatalogCmd) serve(ctx context.Context, server, url, token string) (*ser
 // measure runs a scenario on the server's sessions for the run's
 // duration, reading the server's CPU time before and after (and its
 // profile, with --profile).
-func (c *CatalogCmd) measure(e *env, s *served, name string, op func(cs *mcp.ClientSession, rng *rand.Rand) error) *measure {
+func (c *CatalogCmd) measure(e *env, s *served, name string, op func(cs *mcp.ClientSession, rng *rand.Rand) error) *harness.Measure {
 	fmt.Fprintf(e.stderr, "bench: %s\n", name)
-	var saved chan error
-	if s.pprofAddr != "" {
-		saved = make(chan error, 1)
-		file := filepath.Join(c.Profile, "catalog-"+slug(name)+".pprof")
-		go func() { saved <- saveProfile(e.ctx, s.pprofAddr, c.Duration, file) }()
-	}
-	before := cpuTime(s.proc)
-	m := measureFor(c.Concurrency, c.Duration, func(i int, rng *rand.Rand) error { return op(s.sessions[i], rng) })
-	if before >= 0 {
-		m.serverCPU = cpuTime(s.proc) - before
-	}
-	if saved != nil {
-		if err := <-saved; err != nil {
-			fmt.Fprintf(e.stderr, "bench: profile of %s: %v\n", name, err)
-		}
+	file := filepath.Join(c.Profile, "catalog-"+harness.Slug(name)+".pprof")
+	m, err := harness.MeasureServer(e.ctx, s.Server, file, c.Concurrency, c.Duration, func(i int, rng *rand.Rand) error { return op(s.sessions[i], rng) })
+	if err != nil {
+		fmt.Fprintf(e.stderr, "bench: profile of %s: %v\n", name, err)
 	}
 	return m
 }
@@ -176,7 +157,7 @@ func (c *CatalogCmd) fill(e *env, cdb *catalogDB, r *catalogReport, what, tenant
 	gen func(rng *rand.Rand, tenantID, author string, i int, leaves []leaf) *vitrine.Product) ([]string, error) {
 	fmt.Fprintf(e.stderr, "bench: filling %d products (%s) on %s\n", count, what, r.dialect)
 	start := time.Now()
-	sample, variants, err := cdb.fillCatalog(e.ctx, tenantID, count, func(rng *rand.Rand, i int) *vitrine.Product {
+	sample, variants, err := cdb.fillCatalog(e.ctx, count, func(rng *rand.Rand, i int) *vitrine.Product {
 		return gen(rng, tenantID, cdb.author, i, leaves)
 	})
 	if err != nil {
@@ -205,7 +186,7 @@ func listArgs(tenantID string) (plain, options, tag map[string]any) {
 // product has); a list must return a page, or the benchmark would measure
 // an empty one.
 func probe(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (size int, matching int64, err error) {
-	res, err := callTool(ctx, cs, tool, args)
+	res, err := harness.CallTool(ctx, cs, tool, args)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -274,7 +255,7 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 		return err
 	}
 	if c.Postgres != "" {
-		if err := analyze(ctx, url); err != nil {
+		if err := harness.Analyze(ctx, url); err != nil {
 			return err
 		}
 	}
@@ -285,13 +266,13 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 	defer s.close()
 	get := func(ids []string) func(cs *mcp.ClientSession, rng *rand.Rand) error {
 		return func(cs *mcp.ClientSession, rng *rand.Rand) error {
-			_, err := callTool(ctx, cs, "get_product", map[string]any{"tenant_id": getTenant, "id": ids[rng.IntN(len(ids))]})
+			_, err := harness.CallTool(ctx, cs, "get_product", map[string]any{"tenant_id": getTenant, "id": ids[rng.IntN(len(ids))]})
 			return err
 		}
 	}
 	list := func(args map[string]any) func(cs *mcp.ClientSession, rng *rand.Rand) error {
 		return func(cs *mcp.ClientSession, _ *rand.Rand) error {
-			_, err := callTool(ctx, cs, "list_products", args)
+			_, err := harness.CallTool(ctx, cs, "list_products", args)
 			return err
 		}
 	}
@@ -316,7 +297,7 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 	for _, sc := range scenarios {
 		r.add(sc.name, c.measure(e, s, sc.name, sc.op))
 	}
-	r.readsRSS = peakRSS(s.proc.Process.Pid)
+	r.readsRSS = harness.PeakRSS(s.Proc.Process.Pid)
 	if c.Postgres != "" {
 		fmt.Fprintf(e.stderr, "bench: round trips\n")
 		for _, t := range []struct {
@@ -381,7 +362,7 @@ func (c *CatalogCmd) memory(e *env, server string, r *catalogReport) error {
 	}
 	r.rssVariants = r.fills[len(r.fills)-1].variants
 	if c.Postgres != "" {
-		if err := analyze(ctx, url); err != nil {
+		if err := harness.Analyze(ctx, url); err != nil {
 			return err
 		}
 	}
@@ -395,14 +376,14 @@ func (c *CatalogCmd) memory(e *env, server string, r *catalogReport) error {
 		var err error
 		switch rng.IntN(4) {
 		case 0, 1:
-			_, err = callTool(ctx, cs, "get_product", map[string]any{"tenant_id": tenantID, "id": sample[rng.IntN(len(sample))]})
+			_, err = harness.CallTool(ctx, cs, "get_product", map[string]any{"tenant_id": tenantID, "id": sample[rng.IntN(len(sample))]})
 		case 2:
-			_, err = callTool(ctx, cs, "list_products", options)
+			_, err = harness.CallTool(ctx, cs, "list_products", options)
 		default:
-			_, err = callTool(ctx, cs, "list_products", tag)
+			_, err = harness.CallTool(ctx, cs, "list_products", tag)
 		}
 		return err
 	})
-	r.rss = peakRSS(s.proc.Process.Pid)
+	r.rss = harness.PeakRSS(s.Proc.Process.Pid)
 	return nil
 }

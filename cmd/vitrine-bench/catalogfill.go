@@ -10,7 +10,6 @@ import (
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/store"
-	"golang.org/x/sync/errgroup"
 )
 
 // The shape of the generated catalog: what a shop of furniture and
@@ -225,43 +224,23 @@ func finish(p *vitrine.Product) *vitrine.Product {
 // company, through the store in batches, a few at once, as fill does; it
 // returns up to 10,000 of their ids, sampled evenly, and the variants
 // written.
-func (c *catalogDB) fillCatalog(ctx context.Context, tenantID string, count int, gen func(rng *rand.Rand, i int) *vitrine.Product) (sample []string, variants int, err error) {
-	const batch = 2000
+func (c *catalogDB) fillCatalog(ctx context.Context, count int, gen func(rng *rand.Rand, i int) *vitrine.Product) (sample []string, variants int, err error) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	every := max(1, count/10000)
-	g, gctx := errgroup.WithContext(ctx)
-	batches := make(chan []vitrine.ProductWrite)
-	for range 4 {
-		g.Go(func() error {
-			for writes := range batches {
-				if _, err := c.db.WriteProducts(gctx, benchChange, tenantID, writes, true, nil); err != nil {
-					return err
-				}
-			}
+	i := 0
+	err = writeProducts(ctx, c.db, 2000, func() *vitrine.Product {
+		if i == count {
 			return nil
-		})
-	}
-	g.Go(func() error {
-		defer close(batches)
-		for start := 0; start < count; start += batch {
-			writes := make([]vitrine.ProductWrite, 0, min(batch, count-start))
-			for i := start; i < min(count, start+batch); i++ {
-				p := gen(rng, i)
-				variants += len(p.Variants)
-				writes = append(writes, vitrine.ProductWrite{Create: p})
-				if i%every == 0 && len(sample) < 10000 {
-					sample = append(sample, p.ID)
-				}
-			}
-			select {
-			case batches <- writes:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
 		}
-		return nil
+		p := gen(rng, i)
+		variants += len(p.Variants)
+		if i%every == 0 && len(sample) < 10000 {
+			sample = append(sample, p.ID)
+		}
+		i++
+		return p
 	})
-	if err := g.Wait(); err != nil {
+	if err != nil {
 		return nil, 0, err
 	}
 	return sample, variants, nil

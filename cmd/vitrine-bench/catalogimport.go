@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
+	"github.com/vitrine/vitrine/internal/productfile"
 	"github.com/vitrine/vitrine/internal/shopify"
 )
 
@@ -42,8 +43,9 @@ func (r *importResult) perSecond() float64 {
 
 // importFiles writes the same generated products (3 variants each, as the
 // catalog's) as a Shopify product CSV, by internal/shopify's Writer, and
-// as JSON Lines, as `vitrine product export --format jsonl` writes them;
-// it returns the two files and the products and variants they hold.
+// as JSON Lines, by internal/productfile's, as `vitrine product export
+// --format jsonl` writes them; it returns the two files and the products
+// and variants they hold.
 func importFiles(dir string, variants int) (shopifyFile, jsonlFile string, products, written int, err error) {
 	shopifyFile, jsonlFile = filepath.Join(dir, "products.csv"), filepath.Join(dir, "products.jsonl")
 	sf, err := os.Create(shopifyFile)
@@ -56,84 +58,36 @@ func importFiles(dir string, variants int) (shopifyFile, jsonlFile string, produ
 		return "", "", 0, 0, err
 	}
 	defer jf.Close()
-	sb, jb := bufio.NewWriterSize(sf, 1<<20), bufio.NewWriterSize(jf, 1<<20)
+	sb := bufio.NewWriterSize(sf, 1<<20)
 	leaves := syntheticLeaves()
 	paths := map[string]string{}
 	for _, l := range leaves {
 		paths[l.ID] = l.path
 	}
 	sw := shopify.NewWriter(sb, nil, func(p *vitrine.Product) string { return paths[p.Categories[0].ID] })
-	enc := json.NewEncoder(jb)
-	enc.SetEscapeHTML(false)
+	jw, err := productfile.NewWriter(jf, productfile.JSONLines)
+	if err != nil {
+		return "", "", 0, 0, err
+	}
+	path := func(id string) string { return paths[id] }
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := 0; written < variants; i++ {
 		p := catalogProduct(rng, "", "", "I", i, leaves)
 		if err := sw.Write(p); err != nil {
 			return "", "", 0, 0, err
 		}
-		if err := enc.Encode(jsonlOf(p, paths)); err != nil {
+		if err := jw.Write(productfile.Of(p, path)); err != nil {
 			return "", "", 0, 0, err
 		}
 		products++
 		written += len(p.Variants)
 	}
-	if err := sw.Flush(); err != nil {
-		return "", "", 0, 0, err
-	}
-	for _, w := range []*bufio.Writer{sb, jb} {
-		if err := w.Flush(); err != nil {
+	for _, flush := range []func() error{sw.Flush, sb.Flush, jw.Flush} {
+		if err := flush(); err != nil {
 			return "", "", 0, 0, err
 		}
 	}
 	return shopifyFile, jsonlFile, products, written, nil
-}
-
-// jsonlProduct is a line of `vitrine product export --format jsonl`, the
-// fields an import reads (cmd/vitrine's jsonProduct, which is that
-// command's own): categories by path, prices as decimals.
-type jsonlProduct struct {
-	Handle      string           `json:"handle,omitempty"`
-	Name        string           `json:"name"`
-	Description string           `json:"description,omitempty"`
-	Vendor      string           `json:"vendor,omitempty"`
-	ProductType string           `json:"product_type,omitempty"`
-	Tags        []string         `json:"tags,omitempty"`
-	Status      string           `json:"status,omitempty"`
-	Currency    string           `json:"currency,omitempty"`
-	Options     []vitrine.Option `json:"options,omitempty"`
-	Variants    []jsonlVariant   `json:"variants,omitempty"`
-	Media       []vitrine.Media  `json:"media,omitempty"`
-	Categories  []string         `json:"categories,omitempty"`
-}
-
-type jsonlVariant struct {
-	SKU              string            `json:"sku,omitempty"`
-	Options          map[string]string `json:"options,omitempty"`
-	Price            string            `json:"price"`
-	CompareAtPrice   string            `json:"compare_at_price,omitempty"`
-	Stock            int64             `json:"stock"`
-	InventoryPolicy  string            `json:"inventory_policy,omitempty"`
-	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
-	Taxable          *bool             `json:"taxable,omitempty"`
-	Image            string            `json:"image,omitempty"`
-}
-
-func jsonlOf(p *vitrine.Product, paths map[string]string) jsonlProduct {
-	scale := vitrine.CurrencyScale(p.Currency)
-	j := jsonlProduct{Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
-		Tags: p.Tags, Status: string(p.Status), Currency: p.Currency, Options: p.Options, Media: p.Media}
-	for _, c := range p.Categories {
-		j.Categories = append(j.Categories, paths[c.ID])
-	}
-	for _, v := range p.Variants {
-		jv := jsonlVariant{SKU: v.SKU, Options: v.Options, Price: vitrine.FormatPrice(v.Price, scale), Stock: v.Stock,
-			InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image}
-		if v.CompareAtPrice != nil {
-			jv.CompareAtPrice = vitrine.FormatPrice(*v.CompareAtPrice, scale)
-		}
-		j.Variants = append(j.Variants, jv)
-	}
-	return j
 }
 
 // importSummary is the line `vitrine product import` ends with.
@@ -179,11 +133,11 @@ func (c *CatalogCmd) timeImport(ctx context.Context, server, format, file string
 	}
 	switch {
 	case err != nil:
-		r.err = fmt.Errorf("%v: %s", err, truncate(strings.TrimSpace(stderr.String()), 200))
+		r.err = fmt.Errorf("%v: %s", err, harness.Truncate(strings.TrimSpace(stderr.String()), 200))
 	case m == nil:
-		r.err = fmt.Errorf("no summary in its output %q", truncate(stdout.String(), 200))
+		r.err = fmt.Errorf("no summary in its output %q", harness.Truncate(stdout.String(), 200))
 	case r.created != products || r.failed != 0:
-		r.err = fmt.Errorf("%d of %d products created, %d failed: %s", r.created, products, r.failed, truncate(strings.TrimSpace(stderr.String()), 200))
+		r.err = fmt.Errorf("%d of %d products created, %d failed: %s", r.created, products, r.failed, harness.Truncate(strings.TrimSpace(stderr.String()), 200))
 	}
 	return r, nil
 }

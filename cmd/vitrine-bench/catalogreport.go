@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 )
 
 // catalogReport is what the catalog command measured.
@@ -20,7 +22,7 @@ type catalogReport struct {
 	// products and variants are the list's catalog's.
 	products, variants int
 	names              []string
-	measures           map[string]*measure
+	measures           map[string]*harness.Measure
 	// matching is how many products each faceted list's filter matches;
 	// bytes, the size of each scenario's result.
 	matching map[string]int64
@@ -33,7 +35,7 @@ type catalogReport struct {
 	imports []*importResult
 
 	rssVariants int
-	rssMix      *measure
+	rssMix      *harness.Measure
 	rss         int64
 }
 
@@ -44,9 +46,9 @@ type fillResult struct {
 	elapsed            time.Duration
 }
 
-func (r *catalogReport) add(name string, m *measure) {
+func (r *catalogReport) add(name string, m *harness.Measure) {
 	if r.measures == nil {
-		r.measures = map[string]*measure{}
+		r.measures = map[string]*harness.Measure{}
 	}
 	r.names = append(r.names, name)
 	r.measures[name] = m
@@ -56,16 +58,16 @@ const scenarioHeader = "| scenario | calls/s | p50 | p99 | errors | server CPU a
 
 // scenarioRow writes a scenario's row: size is its result's, in bytes (0:
 // not measured), matching how many products its filter matches.
-func scenarioRow(b *strings.Builder, name string, m *measure, size int, matching string) {
-	errs := fmt.Sprint(m.errors)
-	if m.firstErr != nil {
-		errs += " (" + truncate(m.firstErr.Error(), 60) + ")"
+func scenarioRow(b *strings.Builder, name string, m *harness.Measure, size int, matching string) {
+	errs := fmt.Sprint(m.Errors)
+	if m.FirstErr != nil {
+		errs += " (" + harness.Truncate(m.FirstErr.Error(), 60) + ")"
 	}
 	result := ""
 	if size > 0 {
 		result = fmt.Sprintf("%.1f KiB", float64(size)/1024)
 	}
-	fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", name, perSecond(m.perSecond()), ms(m.percentile(.5)), ms(m.percentile(.99)), errs, micros(m.cpuPerCall()), result, matching)
+	fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", name, perSecond(m.PerSecond()), harness.MS(m.Percentile(.5)), harness.MS(m.Percentile(.99)), errs, micros(m.CPUPerCall()), result, matching)
 }
 
 // perSecond shows a rate: whole numbers, but for the slowest scenarios.
@@ -138,38 +140,31 @@ func (r *catalogReport) markdown() string {
 }
 
 func (r *catalogReport) targets() string {
-	var b strings.Builder
-	b.WriteString("### Targets\n\n| target | measured | |\n| --- | --- | :-: |\n")
-	row := func(target, measured string, ok bool) {
-		mark := "✗"
-		if ok {
-			mark = "✓"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", target, measured, mark)
-	}
+	t := harness.NewTargets()
+	row := t.Row
 	single, rich := r.measures[scGetSingle], r.measures[scGetRich]
-	if single != nil && rich != nil && single.perSecond() > 0 {
-		ratio := rich.perSecond() / single.perSecond()
+	if single != nil && rich != nil && single.PerSecond() > 0 {
+		ratio := rich.PerSecond() / single.PerSecond()
 		row("get_product of 10 variants and 10 images ≥ 0.8 × a one-variant get_product's calls/s",
-			fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s; server CPU a call %s vs %s)", ratio, rich.perSecond(), single.perSecond(), micros(rich.cpuPerCall()), micros(single.cpuPerCall())),
+			fmt.Sprintf("%.2f× (%.0f vs %.0f calls/s; server CPU a call %s vs %s)", ratio, rich.PerSecond(), single.PerSecond(), micros(rich.CPUPerCall()), micros(single.CPUPerCall())),
 			ratio >= 0.8)
 	}
 	if r.richTrips > 0 {
 		row("round trips to PostgreSQL per get_product of 10 variants and 10 images ≤ 1.1 (one)", fmt.Sprintf("%.2f (1 variant: %.2f)", r.richTrips, r.singleTrips), r.richTrips <= 1.1)
 	}
-	if plain := r.measures[scPlain]; plain != nil && plain.calls > 0 {
+	if plain := r.measures[scPlain]; plain != nil && plain.Calls > 0 {
 		for _, name := range []string{scOptions, scTag} {
 			m := r.measures[name]
-			if m == nil || m.calls == 0 {
+			if m == nil || m.Calls == 0 {
 				continue
 			}
-			ratio := float64(m.percentile(.5)) / float64(plain.percentile(.5))
+			ratio := float64(m.Percentile(.5)) / float64(plain.Percentile(.5))
 			cpu := ""
-			if plain.cpuPerCall() > 0 {
-				cpu = fmt.Sprintf("; server CPU a call %.2f× (%s vs %s)", float64(m.cpuPerCall())/float64(plain.cpuPerCall()), micros(m.cpuPerCall()), micros(plain.cpuPerCall()))
+			if plain.CPUPerCall() > 0 {
+				cpu = fmt.Sprintf("; server CPU a call %.2f× (%s vs %s)", float64(m.CPUPerCall())/float64(plain.CPUPerCall()), micros(m.CPUPerCall()), micros(plain.CPUPerCall()))
 			}
 			row(fmt.Sprintf("%s p50 ≤ 3 × a plain page of 50's (%d products)", name, r.products),
-				fmt.Sprintf("%.2f× (%s vs %s; %s vs %s calls/s%s)", ratio, ms(m.percentile(.5)), ms(plain.percentile(.5)), perSecond(m.perSecond()), perSecond(plain.perSecond()), cpu), ratio <= 3)
+				fmt.Sprintf("%.2f× (%s vs %s; %s vs %s calls/s%s)", ratio, harness.MS(m.Percentile(.5)), harness.MS(plain.Percentile(.5)), perSecond(m.PerSecond()), perSecond(plain.PerSecond()), cpu), ratio <= 3)
 		}
 	}
 	var jsonl, shop *importResult
@@ -190,6 +185,5 @@ func (r *catalogReport) targets() string {
 	if r.rssMix != nil {
 		row(fmt.Sprintf("peak RSS of the server ≤ 200 MiB (%d variants)", r.rssVariants), mib(r.rss), r.rss <= 200<<20)
 	}
-	b.WriteString("\n")
-	return b.String()
+	return t.String() + "\n"
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/pgtrace"
 	"github.com/vitrine/vitrine/mcpserver"
@@ -49,7 +50,7 @@ func countRoundTrips(ctx context.Context, url string, w *benchWorld) (get, creat
 	hs := httptest.NewServer(web.Handler())
 	defer hs.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearer(w.token)}, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: hs.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: harness.Bearer(w.token)}, MaxRetries: -1}, nil)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -190,5 +191,5 @@ func tsServer(ctx context.Context, dir, db string) (string, *exec.Cmd, error) {
 	if _, err := os.Stat(node); err != nil {
 		return "", nil, fmt.Errorf("%w: cd %s && npm ci", errNoTS, dir)
 	}
-	return startProcess(ctx, node, db, "", filepath.Join(dir, "server.mjs"))
+	return harness.StartProcess(ctx, node, db, "", filepath.Join(dir, "server.mjs"))
 }

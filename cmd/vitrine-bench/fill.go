@@ -63,10 +63,35 @@ func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	big := size * 9 / 10
-	const batch = 5000
-	// Batches are made in order (the random text is the same at every run)
-	// and written by a few writers at once: PostgreSQL overlaps their round
-	// trips; SQLite's single writer takes them in turn.
+	counts := spread(size, big)
+	tn, i := 0, 0
+	err = writeProducts(ctx, db, 5000, func() *vitrine.Product {
+		for tn < len(counts) && i == counts[tn] {
+			tn, i = tn+1, 0
+		}
+		if tn == len(counts) {
+			return nil
+		}
+		p := benchProduct(w.tenants[tn], u.ID, fmt.Sprintf("B%d-%07d", tn, i), i)
+		p.Name, p.Description = productText(rng, i, tn == 0)
+		if tn == 0 && len(w.sample) < 10000 && rng.IntN(max(1, counts[tn]/10000)) == 0 {
+			w.sample = append(w.sample, p.ID)
+		}
+		i++
+		return p
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// writeProducts writes the products next makes (nil after the last)
+// through the store in large transactions, batches of up to batch products
+// of one company. Batches are made in order (the random text is the same
+// at every run) and written by a few writers at once: PostgreSQL overlaps
+// their round trips; SQLite's single writer takes them in turn.
+func writeProducts(ctx context.Context, db *store.DB, batch int, next func() *vitrine.Product) error {
 	g, gctx := errgroup.WithContext(ctx)
 	batches := make(chan []vitrine.ProductWrite)
 	for range 4 {
@@ -81,30 +106,30 @@ func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
 	}
 	g.Go(func() error {
 		defer close(batches)
-		for tn, count := range spread(size, big) {
-			for start := 0; start < count; start += batch {
-				writes := make([]vitrine.ProductWrite, 0, min(batch, count-start))
-				for i := start; i < min(count, start+batch); i++ {
-					p := benchProduct(w.tenants[tn], u.ID, fmt.Sprintf("B%d-%07d", tn, i), i)
-					p.Name, p.Description = productText(rng, i, tn == 0)
-					writes = append(writes, vitrine.ProductWrite{Create: p})
-					if tn == 0 && len(w.sample) < 10000 && rng.IntN(max(1, count/10000)) == 0 {
-						w.sample = append(w.sample, p.ID)
-					}
-				}
-				select {
-				case batches <- writes:
-				case <-gctx.Done():
-					return gctx.Err()
-				}
+		writes := make([]vitrine.ProductWrite, 0, batch)
+		send := func() error {
+			if len(writes) == 0 {
+				return nil
+			}
+			select {
+			case batches <- writes:
+				writes = make([]vitrine.ProductWrite, 0, batch)
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
 			}
 		}
-		return nil
+		for p := next(); p != nil; p = next() {
+			if len(writes) == batch || len(writes) > 0 && writes[0].Create.TenantID != p.TenantID {
+				if err := send(); err != nil {
+					return err
+				}
+			}
+			writes = append(writes, vitrine.ProductWrite{Create: p})
+		}
+		return send()
 	})
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return g.Wait()
 }
 
 // spread returns how many products each tenant gets.

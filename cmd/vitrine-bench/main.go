@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+	"github.com/vitrine/vitrine/internal/cmdline"
 )
 
 // CLI is the command line: the benchmark, and the no-op server it starts.
@@ -42,43 +43,18 @@ func main() {
 	os.Exit(code)
 }
 
-// exit carries kong's exit code (after --help, say) out of Parse.
-type exit int
-
 // run parses args and runs the command, returning the process exit code:
 // 0 on success, 1 when the command failed, 2 for a command line that does
 // not parse.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var cli CLI
-	parser, err := kong.New(&cli,
+	parser, err := kong.New(&cli, append(cmdline.Options(stdout, stderr),
 		kong.Name("vitrine-bench"),
 		kong.Description("Measure a vitrine binary against the protocol and storage ceilings (see docs/performance.md)."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exit(code)) }),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-	)
+	)...)
 	if err != nil {
 		fmt.Fprintf(stderr, "vitrine-bench: %v\n", err)
 		return 1
 	}
-	defer func() {
-		switch r := recover().(type) {
-		case nil:
-		case exit:
-			code = int(r)
-		default:
-			panic(r)
-		}
-	}()
-	kctx, err := parser.Parse(args)
-	if err != nil {
-		fmt.Fprintf(stderr, "vitrine-bench: %v\n", err)
-		return 2
-	}
-	if err := kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr}); err != nil {
-		fmt.Fprintf(stderr, "vitrine-bench: %v\n", err)
-		return 1
-	}
-	return 0
+	return cmdline.Run(parser, args, stderr, error.Error, &env{ctx: ctx, stdout: stdout, stderr: stderr})
 }

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 )
 
 type report struct {
@@ -24,7 +25,7 @@ type sizeResult struct {
 	ready    time.Duration
 	rss      int64
 	names    []string
-	measures map[string]*measure
+	measures map[string]*harness.Measure
 	// getTrips and createTrips are the round trips to PostgreSQL per call.
 	getTrips, createTrips float64
 	// stdio and stdioBare are the medians of exec to an answered
@@ -33,29 +34,17 @@ type sizeResult struct {
 }
 
 // get returns a scenario's measure, if it ran.
-func (s *sizeResult) get(name string) (*measure, bool) {
+func (s *sizeResult) get(name string) (*harness.Measure, bool) {
 	m, ok := s.measures[name]
-	return m, ok && m.elapsed > 0
+	return m, ok && m.Elapsed > 0
 }
 
-func (s *sizeResult) add(name string, m *measure) {
+func (s *sizeResult) add(name string, m *harness.Measure) {
 	if s.measures == nil {
-		s.measures = map[string]*measure{}
+		s.measures = map[string]*harness.Measure{}
 	}
 	s.names = append(s.names, name)
 	s.measures[name] = m
-}
-
-func (r *report) machine() {
-	r.cpu = "unknown CPU"
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			if name, ok := strings.CutPrefix(line, "model name\t: "); ok {
-				r.cpu = name
-				break
-			}
-		}
-	}
 }
 
 // ceilingOf names the ceiling a scenario is measured against.
@@ -89,26 +78,26 @@ func (r *report) markdown() string {
 				continue
 			}
 			rows := ""
-			if m.rows > 0 {
-				rows = fmt.Sprintf("%.0f", m.perSecond()*float64(m.rows))
+			if m.Rows > 0 {
+				rows = fmt.Sprintf("%.0f", m.PerSecond()*float64(m.Rows))
 			}
 			ratio := ""
-			if c, ok := s.get(ceilingOf(name)); ok && !strings.Contains(name, "ceiling") && c.perSecond() > 0 {
-				ratio = fmt.Sprintf("%.0f%% of calls/s", 100*m.perSecond()/c.perSecond())
+			if c, ok := s.get(ceilingOf(name)); ok && !strings.Contains(name, "ceiling") && c.PerSecond() > 0 {
+				ratio = fmt.Sprintf("%.0f%% of calls/s", 100*m.PerSecond()/c.PerSecond())
 			}
-			errs := fmt.Sprint(m.errors)
-			if m.firstErr != nil {
-				errs += " (" + truncate(m.firstErr.Error(), 60) + ")"
+			errs := fmt.Sprint(m.Errors)
+			if m.FirstErr != nil {
+				errs += " (" + harness.Truncate(m.FirstErr.Error(), 60) + ")"
 			}
 			cpu := ""
-			if m.serverCPU > 0 {
-				cpu = fmt.Sprintf("%.0f µs", float64(m.cpuPerCall())/float64(time.Microsecond))
+			if m.ServerCPU > 0 {
+				cpu = fmt.Sprintf("%.0f µs", float64(m.CPUPerCall())/float64(time.Microsecond))
 			}
-			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s |\n", name, m.perSecond(), rows, ms(m.percentile(.5)), ms(m.percentile(.99)), errs, ratio, cpu)
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s |\n", name, m.PerSecond(), rows, harness.MS(m.Percentile(.5)), harness.MS(m.Percentile(.99)), errs, ratio, cpu)
 		}
-		fmt.Fprintf(&b, "\nPeak RSS of the server: %.1f MiB. Start to ready: %s.", float64(s.rss)/(1<<20), ms(s.ready))
+		fmt.Fprintf(&b, "\nPeak RSS of the server: %.1f MiB. Start to ready: %s.", float64(s.rss)/(1<<20), harness.MS(s.ready))
 		if s.stdio > 0 {
-			fmt.Fprintf(&b, " vitrine stdio, exec to initialize answered (median of 10): %s; bare go-sdk stdio server: %s.", ms(s.stdio), ms(s.stdioBare))
+			fmt.Fprintf(&b, " vitrine stdio, exec to initialize answered (median of 10): %s; bare go-sdk stdio server: %s.", harness.MS(s.stdio), harness.MS(s.stdioBare))
 		}
 		if s.getTrips > 0 {
 			fmt.Fprintf(&b, " Round trips to PostgreSQL per get_product: %.2f; per create_product: %.2f.", s.getTrips, s.createTrips)
@@ -120,15 +109,8 @@ func (r *report) markdown() string {
 }
 
 func (r *report) targets() string {
-	var b strings.Builder
-	b.WriteString("### Targets\n\n| target | measured | |\n| --- | --- | :-: |\n")
-	row := func(target, measured string, ok bool) {
-		mark := "✗"
-		if ok {
-			mark = "✓"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", target, measured, mark)
-	}
+	t := harness.NewTargets()
+	row := t.Row
 	small, large := r.sizes[0], r.sizes[len(r.sizes)-1]
 	want := 0.85
 	if r.dialect == "postgres" {
@@ -140,25 +122,25 @@ func (r *report) targets() string {
 		if !ok1 || !ok2 {
 			continue
 		}
-		ratio := g.perSecond() / n.perSecond()
-		measured := fmt.Sprintf("%.0f%% (%.0f of %.0f)", 100*ratio, g.perSecond(), n.perSecond())
+		ratio := g.PerSecond() / n.PerSecond()
+		measured := fmt.Sprintf("%.0f%% (%.0f of %.0f)", 100*ratio, g.PerSecond(), n.PerSecond())
 		if d, ok := s.get("get_product (durable audit)"); ok {
-			measured += fmt.Sprintf("; with --audit-reads=durable %.0f%%", 100*d.perSecond()/n.perSecond())
+			measured += fmt.Sprintf("; with --audit-reads=durable %.0f%%", 100*d.PerSecond()/n.PerSecond())
 		}
 		if st, ok := s.get("noop, in sessions (session ceiling)"); ok {
-			measured += fmt.Sprintf("; of the session ceiling %.0f%%", 100*g.perSecond()/st.perSecond())
+			measured += fmt.Sprintf("; of the session ceiling %.0f%%", 100*g.PerSecond()/st.PerSecond())
 		}
 		row(fmt.Sprintf("get_product ≥ %.0f%% of the no-op ceiling's calls/s (%d products)", 100*want, s.size), measured, ratio >= want)
 		if ts, ok := s.get("get_product (TypeScript SDK ceiling)"); ok {
-			ratio := g.perSecond() / ts.perSecond()
+			ratio := g.PerSecond() / ts.PerSecond()
 			row(fmt.Sprintf("get_product ≥ 1.0 × the bare TypeScript SDK lookup's calls/s (%d products)", s.size),
-				fmt.Sprintf("%.2f× (%.0f of %.0f)", ratio, g.perSecond(), ts.perSecond()), ratio >= 1)
+				fmt.Sprintf("%.2f× (%.0f of %.0f)", ratio, g.PerSecond(), ts.PerSecond()), ratio >= 1)
 		}
 		if l, ok1 := s.get("list_products page 1"); ok1 {
 			if p, ok2 := s.get("list_products page 1 (bare go-sdk page ceiling)"); ok2 {
-				ratio := l.perSecond() / p.perSecond()
+				ratio := l.PerSecond() / p.PerSecond()
 				row(fmt.Sprintf("list_products page of 50 ≥ 85%% of a bare go-sdk tool returning the same page (%d products)", s.size),
-					fmt.Sprintf("%.0f%% (%.0f of %.0f)", 100*ratio, l.perSecond(), p.perSecond()), ratio >= 0.85)
+					fmt.Sprintf("%.0f%% (%.0f of %.0f)", 100*ratio, l.PerSecond(), p.PerSecond()), ratio >= 0.85)
 			}
 		}
 		if s.getTrips > 0 {
@@ -168,18 +150,18 @@ func (r *report) targets() string {
 		if s.stdio > 0 {
 			ratio := float64(s.stdio) / float64(s.stdioBare)
 			row(fmt.Sprintf("vitrine stdio exec → initialize ≤ 2 × a bare go-sdk stdio server (%d products)", s.size),
-				fmt.Sprintf("%.2f× (%s vs %s)", ratio, ms(s.stdio), ms(s.stdioBare)), ratio <= 2)
+				fmt.Sprintf("%.2f× (%s vs %s)", ratio, harness.MS(s.stdio), harness.MS(s.stdioBare)), ratio <= 2)
 		}
 	}
 	deep, ok1 := large.get("list_products page 1000")
 	first, ok2 := small.get("list_products page 1")
 	if ok1 && ok2 {
-		ratio := float64(deep.percentile(.5)) / float64(first.percentile(.5))
+		ratio := float64(deep.Percentile(.5)) / float64(first.Percentile(.5))
 		row(fmt.Sprintf("list_products p50, page 1,000 of %d ≤ 1.3 × page 1 of %d", large.size, small.size),
-			fmt.Sprintf("%.2f× (%s vs %s)", ratio, ms(deep.percentile(.5)), ms(first.percentile(.5))), ratio <= 1.3)
+			fmt.Sprintf("%.2f× (%s vs %s)", ratio, harness.MS(deep.Percentile(.5)), harness.MS(first.Percentile(.5))), ratio <= 1.3)
 	}
 	if g, ok := large.get("get_product"); ok {
-		get := g.percentile(.5)
+		get := g.Percentile(.5)
 		for _, c := range []struct {
 			name  string
 			limit float64
@@ -188,10 +170,10 @@ func (r *report) targets() string {
 			if !ok {
 				continue
 			}
-			p := m.percentile(.5)
+			p := m.Percentile(.5)
 			ratio := float64(p) / float64(get)
 			row(fmt.Sprintf("%s p50 ≤ %.0f × get_product p50 (%d products)", c.name, c.limit, large.size),
-				fmt.Sprintf("%.2f× (%s vs %s)", ratio, ms(p), ms(get)), ratio <= c.limit)
+				fmt.Sprintf("%.2f× (%s vs %s)", ratio, harness.MS(p), harness.MS(get)), ratio <= c.limit)
 		}
 	}
 	for _, s := range r.sizes {
@@ -200,21 +182,11 @@ func (r *report) targets() string {
 		if !ok1 || !ok2 {
 			continue
 		}
-		ratio := imp.perSecond() / ceil.perSecond()
+		ratio := imp.PerSecond() / ceil.PerSecond()
 		row(fmt.Sprintf("import_products rows/s ≥ 50%% of the batched insert's (%d products)", s.size),
-			fmt.Sprintf("%.0f%% (%.0f vs %.0f rows/s)", 100*ratio, imp.perSecond()*1000, ceil.perSecond()*1000), ratio >= 0.5)
+			fmt.Sprintf("%.0f%% (%.0f vs %.0f rows/s)", 100*ratio, imp.PerSecond()*1000, ceil.PerSecond()*1000), ratio >= 0.5)
 	}
 	row(fmt.Sprintf("peak RSS ≤ 150 MiB (%d products)", large.size), fmt.Sprintf("%.1f MiB", float64(large.rss)/(1<<20)), large.rss <= 150<<20)
-	row(fmt.Sprintf("start to ready ≤ 300 ms (%d products)", large.size), ms(large.ready), large.ready <= 300*time.Millisecond)
-	b.WriteString("\n")
-	return b.String()
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	row(fmt.Sprintf("start to ready ≤ 300 ms (%d products)", large.size), harness.MS(large.ready), large.ready <= 300*time.Millisecond)
+	return t.String() + "\n"
 }

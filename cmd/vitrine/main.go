@@ -17,6 +17,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/cmdline"
 )
 
 func main() {
@@ -36,13 +37,10 @@ type env struct {
 	flags  *Globals
 }
 
-// exit carries kong's exit code (after --help, say) out of Parse.
-type exit int
-
 // run parses args and runs the command, returning the process exit code:
 // 0 on success, 1 when the command failed, 2 for a command line that does
 // not parse.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var (
 		cli   CLI
 		model any = &cli
@@ -57,41 +55,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "vitrine: %v\n", err)
 		return 1
 	}
-	defer func() {
-		switch r := recover().(type) {
-		case nil:
-		case exit:
-			code = int(r)
-		default:
-			panic(r)
-		}
-	}()
-	kctx, err := parser.Parse(args)
-	if err != nil {
-		fmt.Fprintf(stderr, "vitrine: %v\n", err)
-		return 2
-	}
-	if err := kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, flags: flags}); err != nil {
-		fmt.Fprintf(stderr, "vitrine: %s\n", message(err))
-		return 1
-	}
-	return 0
+	return cmdline.Run(parser, args, stderr, message, &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, flags: flags})
 }
 
 // newParser returns the parser of the command line model (a *CLI, or a
 // *stdioCLI) describes.
 func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
-	return kong.New(model,
+	return kong.New(model, append(cmdline.Options(stdout, stderr),
 		kong.Name("vitrine"),
 		kong.Description("Vitrine: a multi-tenant product catalog served to AI agents over MCP."),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exit(code)) }),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"version": version()},
 		limitVars(),
 		kong.DefaultEnvars("VITRINE"),
-	)
+	)...)
 }
 
 // message words an error for the operator: a business error by its own

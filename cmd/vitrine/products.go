@@ -2,19 +2,15 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/productfile"
 	"github.com/vitrine/vitrine/internal/shopify"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
@@ -73,7 +69,10 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if format == "shopify" {
 		return c.shopify(e, cat, a, bar.reader(br), bar)
 	}
-	rows, err := readRows(bar.reader(br), format)
+	rows, err := productfile.NewReader(bar.reader(br), productfile.Format(format))
+	if errors.Is(err, productfile.ErrUnknownColumn) {
+		err = fmt.Errorf("%w (a Shopify export: --format shopify)", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -103,11 +102,15 @@ func (c *ProductImportCmd) Run(e *env) error {
 		batch, lines = batch[:0], lines[:0]
 		return nil
 	}
-	for row, err := range rows {
+	for {
+		row, err := rows.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
 		if err != nil {
 			return err
 		}
-		batch, lines = append(batch, row.ImportRow), append(lines, row.line)
+		batch, lines = append(batch, importRow(row)), append(lines, row.Line)
 		if !c.Atomic && len(batch) == importBatch {
 			if err := flush(); err != nil {
 				return err
@@ -168,104 +171,25 @@ func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Acce
 	return c.report(e, len(res.Results), "products", res.ImportSummary)
 }
 
-// importLine is a row and the line of the file it came from.
-type importLine struct {
-	catalog.ImportRow
-	line int
-}
-
-var (
-	importColumns = []string{"sku", "name", "price", "description", "currency", "stock", "status"}
-	// exportOnly are the columns of an export that an import ignores, so
-	// that an export imports back.
-	exportOnly = []string{"id", "version", "created_at", "updated_at"}
-)
-
-// jsonProduct is a product as a JSON Lines export writes it and an import
-// reads it: every field, categories by path (so that a file moves between
-// companies). A line of the seed's fields (sku, name, price, stock) is a
-// product of one variant.
-type jsonProduct struct {
-	ID          string   `json:"id,omitempty"`
-	Handle      string   `json:"handle,omitempty"`
-	Name        string   `json:"name"`
-	Description string   `json:"description,omitempty"`
-	Vendor      string   `json:"vendor,omitempty"`
-	ProductType string   `json:"product_type,omitempty"`
-	Tags        []string `json:"tags,omitempty"`
-	Status      string   `json:"status,omitempty"`
-	Currency    string   `json:"currency,omitempty"`
-	// SKU, Price and Stock are a product of one variant's; an export
-	// writes them of every product (its first SKU, lowest price, total
-	// stock), which an import reads only of a line without variants.
-	SKU        string           `json:"sku,omitempty"`
-	Price      string           `json:"price,omitempty"`
-	Stock      *int64           `json:"stock,omitempty"`
-	Options    []vitrine.Option `json:"options,omitempty"`
-	Variants   []jsonVariant    `json:"variants,omitempty"`
-	Media      []vitrine.Media  `json:"media,omitempty"`
-	Categories []string         `json:"categories,omitempty"`
-	Attributes map[string]any   `json:"attributes,omitempty"`
-	SEO        *vitrine.SEO     `json:"seo,omitempty"`
-	Version    int64            `json:"version,omitempty"`
-	CreatedAt  *time.Time       `json:"created_at,omitempty"`
-	UpdatedAt  *time.Time       `json:"updated_at,omitempty"`
-}
-
-type jsonVariant struct {
-	ID               string            `json:"id,omitempty"`
-	SKU              string            `json:"sku,omitempty"`
-	Options          map[string]string `json:"options,omitempty"`
-	Price            string            `json:"price"`
-	CompareAtPrice   string            `json:"compare_at_price,omitempty"`
-	Barcode          string            `json:"barcode,omitempty"`
-	Weight           *vitrine.Weight   `json:"weight,omitempty"`
-	Stock            int64             `json:"stock"`
-	InventoryPolicy  string            `json:"inventory_policy,omitempty"`
-	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
-	Taxable          *bool             `json:"taxable,omitempty"`
-	Image            string            `json:"image,omitempty"`
-}
-
-func jsonOf(p *vitrine.Product, paths func(string) string) jsonProduct {
-	scale := vitrine.CurrencyScale(p.Currency)
-	j := jsonProduct{ID: p.ID, Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
-		Tags: p.Tags, Status: string(p.Status), Currency: p.Currency, Options: p.Options, Media: p.Media, Attributes: p.Attributes,
-		SKU: p.SKU, Price: p.PriceString(), Stock: &p.Stock, Version: p.Version, CreatedAt: &p.CreatedAt, UpdatedAt: &p.UpdatedAt}
-	if p.SEO != (vitrine.SEO{}) {
-		seo := p.SEO
-		j.SEO = &seo
+// importRow is the service's import row of a file's product. A line of
+// variants gives their stock, not the product's summary; its categories
+// come by path.
+func importRow(row productfile.Row) catalog.ImportRow {
+	p, given := row.Product, row.Given
+	np := catalog.NewProduct{Name: p.Name, Description: p.Description, Currency: p.Currency, Status: p.Status, Handle: p.Handle,
+		Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags, Options: p.Options, Media: p.Media, Attributes: p.Attributes}
+	if p.SEO != nil {
+		np.SEO = *p.SEO
 	}
-	for _, c := range p.Categories {
-		j.Categories = append(j.Categories, paths(c.ID))
-	}
-	for _, v := range p.Variants {
-		jv := jsonVariant{ID: v.ID, SKU: v.SKU, Options: v.Options, Price: vitrine.FormatPrice(v.Price, scale), Barcode: v.Barcode,
-			Weight: v.Weight, Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image}
-		if v.CompareAtPrice != nil {
-			jv.CompareAtPrice = vitrine.FormatPrice(*v.CompareAtPrice, scale)
-		}
-		j.Variants = append(j.Variants, jv)
-	}
-	return j
-}
-
-// row is the import row of a JSON Lines line; given holds its keys.
-func (j jsonProduct) row(given map[string]bool) catalog.ImportRow {
-	np := catalog.NewProduct{Name: j.Name, Description: j.Description, Currency: j.Currency, Status: j.Status, Handle: j.Handle,
-		Vendor: j.Vendor, ProductType: j.ProductType, Tags: j.Tags, Options: j.Options, Media: j.Media, Attributes: j.Attributes}
-	if j.SEO != nil {
-		np.SEO = *j.SEO
-	}
-	if len(j.Variants) == 0 {
-		np.SKU, np.Price = j.SKU, j.Price
-		if j.Stock != nil {
-			np.Stock = *j.Stock
+	if len(p.Variants) == 0 {
+		np.SKU, np.Price = p.SKU, p.Price
+		if p.Stock != nil {
+			np.Stock = *p.Stock
 		}
 	} else {
 		given["stock"] = true // each variant gives its own
 	}
-	for _, v := range j.Variants {
+	for _, v := range p.Variants {
 		np.Variants = append(np.Variants, catalog.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
 			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, RequiresShipping: v.RequiresShipping,
 			Taxable: v.Taxable, Image: v.Image})
@@ -273,119 +197,7 @@ func (j jsonProduct) row(given map[string]bool) catalog.ImportRow {
 	if given["categories"] {
 		given["category_ids"] = true
 	}
-	return catalog.ImportRow{NewProduct: np, Given: given, CategoryPaths: j.Categories}
-}
-
-// readRows reads the rows of a CSV or JSON Lines stream, one at a time.
-func readRows(r io.Reader, format string) (func(func(importLine, error) bool), error) {
-	if format == "jsonl" {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 16<<20)
-		return func(yield func(importLine, error) bool) {
-			line := 1
-			for ; sc.Scan(); line++ {
-				text := strings.TrimSpace(sc.Text())
-				if text == "" {
-					continue
-				}
-				var (
-					rec  jsonProduct
-					keys map[string]json.RawMessage
-				)
-				if err := json.Unmarshal([]byte(text), &keys); err != nil {
-					yield(importLine{}, fmt.Errorf("line %d is not a JSON object of product fields: %v", line, err))
-					return
-				}
-				if err := json.Unmarshal([]byte(text), &rec); err != nil {
-					yield(importLine{}, fmt.Errorf("line %d is not a JSON object of product fields: %v", line, err))
-					return
-				}
-				given := make(map[string]bool, len(keys))
-				for k := range keys {
-					given[k] = true
-				}
-				if !yield(importLine{rec.row(given), line}, nil) {
-					return
-				}
-			}
-			if err := sc.Err(); err != nil {
-				yield(importLine{}, fmt.Errorf("line %d: %w", line, err))
-			}
-		}, nil
-	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("read the CSV header: %w", err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
-		switch {
-		case slices.Contains(importColumns, h):
-			col[h] = i
-		case slices.Contains(exportOnly, h):
-		default:
-			return nil, fmt.Errorf("unknown column %q in the CSV header; the columns are %s (a Shopify export: --format shopify)", h, strings.Join(importColumns, ", "))
-		}
-	}
-	for _, req := range importColumns[:3] {
-		if _, ok := col[req]; !ok {
-			return nil, fmt.Errorf("the CSV header has no %q column; sku, name and price are required", req)
-		}
-	}
-	return func(yield func(importLine, error) bool) {
-		for line := 2; ; line++ {
-			rec, err := cr.Read()
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				yield(importLine{}, fmt.Errorf("line %d: %w", line, err))
-				return
-			}
-			get := func(name string) (string, bool) {
-				i, ok := col[name]
-				if !ok || i >= len(rec) || (name != "description" && strings.TrimSpace(rec[i]) == "") {
-					return "", false
-				}
-				return uncsvCell(strings.TrimSpace(rec[i])), true
-			}
-			row := importLine{line: line, ImportRow: catalog.ImportRow{Given: map[string]bool{}}}
-			for _, name := range importColumns {
-				v, ok := get(name)
-				if !ok {
-					continue
-				}
-				row.Given[name] = true
-				switch name {
-				case "sku":
-					row.SKU = v
-				case "name":
-					row.Name = v
-				case "price":
-					row.Price = v
-				case "description":
-					row.Description = v
-				case "currency":
-					row.Currency = v
-				case "status":
-					row.Status = v
-				case "stock":
-					n, err := strconv.ParseInt(v, 10, 64)
-					if err != nil {
-						yield(importLine{}, fmt.Errorf("line %d: stock must be a whole number, not %q", line, v))
-						return
-					}
-					row.Stock = n
-				}
-			}
-			if !yield(row, nil) {
-				return
-			}
-		}
-	}, nil
+	return catalog.ImportRow{NewProduct: np, Given: given, CategoryPaths: p.Categories}
 }
 
 // ProductExportCmd exports products.
@@ -424,14 +236,10 @@ func (c *ProductExportCmd) Run(e *env) error {
 	}
 	w := bufio.NewWriter(out)
 	var (
-		cw *csv.Writer
+		pw *productfile.Writer
 		sw *shopify.Writer
 	)
-	switch c.Format {
-	case "csv":
-		cw = csv.NewWriter(w)
-		cw.Write([]string{"id", "sku", "name", "description", "price", "currency", "stock", "status", "version", "created_at", "updated_at"})
-	case "shopify":
+	if c.Format == "shopify" {
 		defs, err := cat.ListAttributes(e.ctx, a)
 		if err != nil {
 			return err
@@ -446,6 +254,8 @@ func (c *ProductExportCmd) Run(e *env) error {
 			}
 			return path(p.Categories[0].ID)
 		})
+	} else if pw, err = productfile.NewWriter(w, productfile.Format(c.Format)); err != nil {
+		return err
 	}
 	bar := e.progress(-1, "exporting")
 	filter, cursor := vitrine.ProductFilter{Sort: vitrine.SortCreated}, ""
@@ -455,20 +265,13 @@ func (c *ProductExportCmd) Run(e *env) error {
 			return err
 		}
 		for _, p := range page.Products {
-			switch {
-			case sw != nil:
-				if err := sw.Write(p); err != nil {
-					return err
-				}
-			case cw != nil:
-				cw.Write([]string{p.ID, csvCell(p.SKU), csvCell(p.Name), csvCell(p.Description), p.PriceString(), p.Currency, strconv.FormatInt(p.Stock, 10),
-					string(p.Status), strconv.FormatInt(p.Version, 10), p.CreatedAt.Format(time.RFC3339Nano), p.UpdatedAt.Format(time.RFC3339Nano)})
-			default:
-				line, err := json.Marshal(jsonOf(p, path))
-				if err != nil {
-					return err
-				}
-				w.Write(append(line, '\n'))
+			if sw != nil {
+				err = sw.Write(p)
+			} else {
+				err = pw.Write(productfile.Of(p, path))
+			}
+			if err != nil {
+				return err
 			}
 			bar.add(1)
 		}
@@ -478,16 +281,13 @@ func (c *ProductExportCmd) Run(e *env) error {
 		cursor = page.NextCursor
 	}
 	bar.finish()
-	switch {
-	case sw != nil:
-		if err := sw.Flush(); err != nil {
-			return err
-		}
-	case cw != nil:
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
+	if sw != nil {
+		err = sw.Flush()
+	} else {
+		err = pw.Flush()
+	}
+	if err != nil {
+		return err
 	}
 	return w.Flush()
 }
@@ -539,25 +339,4 @@ func (b bar) finish() {
 	if b.pb != nil {
 		b.pb.Finish()
 	}
-}
-
-// formulaStart holds the characters that make a spreadsheet read a cell as
-// a formula (OWASP, CSV injection).
-const formulaStart = "=+-@\t\r"
-
-// csvCell escapes a text cell of an export that a spreadsheet would run as
-// a formula: a ' goes before it, which spreadsheets show as text.
-func csvCell(s string) string {
-	if s != "" && strings.IndexByte(formulaStart, s[0]) >= 0 {
-		return "'" + s
-	}
-	return s
-}
-
-// uncsvCell undoes csvCell, so that an exported CSV imports back as it was.
-func uncsvCell(s string) string {
-	if len(s) > 1 && s[0] == '\'' && strings.IndexByte(formulaStart, s[1]) >= 0 {
-		return s[1:]
-	}
-	return s
 }

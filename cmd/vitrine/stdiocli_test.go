@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/vitrine/vitrine/internal/cmdline"
 )
 
 // parsed is what a command line model made of args: the stdio command's
@@ -32,7 +34,7 @@ func parseWith(t *testing.T, full bool, args ...string) (p parsed) {
 		t.Fatal(err)
 	}
 	defer func() {
-		if c, ok := recover().(exit); ok {
+		if c, ok := recover().(cmdline.Exit); ok {
 			p.code = int(c)
 		}
 		p.out, p.err = out.String(), errs.String()

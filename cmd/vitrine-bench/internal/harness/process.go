@@ -1,4 +1,9 @@
-package main
+// Package harness is the machinery vitrine-bench's commands share: the
+// processes they start and time (a vitrine serve, a ceiling), the
+// databases they make and drop, the MCP client sessions they drive, the
+// measurements they take of a scenario, and the Markdown of their targets.
+// It knows no scenario.
+package harness
 
 import (
 	"context"
@@ -14,8 +19,8 @@ import (
 	"time"
 )
 
-// saveProfile writes the server's CPU profile over the next d to file.
-func saveProfile(ctx context.Context, addr string, d time.Duration, file string) error {
+// SaveProfile writes the server's CPU profile over the next d to file.
+func SaveProfile(ctx context.Context, addr string, d time.Duration, file string) error {
 	secs := max(1, int(d.Round(time.Second)/time.Second))
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs), nil)
 	if err != nil {
@@ -40,8 +45,8 @@ func saveProfile(ctx context.Context, addr string, d time.Duration, file string)
 	return f.Close()
 }
 
-// slug turns a scenario's name into a file name.
-func slug(name string) string {
+// Slug turns a scenario's name into a file name.
+func Slug(name string) string {
 	return strings.Trim(strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' {
 			return r
@@ -50,12 +55,12 @@ func slug(name string) string {
 	}, strings.ToLower(name)), "-")
 }
 
-// startProcess runs `vitrine ARGS... --addr 127.0.0.1:PORT` and returns its
+// StartProcess runs `vitrine ARGS... --addr 127.0.0.1:PORT` and returns its
 // base URL once it answers.
 //
 // env, when set ("GOGC=400"), is added to the process's environment.
-func startProcess(ctx context.Context, exe, db, env string, args ...string) (string, *exec.Cmd, error) {
-	port, err := freePort()
+func StartProcess(ctx context.Context, exe, db, env string, args ...string) (string, *exec.Cmd, error) {
+	port, err := FreePort()
 	if err != nil {
 		return "", nil, err
 	}
@@ -79,22 +84,23 @@ func startProcess(ctx context.Context, exe, db, env string, args ...string) (str
 			return base, cmd, nil
 		}
 		if time.Now().After(deadline) {
-			stopProcess(cmd)
+			StopProcess(cmd)
 			return "", nil, fmt.Errorf("%v did not start", args)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
 }
 
-func stopProcess(cmd *exec.Cmd) {
+// StopProcess interrupts a process it started and waits for its end.
+func StopProcess(cmd *exec.Cmd) {
 	cmd.Process.Signal(os.Interrupt)
 	cmd.Wait()
 }
 
-// startToReady times a second server from its start to its first 200 at
+// StartToReady times a second server from its start to its first 200 at
 // /readyz, on the filled database.
-func startToReady(ctx context.Context, exe, db, env string) (time.Duration, error) {
-	port, err := freePort()
+func StartToReady(ctx context.Context, exe, db, env string) (time.Duration, error) {
+	port, err := FreePort()
 	if err != nil {
 		return 0, err
 	}
@@ -118,7 +124,18 @@ func startToReady(ctx context.Context, exe, db, env string) (time.Duration, erro
 	return 0, errors.New("the server never got ready")
 }
 
-func freePort() (string, error) {
+// FreeAddr returns 127.0.0.1 and a port free a moment ago, for a
+// listener of a process to start (a profiler's, say).
+func FreeAddr() (string, error) {
+	port, err := FreePort()
+	if err != nil {
+		return "", err
+	}
+	return "127.0.0.1:" + port, nil
+}
+
+// FreePort returns a TCP port of 127.0.0.1 free a moment ago.
+func FreePort() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
@@ -128,8 +145,8 @@ func freePort() (string, error) {
 	return port, nil
 }
 
-// peakRSS reads a running process's peak resident memory (VmHWM).
-func peakRSS(pid int) int64 {
+// PeakRSS reads a running process's peak resident memory (VmHWM).
+func PeakRSS(pid int) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
@@ -143,11 +160,11 @@ func peakRSS(pid int) int64 {
 	return 0
 }
 
-// cpuTime reads a running process's CPU time so far, user and system, from
+// CPUTime reads a running process's CPU time so far, user and system, from
 // /proc/PID/stat (fields 14 and 15, in the kernel's USER_HZ of 100 ticks a
 // second on every Linux architecture Go runs on); -1 when it cannot (a
 // process just started may have spent 0).
-func cpuTime(cmd *exec.Cmd) time.Duration {
+func CPUTime(cmd *exec.Cmd) time.Duration {
 	if cmd == nil || cmd.Process == nil {
 		return -1
 	}

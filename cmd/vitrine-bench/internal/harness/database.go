@@ -1,0 +1,92 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/vitrine/vitrine/store"
+)
+
+// FindVitrine finds the vitrine binary to measure (path, or else the one
+// beside this command), and its version line.
+func FindVitrine(ctx context.Context, path string) (string, string, error) {
+	if path == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return "", "", err
+		}
+		path = filepath.Join(filepath.Dir(self), "vitrine")
+	}
+	out, err := exec.CommandContext(ctx, path, "version").Output()
+	version := strings.TrimSpace(string(out))
+	if err == nil && !strings.HasPrefix(version, "vitrine ") {
+		err = fmt.Errorf("its version reads %q", version)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("--vitrine: %s is not a vitrine binary that runs (%v); build it with make build, or give its path", path, err)
+	}
+	return path, version, nil
+}
+
+// ServeFlags start vitrine serve without its rate and concurrency limits,
+// which would measure the limits instead of the server.
+var ServeFlags = []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
+
+// NewDatabase returns a new, empty database: a SQLite file in a folder of
+// its own, or, given the URL of a PostgreSQL server, a database made on
+// it; and how to drop it.
+func NewDatabase(ctx context.Context, postgres string) (string, func(), error) {
+	if postgres == "" {
+		dir, err := os.MkdirTemp("", "vitrine-bench-")
+		if err != nil {
+			return "", nil, err
+		}
+		return filepath.Join(dir, "bench.db"), func() { os.RemoveAll(dir) }, nil
+	}
+	conn, err := pgx.Connect(ctx, postgres)
+	if err != nil {
+		return "", nil, err
+	}
+	defer conn.Close(ctx)
+	name := fmt.Sprintf("vitrine_bench_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		return "", nil, err
+	}
+	return urlWithDB(postgres, name), func() {
+		conn, err := pgx.Connect(context.Background(), postgres)
+		if err == nil {
+			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
+			// The role a superuser's connections switched to in it.
+			conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+store.AppRoleName(name))
+			conn.Close(context.Background())
+		}
+	}, nil
+}
+
+// urlWithDB is the URL u of a PostgreSQL server naming the database name.
+func urlWithDB(u, name string) string {
+	i := strings.LastIndex(u, "/")
+	q := ""
+	if j := strings.Index(u, "?"); j > i {
+		q = u[j:]
+	}
+	return u[:i+1] + name + q
+}
+
+// Analyze does what autovacuum does shortly after a bulk load: without
+// statistics the planner takes a million rows for a few.
+func Analyze(ctx context.Context, url string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "ANALYZE")
+	return err
+}
