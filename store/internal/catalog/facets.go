@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -15,16 +16,16 @@ import (
 // drive it), and each facet then reads only their rows, by product id, and
 // is counted here: a facet costs what its products hold, not what the
 // company holds.
-func (db *DB) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
-	var q queryBuilder
+func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
+	var q base.QueryBuilder
 	db.filter(&q, pq)
 	tenantID, names := pq.tenantID, pq.f.Facets
 	from := "products"
 	if len(pq.f.Words) > 0 {
-		q.where = append(q.where, pq.ws.match(&q, "search", true))
+		q.Where = append(q.Where, pq.ws.match(&q, "search", true))
 		from = pq.ws.from("search")
 	}
-	ids, err := sqldb.Collect(ctx, c, scanString, `SELECT id FROM `+from+` WHERE `+strings.Join(q.where, ` AND `), q.args...)
+	ids, err := sqldb.Collect(ctx, c, scanString, `SELECT id FROM `+from+` WHERE `+strings.Join(q.Where, ` AND `), q.Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitri
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in := db.idList(ids)
+	in := base.IDList(db.d)
 	counts := map[string]*facetCount{} // by facet name, and "options:" + option key
 	count := func(facet, key, shown, product string) {
 		fc := counts[facet]
@@ -51,7 +52,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitri
 	}
 	asked := func(n string) bool { return slices.Contains(names, vitrine.FacetName(n)) }
 	if asked(vitrine.FacetVendor) || asked(vitrine.FacetProductType) || asked(vitrine.FacetStatus) {
-		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in, []any{tenantID, db.idArg(ids)},
+		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in, []any{tenantID, base.IDArg(db.d, ids)},
 			func(r []string) {
 				if r[1] != "" {
 					count(vitrine.FacetVendor, r[1], r[2], r[0])
@@ -66,14 +67,14 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitri
 		}
 	}
 	if asked(vitrine.FacetTags) {
-		if err := each(ctx, c, `SELECT product_id, tag_key, tag FROM `+db.by("product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, db.idArg(ids)},
+		if err := each(ctx, c, `SELECT product_id, tag_key, tag FROM `+base.By(db.d, "product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, base.IDArg(db.d, ids)},
 			func(r []string) { count(vitrine.FacetTags, r[1], r[2], r[0]) }, 3); err != nil {
 			return nil, err
 		}
 	}
 	if asked(vitrine.FacetOptions) {
 		if err := each(ctx, c, `SELECT product_id, opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3
-				FROM `+db.by("variants", "variants_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, db.idArg(ids)},
+				FROM `+base.By(db.d, "variants", "variants_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, base.IDArg(db.d, ids)},
 			func(r []string) {
 				for i := 1; i < 10; i += 3 {
 					if r[i] != "" {
@@ -96,7 +97,7 @@ func (db *DB) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitri
 			func(r []string) { tree[r[0]] = cat{r[1], r[2]} }, 3); err != nil {
 			return nil, err
 		}
-		if err := each(ctx, c, `SELECT product_id, category_id FROM `+db.by("product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, db.idArg(ids)},
+		if err := each(ctx, c, `SELECT product_id, category_id FROM `+base.By(db.d, "product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, base.IDArg(db.d, ids)},
 			func(r []string) {
 				for id, n := r[1], 0; id != "" && n < 64; id, n = tree[id].parent, n+1 {
 					if cat, ok := tree[id]; ok {

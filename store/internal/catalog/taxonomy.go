@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -7,17 +7,18 @@ import (
 	"fmt"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // Categories returns the tenant's categories, parents before children,
 // each level by position then name.
-func (db *DB) Categories(ctx context.Context, tenantID string) ([]*vitrine.Category, error) {
-	if !validIDs(tenantID) {
+func (db *Store) Categories(ctx context.Context, tenantID string) ([]*vitrine.Category, error) {
+	if !base.ValidIDs(tenantID) {
 		return nil, nil
 	}
 	var all []*vitrine.Category
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) (err error) {
 		all, err = sqldb.Collect(ctx, c, scanCategory, `SELECT tenant_id, id, coalesce(CAST(parent_id AS TEXT), ''), name, handle, position, created_at, updated_at
 			FROM categories WHERE tenant_id = $1 ORDER BY position, name, id`, tenantID)
 		return err
@@ -50,15 +51,15 @@ func scanCategory(r sqldb.Row) (*vitrine.Category, error) {
 
 // SaveCategory creates or updates a category. A parent must be the
 // tenant's, and not the category itself or one under it.
-func (db *DB) SaveCategory(ctx context.Context, ch vitrine.Change, cat *vitrine.Category, update bool) error {
-	if !validIDs(cat.TenantID, cat.ID) || (cat.ParentID != "" && !validIDs(cat.ParentID)) {
+func (db *Store) SaveCategory(ctx context.Context, ch vitrine.Change, cat *vitrine.Category, update bool) error {
+	if !base.ValidIDs(cat.TenantID, cat.ID) || (cat.ParentID != "" && !base.ValidIDs(cat.ParentID)) {
 		return vitrine.NotFound("Category")
 	}
 	var parent any
 	if cat.ParentID != "" {
 		parent = cat.ParentID
 	}
-	err := db.write(ctx, tenant(cat.TenantID), ch, is(cat.ID), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(cat.TenantID), ch, base.Is(cat.ID), func(c sqldb.Conn) error {
 		if cat.ParentID != "" {
 			// Up from the parent to the root: neither missing nor this one.
 			ancestors, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
@@ -103,11 +104,11 @@ func (db *DB) SaveCategory(ctx context.Context, ch vitrine.Change, cat *vitrine.
 
 // DeleteCategory removes a category without children: its products leave
 // it (their records drop its id at their next write; reads skip it).
-func (db *DB) DeleteCategory(ctx context.Context, ch vitrine.Change, tenantID, id string) error {
-	if !validIDs(tenantID, id) {
+func (db *Store) DeleteCategory(ctx context.Context, ch vitrine.Change, tenantID, id string) error {
+	if !base.ValidIDs(tenantID, id) {
 		return vitrine.NotFound("Category")
 	}
-	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) error {
 		var children int
 		if err := c.QueryRow(ctx, `SELECT count(*) FROM categories WHERE tenant_id = $1 AND parent_id = $2`, tenantID, id).Scan(&children); err != nil {
 			return err
@@ -128,12 +129,12 @@ func (db *DB) DeleteCategory(ctx context.Context, ch vitrine.Change, tenantID, i
 }
 
 // Attributes returns the tenant's attribute definitions, by key.
-func (db *DB) Attributes(ctx context.Context, tenantID string) ([]*vitrine.Attribute, error) {
-	if !validIDs(tenantID) {
+func (db *Store) Attributes(ctx context.Context, tenantID string) ([]*vitrine.Attribute, error) {
+	if !base.ValidIDs(tenantID) {
 		return nil, nil
 	}
 	var out []*vitrine.Attribute
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) (err error) {
 		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.Attribute, error) {
 			var (
 				a      vitrine.Attribute
@@ -155,8 +156,8 @@ func (db *DB) Attributes(ctx context.Context, tenantID string) ([]*vitrine.Attri
 }
 
 // SaveAttribute creates or updates an attribute definition.
-func (db *DB) SaveAttribute(ctx context.Context, ch vitrine.Change, a *vitrine.Attribute, update bool) error {
-	if !validIDs(a.TenantID) {
+func (db *Store) SaveAttribute(ctx context.Context, ch vitrine.Change, a *vitrine.Attribute, update bool) error {
+	if !base.ValidIDs(a.TenantID) {
 		return vitrine.NotFound("Tenant")
 	}
 	values, err := json.Marshal(a.Values)
@@ -166,7 +167,7 @@ func (db *DB) SaveAttribute(ctx context.Context, ch vitrine.Change, a *vitrine.A
 	if a.Values == nil {
 		values = []byte("[]")
 	}
-	err = db.write(ctx, tenant(a.TenantID), ch, is(a.Key), func(c sqldb.Conn) error {
+	err = db.write(ctx, base.Tenant(a.TenantID), ch, base.Is(a.Key), func(c sqldb.Conn) error {
 		if !update {
 			_, err := c.Exec(ctx, `INSERT INTO attributes (tenant_id, key, name, type, enum_values, created_at, updated_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7)`, a.TenantID, a.Key, a.Name, string(a.Type), string(values), a.CreatedAt, a.UpdatedAt)
@@ -189,11 +190,11 @@ func (db *DB) SaveAttribute(ctx context.Context, ch vitrine.Change, a *vitrine.A
 }
 
 // DeleteAttribute removes a definition no product has a value of.
-func (db *DB) DeleteAttribute(ctx context.Context, ch vitrine.Change, tenantID, key string) error {
-	if !validIDs(tenantID) {
+func (db *Store) DeleteAttribute(ctx context.Context, ch vitrine.Change, tenantID, key string) error {
+	if !base.ValidIDs(tenantID) {
 		return vitrine.NotFound("Attribute")
 	}
-	err := db.write(ctx, tenant(tenantID), ch, is(key), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(key), func(c sqldb.Conn) error {
 		var used int
 		if err := c.QueryRow(ctx, `SELECT count(*) FROM product_attributes WHERE tenant_id = $1 AND key = $2`, tenantID, key).Scan(&used); err != nil {
 			return err

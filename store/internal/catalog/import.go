@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // ProductsBySKU returns the tenant's products with variants of those SKUs,
 // by SKU key.
-func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error) {
+func (db *Store) ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error) {
 	keys := make([]string, len(skus))
 	for i, s := range skus {
 		keys[i] = vitrine.SKUKey(s)
@@ -35,23 +36,23 @@ func (db *DB) ProductsBySKU(ctx context.Context, tenantID string, skus []string)
 
 // productsJoined reads the tenant's products with variants of those SKU
 // keys, 500 keys at a time, each product once.
-func (db *DB) productsJoined(ctx context.Context, tenantID string, keys []string) ([]*vitrine.Product, error) {
-	if !validIDs(tenantID) || len(keys) == 0 {
+func (db *Store) productsJoined(ctx context.Context, tenantID string, keys []string) ([]*vitrine.Product, error) {
+	if !base.ValidIDs(tenantID) || len(keys) == 0 {
 		return nil, nil
 	}
 	var out []*vitrine.Product
 	seen := map[string]bool{}
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		for len(keys) > 0 {
 			n := min(len(keys), 500)
-			var q queryBuilder
-			q.add(`v.tenant_id = `, tenantID)
+			var q base.QueryBuilder
+			q.Add(`v.tenant_id = `, tenantID)
 			in := make([]string, n)
 			for i, k := range keys[:n] {
-				in[i] = q.arg(k)
+				in[i] = q.Arg(k)
 			}
 			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectJoinedProduct()+` FROM variants v JOIN products ON products.tenant_id = v.tenant_id AND products.id = v.product_id
-				WHERE `+q.where[0]+` AND v.sku_key IN (`+strings.Join(in, ", ")+`)`, q.args...)
+				WHERE `+q.Where[0]+` AND v.sku_key IN (`+strings.Join(in, ", ")+`)`, q.Args...)
 			if err != nil {
 				return err
 			}
@@ -73,7 +74,7 @@ func (db *DB) productsJoined(ctx context.Context, tenantID string, keys []string
 
 // ProductsByHandle returns the tenant's products with those handles, by
 // handle.
-func (db *DB) ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error) {
+func (db *Store) ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error) {
 	ps, err := db.productsWhere(ctx, tenantID, `handle IN (%s)`, handles)
 	out := make(map[string]*vitrine.Product, len(handles))
 	for _, p := range ps {
@@ -84,22 +85,22 @@ func (db *DB) ProductsByHandle(ctx context.Context, tenantID string, handles []s
 
 // productsWhere reads the tenant's products matching cond, whose %s takes
 // the values, 500 at a time.
-func (db *DB) productsWhere(ctx context.Context, tenantID, cond string, values []string) ([]*vitrine.Product, error) {
-	if !validIDs(tenantID) || len(values) == 0 {
+func (db *Store) productsWhere(ctx context.Context, tenantID, cond string, values []string) ([]*vitrine.Product, error) {
+	if !base.ValidIDs(tenantID) || len(values) == 0 {
 		return nil, nil
 	}
 	var out []*vitrine.Product
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		for len(values) > 0 {
 			n := min(len(values), 500)
-			var q queryBuilder
-			q.add(`tenant_id = `, tenantID)
+			var q base.QueryBuilder
+			q.Add(`tenant_id = `, tenantID)
 			in := make([]string, n)
 			for i, v := range values[:n] {
-				in[i] = q.arg(v)
+				in[i] = q.Arg(v)
 			}
-			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectProduct()+` FROM products WHERE `+q.where[0]+
-				` AND `+fmt.Sprintf(cond, strings.Join(in, ", ")), q.args...)
+			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectProduct()+` FROM products WHERE `+q.Where[0]+
+				` AND `+fmt.Sprintf(cond, strings.Join(in, ", ")), q.Args...)
 			if err != nil {
 				return err
 			}
@@ -121,13 +122,13 @@ const writeBatch = 100
 // write runs under a savepoint, so that a failed one (a taken SKU, a stale
 // version) leaves the others standing; with atomic, any failure rolls
 // everything back.
-func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
+func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
 	results := make([]error, len(writes))
-	if !validIDs(tenantID) {
+	if !base.ValidIDs(tenantID) {
 		return nil, vitrine.NotFound("Tenant")
 	}
 	failed := errors.New("a write failed")
-	err := db.write(ctx, tenant(tenantID), ch, is(""), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(""), func(c sqldb.Conn) error {
 		for i, w := range writes {
 			results[i] = db.writeOne(ctx, c, ch, w, !atomic)
 			if results[i] != nil && vitrine.AsError(results[i]) == nil {
@@ -157,7 +158,7 @@ func (db *DB) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID str
 // writeOne makes one write under a savepoint, so that its failure leaves
 // the transaction usable. Its statements run at once (not ExecLater), so
 // that a failure is the row's, under its savepoint.
-func (db *DB) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, w vitrine.ProductWrite, isolate bool) error {
+func (db *Store) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, w vitrine.ProductWrite, isolate bool) error {
 	if isolate {
 		if _, err := c.Exec(ctx, `SAVEPOINT product_write`); err != nil {
 			return err
@@ -196,7 +197,7 @@ func (db *DB) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, w v
 
 // constraintOfWrite is productConflict inside a batch, where the SKU taken
 // cannot be read from another transaction before the batch ends.
-func (db *DB) constraintOfWrite(err error, p *vitrine.Product) error {
+func (db *Store) constraintOfWrite(err error, p *vitrine.Product) error {
 	name, ok := db.d.Constraint(err)
 	if !ok || p == nil {
 		return err

@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/sanitize"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -42,7 +43,7 @@ func docOf(p *vitrine.Product) (string, error) {
 // categoryNames is the expression, beside productColumns, that reads the
 // names of a product's categories: "id name" pairs, separated by a record
 // separator (names hold no control character).
-func (db *DB) categoryNames() string {
+func (db *Store) categoryNames() string {
 	if db.d.Name() == "postgres" {
 		return `(SELECT string_agg(c.id::text || ' ' || c.name, chr(30)) FROM product_categories pc
 			JOIN categories c ON c.tenant_id = pc.tenant_id AND c.id = pc.category_id
@@ -54,13 +55,13 @@ func (db *DB) categoryNames() string {
 }
 
 // selectProduct is the SELECT list of a product read.
-func (db *DB) selectProduct() string {
+func (db *Store) selectProduct() string {
 	return `SELECT ` + productColumns + `, ` + db.categoryNames()
 }
 
 // selectJoinedProduct is selectProduct's list with each column of
 // products named by its table, for a read that joins another.
-func (db *DB) selectJoinedProduct() string {
+func (db *Store) selectJoinedProduct() string {
 	cols := strings.Split(productColumns, ", ")
 	for i, c := range cols {
 		cols[i] = "products." + c
@@ -146,7 +147,7 @@ func words(p *vitrine.Product) (name, all string) {
 
 // productConflict turns the violation of a product's uniqueness into the
 // ConflictError that names what is taken.
-func (db *DB) productConflict(ctx context.Context, err error, p *vitrine.Product) error {
+func (db *Store) productConflict(ctx context.Context, err error, p *vitrine.Product) error {
 	name, ok := db.d.Constraint(err)
 	if !ok || p == nil {
 		return err
@@ -165,7 +166,7 @@ func (db *DB) productConflict(ctx context.Context, err error, p *vitrine.Product
 
 // takenSKU returns the first of p's SKUs that another product of its
 // company has, after a write failed on one.
-func (db *DB) takenSKU(ctx context.Context, p *vitrine.Product) string {
+func (db *Store) takenSKU(ctx context.Context, p *vitrine.Product) string {
 	var keys []string
 	for _, v := range p.Variants {
 		if v.SKU != "" {
@@ -176,18 +177,18 @@ func (db *DB) takenSKU(ctx context.Context, p *vitrine.Product) string {
 		return ""
 	}
 	var taken string
-	_ = db.d.Read(ctx, tenant(p.TenantID), func(c sqldb.Conn) error {
-		var q queryBuilder
-		q.add(`tenant_id = `, p.TenantID)
-		q.add(`product_id <> `, p.ID)
+	_ = db.d.Read(ctx, base.Tenant(p.TenantID), func(c sqldb.Conn) error {
+		var q base.QueryBuilder
+		q.Add(`tenant_id = `, p.TenantID)
+		q.Add(`product_id <> `, p.ID)
 		in := make([]string, len(keys))
 		for i, k := range keys {
-			in[i] = q.arg(k)
+			in[i] = q.Arg(k)
 		}
 		rows, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
 			var k string
 			return k, r.Scan(&k)
-		}, `SELECT sku_key FROM variants WHERE `+strings.Join(q.where, ` AND `)+` AND sku_key IN (`+strings.Join(in, ", ")+`)`, q.args...)
+		}, `SELECT sku_key FROM variants WHERE `+strings.Join(q.Where, ` AND `)+` AND sku_key IN (`+strings.Join(in, ", ")+`)`, q.Args...)
 		for _, v := range p.Variants {
 			if v.SKU != "" && slices.Contains(rows, vitrine.SKUKey(v.SKU)) {
 				taken = v.SKU
@@ -333,9 +334,9 @@ func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, befo
 
 // CreateProduct stores a new product, or finds the one its idempotency
 // key made: the call's event is about the product it answers with.
-func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
+func (db *Store) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
 	out := p
-	err := db.write(ctx, tenant(p.TenantID), ch, func() string { return out.ID }, func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(p.TenantID), ch, func() string { return out.ID }, func(c sqldb.Conn) error {
 		if key != nil {
 			var hash, id string
 			err := c.QueryRow(ctx, `SELECT request_hash, product_id FROM idempotency_keys
@@ -383,8 +384,8 @@ func (db *DB) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.P
 }
 
 // ProductByID returns a product of the tenant, or NotFoundError.
-func (db *DB) ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Product, error) {
-	if !validIDs(tenantID, id) {
+func (db *Store) ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Product, error) {
+	if !base.ValidIDs(tenantID, id) {
 		return nil, vitrine.NotFound("Product")
 	}
 	return db.product(ctx, tenantID, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`, id)
@@ -392,8 +393,8 @@ func (db *DB) ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Pr
 
 // ProductBySKU returns the tenant's product with a variant of that SKU,
 // compared without case, or NotFoundError.
-func (db *DB) ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error) {
-	if !validIDs(tenantID) {
+func (db *Store) ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error) {
+	if !base.ValidIDs(tenantID) {
 		return nil, vitrine.NotFound("Product")
 	}
 	return db.product(ctx, tenantID, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id =
@@ -402,8 +403,8 @@ func (db *DB) ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.
 
 // ProductByVariant returns the tenant's product with that variant, or
 // NotFoundError.
-func (db *DB) ProductByVariant(ctx context.Context, tenantID, variantID string) (*vitrine.Product, error) {
-	if !validIDs(tenantID, variantID) {
+func (db *Store) ProductByVariant(ctx context.Context, tenantID, variantID string) (*vitrine.Product, error) {
+	if !base.ValidIDs(tenantID, variantID) {
 		return nil, vitrine.NotFound("Variant")
 	}
 	p, err := db.product(ctx, tenantID, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id =
@@ -414,9 +415,9 @@ func (db *DB) ProductByVariant(ctx context.Context, tenantID, variantID string) 
 	return p, err
 }
 
-func (db *DB) product(ctx context.Context, tenantID, query, arg string) (*vitrine.Product, error) {
+func (db *Store) product(ctx context.Context, tenantID, query, arg string) (*vitrine.Product, error) {
 	var p *vitrine.Product
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) (err error) {
 		p, err = scanProduct(c.QueryRow(ctx, query, tenantID, arg))
 		return err
 	})
@@ -432,12 +433,12 @@ func (db *DB) product(ctx context.Context, tenantID, query, arg string) (*vitrin
 // UpdateProduct reads the product under a row lock (the single writer
 // connection holds it on SQLite; FOR UPDATE on PostgreSQL), applies change
 // and writes the result with the next version, in one transaction.
-func (db *DB) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id string, change func(*vitrine.Product) error) (*vitrine.Product, error) {
-	if !validIDs(tenantID, id) {
+func (db *Store) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id string, change func(*vitrine.Product) error) (*vitrine.Product, error) {
+	if !base.ValidIDs(tenantID, id) {
 		return nil, vitrine.NotFound("Product")
 	}
 	var p *vitrine.Product
-	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) error {
 		before, err := scanProduct(c.QueryRow(ctx, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.ForUpdate(), tenantID, id))
 		if errors.Is(err, sqldb.ErrNoRows) {
 			return vitrine.NotFound("Product")
@@ -468,12 +469,12 @@ func (db *DB) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID, id
 // DeleteProduct removes a product of the tenant, or answers NotFoundError.
 // Its stock movements stay, as history; its variants and index rows go
 // with it.
-func (db *DB) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID, id string) error {
-	if !validIDs(tenantID, id) {
+func (db *Store) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID, id string) error {
+	if !base.ValidIDs(tenantID, id) {
 		return vitrine.NotFound("Product")
 	}
 	var n int64
-	err := db.write(ctx, tenant(tenantID), ch, is(id), func(c sqldb.Conn) (err error) {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Product")

@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -21,26 +22,26 @@ func recordStock(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitrin
 }
 
 // ListStockMovements returns a page of stock movements, newest first.
-func (db *DB) ListStockMovements(ctx context.Context, tenantID, productID, before string, limit int) ([]*vitrine.StockMovement, error) {
-	if !validIDs(tenantID) || (productID != "" && !validIDs(productID)) {
+func (db *Store) ListStockMovements(ctx context.Context, tenantID, productID, before string, limit int) ([]*vitrine.StockMovement, error) {
+	if !base.ValidIDs(tenantID) || (productID != "" && !base.ValidIDs(productID)) {
 		return nil, nil
 	}
-	var q queryBuilder
-	q.add(`tenant_id = `, tenantID)
+	var q base.QueryBuilder
+	q.Add(`tenant_id = `, tenantID)
 	if productID != "" {
-		q.add(`product_id = `, productID)
+		q.Add(`product_id = `, productID)
 	}
 	if before != "" {
-		q.add(`id < `, before)
+		q.Add(`id < `, before)
 	}
 	query := `SELECT tenant_id, id, product_id, coalesce(variant_id, product_id), delta, stock_after, reason, user_id, request_id, at FROM stock_movements WHERE ` +
-		strings.Join(q.where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.arg(limit))
+		strings.Join(q.Where, ` AND `) + ` ORDER BY id DESC` + base.LimitTo(q.Arg(limit))
 	var out []*vitrine.StockMovement
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) (err error) {
 		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.StockMovement, error) {
 			var m vitrine.StockMovement
 			return &m, r.Scan(&m.TenantID, &m.ID, &m.ProductID, &m.VariantID, &m.Delta, &m.StockAfter, &m.Reason, &m.UserID, &m.RequestID, &m.At)
-		}, query, q.args...)
+		}, query, q.Args...)
 		return err
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package store
+package catalog
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -21,7 +22,7 @@ var sortColumns = map[string]string{"name": "name_key", "price": "price", "updat
 // ranks in turn: the SKU that is the query, then matches in the name, then
 // matches elsewhere. When the search's matches are few, the last two ranks
 // are read in one query.
-func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
+func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
 	f.Facets = nil
 	found, err := db.FindProducts(ctx, tenantID, f)
 	if err != nil {
@@ -33,12 +34,12 @@ func (db *DB) ListProducts(ctx context.Context, tenantID string, f vitrine.Produ
 // FindProducts returns a page of the tenant's products as ListProducts
 // does, each with its key in the sort order, and, in the same read, the
 // counts of the facets f names under the same filter (without its page).
-func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
+func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
 	out := &vitrine.FoundProducts{}
-	if !validIDs(tenantID) {
+	if !base.ValidIDs(tenantID) {
 		return out, nil
 	}
-	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		pq := productQuery{tenantID: tenantID, f: f}
 		if len(f.Words) > 0 {
 			var err error
@@ -99,8 +100,8 @@ func (db *DB) FindProducts(ctx context.Context, tenantID string, f vitrine.Produ
 
 // categoryAndBelow returns the category and every category under it; none
 // when the category is not the tenant's (the filter then matches nothing).
-func (db *DB) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, id string) ([]string, error) {
-	if !validIDs(id) {
+func (db *Store) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, id string) ([]string, error) {
+	if !base.ValidIDs(id) {
 		return nil, nil
 	}
 	return sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
@@ -130,51 +131,51 @@ type productQuery struct {
 
 // filter adds to q the terms of pq's filter that do not depend on the
 // page: every one but the keyset and the relevance rank.
-func (db *DB) filter(q *queryBuilder, pq productQuery) {
+func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	f := pq.f
-	q.add(`tenant_id = `, pq.tenantID)
+	q.Add(`tenant_id = `, pq.tenantID)
 	if f.Status != "" {
-		q.add(`status = `, string(f.Status))
+		q.Add(`status = `, string(f.Status))
 	}
 	if f.Vendor != "" {
-		q.add(`vendor_key = `, vitrine.Fold(string(f.Vendor)))
+		q.Add(`vendor_key = `, vitrine.Fold(string(f.Vendor)))
 	}
 	if f.ProductType != "" {
-		q.add(`type_key = `, vitrine.Fold(string(f.ProductType)))
+		q.Add(`type_key = `, vitrine.Fold(string(f.ProductType)))
 	}
 	if f.Since != nil {
-		q.add(`updated_at >= `, *f.Since)
+		q.Add(`updated_at >= `, *f.Since)
 	}
 	if f.OnSale != nil {
-		q.add(`on_sale = `, *f.OnSale)
+		q.Add(`on_sale = `, *f.OnSale)
 	}
 	for _, t := range f.Tags {
-		q.where = append(q.where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.arg(vitrine.TagKey(string(t)))+`)`)
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.Arg(vitrine.TagKey(string(t)))+`)`)
 	}
 	if len(pq.categories) > 0 {
 		in := make([]string, len(pq.categories))
 		for i, id := range pq.categories {
-			in[i] = q.arg(id)
+			in[i] = q.Arg(id)
 		}
-		q.where = append(q.where, `id IN (SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`))`)
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`))`)
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
 		v := vitrine.AttributeString(f.Attributes[k])
-		q.where = append(q.where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.arg(k)+` AND value = `+q.arg(v)+`)`)
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.Arg(k)+` AND value = `+q.Arg(v)+`)`)
 	}
 	if f.MinMinor != nil || f.MaxMinor != nil {
-		q.add(`currency = `, string(f.Currency))
+		q.Add(`currency = `, string(f.Currency))
 	}
 	if len(f.Options) == 0 {
 		// The product's range meets the filter's: some variant is in it.
 		if f.MinMinor != nil {
-			q.add(`price_max >= `, *f.MinMinor)
+			q.Add(`price_max >= `, *f.MinMinor)
 		}
 		if f.MaxMinor != nil {
-			q.add(`price <= `, *f.MaxMinor)
+			q.Add(`price <= `, *f.MaxMinor)
 		}
 		if f.InStock != nil {
-			q.where = append(q.where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
+			q.Where = append(q.Where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
 		}
 		return
 	}
@@ -182,34 +183,34 @@ func (db *DB) filter(q *queryBuilder, pq productQuery) {
 	// stock: the blue shirt in size M under 70.
 	var v []string
 	for _, name := range slices.Sorted(maps.Keys(f.Options)) {
-		key, val := q.arg(vitrine.OptionKey(name)), q.arg(f.Options[name])
+		key, val := q.Arg(vitrine.OptionKey(name)), q.Arg(f.Options[name])
 		v = append(v, `((v.opt1_key = `+key+` AND v.opt1 = `+val+`) OR (v.opt2_key = `+key+` AND v.opt2 = `+val+`) OR (v.opt3_key = `+key+` AND v.opt3 = `+val+`))`)
 	}
 	if f.MinMinor != nil {
-		v = append(v, `v.price >= `+q.arg(*f.MinMinor))
+		v = append(v, `v.price >= `+q.Arg(*f.MinMinor))
 	}
 	if f.MaxMinor != nil {
-		v = append(v, `v.price <= `+q.arg(*f.MaxMinor))
+		v = append(v, `v.price <= `+q.Arg(*f.MaxMinor))
 	}
 	if f.InStock != nil {
 		v = append(v, map[bool]string{true: `v.stock > 0`, false: `v.stock = 0`}[*f.InStock])
 	}
 	// Correlated: the product's own variants, by their index, for the
 	// products the other terms (their indexes) keep.
-	q.where = append(q.where, `EXISTS (SELECT 1 FROM `+db.by("variants v", "variants_by_product")+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
+	q.Where = append(q.Where, `EXISTS (SELECT 1 FROM `+base.By(db.d, "variants v", "variants_by_product")+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
 }
 
 // skuIs is the condition that a variant of the product has the SKU key.
-func skuIs(q *queryBuilder, sku string) string {
-	return `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key = ` + q.arg(sku) + `)`
+func skuIs(q *base.QueryBuilder, sku string) string {
+	return `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key = ` + q.Arg(sku) + `)`
 }
 
 // listProducts reads one page in one order, finding words as ws says,
 // and appends its products and their keys to out; rank, unless -1, keeps
 // only the products of that relevance rank (or, as nameOrRest, of ranks 1
 // and 2, each product's read with it).
-func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, rank int, out *vitrine.FoundProducts) error {
-	var q queryBuilder
+func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, rank int, out *vitrine.FoundProducts) error {
+	var q base.QueryBuilder
 	db.filter(&q, pq)
 	f, ws := pq.f, pq.ws
 	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
@@ -217,21 +218,21 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, r
 	switch rank {
 	case -1:
 		if len(f.Words) > 0 {
-			q.where = append(q.where, match("search", true))
+			q.Where = append(q.Where, match("search", true))
 			from = ws.from("search")
 		}
 	case 0:
-		q.where = append(q.where, skuIs(&q, f.SKU))
+		q.Where = append(q.Where, skuIs(&q, f.SKU))
 	case 1:
-		q.where = append(q.where, match("name_words", true), `NOT `+skuIs(&q, f.SKU))
+		q.Where = append(q.Where, match("name_words", true), `NOT `+skuIs(&q, f.SKU))
 		from = ws.from("name_words")
 	case 2:
-		q.where = append(q.where, match("search", true), `NOT `+match("name_words", false), `NOT `+skuIs(&q, f.SKU))
+		q.Where = append(q.Where, match("search", true), `NOT `+match("name_words", false), `NOT `+skuIs(&q, f.SKU))
 		from = ws.from("search")
 	case nameOrRest:
 		// A name's words are among the product's: ranks 1 and 2 are the
 		// products matching in search, apart from the SKU itself.
-		q.where = append(q.where, match("search", true), `NOT `+skuIs(&q, f.SKU))
+		q.Where = append(q.Where, match("search", true), `NOT `+skuIs(&q, f.SKU))
 		from = ws.from("search")
 	}
 	col, ok := sortColumns[f.Sort.Key()]
@@ -244,7 +245,7 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, r
 	}
 	if f.After != nil {
 		if col == "" {
-			q.add(`id `+cmp+` `, f.After.ID)
+			q.Add(`id `+cmp+` `, f.After.ID)
 		} else {
 			var v any
 			switch col {
@@ -255,7 +256,7 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, r
 			case "updated_at":
 				v = f.After.Updated
 			}
-			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.arg(v), q.arg(f.After.ID))
+			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.Arg(v), q.Arg(f.After.ID))
 			if rank == nameOrRest {
 				// After a name match, the rest of them, then every other
 				// match; after another match, the rest of those.
@@ -265,7 +266,7 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, r
 					keyset = `NOT ` + match("name_words", false) + ` AND ` + keyset
 				}
 			}
-			q.where = append(q.where, keyset)
+			q.Where = append(q.Where, keyset)
 		}
 	}
 	order := `id ` + dir
@@ -293,9 +294,9 @@ func (db *DB) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, r
 			return k, err
 		}
 	}
-	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.where, ` AND `) +
-		` ORDER BY ` + order + limitTo(q.arg(f.Limit))
-	rows, err := sqldb.Collect(ctx, c, scan, query, q.args...)
+	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
+		` ORDER BY ` + order + base.LimitTo(q.Arg(f.Limit))
+	rows, err := sqldb.Collect(ctx, c, scan, query, q.Args...)
 	if err != nil {
 		return err
 	}

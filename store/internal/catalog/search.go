@@ -1,20 +1,22 @@
-package store
+package catalog
 
 import (
 	"context"
 	"encoding/json"
-	"github.com/vitrine/vitrine/store/internal/sqldb"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-// selectiveMatches is the number of matching products under which a
+// SelectiveMatches is the number of matching products under which a
 // search reads its matches through an index of words and sorts them,
 // rather than walking the tenant's products in order and keeping the
 // matches. (A variable for the tests, which run both plans.)
-var selectiveMatches = 2000
+var SelectiveMatches = 2000
 
 // wordSearch is how the queries of one search find the products holding
 // its words.
@@ -24,12 +26,12 @@ type wordSearch struct {
 	// starting with each of the search's words. drive says that the query
 	// should find its products through this condition, if it narrows them
 	// most; otherwise it only checks the products found some other way.
-	match func(q *queryBuilder, column string, drive bool) string
+	match func(q *base.QueryBuilder, column string, drive bool) string
 	// from returns the table a query reads when its matches of column
 	// narrow it most: "products", or the same with a hint of how to reach
 	// them fastest.
 	from func(column string) string
-	// few says that the search's matches are few (under selectiveMatches)
+	// few says that the search's matches are few (under SelectiveMatches)
 	// and found through an index: a relevance search reads its name
 	// matches and its other matches in one query, and sorts them.
 	few bool
@@ -39,7 +41,7 @@ type wordSearch struct {
 // no statistics for the full-text index: left alone, it walks the tenant's
 // products in order even for a word that three of a million hold. So
 // sqliteSearch counts the products whose words hold the query's, up to
-// selectiveMatches (in every tenant: the index is one for all). When they
+// SelectiveMatches (in every tenant: the index is one for all). When they
 // are fewer, queries read them by rowid (NOT INDEXED leaves the planner
 // nothing else) and sort them; otherwise they walk the products in order
 // and keep those whose words hold the query's, stopping at the page's end.
@@ -55,7 +57,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 		}
 		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
 	}
-	limit := strconv.Itoa(selectiveMatches)
+	limit := strconv.Itoa(SelectiveMatches)
 	// count counts column's matches up to the limit: the words themselves
 	// first, as the index reads a term's products lazily but merges every
 	// term that starts with a word before it yields the first. Only when
@@ -65,7 +67,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 		for _, suffix := range []string{"", "*"} {
 			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
 				fts(column, suffix)).Scan(&n)
-			if err != nil || n >= selectiveMatches {
+			if err != nil || n >= SelectiveMatches {
 				return n, err
 			}
 		}
@@ -82,14 +84,14 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 	if err != nil {
 		return wordSearch{}, err
 	}
-	rare := n < selectiveMatches
+	rare := n < SelectiveMatches
 	if rare {
 		rowids, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (id int64, err error) { return id, r.Scan(&id) },
 			`SELECT rowid FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit, fts("search", "*"))
 		if err != nil {
 			return wordSearch{}, err
 		}
-		rare = len(rowids) < selectiveMatches
+		rare = len(rowids) < SelectiveMatches
 	}
 	// A common query's name matches may still be few (a word of many SKUs
 	// that no name holds): then they are read from the index.
@@ -99,7 +101,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 		if err != nil {
 			return wordSearch{}, err
 		}
-		rareNames = n < selectiveMatches
+		rareNames = n < SelectiveMatches
 	}
 	list := "[]"
 	if len(rowids) > 0 {
@@ -107,18 +109,18 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 		list = string(b)
 	}
 	return wordSearch{
-		match: func(q *queryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, drive bool) string {
 			conds := make([]string, 0, len(words)+1)
 			switch {
 			case !drive:
 				// the product is found already: its words are checked
 			case rare:
-				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.arg(list)+`))`)
+				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.Arg(list)+`))`)
 			case column == "name_words" && rareNames:
-				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.arg(fts(column, "*")) + `)`
+				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
 			}
 			for _, w := range words {
-				conds = append(conds, `instr(' ' || `+column+`, `+q.arg(" "+w)+`) > 0`)
+				conds = append(conds, `instr(' ' || `+column+`, `+q.Arg(" "+w)+`) > 0`)
 			}
 			return "(" + strings.Join(conds, " AND ") + ")"
 		},
@@ -137,7 +139,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 // whose primary key holds each word's products within the tenant: a
 // word's prefix is a range of it. Like SQLite's search, it first counts,
 // for each word and column, the products whose words start with it, up to
-// selectiveMatches (reading the index lazily, in the tenant alone). When
+// SelectiveMatches (reading the index lazily, in the tenant alone). When
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
@@ -157,11 +159,11 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []
 			rare[column] = r // a name's words are among the product's: as rare, or rarer
 			break
 		}
-		best := rarest{count: selectiveMatches}
+		best := rarest{count: SelectiveMatches}
 		for _, w := range words {
 			var n int
 			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
-				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(selectiveMatches)+`) m`,
+				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
 				tenantID, w, prefixEnd(w)).Scan(&n)
 			if err != nil {
 				return wordSearch{}, err
@@ -173,12 +175,12 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []
 		rare[column] = best
 	}
 	return wordSearch{
-		match: func(q *queryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, drive bool) string {
 			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.arg(query) + `::tsquery`
+			cond := tsv + ` @@ ` + q.Arg(query) + `::tsquery`
 			if r := rare[column]; drive && r.word != "" {
-				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.arg(tenantID) +
-					` AND word >= ` + q.arg(r.word) + ` AND word < ` + q.arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
+				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.Arg(tenantID) +
+					` AND word >= ` + q.Arg(r.word) + ` AND word < ` + q.Arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
 			}
 			return cond
 		},
