@@ -2,61 +2,16 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )
-
-type (
-	importMode string
-	importRows []importRowIn // bounded to MaxImportRows in importTools
-)
-
-// MaxImportRows bounds the rows of one import_products call.
-const MaxImportRows = 1000
-
-// importRowIn is a row of an import: create_product's fields. Which
-// optional fields a row gives is read from its JSON (given), so that an
-// upsert keeps those it leaves out.
-type importRowIn struct {
-	productFields
-	given map[string]bool
-}
-
-func (r *importRowIn) UnmarshalJSON(b []byte) error {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(b, &keys); err != nil {
-		return err
-	}
-	r.given = make(map[string]bool, len(keys))
-	for k := range keys {
-		r.given[k] = true
-	}
-	return json.Unmarshal(b, &r.productFields)
-}
-
-type importFormat string
-
-type importIn struct {
-	TenantArg
-	Products importRows   `json:"products,omitempty" jsonschema:"Rows of create_product's fields (no tenant_id)."`
-	Format   importFormat `json:"format,omitempty" jsonschema:"shopify: csv holds a Shopify product CSV export. Default: products."`
-	CSV      longCSV      `json:"csv,omitempty"`
-	Mode     importMode   `json:"mode,omitempty" jsonschema:"upsert: a product that exists (by handle, else SKU) is updated, keeping fields left out. Default: create (an error)."`
-	Atomic   bool         `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
-}
-
-// longCSV is a Shopify export sent whole; the HTTP body limit
-// (--max-body) bounds it first.
-type longCSV string
-
-const maxCSVLength = 32 << 20
 
 type importRowOut struct {
 	Index  int        `json:"index"`
@@ -84,7 +39,7 @@ func importTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
 			"result. Reports progress.",
 		Toolset: "inventory", Op: service.OpImportProducts,
-	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
+	}, func(ctx context.Context, a *service.Access, in shapes.ImportIn) (importOut, error) {
 		if in.Format == "shopify" {
 			return importShopify(ctx, cat, a, in)
 		}
@@ -96,7 +51,7 @@ func importTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 		}
 		rows := make([]catalog.ImportRow, len(in.Products))
 		for i, r := range in.Products {
-			rows[i] = catalog.ImportRow{NewProduct: r.service(), Given: r.given}
+			rows[i] = catalog.ImportRow{NewProduct: r.NewProduct(), Given: r.Given()}
 		}
 		sum, err := cat.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {
@@ -108,7 +63,7 @@ func importTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 	t.schemas = sync.OnceValue(func() toolSchemas {
 		s := derived()
 		rows := s.in.Properties["products"]
-		rows.MaxItems = ptr(MaxImportRows)
+		rows.MaxItems = ptr(shapes.MaxImportRows)
 		return s
 	})
 	return []*Tool{t}
@@ -154,7 +109,7 @@ func progressReporter(ctx context.Context) func(done, total int) {
 }
 
 // importShopify imports the Shopify product CSV of in.CSV.
-func importShopify(ctx context.Context, cat *catalog.Catalog, a *service.Access, in importIn) (importOut, error) {
+func importShopify(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ImportIn) (importOut, error) {
 	if len(in.Products) > 0 {
 		return importOut{}, vitrine.Invalid("products", "give either products or a Shopify csv, not both")
 	}

@@ -2,129 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"time"
 
-	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )
-
-// productRow is a product in a page of list_products: what an agent uses
-// to decide and act on it (its price range and total stock, not its
-// variants), and the rest of the record only on request (detail "full"),
-// since a page goes whole into the model's context. get_product returns
-// everything.
-type productRow struct {
-	ID             string    `json:"id"`
-	SKU            string    `json:"sku"`
-	Name           string    `json:"name"`
-	Price          string    `json:"price"`
-	PriceMax       string    `json:"price_max,omitempty"`
-	CompareAtPrice string    `json:"compare_at_price,omitempty"`
-	Currency       string    `json:"currency"`
-	Stock          int64     `json:"stock"`
-	Status         string    `json:"status"`
-	Variants       int       `json:"variant_count"`
-	Vendor         string    `json:"vendor,omitempty"`
-	Image          *rowImage `json:"image,omitempty"`
-	Version        int64     `json:"version"`
-	UpdatedAt      time.Time `json:"updated_at"`
-	// full, with detail "full", is what the row is written as: the whole
-	// record, as get_product returns it.
-	full *productOut
-}
-
-type rowImage struct {
-	URL string `json:"url"`
-	Alt string `json:"alt,omitempty"`
-}
-
-func productRowView(p *vitrine.Product, full bool) productRow {
-	r := productRow{ID: p.ID, SKU: p.SKU, Name: p.Name, Price: p.PriceString(), Currency: p.Currency,
-		Stock: p.Stock, Status: string(p.Status), Variants: len(p.Variants), Vendor: p.Vendor, Version: p.Version, UpdatedAt: p.UpdatedAt}
-	if p.PriceMax != p.Price {
-		r.PriceMax = price(p.PriceMax, p.Currency)
-	}
-	if p.CompareAtPrice != nil {
-		r.CompareAtPrice = price(*p.CompareAtPrice, p.Currency)
-	}
-	if len(p.Media) > 0 {
-		r.Image = &rowImage{URL: p.Media[0].URL, Alt: p.Media[0].Alt}
-	}
-	if full {
-		v := productView(p)
-		r.full = &v
-	}
-	return r
-}
-
-// MarshalJSON writes the row, or with detail "full" the whole record.
-func (r productRow) MarshalJSON() ([]byte, error) {
-	if r.full != nil {
-		return json.Marshal(r.full)
-	}
-	type row productRow
-	return json.Marshal(row(r))
-}
-
-// listProductsIn is list_products' arguments: the domain's filter, decoded
-// as it is (its fields, their names and descriptions, are the schema's),
-// how to show the rows, and the page.
-type listProductsIn struct {
-	TenantArg
-	vitrine.ProductFilter
-	Detail productDetail `json:"detail,omitempty" jsonschema:"full: rows as get_product."`
-	pageArgs
-}
-
-type listProductsOut struct {
-	Products   []productRow `json:"products"`
-	NextCursor string       `json:"next_cursor"`
-	Facets     any          `json:"facets,omitempty" jsonschema:"[{value, count}]; options by option name; categories by id."`
-}
-
-// facetsOut holds the facets asked for: values with their product counts,
-// most frequent first; options by option name.
-type facetsOut struct {
-	Vendor      []vitrine.FacetValue            `json:"vendor,omitempty"`
-	ProductType []vitrine.FacetValue            `json:"product_type,omitempty"`
-	Tags        []vitrine.FacetValue            `json:"tags,omitempty"`
-	Categories  []vitrine.FacetValue            `json:"categories,omitempty" jsonschema:"value: the category's id."`
-	Options     map[string][]vitrine.FacetValue `json:"options,omitempty"`
-	Status      []vitrine.FacetValue            `json:"status,omitempty"`
-}
-
-func facetsView(f *vitrine.Facets, asked []vitrine.FacetName) *facetsOut {
-	if f == nil {
-		return nil
-	}
-	out := &facetsOut{}
-	for _, name := range asked {
-		vs := f.Values[name]
-		if vs == nil {
-			vs = []vitrine.FacetValue{}
-		}
-		switch name {
-		case vitrine.FacetVendor:
-			out.Vendor = vs
-		case vitrine.FacetProductType:
-			out.ProductType = vs
-		case vitrine.FacetTags:
-			out.Tags = vs
-		case vitrine.FacetCategories:
-			out.Categories = vs
-		case vitrine.FacetStatus:
-			out.Status = vs
-		case vitrine.FacetOptions:
-			out.Options = f.Options
-			if out.Options == nil {
-				out.Options = map[string][]vitrine.FacetValue{}
-			}
-		}
-	}
-	return out
-}
 
 // listingTools are the tools that list the catalog: list_products.
 func listingTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
@@ -134,17 +16,17 @@ func listingTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 			Title:       "List products",
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
+		}, func(ctx context.Context, a *service.Access, in shapes.ListProductsIn) (shapes.ListProductsOut, error) {
 			page, err := cat.ListProducts(ctx, a, in.ProductFilter, int(in.PageSize), string(in.Cursor))
 			if err != nil {
-				return listProductsOut{}, err
+				return shapes.ListProductsOut{}, err
 			}
-			out := listProductsOut{Products: make([]productRow, 0, len(page.Products)), NextCursor: page.NextCursor}
-			if f := facetsView(page.Facets, in.Facets); f != nil {
+			out := shapes.ListProductsOut{Products: make([]shapes.ProductRow, 0, len(page.Products)), NextCursor: page.NextCursor}
+			if f := shapes.FacetsView(page.Facets, in.Facets); f != nil {
 				out.Facets = f
 			}
 			for _, p := range page.Products {
-				out.Products = append(out.Products, productRowView(p, in.Detail == "full"))
+				out.Products = append(out.Products, shapes.ProductRowView(p, in.Detail == "full"))
 			}
 			return out, nil
 		}),

@@ -2,262 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"time"
 
-	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )
-
-// Named types carry their constraints into the schemas (see typeSchemas).
-type (
-	productDetail string
-	policyName    string
-	weightUnit    string
-	imageURL      string
-	pageLimit     int
-	stockLevel    int64
-	sku           string
-	shortText     string // names, reasons, queries, keys
-	longText      string
-	slug          string
-	email         string
-	roleName      string
-	roleText      string
-)
-
-// productOut is a product as tools return it: the whole record.
-type productOut struct {
-	ID             string           `json:"id"`
-	TenantID       string           `json:"tenant_id"`
-	Handle         string           `json:"handle"`
-	Name           string           `json:"name"`
-	Description    string           `json:"description"`
-	Vendor         string           `json:"vendor,omitempty"`
-	ProductType    string           `json:"product_type,omitempty"`
-	Tags           []string         `json:"tags"`
-	Status         string           `json:"status"`
-	SKU            string           `json:"sku"`
-	Price          string           `json:"price" jsonschema:"Lowest."`
-	PriceMax       string           `json:"price_max,omitempty" jsonschema:"Highest, when they differ."`
-	CompareAtPrice string           `json:"compare_at_price,omitempty"`
-	Currency       string           `json:"currency"`
-	Stock          int64            `json:"stock" jsonschema:"Total."`
-	Options        []vitrine.Option `json:"options"`
-	Variants       []variantOut     `json:"variants"`
-	Media          []vitrine.Media  `json:"media"`
-	Categories     []categoryRef    `json:"categories"`
-	Attributes     map[string]any   `json:"attributes"`
-	SEO            vitrine.SEO      `json:"seo"`
-	Version        int64            `json:"version"`
-	CreatedAt      time.Time        `json:"created_at"`
-	CreatedBy      string           `json:"created_by"`
-	UpdatedAt      time.Time        `json:"updated_at"`
-	UpdatedBy      string           `json:"updated_by"`
-}
-
-type categoryRef struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-type variantOut struct {
-	ID               string            `json:"id"`
-	SKU              string            `json:"sku"`
-	Options          map[string]string `json:"options"`
-	Price            string            `json:"price"`
-	CompareAtPrice   string            `json:"compare_at_price,omitempty"`
-	Barcode          string            `json:"barcode,omitempty"`
-	Weight           *vitrine.Weight   `json:"weight,omitempty"`
-	Stock            int64             `json:"stock"`
-	InventoryPolicy  string            `json:"inventory_policy"`
-	RequiresShipping bool              `json:"requires_shipping"`
-	Taxable          bool              `json:"taxable"`
-	Image            string            `json:"image,omitempty"`
-	Position         int               `json:"position"`
-}
-
-func price(minor int64, currency string) string {
-	return vitrine.FormatPrice(minor, vitrine.CurrencyScale(currency))
-}
-
-func variantView(p *vitrine.Product, v *vitrine.Variant) variantOut {
-	out := variantOut{ID: v.ID, SKU: v.SKU, Options: v.Options, Price: price(v.Price, p.Currency), Barcode: v.Barcode, Weight: v.Weight,
-		Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: v.RequiresShipping, Taxable: v.Taxable, Image: v.Image, Position: v.Position}
-	if v.CompareAtPrice != nil {
-		out.CompareAtPrice = price(*v.CompareAtPrice, p.Currency)
-	}
-	return out
-}
-
-func productView(p *vitrine.Product) productOut {
-	out := productOut{
-		ID: p.ID, TenantID: p.TenantID, Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
-		Tags: orEmpty(p.Tags), Status: string(p.Status), SKU: p.SKU, Price: p.PriceString(), Currency: p.Currency, Stock: p.Stock,
-		Options: orEmpty(p.Options), Media: orEmpty(p.Media), Attributes: p.Attributes, SEO: p.SEO, Version: p.Version,
-		CreatedAt: p.CreatedAt, CreatedBy: p.CreatedBy, UpdatedAt: p.UpdatedAt, UpdatedBy: p.UpdatedBy,
-		Variants: make([]variantOut, len(p.Variants)), Categories: make([]categoryRef, len(p.Categories)),
-	}
-	if out.Attributes == nil {
-		out.Attributes = map[string]any{}
-	}
-	if p.PriceMax != p.Price {
-		out.PriceMax = price(p.PriceMax, p.Currency)
-	}
-	if p.CompareAtPrice != nil {
-		out.CompareAtPrice = price(*p.CompareAtPrice, p.Currency)
-	}
-	for i, v := range p.Variants {
-		out.Variants[i] = variantView(p, v)
-	}
-	for i, c := range p.Categories {
-		out.Categories[i] = categoryRef(c)
-	}
-	return out
-}
-
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-type getProductIn struct {
-	TenantArg
-	ID  string `json:"id,omitempty" jsonschema:"Give id or sku."`
-	SKU sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
-}
-
-type mediaIn struct {
-	URL imageURL  `json:"url" jsonschema:"http(s); never fetched."`
-	Alt shortText `json:"alt,omitempty"`
-}
-
-type seoIn struct {
-	Title       shortText `json:"title,omitempty"`
-	Description longText  `json:"description,omitempty"`
-}
-
-func mediaOf(in []mediaIn) []vitrine.Media {
-	out := make([]vitrine.Media, len(in))
-	for i, m := range in {
-		out[i] = vitrine.Media{URL: string(m.URL), Alt: string(m.Alt), Position: i + 1}
-	}
-	return out
-}
-
-func textsOf(in []shortText) []string {
-	out := make([]string, len(in))
-	for i, t := range in {
-		out[i] = string(t)
-	}
-	return out
-}
-
-type createProductIn struct {
-	TenantArg
-	productFields
-	// IdempotencyKey makes a retry safe.
-	IdempotencyKey shortText `json:"idempotency_key,omitempty" jsonschema:"Retries within 24 h get the first product."`
-}
-
-// productFields are a new product's fields: create_product's, and a row's
-// of import_products.
-type productFields struct {
-	Name        shortText             `json:"name"`
-	SKU         sku                   `json:"sku,omitempty" jsonschema:"One-variant product's; else give variants."`
-	Price       vitrine.Decimal       `json:"price,omitempty" jsonschema:"One-variant product's, decimal: \"4599.90\"."`
-	Stock       stockLevel            `json:"stock,omitempty" jsonschema:"One-variant product's."`
-	Description longText              `json:"description,omitempty" jsonschema:"HTML, sanitized."`
-	Currency    vitrine.CurrencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217. Default: BRL."`
-	Status      vitrine.ProductStatus `json:"status,omitempty" jsonschema:"Default: active."`
-	Handle      slug                  `json:"handle,omitempty"`
-	Vendor      shortText             `json:"vendor,omitempty"`
-	ProductType shortText             `json:"product_type,omitempty"`
-	Tags        []shortText           `json:"tags,omitempty"`
-	Options     []optionIn            `json:"options,omitempty" jsonschema:"Up to 3."`
-	Variants    []variantIn           `json:"variants,omitempty"`
-	Media       []mediaIn             `json:"media,omitempty"`
-	CategoryIDs []string              `json:"category_ids,omitempty"`
-	Attributes  map[string]any        `json:"attributes,omitempty" jsonschema:"By attribute key."`
-	SEO         *seoIn                `json:"seo,omitempty"`
-}
-
-func (in productFields) service() catalog.NewProduct {
-	p := catalog.NewProduct{SKU: string(in.SKU), Name: string(in.Name), Description: string(in.Description), Price: string(in.Price),
-		Currency: string(in.Currency), Stock: int64(in.Stock), Status: string(in.Status), Handle: string(in.Handle),
-		Vendor: string(in.Vendor), ProductType: string(in.ProductType), Tags: textsOf(in.Tags), Options: optionsOf(in.Options),
-		Media: mediaOf(in.Media), CategoryIDs: in.CategoryIDs, Attributes: in.Attributes}
-	for _, v := range in.Variants {
-		p.Variants = append(p.Variants, v.service())
-	}
-	if in.SEO != nil {
-		p.SEO = vitrine.SEO{Title: string(in.SEO.Title), Description: string(in.SEO.Description)}
-	}
-	return p
-}
-
-type updateProductIn struct {
-	TenantArg
-	ID              string                 `json:"id"`
-	Name            *shortText             `json:"name,omitempty"`
-	Description     *longText              `json:"description,omitempty" jsonschema:"HTML."`
-	Status          *vitrine.ProductStatus `json:"status,omitempty" jsonschema:"active publishes."`
-	SKU             *sku                   `json:"sku,omitempty" jsonschema:"One-variant product's."`
-	Price           *vitrine.Decimal       `json:"price,omitempty" jsonschema:"One-variant product's."`
-	Stock           *stockLevel            `json:"stock,omitempty" jsonschema:"One-variant product's."`
-	Currency        *vitrine.CurrencyCode  `json:"currency,omitempty" jsonschema:"ISO 4217; amounts kept."`
-	Handle          *slug                  `json:"handle,omitempty"`
-	Vendor          *shortText             `json:"vendor,omitempty"`
-	ProductType     *shortText             `json:"product_type,omitempty"`
-	Tags            *[]shortText           `json:"tags,omitempty"`
-	Options         *[]optionIn            `json:"options,omitempty"`
-	Media           *[]mediaIn             `json:"media,omitempty"`
-	CategoryIDs     *[]string              `json:"category_ids,omitempty"`
-	Attributes      map[string]any         `json:"attributes,omitempty" jsonschema:"Sets these; null removes."`
-	SEO             *seoIn                 `json:"seo,omitempty"`
-	ExpectedVersion *int64                 `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
-}
-
-func (in updateProductIn) service() catalog.ProductChanges {
-	ch := catalog.ProductChanges{
-		SKU: (*string)(in.SKU), Name: (*string)(in.Name), Description: (*string)(in.Description), Price: (*string)(in.Price),
-		Currency: (*string)(in.Currency), Stock: (*int64)(in.Stock), Status: (*string)(in.Status), Handle: (*string)(in.Handle),
-		Vendor: (*string)(in.Vendor), ProductType: (*string)(in.ProductType), CategoryIDs: in.CategoryIDs, Attributes: in.Attributes,
-		ExpectedVersion: in.ExpectedVersion,
-	}
-	if in.Tags != nil {
-		t := textsOf(*in.Tags)
-		ch.Tags = &t
-	}
-	if in.Options != nil {
-		o := optionsOf(*in.Options)
-		if o == nil {
-			o = []vitrine.Option{}
-		}
-		ch.Options = &o
-	}
-	if in.Media != nil {
-		m := mediaOf(*in.Media)
-		ch.Media = &m
-	}
-	if in.SEO != nil {
-		ch.SEO = &vitrine.SEO{Title: string(in.SEO.Title), Description: string(in.SEO.Description)}
-	}
-	return ch
-}
-
-type deleteProductIn struct {
-	TenantArg
-	ID string `json:"id"`
-}
-
-type deleteProductOut struct {
-	ID      string `json:"id"`
-	Deleted bool   `json:"deleted" jsonschema:"false when the user declined to confirm."`
-	Message string `json:"message,omitempty"`
-}
 
 func productTools(svc *service.Service, cat *catalog.Catalog, opts Options) []*Tool {
 	return []*Tool{
@@ -266,52 +15,52 @@ func productTools(svc *service.Service, cat *catalog.Catalog, opts Options) []*T
 			Title:       "Get a product",
 			Description: "Get a product whole, variants and media too, by id or by a variant's SKU.",
 			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in getProductIn) (productOut, error) {
+		}, func(ctx context.Context, a *service.Access, in shapes.GetProductIn) (shapes.ProductOut, error) {
 			p, err := cat.GetProduct(ctx, a, in.ID, string(in.SKU))
 			if err != nil {
-				return productOut{}, err
+				return shapes.ProductOut{}, err
 			}
-			return productView(p), nil
+			return shapes.ProductView(p), nil
 		}),
 		tenantTool(svc, Tool{
 			Name:        "create_product",
 			Title:       "Create a product",
 			Description: "Add a product: of one variant (sku, price, stock) or with variants; draft keeps it unpublished.",
 			Toolset:     "products", Op: service.OpCreateProduct, ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in createProductIn) (productOut, error) {
-			p, err := cat.CreateProduct(ctx, a, in.service(), string(in.IdempotencyKey))
+		}, func(ctx context.Context, a *service.Access, in shapes.CreateProductIn) (shapes.ProductOut, error) {
+			p, err := cat.CreateProduct(ctx, a, in.NewProduct(), string(in.IdempotencyKey))
 			if err != nil {
-				return productOut{}, err
+				return shapes.ProductOut{}, err
 			}
-			return productView(p), nil
+			return shapes.ProductView(p), nil
 		}),
 		tenantTool(svc, Tool{
 			Name:        "update_product",
 			Title:       "Update a product",
 			Description: "Change the fields given of a product; the others stay.",
 			Toolset:     "products", Op: service.OpUpdateProduct, TargetArg: "id", ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
-			p, err := cat.UpdateProduct(ctx, a, in.ID, in.service())
+		}, func(ctx context.Context, a *service.Access, in shapes.UpdateProductIn) (shapes.ProductOut, error) {
+			p, err := cat.UpdateProduct(ctx, a, in.ID, in.Changes())
 			if err != nil {
-				return productOut{}, err
+				return shapes.ProductOut{}, err
 			}
-			return productView(p), nil
+			return shapes.ProductView(p), nil
 		}),
 		tenantTool(svc, Tool{
 			Name:        "delete_product",
 			Title:       "Delete a product",
 			Description: "Delete a product for good; archiving (update_product) keeps it. The user may be asked to confirm.",
 			Toolset:     "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
+		}, func(ctx context.Context, a *service.Access, in shapes.DeleteProductIn) (shapes.DeleteProductOut, error) {
 			if opts.ConfirmDestructive {
 				if declined, err := confirmDeletion(ctx, svc, cat, a, in.ID); err != nil || declined != "" {
-					return deleteProductOut{ID: in.ID, Message: declined}, err
+					return shapes.DeleteProductOut{ID: in.ID, Message: declined}, err
 				}
 			}
 			if err := cat.DeleteProduct(ctx, a, in.ID); err != nil {
-				return deleteProductOut{}, err
+				return shapes.DeleteProductOut{}, err
 			}
-			return deleteProductOut{ID: in.ID, Deleted: true}, nil
+			return shapes.DeleteProductOut{ID: in.ID, Deleted: true}, nil
 		}),
 	}
 }

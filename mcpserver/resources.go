@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
 )
 
@@ -69,7 +70,7 @@ func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, ur
 	if err != nil {
 		return nil, ab, err
 	}
-	text, err := json.Marshal(productView(p))
+	text, err := json.Marshal(shapes.ProductView(p))
 	if err != nil {
 		return nil, ab, err
 	}

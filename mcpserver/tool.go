@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/args"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
 )
@@ -59,7 +60,7 @@ func (t *Tool) OutputSchema() *jsonschema.Schema { return t.schemas().out }
 // deriveSchemas derives the schemas of a tool taking In and returning Out,
 // at the first call of the function it returns.
 func deriveSchemas[In, Out any]() func() toolSchemas {
-	return sync.OnceValue(func() toolSchemas { return toolSchemas{schemaFor[In](), outputSchemaFor[Out]()} })
+	return sync.OnceValue(func() toolSchemas { return toolSchemas{shapes.SchemaFor[In](), shapes.OutputSchemaFor[Out]()} })
 }
 
 // Permission is what the caller must hold in the tenant: what the tool's
@@ -75,22 +76,6 @@ func (t *Tool) Permission() vitrine.Permission {
 type call struct {
 	caller *vitrine.Caller
 	args   map[string]any
-}
-
-// TenantArg is the argument every tenant-scoped tool takes first. Its
-// wording, like that of limit and cursor (pageArgs), is the same in every
-// tool: said once, in the same words, an agent reads it as one thing.
-type TenantArg struct {
-	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
-}
-
-// pageArgs are the arguments of a list that pages. (The page size is not
-// named Limit in Go: list_products' arguments embed vitrine.ProductFilter,
-// whose Limit is the store's, and two fields of one name at one depth
-// would hide each other from the schema.)
-type pageArgs struct {
-	PageSize pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
-	Cursor   pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
 }
 
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the
@@ -176,3 +161,5 @@ func successResult(out any) *mcp.CallToolResult {
 		StructuredContent: json.RawMessage(text),
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

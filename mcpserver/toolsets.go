@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 )
 
 // Toolsets lists the toolsets in the order their tools are listed: those of
@@ -144,10 +145,8 @@ func (s *Server) StepUp(c *vitrine.Caller, method string, params json.RawMessage
 	return vitrine.Scopes(c.ReadOnly() && t.ReadOnly, withToolset(c.Token.Toolsets, t.Toolset))
 }
 
-type toolsetName string
-
 type requestToolsetIn struct {
-	Toolset toolsetName `json:"toolset,omitempty" jsonschema:"Omit to only list."`
+	Toolset shapes.ToolsetName `json:"toolset,omitempty" jsonschema:"Omit to only list."`
 }
 
 type toolsetOut struct {

@@ -1,4 +1,4 @@
-package mcpserver
+package shapes
 
 import (
 	"fmt"
@@ -38,15 +38,13 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[roleName]():              {Type: "string", MaxLength: ptr(40)},
 	reflect.TypeFor[roleText]():              {Type: "string", MaxLength: ptr(500)},
 	reflect.TypeFor[pageCursor]():            {Type: "string", MaxLength: ptr(service.MaxCursorLength)},
-	reflect.TypeFor[toolsetName]():           {Type: "string", Enum: toolsetEnum()},
+	reflect.TypeFor[ToolsetName]():           {Type: "string", Enum: toolsetEnum()},
 	reflect.TypeFor[stockLevel]():            {Type: "integer", Minimum: ptr(0.0), Maximum: ptr(float64(vitrine.MaxStock))},
 	reflect.TypeFor[memberStatus]():          {Type: "string", Enum: enum(vitrine.SettableMembershipStatuses)},
 	reflect.TypeFor[importMode]():            {Type: "string", Enum: enum(catalog.ImportModes)},
 	reflect.TypeFor[auditOutcome]():          {Type: "string", Enum: append([]any{vitrine.OutcomeOK}, enum(vitrine.ErrorTypes)...)},
 	reflect.TypeFor[permissionName]():        {Type: "string", Enum: permissionEnum()},
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // enum is a schema enum of the domain's values: the domain states them, the
 // schemas follow.
@@ -66,8 +64,8 @@ type pageCursor string
 // "required" would repeat every name of every result in every tools/list,
 // at the agent's expense; and additionalProperties would forbid a result
 // to grow.
-func outputSchemaFor[T any]() *jsonschema.Schema {
-	s := schemaFor[T]()
+func OutputSchemaFor[T any]() *jsonschema.Schema {
+	s := SchemaFor[T]()
 	openObjects(s)
 	return s
 }
@@ -86,7 +84,7 @@ func openObjects(s *jsonschema.Schema) {
 // schemaFor derives the schema of T. Optional fields (omitempty) are
 // pointers in Go so that "absent" differs from "zero"; in the schema they
 // keep their plain type, since an agent omits them rather than send null.
-func schemaFor[T any]() *jsonschema.Schema {
+func SchemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
@@ -114,7 +112,7 @@ func simplify(s *jsonschema.Schema) {
 	simplify(s.Items)
 }
 
-func toolsetEnum() []any { return enum(Toolsets) }
+func toolsetEnum() []any { return enum(vitrine.ToolsetNames()) }
 
 func permissionEnum() []any {
 	out := make([]any, len(vitrine.Permissions))
@@ -123,3 +121,5 @@ func permissionEnum() []any {
 	}
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }

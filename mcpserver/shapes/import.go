@@ -1,0 +1,51 @@
+package shapes
+
+import "encoding/json"
+
+type (
+	importMode string
+	importRows []importRowIn // bounded to MaxImportRows in importTools
+)
+
+// MaxImportRows bounds the rows of one import_products call.
+const MaxImportRows = 1000
+
+// importRowIn is a row of an import: create_product's fields. Which
+// optional fields a row gives is read from its JSON (given), so that an
+// upsert keeps those it leaves out.
+type importRowIn struct {
+	productFields
+	given map[string]bool
+}
+
+func (r *importRowIn) UnmarshalJSON(b []byte) error {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	r.given = make(map[string]bool, len(keys))
+	for k := range keys {
+		r.given[k] = true
+	}
+	return json.Unmarshal(b, &r.productFields)
+}
+
+// Given reports which optional fields the row gives, by JSON name.
+func (r importRowIn) Given() map[string]bool { return r.given }
+
+type importFormat string
+
+type ImportIn struct {
+	TenantArg
+	Products importRows   `json:"products,omitempty" jsonschema:"Rows of create_product's fields (no tenant_id)."`
+	Format   importFormat `json:"format,omitempty" jsonschema:"shopify: csv holds a Shopify product CSV export. Default: products."`
+	CSV      longCSV      `json:"csv,omitempty"`
+	Mode     importMode   `json:"mode,omitempty" jsonschema:"upsert: a product that exists (by handle, else SKU) is updated, keeping fields left out. Default: create (an error)."`
+	Atomic   bool         `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
+}
+
+// longCSV is a Shopify export sent whole; the HTTP body limit
+// (--max-body) bounds it first.
+type longCSV string
+
+const maxCSVLength = 32 << 20
