@@ -76,14 +76,14 @@ type importOut struct {
 	Notices []string       `json:"notices,omitempty" jsonschema:"What the file holds that Vitrine does not keep, once each."`
 }
 
-func importTools(svc *service.Service) []*Tool {
-	t := tenantTool(svc, Tool{
+func importTools() []*Tool {
+	t := tenantTool(Tool{
 		Name:  "import_products",
 		Title: "Import products",
 		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
 			"result. Reports progress.",
 		Toolset: "inventory", Op: service.OpImportProducts,
-	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
+	}, func(ctx context.Context, svc *service.Service, a *service.Access, in importIn) (importOut, error) {
 		if in.Format == "shopify" {
 			return importShopify(ctx, svc, a, in)
 		}

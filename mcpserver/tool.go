@@ -71,8 +71,10 @@ func (t *Tool) Permission() vitrine.Permission {
 	return t.Op.Needs()
 }
 
-// call is one invocation on its way through the pipeline.
+// call is one invocation on its way through the pipeline: the service it
+// runs on (runAs), as the caller.
 type call struct {
+	svc    *service.Service
 	caller *vitrine.Caller
 	args   map[string]any
 }
@@ -93,14 +95,14 @@ type pageArgs struct {
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the
 // order of checks of docs/errors.md: active membership, then permission,
 // then the arguments, then whatever fn looks up and writes.
-func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Context, *service.Access, In) (Out, error)) *Tool {
+func tenantTool[In, Out any](t Tool, fn func(context.Context, *service.Service, *service.Access, In) (Out, error)) *Tool {
 	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		tenantID, err := args.String(c.args, "tenant_id")
 		if err != nil {
 			return nil, about{}, err
 		}
-		a, err := svc.Access(ctx, c.caller, tenantID)
+		a, err := c.svc.Access(ctx, c.caller, tenantID)
 		if err != nil {
 			// Refused outside any tenant: the operator sees which one was tried.
 			return nil, about{target: tenantID}, err
@@ -113,21 +115,21 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 		if err := args.Decode(c.args, t.InputSchema(), &decoded); err != nil {
 			return nil, in, err
 		}
-		out, err := fn(ctx, a, decoded)
+		out, err := fn(ctx, c.svc, a, decoded)
 		return out, in, err
 	}
 	return &t
 }
 
 // callerTool makes a tool that acts on the caller alone.
-func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, In) (Out, error)) *Tool {
+func callerTool[In, Out any](t Tool, fn func(context.Context, *service.Service, *vitrine.Caller, In) (Out, error)) *Tool {
 	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		var in In
 		if err := args.Decode(c.args, t.InputSchema(), &in); err != nil {
 			return nil, about{}, err
 		}
-		out, err := fn(ctx, c.caller, in)
+		out, err := fn(ctx, c.svc, c.caller, in)
 		return out, about{}, err
 	}
 	return &t

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // Toolsets lists the toolsets in the order their tools are listed: those of
@@ -174,7 +175,7 @@ func discoveryTools(s *Server) []*Tool {
 		Title:       "Ask for a toolset",
 		Description: "List the toolsets you were not granted; with toolset, ask the user to grant it, then list your tools again.",
 		Toolset:     DiscoveryToolset, ReadOnly: true, Idempotent: true,
-	}, func(ctx context.Context, c *vitrine.Caller, in requestToolsetIn) (requestToolsetOut, error) {
+	}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in requestToolsetIn) (requestToolsetOut, error) {
 		name := string(in.Toolset)
 		if name != "" && !slices.Contains(s.served, name) {
 			return requestToolsetOut{}, vitrine.Invalid("toolset", "this server does not serve the toolset %q", name)
