@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -28,16 +27,12 @@ type importRowIn struct {
 	given map[string]bool
 }
 
-func (r *importRowIn) UnmarshalJSON(b []byte) error {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(b, &keys); err != nil {
-		return err
+// Given records that the row gives the field name (args.Keyed).
+func (r *importRowIn) Given(name string) {
+	if r.given == nil {
+		r.given = map[string]bool{}
 	}
-	r.given = make(map[string]bool, len(keys))
-	for k := range keys {
-		r.given[k] = true
-	}
-	return json.Unmarshal(b, &r.productFields)
+	r.given[name] = true
 }
 
 type importFormat string

@@ -19,7 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
 )
@@ -266,22 +265,11 @@ func (s *Server) runTool(ctx context.Context, t *Tool, svc *service.Service, cal
 	if err := checkGrant(t, caller); err != nil {
 		return nil, about{}, err
 	}
-	var err error
-	c := call{svc: svc, caller: caller}
-	if c.args, err = args.Parse(req.Params.Arguments); err != nil {
-		return nil, about{}, err
-	}
-	var named string
-	if t.TargetArg != "" {
-		named, _ = c.args[t.TargetArg].(string)
-		called := *caller
-		called.Call.Target = named
-		c.caller = &called
-	}
+	c := call{svc: svc, caller: caller, args: req.Params.Arguments}
 	out, ab, err := t.run(ctx, &c)
 	switch {
-	case named != "":
-		ab.target = named
+	case c.target != "":
+		ab.target = c.target
 	case err == nil:
 		ab.target = resultID(out)
 	}

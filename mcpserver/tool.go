@@ -72,11 +72,31 @@ func (t *Tool) Permission() vitrine.Permission {
 }
 
 // call is one invocation on its way through the pipeline: the service it
-// runs on (runAs), as the caller.
+// runs on (runAs), as the caller, with the arguments as the SDK hands them.
 type call struct {
 	svc    *service.Service
 	caller *vitrine.Caller
-	args   map[string]any
+	args   json.RawMessage
+	// target is what the arguments name (Tool.TargetArg), once decoded.
+	target string
+}
+
+// decode checks and decodes the call's arguments into in, in one pass
+// (args.Decode), leads filled in too, and gives the caller's call the
+// target the arguments name, which the store's audit event of a write
+// says.
+func (t *Tool) decode(c *call, in any, leads ...*args.Lead) error {
+	target := args.Lead{Name: t.TargetArg}
+	if t.TargetArg != "" {
+		leads = append(leads, &target)
+	}
+	err := args.Decode(c.args, t.InputSchema(), in, leads...)
+	if c.target = target.Given(); c.target != "" {
+		called := *c.caller
+		called.Call.Target = c.target
+		c.caller = &called
+	}
+	return err
 }
 
 // TenantArg is the argument every tenant-scoped tool takes first. Its
@@ -98,7 +118,13 @@ type pageArgs struct {
 func tenantTool[In, Out any](t Tool, fn func(context.Context, *service.Service, *service.Access, In) (Out, error)) *Tool {
 	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
-		tenantID, err := args.String(c.args, "tenant_id")
+		var decoded In
+		tenant := args.Lead{Name: "tenant_id"}
+		derr := t.decode(c, &decoded, &tenant)
+		if args.Malformed(derr) {
+			return nil, about{}, derr
+		}
+		tenantID, err := tenant.String()
 		if err != nil {
 			return nil, about{}, err
 		}
@@ -111,9 +137,8 @@ func tenantTool[In, Out any](t Tool, fn func(context.Context, *service.Service, 
 		if err := a.Allow(t.Op); err != nil {
 			return nil, in, err
 		}
-		var decoded In
-		if err := args.Decode(c.args, t.InputSchema(), &decoded); err != nil {
-			return nil, in, err
+		if derr != nil {
+			return nil, in, derr
 		}
 		out, err := fn(ctx, c.svc, a, decoded)
 		return out, in, err
@@ -126,7 +151,7 @@ func callerTool[In, Out any](t Tool, fn func(context.Context, *service.Service, 
 	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		var in In
-		if err := args.Decode(c.args, t.InputSchema(), &in); err != nil {
+		if err := t.decode(c, &in); err != nil {
 			return nil, about{}, err
 		}
 		out, err := fn(ctx, c.svc, c.caller, in)

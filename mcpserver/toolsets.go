@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
@@ -130,7 +131,9 @@ func (s *Server) StepUp(c *vitrine.Caller, method string, params json.RawMessage
 			Toolset string `json:"toolset"`
 		} `json:"arguments"`
 	}
-	if json.Unmarshal(params, &p) != nil {
+	// Read as the SDK reads it, and only what this needs: the tool's name
+	// and the toolset asked for.
+	if _, err := segjson.Parse(params, &p, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy); err != nil {
 		return nil
 	}
 	t, ok := s.byName[p.Name]
