@@ -42,15 +42,15 @@ func auditView(e *vitrine.AuditEvent) auditEventOut {
 		Tool: e.Tool, TargetID: e.TargetID, Outcome: e.Outcome, RequestID: e.RequestID}
 }
 
-func auditTools(svc *service.Service) []*Tool {
+func auditTools() []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:  "list_audit_events",
 			Title: "List audit events",
 			Description: "Read a company's audit log, newest first: every call, denials included, with who, token, " +
 				"target and outcome.",
 			Toolset: "audit", Op: service.OpListAuditEvents, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, in listAuditIn) (listAuditOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in listAuditIn) (listAuditOut, error) {
 			page, err := svc.ListAudit(ctx, a, service.AuditQuery{UserID: in.UserID, Tool: in.Tool, Outcome: string(in.Outcome),
 				Since: in.Since, Until: in.Until, Limit: int(in.Limit), Cursor: string(in.Cursor)})
 			if err != nil {

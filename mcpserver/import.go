@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -28,16 +27,12 @@ type importRowIn struct {
 	given map[string]bool
 }
 
-func (r *importRowIn) UnmarshalJSON(b []byte) error {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(b, &keys); err != nil {
-		return err
+// Given records that the row gives the field name (args.Keyed).
+func (r *importRowIn) Given(name string) {
+	if r.given == nil {
+		r.given = map[string]bool{}
 	}
-	r.given = make(map[string]bool, len(keys))
-	for k := range keys {
-		r.given[k] = true
-	}
-	return json.Unmarshal(b, &r.productFields)
+	r.given[name] = true
 }
 
 type importFormat string
@@ -76,14 +71,14 @@ type importOut struct {
 	Notices []string       `json:"notices,omitempty" jsonschema:"What the file holds that Vitrine does not keep, once each."`
 }
 
-func importTools(svc *service.Service) []*Tool {
-	t := tenantTool(svc, Tool{
+func importTools() []*Tool {
+	t := tenantTool(Tool{
 		Name:  "import_products",
 		Title: "Import products",
 		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
 			"result. Reports progress.",
 		Toolset: "inventory", Op: service.OpImportProducts,
-	}, func(ctx context.Context, a *service.Access, in importIn) (importOut, error) {
+	}, func(ctx context.Context, svc *service.Service, a *service.Access, in importIn) (importOut, error) {
 		if in.Format == "shopify" {
 			return importShopify(ctx, svc, a, in)
 		}

@@ -33,14 +33,14 @@ type declineInvitationOut struct {
 
 // invitationTools are the invitee's side of add_member: they need no
 // membership, only the invitation.
-func invitationTools(svc *service.Service) []*Tool {
+func invitationTools() []*Tool {
 	return []*Tool{
 		callerTool(Tool{
 			Name:        "list_invitations",
 			Title:       "List my invitations",
 			Description: "List the companies that invited you and that you have not yet accepted or declined.",
 			Toolset:     "tenants", ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (listInvitationsOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ noArgs) (listInvitationsOut, error) {
 			invs, err := svc.Invitations(ctx, c)
 			if err != nil {
 				return listInvitationsOut{}, err
@@ -56,7 +56,7 @@ func invitationTools(svc *service.Service) []*Tool {
 			Title:       "Accept an invitation",
 			Description: "Join a company that invited you, with the role it offered. Returns the company as you now reach it.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
-		}, func(ctx context.Context, c *vitrine.Caller, in invitationIn) (tenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in invitationIn) (tenantOut, error) {
 			return tenant(svc.AcceptInvitation(ctx, c, in.TenantID))
 		}),
 		callerTool(Tool{
@@ -64,7 +64,7 @@ func invitationTools(svc *service.Service) []*Tool {
 			Title:       "Decline an invitation",
 			Description: "Decline a company's invitation; it is deleted, and the company can invite you again.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
-		}, func(ctx context.Context, c *vitrine.Caller, in invitationIn) (declineInvitationOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in invitationIn) (declineInvitationOut, error) {
 			if err := svc.DeclineInvitation(ctx, c, in.TenantID); err != nil {
 				return declineInvitationOut{}, err
 			}

@@ -438,14 +438,14 @@ type deleteProductOut struct {
 	Message string `json:"message,omitempty"`
 }
 
-func productTools(svc *service.Service, opts Options) []*Tool {
+func productTools(opts Options) []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "list_products",
 			Title:       "List products",
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, in listProductsIn) (listProductsOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in listProductsIn) (listProductsOut, error) {
 			facets := make([]string, len(in.Facets))
 			for i, f := range in.Facets {
 				facets[i] = string(f)
@@ -468,48 +468,48 @@ func productTools(svc *service.Service, opts Options) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "get_product",
 			Title:       "Get a product",
 			Description: "Get a product whole, variants and media too, by id or by a variant's SKU.",
 			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in getProductIn) (productOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in getProductIn) (productOut, error) {
 			p, err := svc.GetProduct(ctx, a, in.ID, string(in.SKU))
 			if err != nil {
 				return productOut{}, err
 			}
 			return productView(p), nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "create_product",
 			Title:       "Create a product",
 			Description: "Add a product: of one variant (sku, price, stock) or with variants; draft keeps it unpublished.",
 			Toolset:     "products", Op: service.OpCreateProduct, ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in createProductIn) (productOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in createProductIn) (productOut, error) {
 			p, err := svc.CreateProduct(ctx, a, in.service(), string(in.IdempotencyKey))
 			if err != nil {
 				return productOut{}, err
 			}
 			return productView(p), nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "update_product",
 			Title:       "Update a product",
 			Description: "Change the fields given of a product; the others stay.",
 			Toolset:     "products", Op: service.OpUpdateProduct, TargetArg: "id", ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in updateProductIn) (productOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in updateProductIn) (productOut, error) {
 			p, err := svc.UpdateProduct(ctx, a, in.ID, in.service())
 			if err != nil {
 				return productOut{}, err
 			}
 			return productView(p), nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "delete_product",
 			Title:       "Delete a product",
 			Description: "Delete a product for good; archiving (update_product) keeps it. The user may be asked to confirm.",
 			Toolset:     "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in deleteProductIn) (deleteProductOut, error) {
 			if opts.ConfirmDestructive {
 				if declined, err := confirmDeletion(ctx, svc, a, in.ID); err != nil || declined != "" {
 					return deleteProductOut{ID: in.ID, Message: declined}, err

@@ -63,7 +63,7 @@ func (in roleIn) input() service.RoleInput {
 	return service.RoleInput{Name: string(in.Name), Permissions: ps, Description: (*string)(in.Description)}
 }
 
-func roleTools(svc *service.Service) []*Tool {
+func roleTools() []*Tool {
 	role := func(r *vitrine.Role, err error) (roleOut, error) {
 		if err != nil {
 			return roleOut{}, err
@@ -71,12 +71,12 @@ func roleTools(svc *service.Service) []*Tool {
 		return roleView(r), nil
 	}
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "list_permissions",
 			Title:       "List permissions",
 			Description: "List every permission a role or a grant can hold, with what it allows.",
 			Toolset:     "roles", Op: service.OpListPermissions, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listPermissionsOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ listRolesIn) (listPermissionsOut, error) {
 			ps, err := svc.Permissions(ctx, a)
 			if err != nil {
 				return listPermissionsOut{}, err
@@ -87,12 +87,12 @@ func roleTools(svc *service.Service) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "list_roles",
 			Title:       "List roles",
 			Description: "List a company's roles with their permissions: built-in (unchangeable) and custom.",
 			Toolset:     "roles", Op: service.OpListRoles, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, _ listRolesIn) (listRolesOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ listRolesIn) (listRolesOut, error) {
 			rs, err := svc.Roles(ctx, a)
 			if err != nil {
 				return listRolesOut{}, err
@@ -103,28 +103,28 @@ func roleTools(svc *service.Service) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "create_role",
 			Title:       "Create a role",
 			Description: "Create a custom role in a company, holding only permissions you hold.",
 			Toolset:     "roles", Op: service.OpCreateRole, TargetArg: "name",
-		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in roleIn) (roleOut, error) {
 			return role(svc.CreateRole(ctx, a, in.input()))
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "update_role",
 			Title:       "Update a role",
 			Description: "Replace a custom role's permissions (and description, if given), from its members' next call.",
 			Toolset:     "roles", Op: service.OpUpdateRole, Idempotent: true, TargetArg: "name",
-		}, func(ctx context.Context, a *service.Access, in roleIn) (roleOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in roleIn) (roleOut, error) {
 			return role(svc.UpdateRole(ctx, a, in.input()))
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "delete_role",
 			Title:       "Delete a role",
 			Description: "Delete a custom role that no member holds (else a ConflictError says how many do).",
 			Toolset:     "roles", Op: service.OpDeleteRole, Destructive: true, Idempotent: true, TargetArg: "name",
-		}, func(ctx context.Context, a *service.Access, in roleRefIn) (deleteRoleOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in roleRefIn) (deleteRoleOut, error) {
 			if err := svc.DeleteRole(ctx, a, string(in.Name)); err != nil {
 				return deleteRoleOut{}, err
 			}

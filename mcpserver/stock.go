@@ -49,14 +49,14 @@ type listMovementsOut struct {
 	NextCursor string        `json:"next_cursor"`
 }
 
-func stockTools(svc *service.Service) []*Tool {
+func stockTools() []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "adjust_stock",
 			Title:       "Adjust stock",
 			Description: "Add or take away units of a variant's stock, atomically, never below zero; movements are kept.",
 			Toolset:     "products", Op: service.OpAdjustStock,
-		}, func(ctx context.Context, a *service.Access, in adjustStockIn) (adjustStockOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in adjustStockIn) (adjustStockOut, error) {
 			ch, err := svc.AdjustStock(ctx, a, service.VariantRef{ProductID: in.ID, VariantID: in.VariantID, SKU: string(in.SKU)}, in.Delta, string(in.Reason))
 			if err != nil {
 				return adjustStockOut{}, err
@@ -64,12 +64,12 @@ func stockTools(svc *service.Service) []*Tool {
 			return adjustStockOut{ID: ch.Product.ID, VariantID: ch.Variant.ID, SKU: ch.Variant.SKU, Delta: ch.Delta,
 				Stock: ch.Variant.Stock, ProductStock: ch.Product.Stock, Version: ch.Product.Version}, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "list_stock_movements",
 			Title:       "List stock movements",
 			Description: "List the changes of stock of a product or of the company, newest first, with reason, author and time.",
 			Toolset:     "inventory", Op: service.OpListStockMovements, ReadOnly: true, Idempotent: true, TargetArg: "product_id",
-		}, func(ctx context.Context, a *service.Access, in listMovementsIn) (listMovementsOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in listMovementsIn) (listMovementsOut, error) {
 			page, err := svc.ListStockMovements(ctx, a, in.ProductID, int(in.Limit), string(in.Cursor))
 			if err != nil {
 				return listMovementsOut{}, err

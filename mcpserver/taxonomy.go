@@ -84,8 +84,8 @@ type deletedKeyOut struct {
 // taxonomyTools are the tools of the company's categories and
 // attributes: read by anyone who reads products, written with
 // catalog:manage.
-func taxonomyTools(svc *service.Service) []*Tool {
-	category := func(ctx context.Context, a *service.Access, c *vitrine.Category, err error) (categoryOut, error) {
+func taxonomyTools() []*Tool {
+	category := func(ctx context.Context, svc *service.Service, a *service.Access, c *vitrine.Category, err error) (categoryOut, error) {
 		if err != nil {
 			return categoryOut{}, err
 		}
@@ -96,12 +96,12 @@ func taxonomyTools(svc *service.Service) []*Tool {
 		return categoryView(c, all), nil
 	}
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "list_categories",
 			Title:       "List categories",
 			Description: "List the company's tree of categories, each with its path. list_products filters by category_id.",
 			Toolset:     "catalog", Op: service.OpListCategories, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, _ TenantArg) (listCategoriesOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ TenantArg) (listCategoriesOut, error) {
 			all, err := svc.ListCategories(ctx, a)
 			if err != nil {
 				return listCategoriesOut{}, err
@@ -112,37 +112,37 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "save_category",
 			Title:       "Save a category",
 			Description: "Make a category (without id), or rename, move or reorder one (with its id).",
 			Toolset:     "catalog", Op: service.OpSaveCategory, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in saveCategoryIn) (categoryOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in saveCategoryIn) (categoryOut, error) {
 			f := service.CategoryFields{Name: (*string)(in.Name), ParentID: in.ParentID, Handle: (*string)(in.Handle), Position: in.Position}
 			if in.ID == "" {
 				c, err := svc.CreateCategory(ctx, a, f)
-				return category(ctx, a, c, err)
+				return category(ctx, svc, a, c, err)
 			}
 			c, err := svc.UpdateCategory(ctx, a, in.ID, f)
-			return category(ctx, a, c, err)
+			return category(ctx, svc, a, c, err)
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "delete_category",
 			Title:       "Delete a category",
 			Description: "Delete a category without subcategories; its products leave it.",
 			Toolset:     "catalog", Op: service.OpDeleteCategory, Destructive: true, Idempotent: true, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in idIn) (deletedOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in idIn) (deletedOut, error) {
 			if err := svc.DeleteCategory(ctx, a, in.ID); err != nil {
 				return deletedOut{}, err
 			}
 			return deletedOut{ID: in.ID, Deleted: true}, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "list_attributes",
 			Title:       "List attributes",
 			Description: "List the company's own product fields: key, name, type and an enum's values.",
 			Toolset:     "catalog", Op: service.OpListAttributes, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, _ TenantArg) (listAttributesOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ TenantArg) (listAttributesOut, error) {
 			all, err := svc.ListAttributes(ctx, a)
 			if err != nil {
 				return listAttributesOut{}, err
@@ -153,12 +153,12 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "save_attribute",
 			Title:       "Save an attribute",
 			Description: "Define a product field of the company's own by key, or rename one or change an enum's values.",
 			Toolset:     "catalog", Op: service.OpSaveAttribute, TargetArg: "key",
-		}, func(ctx context.Context, a *service.Access, in saveAttributeIn) (attributeOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in saveAttributeIn) (attributeOut, error) {
 			f := service.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type)}
 			if in.Values != nil {
 				v := textsOf(*in.Values)
@@ -170,12 +170,12 @@ func taxonomyTools(svc *service.Service) []*Tool {
 			}
 			return attributeView(at), nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "delete_attribute",
 			Title:       "Delete an attribute",
 			Description: "Delete an attribute no product has a value of.",
 			Toolset:     "catalog", Op: service.OpDeleteAttribute, Destructive: true, Idempotent: true, TargetArg: "key",
-		}, func(ctx context.Context, a *service.Access, in attributeKeyIn) (deletedKeyOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in attributeKeyIn) (deletedKeyOut, error) {
 			if err := svc.DeleteAttribute(ctx, a, string(in.Key)); err != nil {
 				return deletedKeyOut{}, err
 			}

@@ -75,8 +75,8 @@ func tenant(t *service.TenantAccess, err error) (tenantOut, error) {
 	return tenantView(*t), nil
 }
 
-func tenantTools(svc *service.Service) []*Tool {
-	tenants := func(ctx context.Context, c *vitrine.Caller) ([]tenantOut, error) {
+func tenantTools() []*Tool {
+	tenants := func(ctx context.Context, svc *service.Service, c *vitrine.Caller) ([]tenantOut, error) {
 		ts, err := svc.Tenants(ctx, c)
 		if err != nil {
 			return nil, err
@@ -94,8 +94,8 @@ func tenantTools(svc *service.Service) []*Tool {
 			Description: "Tell who you act for: user, token, and your companies with your role and permissions in each. " +
 				"Call it first.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (whoamiOut, error) {
-			ts, err := tenants(ctx, c)
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ noArgs) (whoamiOut, error) {
+			ts, err := tenants(ctx, svc, c)
 			if err != nil {
 				return whoamiOut{}, err
 			}
@@ -111,16 +111,16 @@ func tenantTools(svc *service.Service) []*Tool {
 			Description: "List the companies (tenants) you can act in, with your role and permissions in each. After " +
 				"\"Membership not found or inactive\", call it.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, c *vitrine.Caller, _ noArgs) (listTenantsOut, error) {
-			ts, err := tenants(ctx, c)
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ noArgs) (listTenantsOut, error) {
+			ts, err := tenants(ctx, svc, c)
 			return listTenantsOut{Tenants: ts}, err
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "get_tenant",
 			Title:       "Get a company",
 			Description: "Get a company you belong to: its name and slug, with your role and permissions there.",
 			Toolset:     "tenants", Op: service.OpGetTenant, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
-		}, func(ctx context.Context, a *service.Access, _ getTenantIn) (tenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ getTenantIn) (tenantOut, error) {
 			return tenant(svc.Tenant(ctx, a))
 		}),
 		callerTool(Tool{
@@ -128,15 +128,15 @@ func tenantTools(svc *service.Service) []*Tool {
 			Title:       "Create a company",
 			Description: "Create a company (tenant); you become its owner, with every permission in it.",
 			Toolset:     "tenants",
-		}, func(ctx context.Context, c *vitrine.Caller, in createTenantIn) (tenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in createTenantIn) (tenantOut, error) {
 			return tenant(svc.CreateTenant(ctx, c, string(in.Name), string(in.Slug)))
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "update_tenant",
 			Title:       "Update a company",
 			Description: "Rename a company or change its slug; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id",
-		}, func(ctx context.Context, a *service.Access, in updateTenantIn) (tenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in updateTenantIn) (tenantOut, error) {
 			return tenant(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug)))
 		}),
 	}

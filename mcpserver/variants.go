@@ -40,26 +40,26 @@ type deleteVariantIn struct {
 	ExpectedVersion *int64 `json:"expected_version,omitempty"`
 }
 
-func variantTools(svc *service.Service) []*Tool {
+func variantTools() []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "add_variant",
 			Title:       "Add a variant",
 			Description: "Add a variant to a product, with its option values (new values join the options).",
 			Toolset:     "catalog", Op: service.OpAddVariant, TargetArg: "id", ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in addVariantIn) (productOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in addVariantIn) (productOut, error) {
 			p, err := svc.AddVariant(ctx, a, in.ID, in.variantIn.service(), in.ExpectedVersion)
 			if err != nil {
 				return productOut{}, err
 			}
 			return productView(p), nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "update_variant",
 			Title:       "Update a variant",
 			Description: "Change the fields given of one variant, by variant_id or sku; stock: adjust_stock.",
 			Toolset:     "catalog", Op: service.OpUpdateVariant, ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in updateVariantIn) (productOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in updateVariantIn) (productOut, error) {
 			ch := service.VariantChanges{SKU: (*string)(in.NewSKU), Options: in.Options, Price: (*string)(in.Price),
 				CompareAtPrice: (*string)(in.CompareAtPrice), Barcode: (*string)(in.Barcode), InventoryPolicy: (*string)(in.InventoryPolicy),
 				RequiresShipping: in.RequiresShipping, Taxable: in.Taxable, Image: (*string)(in.Image), ExpectedVersion: in.ExpectedVersion}
@@ -72,12 +72,12 @@ func variantTools(svc *service.Service) []*Tool {
 			}
 			return productView(p), nil
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "delete_variant",
 			Title:       "Delete a variant",
 			Description: "Remove one variant of a product of several, by variant_id or sku.",
 			Toolset:     "catalog", Op: service.OpDeleteVariant, Destructive: true, ResultAs: "get_product",
-		}, func(ctx context.Context, a *service.Access, in deleteVariantIn) (productOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in deleteVariantIn) (productOut, error) {
 			p, err := svc.DeleteVariant(ctx, a, service.VariantRef{VariantID: in.VariantID, SKU: string(in.SKU)}, in.ExpectedVersion)
 			if err != nil {
 				return productOut{}, err

@@ -18,7 +18,7 @@ import (
 
 // DB is a vitrine.Store on one database.
 type DB struct {
-	d sqldb.Dialect
+	d epochChecked
 	// search returns how queries read the tenant's products holding words,
 	// as the dialect's index of words allows (search.go).
 	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
@@ -62,7 +62,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: epochChecked{d}, search: search, log: opts.Logger}
+	db := &DB{d: epochChecked{Dialect: d}, search: search, log: opts.Logger}
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			d.Close()
