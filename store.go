@@ -30,6 +30,10 @@ type Store interface {
 	// tenant, membership or role changes, whoever changes it: what was
 	// read of them under one epoch holds for as long as it is current.
 	AccessEpoch(ctx context.Context) (int64, error)
+	// CheckingEpoch returns the store for one call of a caller read under
+	// epoch: its first unit of work checks that the epoch has not moved
+	// (EpochStore).
+	CheckingEpoch(epoch int64) EpochStore
 	// ServerKey returns the secret key stored under name, storing fresh
 	// under it if none is: every instance gets the same key.
 	ServerKey(ctx context.Context, name string, fresh []byte) ([]byte, error)

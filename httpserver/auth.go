@@ -30,7 +30,7 @@ type authenticated struct {
 // A Vitrine token this instance has cached is admitted without reading the
 // access epoch first when the request is one tools/call or resources/read:
 // the pipeline checks the epoch in the same round trip as the call's own
-// first read (vitrine.EpochCheck), and its response is held (gate) until
+// first read (service.Service.CheckingEpoch), and its response is held (gate) until
 // then. If the epoch had moved and the token is now refused, the answer is
 // the same 401 as here; a PostgreSQL read then costs one round trip, not
 // two. Any other request reads the epoch first.

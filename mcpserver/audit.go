@@ -7,15 +7,15 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
-func auditTools(svc *service.Service) []*Tool {
+func auditTools() []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:  "list_audit_events",
 			Title: "List audit events",
 			Description: "Read a company's audit log, newest first: every call, denials included, with who, token, " +
 				"target and outcome.",
 			Toolset: "audit", Op: service.OpListAuditEvents, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, in shapes.ListAuditIn) (shapes.ListAuditOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.ListAuditIn) (shapes.ListAuditOut, error) {
 			page, err := svc.ListAudit(ctx, a, service.AuditQuery{UserID: in.UserID, Tool: in.Tool, Outcome: string(in.Outcome),
 				Since: in.Since, Until: in.Until, Limit: int(in.PageSize), Cursor: string(in.Cursor)})
 			if err != nil {

@@ -16,9 +16,9 @@ const (
 
 // Recheck authenticates a caller again, reading the access epoch. An HTTP
 // transport that took the caller from the access cache, without reading
-// the epoch, hands one with it: the pipeline then runs the call under a
-// vitrine.EpochCheck and, when the epoch has moved or was not checked,
-// calls it. A refusal it returns (a *service.AuthError), the transport
+// the epoch, hands one with it: the pipeline then runs the call on a
+// service that checks the epoch (service.Service.CheckingEpoch) and, when
+// the epoch has moved, calls it. A refusal it returns (a *service.AuthError), the transport
 // answers as it answers any refused token (HTTP 401).
 type Recheck func(ctx context.Context) (*vitrine.Caller, error)
 

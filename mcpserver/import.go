@@ -32,14 +32,14 @@ type importOut struct {
 	Notices []string       `json:"notices,omitempty" jsonschema:"What the file holds that Vitrine does not keep, once each."`
 }
 
-func importTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
-	t := tenantTool(svc, Tool{
+func importTools() []*Tool {
+	t := catalogTool(Tool{
 		Name:  "import_products",
 		Title: "Import products",
 		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
 			"result. Reports progress.",
 		Toolset: "inventory", Op: service.OpImportProducts,
-	}, func(ctx context.Context, a *service.Access, in shapes.ImportIn) (importOut, error) {
+	}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ImportIn) (importOut, error) {
 		if in.Format == "shopify" {
 			return importShopify(ctx, cat, a, in)
 		}
@@ -51,7 +51,7 @@ func importTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 		}
 		rows := make([]catalog.ImportRow, len(in.Products))
 		for i, r := range in.Products {
-			rows[i] = catalog.ImportRow{NewProduct: r.NewProduct(), Given: r.Given()}
+			rows[i] = catalog.ImportRow{NewProduct: r.NewProduct(), Given: r.GivenFields()}
 		}
 		sum, err := cat.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {

@@ -10,14 +10,14 @@ import (
 
 // invitationTools are the invitee's side of add_member: they need no
 // membership, only the invitation.
-func invitationTools(svc *service.Service) []*Tool {
+func invitationTools() []*Tool {
 	return []*Tool{
 		callerTool(Tool{
 			Name:        "list_invitations",
 			Title:       "List my invitations",
 			Description: "List the companies that invited you and that you have not yet accepted or declined.",
 			Toolset:     "tenants", ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, c *vitrine.Caller, _ shapes.NoArgs) (shapes.ListInvitationsOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ shapes.NoArgs) (shapes.ListInvitationsOut, error) {
 			invs, err := svc.Invitations(ctx, c)
 			if err != nil {
 				return shapes.ListInvitationsOut{}, err
@@ -33,7 +33,7 @@ func invitationTools(svc *service.Service) []*Tool {
 			Title:       "Accept an invitation",
 			Description: "Join a company that invited you, with the role it offered. Returns the company as you now reach it.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
-		}, func(ctx context.Context, c *vitrine.Caller, in shapes.InvitationIn) (shapes.TenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.InvitationIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.AcceptInvitation(ctx, c, in.TenantID))
 		}),
 		callerTool(Tool{
@@ -41,7 +41,7 @@ func invitationTools(svc *service.Service) []*Tool {
 			Title:       "Decline an invitation",
 			Description: "Decline a company's invitation; it is deleted, and the company can invite you again.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
-		}, func(ctx context.Context, c *vitrine.Caller, in shapes.InvitationIn) (shapes.DeclineInvitationOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.InvitationIn) (shapes.DeclineInvitationOut, error) {
 			if err := svc.DeclineInvitation(ctx, c, in.TenantID); err != nil {
 				return shapes.DeclineInvitationOut{}, err
 			}

@@ -9,14 +9,14 @@ import (
 )
 
 // listingTools are the tools that list the catalog: list_products.
-func listingTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
+func listingTools() []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "list_products",
 			Title:       "List products",
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, in shapes.ListProductsIn) (shapes.ListProductsOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ListProductsIn) (shapes.ListProductsOut, error) {
 			page, err := cat.ListProducts(ctx, a, in.ProductFilter, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return shapes.ListProductsOut{}, err

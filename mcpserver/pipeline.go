@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
 )
 
@@ -19,8 +20,9 @@ import (
 //  1. its request id (vitrine.Call) and deadline;
 //  2. the caller, from the request's token, given the call: the read-only
 //     value the service and the store take as who acts and why;
-//  3. the call itself (run), a panic in it made an internal error; run
-//     returns what the call was about (about), from what it already has;
+//  3. the call itself (run), on the service the call runs on (runAs), a
+//     panic in it made an internal error; run returns what the call was
+//     about (about), from what it already has;
 //  4. its audit event, exactly one: every authenticated call hands its
 //     event to the service's audit log; a call that wrote has stored the
 //     same event (same id: the request id) in its write's transaction,
@@ -31,7 +33,7 @@ import (
 // its answer through errorBodyOf, the one place where errors become
 // bodies. A call that asks the client a question first (inputRequired)
 // returns that, and is neither audited nor logged until it is answered.
-func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request, run func(context.Context, *vitrine.Caller) (any, about, error)) (any, string, error) {
+func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request, run runFunc) (any, string, error) {
 	start := time.Now()
 	s.metrics.begin()
 	// A tool's writes say why stock changes in the tool's own name.
@@ -72,24 +74,31 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 	return out, e.RequestID, err
 }
 
+// runFunc is one call of a kind, run on the service given as the caller
+// given.
+type runFunc func(context.Context, *service.Service, *vitrine.Caller) (any, about, error)
+
 // runAs runs the call as the caller, on its own copy of it (the caller is
 // shared, cached; the call is this one's). A caller taken from the access
-// cache (recheck set) runs under a vitrine.EpochCheck: when the store
-// found the epoch moved (having written nothing), or the call reached no
-// unit of work that checked it, the caller is authenticated again, and
-// the call run again as the fresh caller if the epoch had moved. It
-// returns the caller the call ran as, nil if the token is now refused.
-func (s *Server) runAs(ctx context.Context, caller *vitrine.Caller, recheck Recheck, call vitrine.Call, run func(context.Context, *vitrine.Caller) (any, about, error)) (*vitrine.Caller, any, about, error) {
+// cache (recheck set) was read under an access epoch not read since: the
+// call runs on a service of its own (Service.CheckingEpoch) whose first
+// unit of work checks that epoch, in its own round trip. When the epoch
+// had moved (the unit wrote nothing), or the call reached no unit of work
+// and the epoch read after it (ConfirmEpoch) is not the caller's, the
+// caller is authenticated again, and the call run again as the fresh
+// caller if the epoch had moved. It returns the caller the call ran as,
+// nil if the token is now refused.
+func (s *Server) runAs(ctx context.Context, caller *vitrine.Caller, recheck Recheck, call vitrine.Call, run runFunc) (*vitrine.Caller, any, about, error) {
 	c := *caller
 	c.Call = call
 	if recheck == nil {
-		out, ab, err := guard(ctx, &c, run)
+		out, ab, err := guard(ctx, s.svc, &c, run)
 		return caller, out, ab, err
 	}
-	check := vitrine.NewEpochCheck(caller.AccessEpoch)
-	out, ab, err := guard(vitrine.WithEpochCheck(ctx, check), &c, run)
+	svc := s.svc.CheckingEpoch(caller.AccessEpoch)
+	out, ab, err := guard(ctx, svc, &c, run)
 	stale := errors.Is(err, vitrine.ErrStaleAccess)
-	if !stale && !check.Pending() {
+	if !stale && svc.ConfirmEpoch(ctx) == nil {
 		return caller, out, ab, err
 	}
 	fresh, rerr := recheck(ctx)
@@ -103,7 +112,7 @@ func (s *Server) runAs(ctx context.Context, caller *vitrine.Caller, recheck Rech
 	}
 	c = *fresh
 	c.Call = call
-	out, ab, err = guard(ctx, &c, run)
+	out, ab, err = guard(ctx, s.svc, &c, run)
 	return fresh, out, ab, err
 }
 
@@ -145,13 +154,13 @@ func signInError(err error) error {
 type about struct{ tenant, target string }
 
 // guard runs a call, making a panic in it an internal error.
-func guard(ctx context.Context, c *vitrine.Caller, run func(context.Context, *vitrine.Caller) (any, about, error)) (out any, ab about, err error) {
+func guard(ctx context.Context, svc *service.Service, c *vitrine.Caller, run runFunc) (out any, ab about, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = nil, fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return run(ctx, c)
+	return run(ctx, svc, c)
 }
 
 // logCall writes the call's log line ("tool call", "resource read") and

@@ -10,6 +10,8 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // ProductURITemplate names a product as an MCP resource.
@@ -45,8 +47,8 @@ func (s *Server) addResources() {
 // (handle), with the checks of get_product: membership, then permission,
 // then lookup; audited like a tool call.
 func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(ctx context.Context, caller *vitrine.Caller) (any, about, error) {
-		return s.productResource(ctx, caller, req.Params.URI)
+	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(ctx context.Context, svc *service.Service, caller *vitrine.Caller) (any, about, error) {
+		return productResource(ctx, svc, caller, req.Params.URI)
 	})
 	if err != nil {
 		return nil, resourceError(err, requestID, req.Params.URI)
@@ -54,19 +56,19 @@ func (s *Server) readProduct(ctx context.Context, req *mcp.ReadResourceRequest) 
 	return out.(*mcp.ReadResourceResult), nil
 }
 
-func (s *Server) productResource(ctx context.Context, caller *vitrine.Caller, uri string) (*mcp.ReadResourceResult, about, error) {
+func productResource(ctx context.Context, svc *service.Service, caller *vitrine.Caller, uri string) (*mcp.ReadResourceResult, about, error) {
 	rest, ok := strings.CutPrefix(uri, "vitrine://tenants/")
 	tenantID, id, ok2 := strings.Cut(rest, "/products/")
 	if !ok || !ok2 || strings.Contains(id, "/") {
 		return nil, about{}, vitrine.NotFound("Product")
 	}
 	ab := about{target: id}
-	a, err := s.svc.Access(ctx, caller, tenantID)
+	a, err := svc.Access(ctx, caller, tenantID)
 	if err != nil {
 		return nil, ab, err
 	}
 	ab.tenant = tenantID
-	p, err := s.cat.GetProduct(ctx, a, id, "")
+	p, err := catalog.New(svc).GetProduct(ctx, a, id, "")
 	if err != nil {
 		return nil, ab, err
 	}

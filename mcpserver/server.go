@@ -19,10 +19,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
-	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // Options configure a Server.
@@ -60,7 +58,6 @@ type Options struct {
 // Server is Vitrine's MCP server.
 type Server struct {
 	svc     *service.Service
-	cat     *catalog.Catalog // the catalog's operations, on svc
 	opts    Options
 	log     *slog.Logger
 	tools   []*Tool // after the server's filters, in listing order
@@ -85,7 +82,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{svc: svc, cat: catalog.New(svc), opts: opts, log: opts.Logger, byName: map[string]*Tool{}, served: served}
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}, served: served}
 	for _, t := range allTools(opts, s) {
 		if s.serves(t) {
 			s.tools = append(s.tools, t)
@@ -136,13 +133,12 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
 	served, _ := servedToolsets(opts.Toolsets)
-	return allTools(opts, &Server{svc: svc, cat: catalog.New(svc), opts: opts, served: served})
+	return allTools(opts, &Server{svc: svc, opts: opts, served: served})
 }
 
 func allTools(opts Options, s *Server) []*Tool {
-	svc, cat := s.svc, s.cat
-	tools := slices.Concat(tenantTools(svc), invitationTools(svc), listingTools(svc, cat), productTools(svc, cat, opts), variantTools(svc, cat), stockTools(svc, cat),
-		importTools(svc, cat), taxonomyTools(svc, cat), memberTools(svc), roleTools(svc), auditTools(svc))
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
+		memberTools(), roleTools(), auditTools())
 	return append(tools, discoveryTools(s)...)
 }
 
@@ -238,8 +234,8 @@ func (s *Server) caller(ctx context.Context, req mcp.Request) (*vitrine.Caller, 
 // tool's result.
 func (s *Server) handler(t *Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		out, requestID, err := s.handle(withRequest(ctx, req), "tool call", t.Name, req, func(ctx context.Context, caller *vitrine.Caller) (any, about, error) {
-			return s.runTool(ctx, t, caller, req)
+		out, requestID, err := s.handle(withRequest(ctx, req), "tool call", t.Name, req, func(ctx context.Context, svc *service.Service, caller *vitrine.Caller) (any, about, error) {
+			return s.runTool(ctx, t, svc, caller, req)
 		})
 		var (
 			input    *inputRequired
@@ -262,26 +258,15 @@ func (s *Server) handler(t *Tool) mcp.ToolHandler {
 // caller's call carries down to the store's event too; else, on success,
 // the record the result is; else what the run said (the tenant a refused
 // call tried). What a failed call would have created does not exist.
-func (s *Server) runTool(ctx context.Context, t *Tool, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, about, error) {
+func (s *Server) runTool(ctx context.Context, t *Tool, svc *service.Service, caller *vitrine.Caller, req *mcp.CallToolRequest) (*mcp.CallToolResult, about, error) {
 	if err := checkGrant(t, caller); err != nil {
 		return nil, about{}, err
 	}
-	var err error
-	c := call{caller: caller}
-	if c.args, err = args.Parse(req.Params.Arguments); err != nil {
-		return nil, about{}, err
-	}
-	var named string
-	if t.TargetArg != "" {
-		named, _ = c.args[t.TargetArg].(string)
-		called := *caller
-		called.Call.Target = named
-		c.caller = &called
-	}
+	c := call{svc: svc, caller: caller, args: req.Params.Arguments}
 	out, ab, err := t.run(ctx, &c)
 	switch {
-	case named != "":
-		ab.target = named
+	case c.target != "":
+		ab.target = c.target
 	case err == nil:
 		ab.target = resultID(out)
 	}

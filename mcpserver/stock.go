@@ -8,14 +8,14 @@ import (
 	"github.com/vitrine/vitrine/service/catalog"
 )
 
-func stockTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
+func stockTools() []*Tool {
 	return []*Tool{
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "adjust_stock",
 			Title:       "Adjust stock",
 			Description: "Add or take away units of a variant's stock, atomically, never below zero; movements are kept.",
 			Toolset:     "products", Op: service.OpAdjustStock,
-		}, func(ctx context.Context, a *service.Access, in shapes.AdjustStockIn) (shapes.AdjustStockOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.AdjustStockIn) (shapes.AdjustStockOut, error) {
 			ch, err := cat.AdjustStock(ctx, a, catalog.VariantRef{ProductID: in.ID, VariantID: in.VariantID, SKU: string(in.SKU)}, in.Delta, string(in.Reason))
 			if err != nil {
 				return shapes.AdjustStockOut{}, err
@@ -23,12 +23,12 @@ func stockTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 			return shapes.AdjustStockOut{ID: ch.Product.ID, VariantID: ch.Variant.ID, SKU: ch.Variant.SKU, Delta: ch.Delta,
 				Stock: ch.Variant.Stock, ProductStock: ch.Product.Stock, Version: ch.Product.Version}, nil
 		}),
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "list_stock_movements",
 			Title:       "List stock movements",
 			Description: "List the changes of stock of a product or of the company, newest first, with reason, author and time.",
 			Toolset:     "inventory", Op: service.OpListStockMovements, ReadOnly: true, Idempotent: true, TargetArg: "product_id",
-		}, func(ctx context.Context, a *service.Access, in shapes.ListMovementsIn) (shapes.ListMovementsOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ListMovementsIn) (shapes.ListMovementsOut, error) {
 			page, err := cat.ListStockMovements(ctx, a, in.ProductID, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return shapes.ListMovementsOut{}, err

@@ -12,8 +12,8 @@ import (
 // taxonomyTools are the tools of the company's categories and
 // attributes: read by anyone who reads products, written with
 // catalog:manage.
-func taxonomyTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
-	category := func(ctx context.Context, a *service.Access, c *vitrine.Category, err error) (shapes.CategoryOut, error) {
+func taxonomyTools() []*Tool {
+	category := func(ctx context.Context, cat *catalog.Catalog, a *service.Access, c *vitrine.Category, err error) (shapes.CategoryOut, error) {
 		if err != nil {
 			return shapes.CategoryOut{}, err
 		}
@@ -24,12 +24,12 @@ func taxonomyTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 		return shapes.CategoryView(c, all), nil
 	}
 	return []*Tool{
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "list_categories",
 			Title:       "List categories",
 			Description: "List the company's tree of categories, each with its path. list_products filters by category_id.",
 			Toolset:     "catalog", Op: service.OpListCategories, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, _ shapes.TenantArg) (shapes.ListCategoriesOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, _ shapes.TenantArg) (shapes.ListCategoriesOut, error) {
 			all, err := cat.ListCategories(ctx, a)
 			if err != nil {
 				return shapes.ListCategoriesOut{}, err
@@ -40,37 +40,37 @@ func taxonomyTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "save_category",
 			Title:       "Save a category",
 			Description: "Make a category (without id), or rename, move or reorder one (with its id).",
 			Toolset:     "catalog", Op: service.OpSaveCategory, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in shapes.SaveCategoryIn) (shapes.CategoryOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.SaveCategoryIn) (shapes.CategoryOut, error) {
 			f := catalog.CategoryFields{Name: (*string)(in.Name), ParentID: in.ParentID, Handle: (*string)(in.Handle), Position: in.Position}
 			if in.ID == "" {
 				c, err := cat.CreateCategory(ctx, a, f)
-				return category(ctx, a, c, err)
+				return category(ctx, cat, a, c, err)
 			}
 			c, err := cat.UpdateCategory(ctx, a, in.ID, f)
-			return category(ctx, a, c, err)
+			return category(ctx, cat, a, c, err)
 		}),
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "delete_category",
 			Title:       "Delete a category",
 			Description: "Delete a category without subcategories; its products leave it.",
 			Toolset:     "catalog", Op: service.OpDeleteCategory, Destructive: true, Idempotent: true, TargetArg: "id",
-		}, func(ctx context.Context, a *service.Access, in shapes.IDIn) (shapes.DeletedOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.IDIn) (shapes.DeletedOut, error) {
 			if err := cat.DeleteCategory(ctx, a, in.ID); err != nil {
 				return shapes.DeletedOut{}, err
 			}
 			return shapes.DeletedOut{ID: in.ID, Deleted: true}, nil
 		}),
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "list_attributes",
 			Title:       "List attributes",
 			Description: "List the company's own product fields: key, name, type and an enum's values.",
 			Toolset:     "catalog", Op: service.OpListAttributes, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, a *service.Access, _ shapes.TenantArg) (shapes.ListAttributesOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, _ shapes.TenantArg) (shapes.ListAttributesOut, error) {
 			all, err := cat.ListAttributes(ctx, a)
 			if err != nil {
 				return shapes.ListAttributesOut{}, err
@@ -81,12 +81,12 @@ func taxonomyTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 			}
 			return out, nil
 		}),
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "save_attribute",
 			Title:       "Save an attribute",
 			Description: "Define a product field of the company's own by key, or rename one or change an enum's values.",
 			Toolset:     "catalog", Op: service.OpSaveAttribute, TargetArg: "key",
-		}, func(ctx context.Context, a *service.Access, in shapes.SaveAttributeIn) (shapes.AttributeOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.SaveAttributeIn) (shapes.AttributeOut, error) {
 			f := catalog.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type)}
 			if in.Values != nil {
 				v := shapes.TextsOf(*in.Values)
@@ -98,12 +98,12 @@ func taxonomyTools(svc *service.Service, cat *catalog.Catalog) []*Tool {
 			}
 			return shapes.AttributeView(at), nil
 		}),
-		tenantTool(svc, Tool{
+		catalogTool(Tool{
 			Name:        "delete_attribute",
 			Title:       "Delete an attribute",
 			Description: "Delete an attribute no product has a value of.",
 			Toolset:     "catalog", Op: service.OpDeleteAttribute, Destructive: true, Idempotent: true, TargetArg: "key",
-		}, func(ctx context.Context, a *service.Access, in shapes.AttributeKeyIn) (shapes.DeletedKeyOut, error) {
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.AttributeKeyIn) (shapes.DeletedKeyOut, error) {
 			if err := cat.DeleteAttribute(ctx, a, string(in.Key)); err != nil {
 				return shapes.DeletedKeyOut{}, err
 			}

@@ -8,8 +8,8 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
-func tenantTools(svc *service.Service) []*Tool {
-	tenants := func(ctx context.Context, c *vitrine.Caller) ([]shapes.TenantOut, error) {
+func tenantTools() []*Tool {
+	tenants := func(ctx context.Context, svc *service.Service, c *vitrine.Caller) ([]shapes.TenantOut, error) {
 		ts, err := svc.Tenants(ctx, c)
 		if err != nil {
 			return nil, err
@@ -27,8 +27,8 @@ func tenantTools(svc *service.Service) []*Tool {
 			Description: "Tell who you act for: user, token, and your companies with your role and permissions in each. " +
 				"Call it first.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, c *vitrine.Caller, _ shapes.NoArgs) (shapes.WhoamiOut, error) {
-			ts, err := tenants(ctx, c)
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ shapes.NoArgs) (shapes.WhoamiOut, error) {
+			ts, err := tenants(ctx, svc, c)
 			if err != nil {
 				return shapes.WhoamiOut{}, err
 			}
@@ -44,16 +44,16 @@ func tenantTools(svc *service.Service) []*Tool {
 			Description: "List the companies (tenants) you can act in, with your role and permissions in each. After " +
 				"\"Membership not found or inactive\", call it.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, c *vitrine.Caller, _ shapes.NoArgs) (shapes.ListTenantsOut, error) {
-			ts, err := tenants(ctx, c)
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ shapes.NoArgs) (shapes.ListTenantsOut, error) {
+			ts, err := tenants(ctx, svc, c)
 			return shapes.ListTenantsOut{Tenants: ts}, err
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "get_tenant",
 			Title:       "Get a company",
 			Description: "Get a company you belong to: its name and slug, with your role and permissions there.",
 			Toolset:     "tenants", Op: service.OpGetTenant, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
-		}, func(ctx context.Context, a *service.Access, _ shapes.GetTenantIn) (shapes.TenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.GetTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.Tenant(ctx, a))
 		}),
 		callerTool(Tool{
@@ -61,15 +61,15 @@ func tenantTools(svc *service.Service) []*Tool {
 			Title:       "Create a company",
 			Description: "Create a company (tenant); you become its owner, with every permission in it.",
 			Toolset:     "tenants",
-		}, func(ctx context.Context, c *vitrine.Caller, in shapes.CreateTenantIn) (shapes.TenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.CreateTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.CreateTenant(ctx, c, string(in.Name), string(in.Slug)))
 		}),
-		tenantTool(svc, Tool{
+		tenantTool(Tool{
 			Name:        "update_tenant",
 			Title:       "Update a company",
 			Description: "Rename a company or change its slug; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id",
-		}, func(ctx context.Context, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug)))
 		}),
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // Tool is one tool as data: its definition, the toolset it belongs to, the
@@ -72,23 +73,51 @@ func (t *Tool) Permission() vitrine.Permission {
 	return t.Op.Needs()
 }
 
-// call is one invocation on its way through the pipeline.
+// call is one invocation on its way through the pipeline: the service it
+// runs on (runAs), as the caller, with the arguments as the SDK hands them.
 type call struct {
+	svc    *service.Service
 	caller *vitrine.Caller
-	args   map[string]any
+	args   json.RawMessage
+	// target is what the arguments name (Tool.TargetArg), once decoded.
+	target string
+}
+
+// decode checks and decodes the call's arguments into in, in one pass
+// (args.Decode), leads filled in too, and gives the caller's call the
+// target the arguments name, which the store's audit event of a write
+// says.
+func (t *Tool) decode(c *call, in any, leads ...*args.Lead) error {
+	target := args.Lead{Name: t.TargetArg}
+	if t.TargetArg != "" {
+		leads = append(leads, &target)
+	}
+	err := args.Decode(c.args, t.InputSchema(), in, leads...)
+	if c.target = target.Given(); c.target != "" {
+		called := *c.caller
+		called.Call.Target = c.target
+		c.caller = &called
+	}
+	return err
 }
 
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the
 // order of checks of docs/errors.md: active membership, then permission,
 // then the arguments, then whatever fn looks up and writes.
-func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Context, *service.Access, In) (Out, error)) *Tool {
+func tenantTool[In, Out any](t Tool, fn func(context.Context, *service.Service, *service.Access, In) (Out, error)) *Tool {
 	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
-		tenantID, err := args.String(c.args, "tenant_id")
+		var decoded In
+		tenant := args.Lead{Name: "tenant_id"}
+		derr := t.decode(c, &decoded, &tenant)
+		if args.Malformed(derr) {
+			return nil, about{}, derr
+		}
+		tenantID, err := tenant.String()
 		if err != nil {
 			return nil, about{}, err
 		}
-		a, err := svc.Access(ctx, c.caller, tenantID)
+		a, err := c.svc.Access(ctx, c.caller, tenantID)
 		if err != nil {
 			// Refused outside any tenant: the operator sees which one was tried.
 			return nil, about{target: tenantID}, err
@@ -97,25 +126,33 @@ func tenantTool[In, Out any](svc *service.Service, t Tool, fn func(context.Conte
 		if err := a.Allow(t.Op); err != nil {
 			return nil, in, err
 		}
-		var decoded In
-		if err := args.Decode(c.args, t.InputSchema(), &decoded); err != nil {
-			return nil, in, err
+		if derr != nil {
+			return nil, in, derr
 		}
-		out, err := fn(ctx, a, decoded)
+		out, err := fn(ctx, c.svc, a, decoded)
 		return out, in, err
 	}
 	return &t
 }
 
+// catalogTool makes a tool that acts on one tenant's catalog, as
+// tenantTool does, its fn given the catalog on the call's service
+// (service/catalog).
+func catalogTool[In, Out any](t Tool, fn func(context.Context, *catalog.Catalog, *service.Access, In) (Out, error)) *Tool {
+	return tenantTool(t, func(ctx context.Context, svc *service.Service, a *service.Access, in In) (Out, error) {
+		return fn(ctx, catalog.New(svc), a, in)
+	})
+}
+
 // callerTool makes a tool that acts on the caller alone.
-func callerTool[In, Out any](t Tool, fn func(context.Context, *vitrine.Caller, In) (Out, error)) *Tool {
+func callerTool[In, Out any](t Tool, fn func(context.Context, *service.Service, *vitrine.Caller, In) (Out, error)) *Tool {
 	t.schemas = deriveSchemas[In, Out]()
 	t.run = func(ctx context.Context, c *call) (any, about, error) {
 		var in In
-		if err := args.Decode(c.args, t.InputSchema(), &in); err != nil {
+		if err := t.decode(c, &in); err != nil {
 			return nil, about{}, err
 		}
-		out, err := fn(ctx, c.caller, in)
+		out, err := fn(ctx, c.svc, c.caller, in)
 		return out, about{}, err
 	}
 	return &t

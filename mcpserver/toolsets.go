@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/shapes"
+	"github.com/vitrine/vitrine/service"
 )
 
 // Toolsets lists the toolsets in the order their tools are listed: those of
@@ -130,7 +132,9 @@ func (s *Server) StepUp(c *vitrine.Caller, method string, params json.RawMessage
 			Toolset string `json:"toolset"`
 		} `json:"arguments"`
 	}
-	if json.Unmarshal(params, &p) != nil {
+	// Read as the SDK reads it, and only what this needs: the tool's name
+	// and the toolset asked for.
+	if _, err := segjson.Parse(params, &p, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy); err != nil {
 		return nil
 	}
 	t, ok := s.byName[p.Name]
@@ -173,7 +177,7 @@ func discoveryTools(s *Server) []*Tool {
 		Title:       "Ask for a toolset",
 		Description: "List the toolsets you were not granted; with toolset, ask the user to grant it, then list your tools again.",
 		Toolset:     DiscoveryToolset, ReadOnly: true, Idempotent: true,
-	}, func(ctx context.Context, c *vitrine.Caller, in requestToolsetIn) (requestToolsetOut, error) {
+	}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in requestToolsetIn) (requestToolsetOut, error) {
 		name := string(in.Toolset)
 		if name != "" && !slices.Contains(s.served, name) {
 			return requestToolsetOut{}, vitrine.Invalid("toolset", "this server does not serve the toolset %q", name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // The views of MCP Apps (the extension io.modelcontextprotocol/ui): where a
@@ -107,7 +108,7 @@ func (s *Server) addViews() {
 
 func (s *Server) readView(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(context.Context, *vitrine.Caller) (any, about, error) {
+	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(context.Context, *service.Service, *vitrine.Caller) (any, about, error) {
 		html := ViewHTML(uri)
 		if html == "" {
 			return nil, about{target: uri}, vitrine.NotFound("View")

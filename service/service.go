@@ -20,7 +20,15 @@ import (
 
 // Service is the domain service.
 type Service struct {
-	store    vitrine.Store
+	store vitrine.Store
+	// epoch is store when it checks the access epoch of one call
+	// (CheckingEpoch); nil on the service New returns.
+	epoch vitrine.EpochStore
+	*shared
+}
+
+// shared is what every call's service shares with the one New returned.
+type shared struct {
 	now      func() time.Time
 	audit    *auditlog.Log
 	accounts *accounts.Accounts
@@ -46,7 +54,28 @@ func New(store vitrine.Store, log *slog.Logger) *Service {
 // NewWithOptions returns a service over store. A nil logger discards.
 // Close it at a graceful stop.
 func NewWithOptions(store vitrine.Store, log *slog.Logger, o Options) *Service {
-	return &Service{store: store, now: vitrine.Now, audit: auditlog.New(store, log, o.Audit), accounts: accounts.New(store, log)}
+	return &Service{store: store, shared: &shared{now: vitrine.Now, audit: auditlog.New(store, log, o.Audit), accounts: accounts.New(store, log)}}
+}
+
+// CheckingEpoch returns the service for one call of a caller taken from
+// the access cache, read under epoch and not read again since: the call's
+// first unit of work checks that the epoch has not moved
+// (vitrine.EpochStore), and answers vitrine.ErrStaleAccess, having written
+// nothing, if it has. Once the call is done, ConfirmEpoch says whether it
+// held.
+func (s *Service) CheckingEpoch(epoch int64) *Service {
+	call := s.store.CheckingEpoch(epoch)
+	return &Service{store: call, epoch: call, shared: s.shared}
+}
+
+// ConfirmEpoch returns nil if the epoch the service checks (CheckingEpoch)
+// has not moved: at no cost when a unit of work of the call found it so,
+// else by reading it. vitrine.ErrStaleAccess if it moved.
+func (s *Service) ConfirmEpoch(ctx context.Context) error {
+	if s.epoch == nil {
+		return nil
+	}
+	return s.epoch.ConfirmEpoch(ctx)
 }
 
 // Accounts returns the accounts: who a person is, authenticated by a

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/catalog"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
@@ -49,5 +50,9 @@ func PlanSearches(plan string) (restore func()) {
 // Reprepares returns how many times SQLite prepared each statement of the
 // reader pool again after its first preparation, by query text.
 func (db *DB) Reprepares(ctx context.Context) (map[string]int, error) {
-	return sqldb.Reprepares(ctx, db.d.(epochChecked).Dialect)
+	return sqldb.Reprepares(ctx, db.d.Dialect)
 }
+
+// EpochChecked reports whether a unit of work of a call's store
+// (CheckingEpoch) has found the epoch unmoved.
+func EpochChecked(s vitrine.EpochStore) bool { return !s.(*DB).d.check.Pending() }

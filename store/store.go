@@ -23,9 +23,10 @@ import (
 
 // DB is a vitrine.Store on one database.
 type DB struct {
-	// Store keeps the catalog: its methods are the DB's.
+	// Store keeps the catalog: its methods are the DB's, on the same
+	// engine (CheckingEpoch makes both anew).
 	*catalog.Store
-	d   sqldb.Dialect
+	d   epochChecked
 	log *slog.Logger
 }
 
@@ -64,7 +65,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: epochChecked{d}, log: opts.Logger}
+	db := &DB{d: epochChecked{Dialect: d}, log: opts.Logger}
 	db.Store = catalog.New(db.d)
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {

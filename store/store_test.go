@@ -305,10 +305,10 @@ func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter)
 	}
 	var out []*vitrine.Product
 	for range 100 {
-		check := vitrine.NewEpochCheck(epoch)
-		found, err := db.FindProducts(vitrine.WithEpochCheck(ctx, check), tenantID, f)
-		if err != nil || check.Pending() {
-			t.Fatal(err, check.Pending())
+		call := db.CheckingEpoch(epoch)
+		found, err := call.FindProducts(ctx, tenantID, f)
+		if err != nil || !store.EpochChecked(call) {
+			t.Fatal(err, !store.EpochChecked(call))
 		}
 		page := found.Products
 		out = append(out, page...)
@@ -600,20 +600,20 @@ func TestReadsCheckTheEpoch(t *testing.T) {
 			{epoch - 1, p.ID, vitrine.ErrStaleAccess},
 			{epoch - 1, vitrine.NewID(), vitrine.ErrStaleAccess},
 		} {
-			check := vitrine.NewEpochCheck(c.epoch)
-			got, err := f.db.ProductByID(vitrine.WithEpochCheck(ctx, check), tn.ID, c.id)
+			call := f.db.CheckingEpoch(c.epoch)
+			got, err := call.ProductByID(ctx, tn.ID, c.id)
 			switch {
 			case c.want == vitrine.ErrStaleAccess:
 				if !errors.Is(err, vitrine.ErrStaleAccess) {
 					t.Errorf("epoch %d (current %d), product %s: %v, want the stale access", c.epoch, epoch, c.id, err)
 				}
 			case c.want != nil:
-				if vitrine.TypeOf(err) != vitrine.NotFoundError || check.Pending() {
-					t.Errorf("a product not there, under the current epoch: %v (check pending %v)", err, check.Pending())
+				if vitrine.TypeOf(err) != vitrine.NotFoundError || !store.EpochChecked(call) {
+					t.Errorf("a product not there, under the current epoch: %v (check pending %v)", err, !store.EpochChecked(call))
 				}
 			default:
-				if err != nil || got.ID != p.ID || check.Pending() {
-					t.Errorf("under the current epoch: %+v, %v (check pending %v)", got, err, check.Pending())
+				if err != nil || got.ID != p.ID || !store.EpochChecked(call) {
+					t.Errorf("under the current epoch: %+v, %v (check pending %v)", got, err, !store.EpochChecked(call))
 				}
 			}
 		}

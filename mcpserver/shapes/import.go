@@ -1,7 +1,5 @@
 package shapes
 
-import "encoding/json"
-
 type (
 	importMode string
 	importRows []importRowIn // bounded to MaxImportRows in importTools
@@ -18,20 +16,16 @@ type importRowIn struct {
 	given map[string]bool
 }
 
-func (r *importRowIn) UnmarshalJSON(b []byte) error {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(b, &keys); err != nil {
-		return err
+// Given records that the row gives the field name (args.Keyed).
+func (r *importRowIn) Given(name string) {
+	if r.given == nil {
+		r.given = map[string]bool{}
 	}
-	r.given = make(map[string]bool, len(keys))
-	for k := range keys {
-		r.given[k] = true
-	}
-	return json.Unmarshal(b, &r.productFields)
+	r.given[name] = true
 }
 
-// Given reports which optional fields the row gives, by JSON name.
-func (r importRowIn) Given() map[string]bool { return r.given }
+// GivenFields reports which fields the row gives, by JSON name.
+func (r importRowIn) GivenFields() map[string]bool { return r.given }
 
 type importFormat string
 

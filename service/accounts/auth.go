@@ -51,8 +51,8 @@ func (a *Accounts) Authenticate(ctx context.Context, secret string) (*vitrine.Ca
 // instance has read. It returns nil when the token is not cached, or what
 // is cached of it would refuse it (the user may have been enabled since):
 // ask Authenticate then. Its caller may act only in calls that check the
-// epoch in their own first read (vitrine.EpochCheck), as mcpserver's
-// pipeline does: the caller's AccessEpoch is the one to check.
+// epoch in their own first unit of work (vitrine.EpochStore), as
+// mcpserver's pipeline does: the caller's AccessEpoch is the one to check.
 func (a *Accounts) AuthenticateCached(secret string) *vitrine.Caller {
 	prefix, ok := vitrine.TokenLookupPrefix(secret)
 	if !ok {
