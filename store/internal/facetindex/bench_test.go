@@ -312,14 +312,13 @@ func BenchmarkCountPlans(b *testing.B) {
 // their records' words, or the union of the terms the word starts.
 func BenchmarkWordPlans(b *testing.B) {
 	ix := benchIndex(b, benchSizes[0])
-	defer func(w uint64) { wordWalkMax = w }(wordWalkMax)
+	defer func(p int) { wordPlan = p }(wordPlan)
 	for _, w := range []string{"cadeira", "c000"} {
 		for _, n := range []int{300, 1000, 3000, 10000, 30000} {
 			cand := sample(ix, n)
-			for _, plan := range []uint64{1 << 40, 0} {
-				name := map[uint64]string{0: "union", 1 << 40: "walk"}[plan]
+			for plan, name := range []string{"chosen", "walk", "union"} {
 				b.Run(fmt.Sprintf("%s/candidates=%d/%s", w, n, name), func(b *testing.B) {
-					wordWalkMax = plan
+					wordPlan = plan
 					s := new(scratch)
 					perOp(b, func() { ix.matchWord(cand.Clone(), w, s) })
 				})
@@ -339,23 +338,23 @@ func BenchmarkPut(b *testing.B) {
 	}
 	b.Run("replace", func(b *testing.B) {
 		i := 0
-		for b.Loop() {
+		perOp(b, func() {
 			if err := ix.Put(next[i%len(next)]); err != nil {
 				b.Fatal(err)
 			}
 			i++
-		}
+		})
 	})
 	b.Run("delete and put", func(b *testing.B) {
 		i := 0
-		for b.Loop() {
+		perOp(b, func() {
 			p := next[i%len(next)]
 			ix.Delete(p.ID)
 			if err := ix.Put(p); err != nil {
 				b.Fatal(err)
 			}
 			i++
-		}
+		})
 	})
 }
 
@@ -436,10 +435,10 @@ func BenchmarkCopyOnWrite(b *testing.B) {
 		add(&ix.words.post, id)
 	}
 	bms = append(bms, ix.live, ix.inStock, ix.onSale)
-	for b.Loop() {
+	perOp(b, func() {
 		for _, bm := range bms {
 			bm.Clone()
 		}
-	}
+	})
 	b.ReportMetric(float64(len(bms)), "bitmaps")
 }

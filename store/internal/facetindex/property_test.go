@@ -179,10 +179,10 @@ func randomFacets(rng *rand.Rand) []string {
 // intersected, words walked or looked up.
 func plans(t *testing.T, fn func(plan string)) {
 	t.Helper()
-	defer func(c int, w uint64) { countPlan, wordWalkMax = c, w }(countPlan, wordWalkMax)
-	for _, p := range [][2]int{{1, 0}, {1, 1 << 40}, {2, 0}, {2, 1 << 40}, {0, 2000}} {
-		countPlan, wordWalkMax = p[0], uint64(p[1])
-		fn(fmt.Sprintf("count plan %d, word walk up to %d", p[0], p[1]))
+	defer func(c, w int) { countPlan, wordPlan = c, w }(countPlan, wordPlan)
+	for _, p := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {0, 0}} {
+		countPlan, wordPlan = p[0], p[1]
+		fn(fmt.Sprintf("count plan %d, word plan %d", p[0], p[1]))
 	}
 }
 

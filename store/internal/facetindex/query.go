@@ -22,10 +22,10 @@ type Query struct {
 // Thresholds of the plans, variables for the tests and benchmarks, which
 // run every plan.
 var (
-	// wordWalkMax is the number of candidates up to which a query word is
-	// checked against each candidate's words rather than looked up as
-	// the union of the terms it is a prefix of.
-	wordWalkMax uint64 = 2000
+	// wordPlan forces a plan of matching a query word: 0 chooses, 1
+	// checks each candidate's words, 2 takes the union of the terms the
+	// word starts.
+	wordPlan = 0
 	// countPlan forces a plan of counting facets: 0 chooses, 1 walks the
 	// candidates, 2 intersects each value's products with them.
 	countPlan = 0
@@ -255,7 +255,11 @@ func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.
 	if w == "" {
 		return cand
 	}
-	if cand.GetCardinality() <= wordWalkMax {
+	walk := wordPlan == 1
+	if wordPlan == 0 {
+		walk = float64(cand.GetCardinality())*wordWalkNs < float64(ix.words.count(w))*termNs
+	}
+	if walk {
 		return ix.keep(cand, s, func(o uint32) bool {
 			ix.decode(o, &s.v, withWords)
 			// The words are sorted by id, not text: each is checked.
@@ -279,6 +283,12 @@ func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.
 	cand.And(union(s.one, s.bms))
 	return cand
 }
+
+// The costs the plans of a word weigh, in nanoseconds (BenchmarkWordPlans).
+const (
+	wordWalkNs = 450 // a candidate's words read and compared
+	termNs     = 30  // a term's products added to the union
+)
 
 // optionTerm is one option value a variant must hold: its option key,
 // the value, and its key in optVals if some product holds it.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -164,6 +166,36 @@ func (t *terms) prefix(w string, fn func(id uint32) bool) {
 			}
 		}
 	}
+}
+
+// count returns the number of terms that start with w: a range of the
+// order, found by two searches.
+func (t *terms) count(w string) int {
+	c1, i1 := t.search(w)
+	c2, i2 := t.search(prefixEnd(w))
+	if c1 == c2 {
+		return i2 - i1
+	}
+	n := len(t.chunks[c1]) - i1 + i2
+	for _, ch := range t.chunks[c1+1 : c2] {
+		n += len(ch)
+	}
+	return n
+}
+
+// prefixEnd returns the least string above every string that starts with
+// w, in byte order: w with its last character's successor (as the store's
+// search bounds a word's range).
+func prefixEnd(w string) string {
+	r, size := utf8.DecodeLastRuneInString(w)
+	next := r + 1
+	if next >= 0xD800 && next <= 0xDFFF {
+		next = 0xE000
+	}
+	if next > unicode.MaxRune {
+		return w + string(rune(unicode.MaxRune))
+	}
+	return w[:len(w)-size] + string(next)
 }
 
 // bytes estimates the memory the terms hold.
