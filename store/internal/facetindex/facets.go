@@ -31,6 +31,21 @@ func (ix *Index) Facets(q Query) *vitrine.Facets {
 	return ix.count(cand, q.Facets, s)
 }
 
+// FacetsAt returns what Facets returns if the index is at sequence seq,
+// the sequence of the caller's snapshot, reporting whether it was: the
+// counts then match the page the snapshot reads. (An index ahead of the
+// snapshot, brought there by a newer call, answers for no older one.)
+func (ix *Index) FacetsAt(seq uint64, q Query) (*vitrine.Facets, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.seq != seq {
+		return nil, false
+	}
+	s := scratches.Get().(*scratch)
+	defer scratches.Put(s)
+	return ix.count(ix.candidates(&q, s), q.Facets, s), true
+}
+
 // counts are the counts of one call, by facet, by key of the facet's dictionary.
 type counts struct {
 	vendor, ptype, status, tags, cats, opts []uint32

@@ -36,6 +36,17 @@ type Index struct {
 	optValKey  []uint32
 	optValText []string
 	optValOrds map[optionValue]uint32
+	// Variants by their own ordinals (dense, reused): the product's
+	// ordinal (noNode when free), the price above the product's lowest
+	// (wide ones apart), the variants holding each option value (by key
+	// of optVals: a variant's places past its product's options hold the
+	// empty key's empty value, as the variants' table does), those in stock.
+	vprod  []uint32
+	vdelta []uint32
+	vwide  map[uint32]int64
+	vfree  []uint32
+	vpost  postings
+	vstock *roaring.Bitmap
 	// The category tree, by key of cats; below holds, by the same key, the
 	// products counted in the category: in it or in one under it.
 	tree  []node
@@ -62,6 +73,7 @@ const maxDepth = 64
 func New() *Index {
 	return &Index{
 		byID: map[[16]byte]uint32{}, optValOrds: map[optionValue]uint32{}, live: roaring.New(), onSale: roaring.New(), inStock: roaring.New(),
+		vwide: map[uint32]int64{}, vstock: roaring.New(),
 		status: newDict(nil), currency: newDict(nil), vendor: newDict(vitrine.Fold), ptype: newDict(vitrine.Fold),
 		tags: newDict(vitrine.TagKey), optNames: newDict(vitrine.OptionKey), optVals: newDict(nil), attrs: newDict(nil), cats: newDict(nil),
 	}
@@ -103,6 +115,7 @@ func (b *Builder) Finish(seq uint64) *Index {
 		d.post.optimize()
 	}
 	ix.below.optimize()
+	ix.vpost.optimize()
 	ix.live.RunOptimize()
 	ix.seq = seq
 	return ix
@@ -187,6 +200,13 @@ func (ix *Index) put(p *Product) error {
 	}
 	if n := min(len(p.Options), 3); n*len(p.Variants) > maxSlotValues && distinctValues(p, n) > maxSlotValues {
 		return fmt.Errorf("facetindex: product %s holds more than %d option values", p.ID, maxSlotValues)
+	}
+	for _, v := range p.Variants {
+		if v.Stock < 0 {
+			// Stock is never below 0: in stock is then stock > 0, and
+			// out of it stock = 0, for a variant as for its product.
+			return fmt.Errorf("facetindex: product %s has a variant of stock %d", p.ID, v.Stock)
+		}
 	}
 	o, ok := ix.byID[id]
 	if ok {
@@ -321,16 +341,27 @@ func (ix *Index) index(o uint32, p *Product) {
 	}
 	var pmin, pmax, stock int64
 	sale := false
+	pad := noNode
+	if nOpts < 3 && len(p.Variants) > 0 {
+		pad = ix.optVal(ix.optNames.intern(""), "")
+	}
 	for i, pv := range p.Variants {
-		vv := variantView{slots: [3]uint32{noNode, noNode, noNode}, price: pv.Price, stock: pv.Stock}
+		vv := variantView{vo: ix.allocVariant(o), slots: [3]uint32{pad, pad, pad}}
 		for s := range nOpts {
 			val := ""
 			if s < len(pv.Values) {
 				val = pv.Values[s]
 			}
-			e := ix.optVal(ix.optNames.formKey[v.optNames[s]], val)
-			vv.slots[s] = e
-			v.optVals = append(v.optVals, e)
+			vv.slots[s] = ix.optVal(ix.optNames.formKey[v.optNames[s]], val)
+		}
+		for s, e := range vv.slots {
+			if !slices.Contains(vv.slots[:s], e) {
+				ix.vpost.add(e, vv.vo)
+				v.optVals = append(v.optVals, e)
+			}
+		}
+		if pv.Stock > 0 {
+			ix.vstock.Add(vv.vo)
 		}
 		v.variants = append(v.variants, vv)
 		if i == 0 {
@@ -339,6 +370,14 @@ func (ix *Index) index(o uint32, p *Product) {
 		pmin, pmax = min(pmin, pv.Price), max(pmax, pv.Price)
 		stock += pv.Stock
 		sale = sale || pv.CompareAtPrice != nil && *pv.CompareAtPrice > pv.Price
+	}
+	for i, vv := range v.variants {
+		if d := uint64(p.Variants[i].Price - pmin); d < wide {
+			ix.vdelta[vv.vo] = uint32(d)
+		} else {
+			ix.vdelta[vv.vo] = wide
+			ix.vwide[vv.vo] = p.Variants[i].Price
+		}
 	}
 	slices.Sort(v.optVals)
 	v.optVals = slices.Compact(v.optVals)
@@ -365,7 +404,31 @@ func (ix *Index) index(o uint32, p *Product) {
 		ix.inStock.Add(o)
 	}
 	ix.rec[o] = uint32(len(ix.pool))
-	ix.pool = v.encode(ix.pool, pmin)
+	ix.pool = v.encode(ix.pool)
+}
+
+// wide marks a variant whose price is too far above its product's lowest
+// for 32 bits: vwide holds it.
+const wide = 1<<32 - 1
+
+func (ix *Index) allocVariant(o uint32) uint32 {
+	if n := len(ix.vfree); n > 0 {
+		vo := ix.vfree[n-1]
+		ix.vfree = ix.vfree[:n-1]
+		ix.vprod[vo] = o
+		return vo
+	}
+	ix.vprod = append(ix.vprod, o)
+	ix.vdelta = append(ix.vdelta, 0)
+	return uint32(len(ix.vprod) - 1)
+}
+
+// variantPrice returns the price of variant vo.
+func (ix *Index) variantPrice(vo uint32) int64 {
+	if d := ix.vdelta[vo]; d != wide {
+		return ix.price[ix.vprod[vo]] + int64(d)
+	}
+	return ix.vwide[vo]
 }
 
 // eachOptionKey calls fn with the first form of each option key of forms.
@@ -428,6 +491,19 @@ func (ix *Index) unindex(o uint32) {
 	}
 	for _, e := range v.optVals {
 		ix.optVals.post.remove(e, o)
+	}
+	for _, vv := range v.variants {
+		for s, e := range vv.slots {
+			if !slices.Contains(vv.slots[:s], e) {
+				ix.vpost.remove(e, vv.vo)
+			}
+		}
+		ix.vstock.Remove(vv.vo)
+		if ix.vdelta[vv.vo] == wide {
+			delete(ix.vwide, vv.vo)
+		}
+		ix.vprod[vv.vo] = noNode
+		ix.vfree = append(ix.vfree, vv.vo)
 	}
 	for _, id := range v.words {
 		if ix.words.post.remove(id, o) {
@@ -545,6 +621,8 @@ func (ix *Index) Bytes() int64 {
 		n += d.bytes()
 	}
 	n += int64(cap(ix.optValKey))*4 + int64(cap(ix.optValText))*16 + int64(cap(ix.tree))*32 + ix.below.bytes() + ix.words.bytes()
+	n += int64(cap(ix.vprod)+cap(ix.vdelta)+cap(ix.vfree))*4 + int64(len(ix.vwide))*mapEntryBytes + ix.vpost.bytes() +
+		int64(ix.vstock.GetSizeInBytes()) + bitmapOverhead
 	return n
 }
 
@@ -563,8 +641,8 @@ type view struct {
 }
 
 type variantView struct {
-	slots        [3]uint32 // keys of optVals; noNode past the product's options
-	price, stock int64
+	vo    uint32    // the variant's ordinal
+	slots [3]uint32 // keys of optVals
 }
 
 func (v *view) reset() {
@@ -580,9 +658,9 @@ const (
 )
 
 // encode appends the record to b: counts, the scalars, then each list
-// (sorted ones as deltas), the variants (their values as places in
-// optVals, their price above the product's lowest), the words last.
-func (v *view) encode(b []byte, pmin int64) []byte {
+// (sorted ones as deltas), the variants (their ordinals, their values as
+// places in optVals), the words last.
+func (v *view) encode(b []byte) []byte {
 	for _, n := range []int{len(v.tags), len(v.cats), len(v.attrs), len(v.optNames), len(v.optVals), len(v.variants), len(v.words)} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
@@ -599,14 +677,11 @@ func (v *view) encode(b []byte, pmin int64) []byte {
 	for _, vv := range v.variants {
 		var slots uint64
 		for s, e := range vv.slots {
-			if e != noNode {
-				i, _ := slices.BinarySearch(v.optVals, e)
-				slots |= uint64(i+1) << (10 * s)
-			}
+			i, _ := slices.BinarySearch(v.optVals, e)
+			slots |= uint64(i) << (10 * s)
 		}
+		b = binary.AppendUvarint(b, uint64(vv.vo))
 		b = binary.AppendUvarint(b, slots)
-		b = binary.AppendUvarint(b, uint64(vv.price-pmin))
-		b = binary.AppendVarint(b, vv.stock)
 	}
 	return appendSorted(b, v.words)
 }
@@ -637,17 +712,12 @@ func (ix *Index) decode(o uint32, v *view, level int) {
 	if level == facetsOnly {
 		return
 	}
-	pmin := ix.price[o]
 	for range nVars {
+		vv := variantView{vo: r.u32()}
 		slots := r.next()
-		vv := variantView{slots: [3]uint32{noNode, noNode, noNode}}
 		for s := range 3 {
-			if i := uint32(slots>>(10*s)) & (1<<10 - 1); i > 0 {
-				vv.slots[s] = v.optVals[i-1]
-			}
+			vv.slots[s] = v.optVals[uint32(slots>>(10*s))&(1<<10-1)]
 		}
-		vv.price = pmin + int64(r.next())
-		vv.stock = r.varint()
 		v.variants = append(v.variants, vv)
 	}
 	if level == withVariants {
@@ -678,15 +748,6 @@ func (r *reader) next() uint64 {
 
 func (r *reader) u32() uint32 { return uint32(r.next()) }
 func (r *reader) int() int    { return int(r.next()) }
-
-func (r *reader) varint() int64 {
-	u := r.next()
-	x := int64(u >> 1)
-	if u&1 != 0 {
-		x = ^x
-	}
-	return x
-}
 
 func (r *reader) sorted(dst []uint32, n int) []uint32 {
 	prev := uint32(0)

@@ -179,10 +179,10 @@ func randomFacets(rng *rand.Rand) []string {
 // intersected, words walked or looked up.
 func plans(t *testing.T, fn func(plan string)) {
 	t.Helper()
-	defer func(c, w int) { countPlan, wordPlan = c, w }(countPlan, wordPlan)
-	for _, p := range [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {0, 0}} {
-		countPlan, wordPlan = p[0], p[1]
-		fn(fmt.Sprintf("count plan %d, word plan %d", p[0], p[1]))
+	defer func(c, w, v int) { countPlan, wordPlan, variantPlan = c, w, v }(countPlan, wordPlan, variantPlan)
+	for _, p := range [][3]int{{1, 1, 1}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1}, {0, 0, 0}} {
+		countPlan, wordPlan, variantPlan = p[0], p[1], p[2]
+		fn(fmt.Sprintf("count plan %d, word plan %d, variant plan %d", p[0], p[1], p[2]))
 	}
 }
 
@@ -271,4 +271,39 @@ func TestRandomCatalogs(t *testing.T) {
 			check(t, rng, put, b, 30)
 		})
 	}
+}
+
+// FuzzCatalog draws a catalog, its writes and its filters from the fuzzer's
+// seeds: `go test -fuzz FuzzCatalog` searches further than the random
+// tests' fixed seeds.
+func FuzzCatalog(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3} {
+		f.Add(seed, uint8(40))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, size uint8) {
+		rng := rand.New(rand.NewPCG(seed, 13))
+		b := newBrute()
+		b.cats = randomTree(rng, 8)
+		ix := New()
+		ix.SetCategories(b.cats)
+		var ids []string
+		for i := range int(size) {
+			id := randomID(rng)
+			if len(ids) > 0 && rng.IntN(4) == 0 {
+				id = pick(rng, ids) // a replace
+			}
+			ids = append(ids, id)
+			p := randomProduct(rng, id, i, b.cats)
+			b.products[id] = p
+			if err := ix.Put(p); err != nil {
+				t.Fatal(err)
+			}
+			if rng.IntN(6) == 0 {
+				gone := pick(rng, ids)
+				delete(b.products, gone)
+				ix.Delete(gone)
+			}
+		}
+		check(t, rng, ix, b, 10)
+	})
 }

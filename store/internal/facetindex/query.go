@@ -29,6 +29,9 @@ var (
 	// countPlan forces a plan of counting facets: 0 chooses, 1 walks the
 	// candidates, 2 intersects each value's products with them.
 	countPlan = 0
+	// variantPlan forces a plan of the options' terms: 0 chooses, 1
+	// starts from the candidates' variants, 2 from the rarest value's.
+	variantPlan = 0
 )
 
 // scratch is what one read needs for itself, pooled.
@@ -127,12 +130,10 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 	}
 	opts := ix.optionTerms(f)
 	for _, t := range opts {
-		if t.key != "" {
-			if !t.ok {
-				none = true
-			} else {
-				and = append(and, ix.optVals.post.bitmap(t.e))
-			}
+		if !t.ok {
+			none = true
+		} else {
+			and = append(and, ix.optVals.post.bitmap(t.e))
 		}
 	}
 	if none {
@@ -154,7 +155,8 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 	for _, bm := range not {
 		cand.AndNot(bm)
 	}
-	if f.UpdatedSince != nil || priced {
+	// The columns: with options, the price is the variants' (below).
+	if byPrice := priced && len(f.Options) == 0; f.UpdatedSince != nil || byPrice {
 		since := int64(0)
 		if f.UpdatedSince != nil {
 			since = f.UpdatedSince.UnixMicro()
@@ -163,9 +165,8 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 			if f.UpdatedSince != nil && ix.updated[o] < since {
 				return false
 			}
-			// The product's range meets the filter's: some variant is in it
-			// (with options, the variants are then checked on those).
-			return (f.MinPrice == nil || ix.priceMax[o] >= *f.MinPrice) && (f.MaxPrice == nil || ix.price[o] <= *f.MaxPrice)
+			// The product's range meets the filter's: some variant is in it.
+			return !byPrice || (f.MinPrice == nil || ix.priceMax[o] >= *f.MinPrice) && (f.MaxPrice == nil || ix.price[o] <= *f.MaxPrice)
 		})
 	}
 	if q.Found != nil {
@@ -186,8 +187,8 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 			cand = ix.matchWord(cand, w, s)
 		}
 	}
-	if len(opts) > 0 && !cand.IsEmpty() && (len(opts) > 1 || opts[0].key == "" || priced || f.InStock != nil) {
-		cand = ix.keep(cand, s, func(o uint32) bool { return ix.variantMatches(o, f, opts, s) })
+	if len(opts) > 0 && !cand.IsEmpty() && (len(opts) > 1 || priced || f.InStock != nil) {
+		cand = ix.variantsOf(cand, f, opts, s)
 	}
 	return cand
 }
@@ -288,14 +289,14 @@ func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.
 const (
 	wordWalkNs = 450 // a candidate's words read and compared
 	termNs     = 30  // a term's products added to the union
+	variantNs  = 5   // a variant of an option value's intersected and checked
 )
 
-// optionTerm is one option value a variant must hold: its option key,
-// the value, and its key in optVals if some product holds it.
+// optionTerm is one option value a variant must hold: its key in optVals,
+// if some product holds it.
 type optionTerm struct {
-	key, val string
-	e        uint32
-	ok       bool
+	e  uint32
+	ok bool
 }
 
 func (ix *Index) optionTerms(f *vitrine.ProductFilter) []optionTerm {
@@ -304,8 +305,8 @@ func (ix *Index) optionTerms(f *vitrine.ProductFilter) []optionTerm {
 	}
 	out := make([]optionTerm, 0, len(f.Options))
 	for name, val := range f.Options {
-		t := optionTerm{key: vitrine.OptionKey(name), val: val}
-		if k, ok := ix.optNames.key(t.key); ok {
+		var t optionTerm
+		if k, ok := ix.optNames.key(vitrine.OptionKey(name)); ok {
 			t.e, t.ok = ix.optValOrds[optionValue{k, val}]
 			t.ok = t.ok && ix.optVals.post.word(t.e) != 0
 		}
@@ -314,27 +315,52 @@ func (ix *Index) optionTerms(f *vitrine.ProductFilter) []optionTerm {
 	return out
 }
 
-// variantMatches reports whether one variant of product o holds every
-// option value asked and meets the price range and the stock term. A
-// variant's places past its product's options hold the empty key and value.
-func (ix *Index) variantMatches(o uint32, f *vitrine.ProductFilter, opts []optionTerm, s *scratch) bool {
-	ix.decode(o, &s.v, withVariants)
-	short := len(s.v.optNames) < 3
-next:
-	for _, vv := range s.v.variants {
-		for _, t := range opts {
-			hit := t.ok && (vv.slots[0] == t.e || vv.slots[1] == t.e || vv.slots[2] == t.e)
-			if !hit && !(short && t.key == "" && t.val == "") {
-				continue next
+// variantsOf keeps the products of cand with one variant holding every
+// option value asked, in the price range, in stock (or not) as asked: the
+// variants of each value's, intersected (or, when the candidates' own
+// variants are fewer than the rarest value's, theirs), the stock's, the
+// prices checked on what is left, and their products.
+func (ix *Index) variantsOf(cand *roaring.Bitmap, f *vitrine.ProductFilter, opts []optionTerm, s *scratch) *roaring.Bitmap {
+	slices.SortFunc(opts, func(a, b optionTerm) int { return int(ix.vpost.card(a.e)) - int(ix.vpost.card(b.e)) })
+	var vc *roaring.Bitmap
+	// A candidate's record read costs about what 50 variants of a bitmap do.
+	if own := float64(cand.GetCardinality())*walkNs < float64(ix.vpost.card(opts[0].e))*variantNs; variantPlan == 1 || variantPlan == 0 && own {
+		s.keep = s.keep[:0]
+		for o := range cand.Iterate {
+			ix.decode(o, &s.v, withVariants)
+			for _, vv := range s.v.variants {
+				s.keep = append(s.keep, vv.vo)
 			}
 		}
-		if f.MinPrice != nil && vv.price < *f.MinPrice || f.MaxPrice != nil && vv.price > *f.MaxPrice {
-			continue
-		}
-		if f.InStock != nil && (vv.stock > 0) != *f.InStock {
-			continue
-		}
-		return true
+		vc = roaring.New()
+		vc.AddMany(s.keep)
+	} else {
+		vc = ix.vpost.bitmap(opts[0].e).Clone()
+		opts = opts[1:]
 	}
-	return false
+	for _, t := range opts {
+		vc.And(ix.vpost.bitmap(t.e))
+	}
+	if f.InStock != nil {
+		if *f.InStock {
+			vc.And(ix.vstock)
+		} else {
+			vc.AndNot(ix.vstock)
+		}
+	}
+	if f.MinPrice != nil || f.MaxPrice != nil {
+		vc = ix.keep(vc, s, func(vo uint32) bool {
+			p := ix.variantPrice(vo)
+			return (f.MinPrice == nil || p >= *f.MinPrice) && (f.MaxPrice == nil || p <= *f.MaxPrice)
+		})
+	}
+	// Their products, in a dense set first: variants come in any order.
+	dense := make([]uint64, len(ix.ids)/64+1)
+	for vo := range vc.Iterate {
+		o := ix.vprod[vo]
+		dense[o/64] |= 1 << (o % 64)
+	}
+	products := roaring.FromDense(dense, false)
+	products.And(cand)
+	return products
 }

@@ -68,7 +68,8 @@ func TestRandomUpdates(t *testing.T) {
 	}
 }
 
-// Changes older than the index are not applied.
+// Changes older than the index are not applied, and the index answers
+// for the snapshot of its own sequence only.
 func TestApplyOlderChanges(t *testing.T) {
 	ix := New()
 	p := shirt("0190f000-0000-7000-8000-000000000001", "Acme", "M")
@@ -77,6 +78,13 @@ func TestApplyOlderChanges(t *testing.T) {
 	}
 	if ok, _ := ix.Apply(4, nil, []string{p.ID}); ok || ix.Len() != 1 || ix.Seq() != 5 {
 		t.Errorf("an older change was applied: %d products at %d", ix.Len(), ix.Seq())
+	}
+	q := Query{Facets: []string{vitrine.FacetVendor}}
+	if _, ok := ix.FacetsAt(4, q); ok {
+		t.Error("an index at 5 answered for a snapshot at 4")
+	}
+	if f, ok := ix.FacetsAt(5, q); !ok || fmt.Sprint(f.Values[vitrine.FacetVendor]) != "[{Acme  1}]" {
+		t.Errorf("at its own sequence: %v %v", f, ok)
 	}
 }
 
