@@ -3,8 +3,10 @@ package facetindex
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -113,8 +115,20 @@ func (c *benchCatalog) product(i int) *Product {
 }
 
 // The sizes benchmarked: 100,000 products (300,000 variants), the
-// catalog's targets at 3×, and 333,334 (1,000,002 variants), the RSS's.
-var benchSizes = []int{100_000, 333_334}
+// catalog's targets at 3×, and 333,334 (1,000,002 variants), the RSS's;
+// FACETINDEX_BENCH_PRODUCTS names others (1000000: the target at 5×).
+var benchSizes = func() []int {
+	var out []int
+	for _, f := range strings.Fields(strings.ReplaceAll(os.Getenv("FACETINDEX_BENCH_PRODUCTS"), ",", " ")) {
+		if n, err := strconv.Atoi(f); err == nil && n > 0 {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		out = []int{100_000, 333_334}
+	}
+	return out
+}()
 
 var built = struct {
 	sync.Mutex
