@@ -66,10 +66,21 @@
 // # Writes and readers
 //
 // One sync.RWMutex: readers share it for a call; a write (Put, Delete,
-// Apply) holds it for what the product holds, about 24 µs of CPU at
+// Apply) holds it for what the product holds, about 25 µs of CPU at
 // 100,000 products (BenchmarkPut). Copy-on-write would spare readers that
-// wait but clone the 39 bitmaps a product of the benchmark's catalog is
-// in at every write (BenchmarkCopyOnWrite), several times the write.
+// wait, but clone at every write the 40 bitmaps a product of the
+// benchmark's catalog is in: 279 µs (BenchmarkCopyOnWrite), 11 writes.
+//
+// # Figures
+//
+// The catalog of bin/vitrine-bench catalog, 2 cores of an AMD EPYC, CPU
+// time: at 1,000,002 variants (333,334 products) the index holds 74.6 MiB
+// of heap (78 bytes a variant; its terms 12.9 MiB and its records' words
+// 7.2 MiB of it) and builds in 3.0 s from products in memory; the facets
+// of options Size=M + a vendor (4,026 products) take 0.94 ms, of a tag
+// (10,054) 1.45 ms, of the query "cadeira" (32,613) 2.9 ms; at 100,000
+// products 0.24, 0.40 and 2.5 ms. (go test -bench . in this package;
+// FACETINDEX_BENCH_PRODUCTS=1000000 for a million products.)
 //
 // # Sequence, and the plan of the store's side (phase 2)
 //
