@@ -1,0 +1,759 @@
+package facetindex
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/google/uuid"
+	"github.com/vitrine/vitrine"
+)
+
+// Index is the in-memory index of one company's catalog. Its methods are
+// safe for concurrent use: readers share a read lock, a write holds the
+// lock for what the product it writes holds (microseconds).
+type Index struct {
+	mu  sync.RWMutex
+	seq uint64
+
+	// Products by ordinal: dense, a deleted product's ordinal reused.
+	ids     [][16]byte
+	byID    map[[16]byte]uint32
+	live    *roaring.Bitmap
+	free    []uint32
+	rec     []uint32 // where the product's record starts in pool
+	pool    []byte   // the records: what a product holds, as varints
+	garbage int      // bytes of pool no record uses
+	// The columns range filters scan.
+	price, priceMax, updated []int64
+
+	onSale, inStock                                                       *roaring.Bitmap
+	status, currency, vendor, ptype, tags, optNames, optVals, attrs, cats dict
+	// By key of optVals: the option's key (a key of optNames) and the value;
+	// and the keys of optVals by those.
+	optValKey  []uint32
+	optValText []string
+	optValOrds map[optionValue]uint32
+	// Variants by their own ordinals (dense, reused): the product's
+	// ordinal (noNode when free), the price above the product's lowest
+	// (wide ones apart), the variants holding each option value (by key
+	// of optVals: a variant's places past its product's options hold the
+	// empty key's empty value, as the variants' table does), those in stock.
+	vprod  []uint32
+	vdelta []uint32
+	vwide  map[uint32]int64
+	vfree  []uint32
+	vpost  postings
+	vstock *roaring.Bitmap
+	// The category tree, by key of cats; below holds, by the same key, the
+	// products counted in the category: in it or in one under it.
+	tree  []node
+	below postings
+	words terms
+
+	v   view     // the writers' own
+	anc []uint32 // likewise
+}
+
+type node struct {
+	parent uint32 // noNode at a root
+	in     bool   // a category of the tree (not only an id a product names)
+	name   string
+}
+
+const noNode = ^uint32(0)
+
+// maxDepth is how many categories a product counts in along a path up the
+// tree: its own and 63 above, as the store's facet counted them.
+const maxDepth = 64
+
+// New returns an empty index at sequence 0.
+func New() *Index {
+	return &Index{
+		byID: map[[16]byte]uint32{}, optValOrds: map[optionValue]uint32{}, live: roaring.New(), onSale: roaring.New(), inStock: roaring.New(),
+		vwide: map[uint32]int64{}, vstock: roaring.New(),
+		status: newDict(nil), currency: newDict(nil), vendor: newDict(vitrine.Fold), ptype: newDict(vitrine.Fold),
+		tags: newDict(vitrine.TagKey), optNames: newDict(vitrine.OptionKey), optVals: newDict(nil), attrs: newDict(nil), cats: newDict(nil),
+	}
+}
+
+// Builder builds a company's index from a snapshot of its catalog, faster
+// than puts one by one: terms are found by a hash while it adds, sorted
+// once at the end. It is not safe for concurrent use.
+type Builder struct{ ix *Index }
+
+// NewBuilder starts a build of about n products. The products are best
+// added in the order of their ids (ordinals then follow it), but any order
+// gives the same answers.
+func NewBuilder(n int) *Builder {
+	ix := New()
+	ix.words.build = make(map[string]uint32, n)
+	ix.byID = make(map[[16]byte]uint32, n)
+	ix.ids = make([][16]byte, 0, n)
+	ix.rec = make([]uint32, 0, n)
+	ix.price = make([]int64, 0, n)
+	ix.priceMax = make([]int64, 0, n)
+	ix.updated = make([]int64, 0, n)
+	ix.pool = make([]byte, 0, 64*n)
+	return &Builder{ix: ix}
+}
+
+// Add adds (or replaces) a product.
+func (b *Builder) Add(p *Product) error { return b.ix.put(p) }
+
+// SetCategories sets the category tree (see Index.SetCategories).
+func (b *Builder) SetCategories(cats []Category) { b.ix.setCategories(cats) }
+
+// Finish returns the index, at sequence seq: the snapshot's.
+func (b *Builder) Finish(seq uint64) *Index {
+	ix := b.ix
+	b.ix = nil
+	ix.words.finish()
+	for _, d := range ix.dicts() {
+		d.post.optimize()
+	}
+	ix.below.optimize()
+	ix.vpost.optimize()
+	ix.live.RunOptimize()
+	ix.seq = seq
+	return ix
+}
+
+func (ix *Index) dicts() []*dict {
+	return []*dict{&ix.status, &ix.currency, &ix.vendor, &ix.ptype, &ix.tags, &ix.optNames, &ix.optVals, &ix.attrs, &ix.cats}
+}
+
+// Seq returns the sequence of the company's changes the index holds: every
+// change up to it, none after.
+func (ix *Index) Seq() uint64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.seq
+}
+
+// Len returns the number of products.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.byID)
+}
+
+// Put adds a product, or replaces the product of its id.
+func (ix *Index) Put(p *Product) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.put(p)
+}
+
+// Delete removes the product of the id, if the index holds it.
+func (ix *Index) Delete(id string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.delete(id)
+}
+
+// Apply brings the index to sequence seq with the products written
+// (added or replaced) and deleted since its own, all at once for readers.
+// A product both in puts and deletes is deleted. Changes older than the
+// index (seq below its own) are not applied: Apply reports whether they were.
+func (ix *Index) Apply(seq uint64, puts []*Product, deletes []string) (bool, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if seq < ix.seq {
+		return false, nil
+	}
+	for _, p := range puts {
+		if err := ix.put(p); err != nil {
+			return false, err
+		}
+	}
+	for _, id := range deletes {
+		ix.delete(id)
+	}
+	ix.seq = seq
+	return true, nil
+}
+
+// SetCategories sets the company's category tree: the facet counts a
+// product in its categories and those above them, and a filter by a
+// category id alone (without the ids under it) finds those under it here.
+func (ix *Index) SetCategories(cats []Category) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.setCategories(cats)
+}
+
+func parseID(s string) ([16]byte, error) {
+	u, err := uuid.Parse(s)
+	if err != nil || len(s) != 36 {
+		return [16]byte{}, fmt.Errorf("facetindex: product id %q is not a UUID", s)
+	}
+	return u, nil
+}
+
+func (ix *Index) put(p *Product) error {
+	id, err := parseID(p.ID)
+	if err != nil {
+		return err
+	}
+	if n := min(len(p.Options), 3); n*len(p.Variants) > maxSlotValues && distinctValues(p, n) > maxSlotValues {
+		return fmt.Errorf("facetindex: product %s holds more than %d option values", p.ID, maxSlotValues)
+	}
+	for _, v := range p.Variants {
+		if v.Stock < 0 {
+			// Stock is never below 0: in stock is then stock > 0, and
+			// out of it stock = 0, for a variant as for its product.
+			return fmt.Errorf("facetindex: product %s has a variant of stock %d", p.ID, v.Stock)
+		}
+	}
+	o, ok := ix.byID[id]
+	if ok {
+		ix.unindex(o)
+	} else {
+		if o, err = ix.alloc(id); err != nil {
+			return err
+		}
+	}
+	ix.index(o, p)
+	ix.compactPool()
+	return nil
+}
+
+// maxSlotValues bounds the option values of one product (a variant's
+// record names its values by their place among them, in 10 bits): three
+// options of 100 values each hold at most 300.
+const maxSlotValues = 1<<10 - 2
+
+func distinctValues(p *Product, n int) int {
+	seen := map[[2]string]bool{}
+	for _, v := range p.Variants {
+		for s := range n {
+			val := ""
+			if s < len(v.Values) {
+				val = v.Values[s]
+			}
+			seen[[2]string{vitrine.OptionKey(p.Options[s]), val}] = true
+		}
+	}
+	return len(seen)
+}
+
+func (ix *Index) alloc(id [16]byte) (uint32, error) {
+	var o uint32
+	if n := len(ix.free); n > 0 {
+		o = ix.free[n-1]
+		ix.free = ix.free[:n-1]
+		ix.ids[o] = id
+	} else {
+		if len(ix.ids) > maxOrdinal {
+			return 0, fmt.Errorf("facetindex: more than %d products", maxOrdinal)
+		}
+		o = uint32(len(ix.ids))
+		ix.ids = append(ix.ids, id)
+		ix.rec = append(ix.rec, 0)
+		ix.price = append(ix.price, 0)
+		ix.priceMax = append(ix.priceMax, 0)
+		ix.updated = append(ix.updated, 0)
+	}
+	ix.byID[id] = o
+	ix.live.Add(o)
+	return o, nil
+}
+
+func (ix *Index) delete(s string) {
+	id, err := parseID(s)
+	if err != nil {
+		return
+	}
+	o, ok := ix.byID[id]
+	if !ok {
+		return
+	}
+	ix.unindex(o)
+	delete(ix.byID, id)
+	ix.live.Remove(o)
+	ix.ids[o] = [16]byte{}
+	ix.free = append(ix.free, o)
+	ix.compactPool()
+}
+
+// index writes p at ordinal o, which holds nothing.
+func (ix *Index) index(o uint32, p *Product) {
+	v := &ix.v
+	v.reset()
+	v.status = ix.status.intern(string(p.Status))
+	ix.status.post.add(v.status, o)
+	v.currency = ix.currency.intern(p.Currency)
+	ix.currency.post.add(v.currency, o)
+	v.vendor = ix.vendor.form(p.Vendor)
+	ix.vendor.post.add(ix.vendor.formKey[v.vendor], o)
+	ix.vendor.hold(v.vendor)
+	v.ptype = ix.ptype.form(p.ProductType)
+	ix.ptype.post.add(ix.ptype.formKey[v.ptype], o)
+	ix.ptype.hold(v.ptype)
+
+	for _, t := range p.Tags {
+		f := ix.tags.form(t)
+		if !slices.ContainsFunc(v.tags, func(g uint32) bool { return ix.tags.formKey[g] == ix.tags.formKey[f] }) {
+			v.tags = append(v.tags, f)
+		}
+	}
+	slices.Sort(v.tags)
+	for _, f := range v.tags {
+		ix.tags.post.add(ix.tags.formKey[f], o)
+		ix.tags.hold(f)
+	}
+
+	for _, id := range p.Categories {
+		v.cats = append(v.cats, ix.cats.intern(id))
+	}
+	slices.Sort(v.cats)
+	v.cats = slices.Compact(v.cats)
+	for _, c := range v.cats {
+		ix.cats.post.add(c, o)
+	}
+	ix.growTree()
+	ix.anc = ix.counted(v.cats, ix.anc)
+	for _, c := range ix.anc {
+		ix.below.add(c, o)
+	}
+
+	for k, val := range p.Attributes {
+		v.attrs = append(v.attrs, ix.attrs.intern(k+"\x00"+val))
+	}
+	slices.Sort(v.attrs)
+	for _, a := range v.attrs {
+		ix.attrs.post.add(a, o)
+	}
+
+	nOpts := min(len(p.Options), 3)
+	for _, name := range p.Options[:nOpts] {
+		v.optNames = append(v.optNames, ix.optNames.form(name))
+	}
+	if len(p.Variants) > 0 {
+		// A product holds its options' names through its variants' rows.
+		ix.eachOptionKey(v.optNames, func(f uint32) {
+			ix.optNames.post.add(ix.optNames.formKey[f], o)
+			ix.optNames.hold(f)
+		})
+	}
+	var pmin, pmax, stock int64
+	sale := false
+	pad := noNode
+	if nOpts < 3 && len(p.Variants) > 0 {
+		pad = ix.optVal(ix.optNames.intern(""), "")
+	}
+	for i, pv := range p.Variants {
+		vv := variantView{vo: ix.allocVariant(o), slots: [3]uint32{pad, pad, pad}}
+		for s := range nOpts {
+			val := ""
+			if s < len(pv.Values) {
+				val = pv.Values[s]
+			}
+			vv.slots[s] = ix.optVal(ix.optNames.formKey[v.optNames[s]], val)
+		}
+		for s, e := range vv.slots {
+			if !slices.Contains(vv.slots[:s], e) {
+				ix.vpost.add(e, vv.vo)
+				v.optVals = append(v.optVals, e)
+			}
+		}
+		if pv.Stock > 0 {
+			ix.vstock.Add(vv.vo)
+		}
+		v.variants = append(v.variants, vv)
+		if i == 0 {
+			pmin, pmax = pv.Price, pv.Price
+		}
+		pmin, pmax = min(pmin, pv.Price), max(pmax, pv.Price)
+		stock += pv.Stock
+		sale = sale || pv.CompareAtPrice != nil && *pv.CompareAtPrice > pv.Price
+	}
+	for i, vv := range v.variants {
+		if d := uint64(p.Variants[i].Price - pmin); d < wide {
+			ix.vdelta[vv.vo] = uint32(d)
+		} else {
+			ix.vdelta[vv.vo] = wide
+			ix.vwide[vv.vo] = p.Variants[i].Price
+		}
+	}
+	slices.Sort(v.optVals)
+	v.optVals = slices.Compact(v.optVals)
+	for _, e := range v.optVals {
+		ix.optVals.post.add(e, o)
+	}
+
+	for _, w := range p.Words {
+		if w != "" {
+			v.words = append(v.words, ix.words.intern(w))
+		}
+	}
+	slices.Sort(v.words)
+	v.words = slices.Compact(v.words)
+	for _, id := range v.words {
+		ix.words.post.add(id, o)
+	}
+
+	ix.price[o], ix.priceMax[o], ix.updated[o] = pmin, pmax, p.UpdatedAt.UnixMicro()
+	if sale {
+		ix.onSale.Add(o)
+	}
+	if stock > 0 {
+		ix.inStock.Add(o)
+	}
+	ix.rec[o] = uint32(len(ix.pool))
+	ix.pool = v.encode(ix.pool)
+}
+
+// wide marks a variant whose price is too far above its product's lowest
+// for 32 bits: vwide holds it.
+const wide = 1<<32 - 1
+
+func (ix *Index) allocVariant(o uint32) uint32 {
+	if n := len(ix.vfree); n > 0 {
+		vo := ix.vfree[n-1]
+		ix.vfree = ix.vfree[:n-1]
+		ix.vprod[vo] = o
+		return vo
+	}
+	ix.vprod = append(ix.vprod, o)
+	ix.vdelta = append(ix.vdelta, 0)
+	return uint32(len(ix.vprod) - 1)
+}
+
+// variantPrice returns the price of variant vo.
+func (ix *Index) variantPrice(vo uint32) int64 {
+	if d := ix.vdelta[vo]; d != wide {
+		return ix.price[ix.vprod[vo]] + int64(d)
+	}
+	return ix.vwide[vo]
+}
+
+// eachOptionKey calls fn with the first form of each option key of forms.
+func (ix *Index) eachOptionKey(forms []uint32, fn func(f uint32)) {
+	for i, f := range forms {
+		k := ix.optNames.formKey[f]
+		if !slices.ContainsFunc(forms[:i], func(g uint32) bool { return ix.optNames.formKey[g] == k }) {
+			fn(f)
+		}
+	}
+}
+
+// optionValue is a value of an option, by the option's key in optNames.
+type optionValue struct {
+	key uint32
+	val string
+}
+
+// optVal returns the key of option key k's value val.
+func (ix *Index) optVal(k uint32, val string) uint32 {
+	if e, ok := ix.optValOrds[optionValue{k, val}]; ok {
+		return e
+	}
+	e := ix.optVals.intern(ix.optNames.keys[k] + "\x00" + val)
+	ix.optValOrds[optionValue{k, val}] = e
+	ix.optValKey = append(ix.optValKey, k)
+	ix.optValText = append(ix.optValText, val)
+	return e
+}
+
+// unindex takes the product at ordinal o out of every posting.
+func (ix *Index) unindex(o uint32) {
+	v := &ix.v
+	ix.decode(o, v, withWords)
+	ix.status.post.remove(v.status, o)
+	ix.currency.post.remove(v.currency, o)
+	ix.vendor.post.remove(ix.vendor.formKey[v.vendor], o)
+	ix.vendor.release(v.vendor)
+	ix.ptype.post.remove(ix.ptype.formKey[v.ptype], o)
+	ix.ptype.release(v.ptype)
+	for _, f := range v.tags {
+		ix.tags.post.remove(ix.tags.formKey[f], o)
+		ix.tags.release(f)
+	}
+	for _, c := range v.cats {
+		ix.cats.post.remove(c, o)
+	}
+	ix.anc = ix.counted(v.cats, ix.anc)
+	for _, c := range ix.anc {
+		ix.below.remove(c, o)
+	}
+	for _, a := range v.attrs {
+		ix.attrs.post.remove(a, o)
+	}
+	if v.nVariants > 0 {
+		ix.eachOptionKey(v.optNames, func(f uint32) {
+			ix.optNames.post.remove(ix.optNames.formKey[f], o)
+			ix.optNames.release(f)
+		})
+	}
+	for _, e := range v.optVals {
+		ix.optVals.post.remove(e, o)
+	}
+	for _, vv := range v.variants {
+		for s, e := range vv.slots {
+			if !slices.Contains(vv.slots[:s], e) {
+				ix.vpost.remove(e, vv.vo)
+			}
+		}
+		ix.vstock.Remove(vv.vo)
+		if ix.vdelta[vv.vo] == wide {
+			delete(ix.vwide, vv.vo)
+		}
+		ix.vprod[vv.vo] = noNode
+		ix.vfree = append(ix.vfree, vv.vo)
+	}
+	for _, id := range v.words {
+		if ix.words.post.remove(id, o) {
+			ix.words.release(id)
+		}
+	}
+	ix.onSale.Remove(o)
+	ix.inStock.Remove(o)
+	ix.garbage += v.end - int(ix.rec[o])
+}
+
+// compactAt is the garbage (bytes) under which a pool or an arena of
+// terms is never compacted; a variable for the tests.
+var compactAt = 1 << 16
+
+// compactPool copies the live records to a new pool when most of the
+// pool is garbage.
+func (ix *Index) compactPool() {
+	if ix.garbage < compactAt || 2*ix.garbage < len(ix.pool) {
+		return
+	}
+	pool := make([]byte, 0, len(ix.pool)-ix.garbage+ix.garbage/8)
+	var v view
+	for o := range ix.live.Iterate {
+		ix.decode(o, &v, withWords)
+		start := len(pool)
+		pool = append(pool, ix.pool[ix.rec[o]:v.end]...)
+		ix.rec[o] = uint32(start)
+	}
+	ix.pool, ix.garbage = pool, 0
+}
+
+// growTree makes the tree as long as the categories' dictionary.
+func (ix *Index) growTree() {
+	for len(ix.tree) < len(ix.cats.keys) {
+		ix.tree = append(ix.tree, node{parent: noNode})
+	}
+}
+
+// counted returns the categories a product in cats counts in: each of
+// them and those above it, each once, up to maxDepth along a path, as
+// long as the path is in the tree.
+func (ix *Index) counted(cats []uint32, dst []uint32) []uint32 {
+	dst = dst[:0]
+	for _, c := range cats {
+		for n := 0; n < maxDepth && c != noNode && int(c) < len(ix.tree) && ix.tree[c].in; n++ {
+			if !slices.Contains(dst, c) {
+				dst = append(dst, c)
+			}
+			c = ix.tree[c].parent
+		}
+	}
+	return dst
+}
+
+func (ix *Index) setCategories(cats []Category) {
+	for i := range ix.tree {
+		ix.tree[i] = node{parent: noNode}
+	}
+	for _, c := range cats {
+		k := ix.cats.intern(c.ID)
+		parent := noNode
+		if c.ParentID != "" {
+			parent = ix.cats.intern(c.ParentID)
+		}
+		ix.growTree()
+		ix.tree[k] = node{parent: parent, in: true, name: c.Name}
+	}
+	ix.below = postings{}
+	var v view
+	for o := range ix.live.Iterate {
+		ix.decode(o, &v, facetsOnly)
+		ix.anc = ix.counted(v.cats, ix.anc)
+		for _, c := range ix.anc {
+			ix.below.add(c, o)
+		}
+	}
+}
+
+// below returns the category of key k and every one under it, without
+// bound of depth (as the store's filter resolves a category id).
+func (ix *Index) under(k uint32) []uint32 {
+	if int(k) >= len(ix.tree) || !ix.tree[k].in {
+		return nil
+	}
+	children := map[uint32][]uint32{}
+	for c, n := range ix.tree {
+		if n.in && n.parent != noNode {
+			children[n.parent] = append(children[n.parent], uint32(c))
+		}
+	}
+	out := []uint32{k}
+	seen := map[uint32]bool{k: true}
+	for i := 0; i < len(out); i++ {
+		for _, c := range children[out[i]] {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Bytes estimates the memory the index holds, for a cache's budget.
+func (ix *Index) Bytes() int64 {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	n := int64(cap(ix.ids))*16 + int64(len(ix.byID))*idMapEntryBytes + int64(cap(ix.free)+cap(ix.rec))*4 + int64(cap(ix.pool)) +
+		int64(cap(ix.price)+cap(ix.priceMax)+cap(ix.updated))*8
+	for _, bm := range []*roaring.Bitmap{ix.live, ix.onSale, ix.inStock} {
+		n += int64(bm.GetSizeInBytes()) + bitmapOverhead
+	}
+	for _, d := range ix.dicts() {
+		n += d.bytes()
+	}
+	n += int64(cap(ix.optValKey))*4 + int64(cap(ix.optValText))*16 + int64(cap(ix.tree))*32 + ix.below.bytes() + ix.words.bytes()
+	n += int64(cap(ix.vprod)+cap(ix.vdelta)+cap(ix.vfree))*4 + int64(len(ix.vwide))*mapEntryBytes + ix.vpost.bytes() +
+		int64(ix.vstock.GetSizeInBytes()) + bitmapOverhead
+	return n
+}
+
+// idMapEntryBytes is what an entry of the map of ids costs, about: a
+// 16-byte key and a 4-byte value in a table kept at most 7/8 full.
+const idMapEntryBytes = 28
+
+// view is a product's record, decoded.
+type view struct {
+	vendor, ptype, status, currency uint32
+	tags, cats, attrs, optNames     []uint32
+	optVals, words                  []uint32
+	variants                        []variantView
+	nVariants                       int
+	end                             int // where the record ends in the pool
+}
+
+type variantView struct {
+	vo    uint32    // the variant's ordinal
+	slots [3]uint32 // keys of optVals
+}
+
+func (v *view) reset() {
+	v.tags, v.cats, v.attrs, v.optNames = v.tags[:0], v.cats[:0], v.attrs[:0], v.optNames[:0]
+	v.optVals, v.words, v.variants = v.optVals[:0], v.words[:0], v.variants[:0]
+}
+
+// How much of a record decode reads: it stops before what is not asked.
+const (
+	facetsOnly = iota
+	withVariants
+	withWords
+)
+
+// encode appends the record to b: counts, the scalars, then each list
+// (sorted ones as deltas), the variants (their ordinals, their values as
+// places in optVals), the words last.
+func (v *view) encode(b []byte) []byte {
+	for _, n := range []int{len(v.tags), len(v.cats), len(v.attrs), len(v.optNames), len(v.optVals), len(v.variants), len(v.words)} {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	for _, x := range []uint32{v.vendor, v.ptype, v.status, v.currency} {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	b = appendSorted(b, v.tags)
+	b = appendSorted(b, v.cats)
+	b = appendSorted(b, v.attrs)
+	for _, f := range v.optNames {
+		b = binary.AppendUvarint(b, uint64(f))
+	}
+	b = appendSorted(b, v.optVals)
+	for _, vv := range v.variants {
+		var slots uint64
+		for s, e := range vv.slots {
+			i, _ := slices.BinarySearch(v.optVals, e)
+			slots |= uint64(i) << (10 * s)
+		}
+		b = binary.AppendUvarint(b, uint64(vv.vo))
+		b = binary.AppendUvarint(b, slots)
+	}
+	return appendSorted(b, v.words)
+}
+
+func appendSorted(b []byte, xs []uint32) []byte {
+	prev := uint32(0)
+	for _, x := range xs {
+		b = binary.AppendUvarint(b, uint64(x-prev))
+		prev = x
+	}
+	return b
+}
+
+// decode reads the record of ordinal o into v, up to what level asks.
+func (ix *Index) decode(o uint32, v *view, level int) {
+	v.reset()
+	r := reader{b: ix.pool, i: int(ix.rec[o])}
+	nTags, nCats, nAttrs, nOpts, nVals, nVars, nWords := r.int(), r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
+	v.vendor, v.ptype, v.status, v.currency = r.u32(), r.u32(), r.u32(), r.u32()
+	v.nVariants = nVars
+	v.tags = r.sorted(v.tags, nTags)
+	v.cats = r.sorted(v.cats, nCats)
+	v.attrs = r.sorted(v.attrs, nAttrs)
+	for range nOpts {
+		v.optNames = append(v.optNames, r.u32())
+	}
+	v.optVals = r.sorted(v.optVals, nVals)
+	if level == facetsOnly {
+		return
+	}
+	for range nVars {
+		vv := variantView{vo: r.u32()}
+		slots := r.next()
+		for s := range 3 {
+			vv.slots[s] = v.optVals[uint32(slots>>(10*s))&(1<<10-1)]
+		}
+		v.variants = append(v.variants, vv)
+	}
+	if level == withVariants {
+		return
+	}
+	v.words = r.sorted(v.words, nWords)
+	v.end = r.i
+}
+
+type reader struct {
+	b []byte
+	i int
+}
+
+func (r *reader) next() uint64 {
+	var x uint64
+	var s uint
+	for {
+		c := r.b[r.i]
+		r.i++
+		if c < 0x80 {
+			return x | uint64(c)<<s
+		}
+		x |= uint64(c&0x7f) << s
+		s += 7
+	}
+}
+
+func (r *reader) u32() uint32 { return uint32(r.next()) }
+func (r *reader) int() int    { return int(r.next()) }
+
+func (r *reader) sorted(dst []uint32, n int) []uint32 {
+	prev := uint32(0)
+	for range n {
+		prev += uint32(r.next())
+		dst = append(dst, prev)
+	}
+	return dst
+}

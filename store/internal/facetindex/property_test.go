@@ -1,0 +1,311 @@
+package facetindex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vitrine/vitrine"
+)
+
+// The alphabets of random catalogs: few values, written in several forms
+// that compare alike, so that filters and facets meet them often.
+var (
+	rVendors  = []string{"Acme", "ACME", "acme", "Zeta", "Maçã", "MACA", "", "Nord"}
+	rTypes    = []string{"Chair", "chair", "Table", "", "Lâmpada", "LAMPADA"}
+	rTags     = []string{"Sale", "sale", "New", "Red", "blue", "Blue", "summer", "Summer Sale"}
+	rOptNames = []string{"Size", "size", "Color", "Material", "Fit"}
+	rOptVals  = []string{"S", "M", "L", "m", "", "Blue", "Red"}
+	rAttrKeys = []string{"material", "weight"}
+	rAttrVals = []string{"cotton", "wool", "1", "2.5", "true"}
+	rWords    = []string{"cadeira", "cadeiras", "mesa", "m", "12", "123", "azul", "az", "x", "lamp", "maçã"}
+	rQuery    = []string{"ca", "cad", "cadeiras", "m", "me", "1", "12", "sku1", "sku", "zz", "az", "x", "lamp", "maçã"}
+	rStatuses = []vitrine.ProductStatus{vitrine.ProductDraft, vitrine.ProductActive, vitrine.ProductArchived}
+	rBase     = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+)
+
+func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
+
+func randomID(rng *rand.Rand) string {
+	var b [16]byte
+	for i := range b {
+		b[i] = byte(rng.IntN(256))
+	}
+	return uuid.UUID(b).String()
+}
+
+// randomTree makes a tree of up to n categories, each under an earlier
+// one or at the root.
+func randomTree(rng *rand.Rand, n int) []Category {
+	var cats []Category
+	for i := range rng.IntN(n + 1) {
+		c := Category{ID: randomID(rng), Name: fmt.Sprintf("Cat %d", i)}
+		if i > 0 && rng.IntN(4) > 0 {
+			c.ParentID = cats[rng.IntN(i)].ID
+		}
+		cats = append(cats, c)
+	}
+	return cats
+}
+
+func randomProduct(rng *rand.Rand, id string, i int, cats []Category) *Product {
+	p := &Product{ID: id, Status: pick(rng, rStatuses), Vendor: pick(rng, rVendors), ProductType: pick(rng, rTypes),
+		Currency: pick(rng, []string{"BRL", "BRL", "USD"}), UpdatedAt: rBase.Add(time.Duration(rng.IntN(10)) * time.Minute)}
+	for range rng.IntN(4) {
+		p.Tags = append(p.Tags, pick(rng, rTags))
+	}
+	for range rng.IntN(3) {
+		if len(cats) > 0 {
+			p.Categories = append(p.Categories, pick(rng, cats).ID)
+		}
+	}
+	if rng.IntN(30) == 0 {
+		p.Categories = append(p.Categories, randomID(rng)) // a category the tree does not hold
+	}
+	if rng.IntN(2) == 0 {
+		p.Attributes = map[string]string{}
+		for range 1 + rng.IntN(2) {
+			p.Attributes[pick(rng, rAttrKeys)] = pick(rng, rAttrVals)
+		}
+	}
+	nOpts := rng.IntN(4)
+	if rng.IntN(40) == 0 {
+		nOpts = 4 // past the three the variants' table holds
+	}
+	for range nOpts {
+		p.Options = append(p.Options, pick(rng, rOptNames))
+	}
+	for range 1 + rng.IntN(rng.IntN(20)+1) {
+		v := Variant{Price: int64(rng.IntN(20)), Stock: int64(rng.IntN(4) * rng.IntN(2))}
+		for range nOpts {
+			v.Values = append(v.Values, pick(rng, rOptVals))
+		}
+		if rng.IntN(10) == 0 && len(v.Values) > 0 {
+			v.Values = v.Values[:len(v.Values)-1] // a value missing
+		}
+		if rng.IntN(4) == 0 {
+			c := v.Price + int64(rng.IntN(5)) - 1
+			v.CompareAtPrice = &c
+		}
+		p.Variants = append(p.Variants, v)
+	}
+	if rng.IntN(50) == 0 {
+		p.Variants = nil
+	}
+	for range rng.IntN(6) {
+		p.Words = append(p.Words, pick(rng, rWords))
+	}
+	p.Words = append(p.Words, fmt.Sprintf("sku%d", i))
+	return p
+}
+
+func randomFilter(rng *rand.Rand, b *brute) Query {
+	var q Query
+	f := &q.Filter
+	ptr := func(v bool) *bool { return &v }
+	price := func() *int64 { v := int64(rng.IntN(22)) - 1; return &v }
+	if rng.IntN(4) == 0 {
+		f.Status = pick(rng, rStatuses)
+	}
+	if rng.IntN(5) == 0 {
+		f.Vendor = vitrine.QueryText(pick(rng, append(rVendors[:len(rVendors):len(rVendors)], "nobody")))
+	}
+	if rng.IntN(7) == 0 {
+		f.ProductType = vitrine.QueryText(pick(rng, rTypes))
+	}
+	for range rng.IntN(3) * rng.IntN(2) {
+		f.Tags = append(f.Tags, vitrine.QueryText(vitrine.TagKey(pick(rng, append(rTags[:len(rTags):len(rTags)], "nope")))))
+	}
+	if rng.IntN(6) == 0 && len(b.cats) > 0 {
+		f.CategoryID = pick(rng, b.cats).ID
+		if rng.IntN(2) == 0 {
+			q.Categories = b.categoryAndBelow(f.CategoryID) // as the store resolves it
+		}
+	}
+	if rng.IntN(8) == 0 {
+		f.Attributes = map[string]any{pick(rng, rAttrKeys): pick(rng, rAttrVals)}
+	}
+	if rng.IntN(5) == 0 {
+		if rng.IntN(3) > 0 {
+			f.MinMinor = price()
+		}
+		if rng.IntN(3) > 0 {
+			f.MaxMinor = price()
+		}
+		f.Currency = vitrine.CurrencyCode(pick(rng, []string{"BRL", "USD"}))
+	}
+	if rng.IntN(7) == 0 {
+		f.OnSale = ptr(rng.IntN(2) == 0)
+	}
+	if rng.IntN(5) == 0 {
+		f.InStock = ptr(rng.IntN(2) == 0)
+	}
+	if rng.IntN(10) == 0 {
+		t := rBase.Add(time.Duration(rng.IntN(11)) * time.Minute)
+		f.Since = &t
+	}
+	if rng.IntN(3) == 0 {
+		f.Options = map[string]string{}
+		for range 1 + rng.IntN(2) {
+			name := pick(rng, append(rOptNames[:len(rOptNames):len(rOptNames)], "Nope"))
+			if rng.IntN(40) == 0 {
+				name = "" // the empty key: a variant's places past its options
+			}
+			f.Options[name] = pick(rng, rOptVals)
+		}
+	}
+	if rng.IntN(4) == 0 {
+		for range 1 + rng.IntN(2) {
+			f.Words = append(f.Words, pick(rng, rQuery))
+		}
+	}
+	return q
+}
+
+func randomFacets(rng *rand.Rand) []vitrine.FacetName {
+	var out []vitrine.FacetName
+	for _, n := range vitrine.FacetNames {
+		if rng.IntN(2) == 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// plans runs fn under every plan of the index: facets walked or
+// intersected, words walked or looked up.
+func plans(t *testing.T, fn func(plan string)) {
+	t.Helper()
+	defer func(c, w, v int) { countPlan, wordPlan, variantPlan = c, w, v }(countPlan, wordPlan, variantPlan)
+	for _, p := range [][3]int{{1, 1, 1}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1}, {0, 0, 0}} {
+		countPlan, wordPlan, variantPlan = p[0], p[1], p[2]
+		fn(fmt.Sprintf("count plan %d, word plan %d, variant plan %d", p[0], p[1], p[2]))
+	}
+}
+
+// check compares the index's answers with brute's for n random filters.
+func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
+	t.Helper()
+	for range n {
+		q, names := randomFilter(rng, b), randomFacets(rng)
+		f := q.Filter
+		want := b.match(q)
+		wantFacets := b.facets(want, names)
+		plans(t, func(plan string) {
+			got := ix.Match(q)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: filter %s:\n got %d products %v\nwant %d %v", plan, describeFilter(f), len(got), got, len(want), want)
+			}
+			if gotFacets := ix.Facets(Query{Filter: f, Categories: q.Categories, Facets: names}); !reflect.DeepEqual(gotFacets, wantFacets) {
+				t.Fatalf("%s: filter %s, facets %v:\n got %v\nwant %v", plan, describeFilter(f), names, gotFacets, wantFacets)
+			}
+		})
+		if len(f.Words) > 0 {
+			// The caller's own search: the index takes the products found.
+			g := f
+			g.Words = nil
+			found := b.match(Query{Filter: vitrine.ProductFilter{Words: f.Words}})
+			if got := ix.Match(Query{Filter: g, Categories: q.Categories, Found: found}); !slices.Equal(got, want) {
+				t.Fatalf("found by the caller: filter %s: got %v, want %v", describeFilter(f), got, want)
+			}
+		}
+	}
+}
+
+func describeFilter(f vitrine.ProductFilter) string {
+	s := fmt.Sprintf("%+v", f)
+	for _, p := range []*int64{f.MinMinor, f.MaxMinor} {
+		if p != nil {
+			s += fmt.Sprintf(" price %d", *p)
+		}
+	}
+	for _, p := range []*bool{f.InStock, f.OnSale} {
+		if p != nil {
+			s += fmt.Sprintf(" %v", *p)
+		}
+	}
+	return s
+}
+
+// Random catalogs of many companies' shapes, built at once and put one by
+// one, answer every random filter and facet set as the store's semantics,
+// written plainly, do.
+func TestRandomCatalogs(t *testing.T) {
+	for seed := range uint64(60) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		size := rng.IntN(120)
+		if seed%10 == 9 {
+			size = 1500 + rng.IntN(1500)
+		}
+		b := newBrute()
+		b.cats = randomTree(rng, 12)
+		var ps []*Product
+		for i := range size {
+			p := randomProduct(rng, randomID(rng), i, b.cats)
+			ps = append(ps, p)
+			b.products[p.ID] = p
+		}
+		built := NewBuilder(size)
+		built.SetCategories(b.cats)
+		for _, p := range ps {
+			if err := built.Add(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		put := New()
+		for i, p := range ps {
+			if i == len(ps)/2 {
+				put.SetCategories(b.cats) // the tree arrives between products
+			}
+			if err := put.Put(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(ps) < 2 {
+			put.SetCategories(b.cats)
+		}
+		t.Run(fmt.Sprintf("seed %d, %d products", seed, size), func(t *testing.T) {
+			check(t, rng, built.Finish(1), b, 30)
+			check(t, rng, put, b, 30)
+		})
+	}
+}
+
+// FuzzCatalog draws a catalog, its writes and its filters from the fuzzer's
+// seeds: `go test -fuzz FuzzCatalog` searches further than the random
+// tests' fixed seeds.
+func FuzzCatalog(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3} {
+		f.Add(seed, uint8(40))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, size uint8) {
+		rng := rand.New(rand.NewPCG(seed, 13))
+		b := newBrute()
+		b.cats = randomTree(rng, 8)
+		ix := New()
+		ix.SetCategories(b.cats)
+		var ids []string
+		for i := range int(size) {
+			id := randomID(rng)
+			if len(ids) > 0 && rng.IntN(4) == 0 {
+				id = pick(rng, ids) // a replace
+			}
+			ids = append(ids, id)
+			p := randomProduct(rng, id, i, b.cats)
+			b.products[id] = p
+			if err := ix.Put(p); err != nil {
+				t.Fatal(err)
+			}
+			if rng.IntN(6) == 0 {
+				gone := pick(rng, ids)
+				delete(b.products, gone)
+				ix.Delete(gone)
+			}
+		}
+		check(t, rng, ix, b, 10)
+	})
+}
