@@ -3,6 +3,8 @@ package vitrine
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // ErrorType is the "type" an integrator reads in a tool error. The five values
@@ -65,6 +67,16 @@ func NotFound(kind string) *Error {
 // Invalid returns a ValidationError about one argument.
 func Invalid(field, format string, args ...any) *Error {
 	return &Error{Type: ValidationError, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Quoted lists the values a ValidationError says an argument may take:
+// "a", "b", "c".
+func Quoted[T ~string](values []T) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(string(v))
+	}
+	return strings.Join(q, ", ")
 }
 
 // Conflict returns a ConflictError, naming the field when there is one.

@@ -34,31 +34,6 @@ func FuzzParsePrice(f *testing.F) {
 	})
 }
 
-func FuzzDecodeCursor(f *testing.F) {
-	type pos struct {
-		N string `json:"n"`
-		I int    `json:"i"`
-	}
-	cs := NewCursors([]byte("0123456789abcdef0123456789abcdef"))
-	f.Add(cs.Encode("scope", pos{"a", 1}), "scope")
-	f.Add("e30", "scope")
-	f.Add("not a cursor", "")
-	f.Add(strings.Repeat("A", 2000), "x")
-	f.Fuzz(func(t *testing.T, cursor, scope string) {
-		var p pos
-		err := cs.Decode("cursor", cursor, scope, &p)
-		if err != nil {
-			if e := AsError(err); e == nil || e.Type != ValidationError || e.Field != "cursor" {
-				t.Fatalf("Decode(%q): %v", cursor, err)
-			}
-			return
-		}
-		if again := cs.Encode(scope, p); cs.Decode("cursor", again, scope, &p) != nil {
-			t.Fatalf("a decoded position does not encode back: %+v", p)
-		}
-	})
-}
-
 func FuzzSKUAndWords(f *testing.F) {
 	for _, s := range []string{"NB-DELL-5440", "a", "-AB", "A B", "maçã", "A;DROP", "A\x00B", "x/y.z_1", "Maçã Fuji (kg)", "ß\u0301"} {
 		f.Add(s)

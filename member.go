@@ -19,8 +19,8 @@ type MemberKey struct {
 	UserID string `json:"u"`
 }
 
-// validCursor bounds what a cursor may place the team list at.
-func (k MemberKey) validCursor() bool { return len(k.Email) <= 320 && ValidID(k.UserID) }
+// ValidCursor bounds what a cursor may place the team list at.
+func (k MemberKey) ValidCursor() bool { return len(k.Email) <= 320 && ValidID(k.UserID) }
 
 var roleNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`)
 

@@ -7,6 +7,14 @@ import (
 	"golang.org/x/text/currency"
 )
 
+// Decimal is an exact decimal as a person writes it, such as "4599.90":
+// a price before its currency gives it a scale (ParsePrice), a weight.
+type Decimal string
+
+// CurrencyCode is an ISO 4217 code as given, before NormalizeCurrency
+// reads it.
+type CurrencyCode string
+
 // DefaultCurrency is the currency of a product created without one.
 const DefaultCurrency = "BRL"
 

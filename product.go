@@ -1,7 +1,10 @@
 package vitrine
 
 import (
+	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,7 +17,7 @@ type Product struct {
 	// Handle is the product's URL slug, unique in its company.
 	Handle string
 	Name   string
-	// Description is HTML, sanitized on the way in (SanitizeDescription).
+	// Description is HTML, sanitized on the way in (by the service).
 	Description string
 	Vendor      string
 	ProductType string
@@ -46,10 +49,12 @@ type Product struct {
 	CreatedBy string
 	UpdatedAt time.Time
 	UpdatedBy string
+}
 
-	// Rank is the product's relevance class in a text search, lowest
-	// first (see ProductKey); it is not stored.
-	Rank int
+// SEO is what a search engine shows of a product.
+type SEO struct {
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // PriceString returns the price as a decimal string in its currency: "4599.90".
@@ -77,35 +82,17 @@ func ParseProductStatus(field, s string) (ProductStatus, error) {
 	return "", Invalid(field, "%s must be \"draft\", \"active\" or \"archived\", not %q", field, s)
 }
 
-// Limits on product fields.
+// Limits on product fields, those of the platforms shops come from.
 const (
-	MaxSKULength         = 64
 	MaxProductNameLength = 200
 	MaxDescriptionLength = 65535
-	MaxStock             = 1_000_000_000_000
+	MaxTags              = 250
+	MaxTagLength         = 255
+	MaxHandleLength      = 255
+	MaxVendorLength      = 255
+	MaxSEOTitleLength    = 255
+	MaxSEODescLength     = 1000
 )
-
-var skuRE = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._/-]*[A-Za-z0-9])?$`)
-
-// ValidateSKU checks a stock-keeping unit: letters, digits and ". _ / -"
-// inside, at most 64 characters. SKUs are unique per tenant without regard
-// to case; the returned key is what that uniqueness compares.
-func ValidateSKU(field, sku string) (string, string, error) {
-	sku = strings.TrimSpace(sku)
-	if sku == "" {
-		return "", "", Invalid(field, "%s must not be empty", field)
-	}
-	if len(sku) > MaxSKULength {
-		return "", "", Invalid(field, "%s is %d characters long; the limit is %d", field, len(sku), MaxSKULength)
-	}
-	if !skuRE.MatchString(sku) {
-		return "", "", Invalid(field, "%s may hold only letters, digits and . _ / - (not at the ends), such as \"NB-DELL-5440\"; got %q", field, sku)
-	}
-	return sku, strings.ToLower(sku), nil
-}
-
-// SKUKey returns the key a valid SKU is unique by.
-func SKUKey(sku string) string { return strings.ToLower(sku) }
 
 // ValidateDescription checks a product description.
 func ValidateDescription(field, s string) (string, error) {
@@ -122,202 +109,164 @@ func ValidateDescription(field, s string) (string, error) {
 	return s, nil
 }
 
-// ValidateStock checks a stock level.
-func ValidateStock(field string, n int64) error {
-	if n < 0 {
-		return Invalid(field, "%s must not be negative; got %d", field, n)
+var handleRE = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// ValidateHandle checks a product's URL slug: lower-case letters, digits
+// and single hyphens inside.
+func ValidateHandle(field, h string) (string, error) {
+	h = strings.TrimSpace(h)
+	if len(h) > MaxHandleLength {
+		return "", Invalid(field, "%s is %d characters long; the limit is %d", field, len(h), MaxHandleLength)
 	}
-	if n > MaxStock {
-		return Invalid(field, "%s must be at most %d", field, int64(MaxStock))
+	if !handleRE.MatchString(h) {
+		return "", Invalid(field, "%s may hold only lower-case letters, digits and single hyphens inside, such as \"blue-shirt\"; got %q", field, h)
 	}
+	return h, nil
+}
+
+// HandleOf makes a handle from a name: its words, folded to lower case
+// without accents, joined by hyphens. It is empty when the name holds no
+// letter or digit.
+func HandleOf(name string) string {
+	h := strings.Join(Words(name), "-")
+	if len(h) > MaxHandleLength {
+		h = strings.TrimRight(h[:MaxHandleLength], "-")
+	}
+	if !handleRE.MatchString(h) {
+		// Words keeps letters of any script; a handle keeps a-z and 0-9.
+		var b strings.Builder
+		dash := false
+		for _, r := range h {
+			switch {
+			case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+				if dash && b.Len() > 0 {
+					b.WriteByte('-')
+				}
+				b.WriteRune(r)
+				dash = false
+			default:
+				dash = true
+			}
+		}
+		h = b.String()
+	}
+	return h
+}
+
+// NormalizeTags trims the tags, drops empty ones and keeps the first of
+// each set of tags equal without regard to case, in order.
+func NormalizeTags(field string, tags []string) ([]string, error) {
+	out := make([]string, 0, len(tags))
+	seen := make(map[string]bool, len(tags))
+	for i, t := range tags {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		t, err := ValidateText(f, t, MaxTagLength)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(t, ",") {
+			return nil, Invalid(f, "%s must not contain a comma (tags are written comma-separated in exports); got %q", f, t)
+		}
+		if t == "" || seen[TagKey(t)] {
+			continue
+		}
+		seen[TagKey(t)] = true
+		out = append(out, t)
+	}
+	if len(out) > MaxTags {
+		return nil, Invalid(field, "%s holds %d tags; the limit is %d", field, len(out), MaxTags)
+	}
+	return out, nil
+}
+
+// TagKey is what tags are compared by: their folded form.
+func TagKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+
+// ValidateCatalog checks what a product holds beyond its name and prices,
+// in the order a product lists its fields, and puts it in its one form:
+// options derived from the variants when not given, positions numbered
+// from 1, stock and summary recomputed. defs are the company's attribute
+// definitions, by key; nil leaves the attribute values unchecked (they
+// were checked when written, and the change does not touch them).
+func (p *Product) ValidateCatalog(defs map[string]*Attribute) error {
+	var err error
+	if p.Vendor, err = ValidateText("vendor", p.Vendor, MaxVendorLength); err != nil {
+		return err
+	}
+	if p.ProductType, err = ValidateText("product_type", p.ProductType, MaxVendorLength); err != nil {
+		return err
+	}
+	if p.Tags, err = NormalizeTags("tags", p.Tags); err != nil {
+		return err
+	}
+	if err := p.validateOptions(); err != nil {
+		return err
+	}
+	if err := p.validateMedia(); err != nil {
+		return err
+	}
+	if err := p.validateVariants(); err != nil {
+		return err
+	}
+	if len(p.Categories) > MaxCategories {
+		return Invalid("categories", "a product may be in at most %d categories; got %d", MaxCategories, len(p.Categories))
+	}
+	if defs != nil {
+		if err := p.validateAttributes(defs); err != nil {
+			return err
+		}
+	}
+	if p.SEO.Title, err = ValidateText("seo.title", p.SEO.Title, MaxSEOTitleLength); err != nil {
+		return err
+	}
+	if p.SEO.Description, err = ValidateText("seo.description", p.SEO.Description, MaxSEODescLength); err != nil {
+		return err
+	}
+	p.Summarize()
 	return nil
 }
 
-// ProductSort is an order of a product list.
-type ProductSort string
-
-// The sort orders list_products offers; "-" before a key reverses it.
-const (
-	SortName        ProductSort = "name"
-	SortNameDesc    ProductSort = "-name"
-	SortPrice       ProductSort = "price"
-	SortPriceDesc   ProductSort = "-price"
-	SortUpdated     ProductSort = "updated_at"
-	SortUpdatedDesc ProductSort = "-updated_at"
-	SortCreated     ProductSort = "created_at"
-	SortCreatedDesc ProductSort = "-created_at"
-	// SortRelevance orders a text search: the product whose SKU is the
-	// query first, then those whose name holds every word, then those that
-	// hold them elsewhere; by name within each.
-	SortRelevance    ProductSort = "relevance"
-	DefaultSort                  = SortName
-	DefaultPageLimit             = 20
-	MaxPageLimit                 = 100
-)
-
-// ProductSorts lists the valid sort orders.
-var ProductSorts = []ProductSort{SortRelevance, SortName, SortNameDesc, SortPrice, SortPriceDesc, SortUpdated, SortUpdatedDesc, SortCreated, SortCreatedDesc}
-
-// Key returns the sort's column key without direction.
-func (s ProductSort) Key() string { return strings.TrimPrefix(string(s), "-") }
-
-// Desc reports whether the sort is descending.
-func (s ProductSort) Desc() bool { return strings.HasPrefix(string(s), "-") }
-
-// ProductFilter selects and orders a page of products.
-type ProductFilter struct {
-	// Words are the words of a text query (see Words): a product matches
-	// when its name, SKU or description holds a word starting with each.
-	Words []string
-	// SKU is the query as a SKU key: the product with that SKU ranks first
-	// in a relevance search.
-	SKU    string
-	Status ProductStatus // empty for any
-	// InStock, when set, keeps products with (true) or without stock.
-	InStock *bool
-	// MinPrice and MaxPrice, when set, keep the products in PriceCurrency
-	// whose price lies between them (in minor units, inclusive).
-	MinPrice, MaxPrice *int64
-	PriceCurrency      string
-	// UpdatedSince, when set, keeps products changed at or after it.
-	UpdatedSince *time.Time
-	// Tags keeps the products holding every one of these tag keys (TagKey).
-	Tags []string
-	// Vendor and ProductType, when not empty, keep the products of that
-	// vendor or type, compared by their folded form (Fold).
-	Vendor, ProductType string
-	// CategoryID, when set, keeps the products in that category or in any
-	// category under it.
-	CategoryID string
-	// CategoryIDs is CategoryID and the categories under it, as the store
-	// resolves them.
-	CategoryIDs []string
-	// Options keeps the products with a variant holding each of these
-	// values, by folded option name (OptionKey); the price range and
-	// InStock then apply to that same variant.
-	Options map[string]string
-	// Attributes keeps the products with each of these attribute values,
-	// in their canonical text (AttributeString), by key.
-	Attributes map[string]string
-	// OnSale, when set, keeps the products with (true) or without a
-	// variant priced below its compare-at price.
-	OnSale *bool
-	Sort   ProductSort
-	Limit  int
-	// After is the position the page starts after; nil for the first page.
-	After *ProductKey
-}
-
-// Facet names: what list_products can count under its filter.
-const (
-	FacetVendor      = "vendor"
-	FacetProductType = "product_type"
-	FacetTags        = "tags"
-	FacetCategories  = "categories"
-	FacetOptions     = "options"
-	FacetStatus      = "status"
-)
-
-// FacetNames lists the facets, in the order results give them.
-var FacetNames = []string{FacetVendor, FacetProductType, FacetTags, FacetCategories, FacetOptions, FacetStatus}
-
-// MaxFacetValues bounds the values a facet returns, most frequent first.
-const MaxFacetValues = 50
-
-// FacetValue is a value of a facet and the number of products with it.
-type FacetValue struct {
-	Value string `json:"value"`
-	Name  string `json:"name,omitempty"` // a category's
-	Count int64  `json:"count"`
-}
-
-// Facets are the counts of a filter's products by value, by facet name;
-// Options by option name.
-type Facets struct {
-	Values  map[string][]FacetValue
-	Options map[string][]FacetValue
-}
-
-// ProductKey is a product's position in a sort order: the sort column's
-// value and the id that breaks ties.
-type ProductKey struct {
-	Rank    int       `json:"r,omitempty"` // for SortRelevance
-	Name    string    `json:"n,omitempty"` // folded name, for SortName and SortRelevance
-	Price   int64     `json:"p,omitempty"`
-	Updated time.Time `json:"u,omitzero"`
-	ID      string    `json:"i"`
-}
-
-// validCursor bounds what a cursor may place a list at: a relevance rank
-// the search reads (0 to 2) and an id. (A cursor's length bounds the name.)
-func (k ProductKey) validCursor() bool {
-	return k.Rank >= 0 && k.Rank <= 2 && ValidID(k.ID)
-}
-
-// KeyOf returns p's position in the sort order s.
-func KeyOf(p *Product, s ProductSort) ProductKey {
-	k := ProductKey{ID: p.ID}
-	switch s.Key() {
-	case "relevance":
-		k.Rank, k.Name = p.Rank, Fold(p.Name)
-	case "name":
-		k.Name = Fold(p.Name)
-	case "price":
-		k.Price = p.Price
-	case "updated_at":
-		k.Updated = p.UpdatedAt
-	}
-	return k
-}
-
-// ProductPatch holds the fields of a partial update; nil leaves a field as
-// it is. The store applies it only when the product's version still equals
-// Version, so concurrent writers never lose an update.
-type ProductPatch struct {
-	SKU         *string
-	Name        *string
-	Description *string
-	Price       *int64
-	Currency    *string
-	Stock       *int64
-	Status      *ProductStatus
-}
-
-// Apply writes the patch over p.
-func (patch *ProductPatch) Apply(p *Product) {
-	if patch.SKU != nil {
-		p.SKU = *patch.SKU
-	}
-	if patch.Name != nil {
-		p.Name = *patch.Name
-	}
-	if patch.Description != nil {
-		p.Description = *patch.Description
-	}
-	if patch.Price != nil {
-		p.Price = *patch.Price
-	}
-	if patch.Currency != nil {
-		p.Currency = *patch.Currency
-	}
-	if patch.Stock != nil {
-		p.Stock = *patch.Stock
-	}
-	if patch.Status != nil {
-		p.Status = *patch.Status
+// Summarize computes what a product shows of its variants: the first
+// variant's SKU, the lowest and highest price, the highest compare-at
+// price, the total stock.
+func (p *Product) Summarize() {
+	p.SKU, p.Price, p.PriceMax, p.CompareAtPrice, p.Stock = "", 0, 0, nil, 0
+	for i, v := range p.Variants {
+		if i == 0 {
+			p.SKU, p.Price, p.PriceMax = v.SKU, v.Price, v.Price
+		}
+		p.Price, p.PriceMax = min(p.Price, v.Price), max(p.PriceMax, v.Price)
+		if v.CompareAtPrice != nil && (p.CompareAtPrice == nil || *v.CompareAtPrice > *p.CompareAtPrice) {
+			c := *v.CompareAtPrice
+			p.CompareAtPrice = &c
+		}
+		p.Stock += v.Stock
 	}
 }
 
-// StockMovement is one change of a product's stock.
-type StockMovement struct {
-	ID         string
-	TenantID   string
-	ProductID  string
-	VariantID  string
-	Delta      int64
-	StockAfter int64
-	Reason     string
-	UserID     string
-	RequestID  string
-	At         time.Time
+// OnSale reports whether some variant's compare-at price is above its price.
+func (p *Product) OnSale() bool {
+	return slices.ContainsFunc(p.Variants, func(v *Variant) bool { return v.CompareAtPrice != nil && *v.CompareAtPrice > v.Price })
+}
+
+// Clone returns a deep copy of p, for a change that may fail.
+func (p *Product) Clone() *Product {
+	c := *p
+	c.Tags = slices.Clone(p.Tags)
+	c.Options = make([]Option, len(p.Options))
+	for i, o := range p.Options {
+		c.Options[i] = Option{Name: o.Name, Values: slices.Clone(o.Values)}
+	}
+	c.Variants = make([]*Variant, len(p.Variants))
+	for i, v := range p.Variants {
+		c.Variants[i] = v.clone()
+	}
+	c.Media = slices.Clone(p.Media)
+	c.Categories = slices.Clone(p.Categories)
+	c.Attributes = maps.Clone(p.Attributes)
+	if p.CompareAtPrice != nil {
+		x := *p.CompareAtPrice
+		c.CompareAtPrice = &x
+	}
+	return &c
 }

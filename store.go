@@ -206,9 +206,10 @@ type ProductStore interface {
 	ProductByVariant(ctx context.Context, tenantID, variantID string) (*Product, error)
 	// ListProducts returns up to f.Limit products after f.After in f.Sort order.
 	ListProducts(ctx context.Context, tenantID string, f ProductFilter) ([]*Product, error)
-	// FindProducts returns the page ListProducts would and, in the same
-	// read, the counts of the facets named under f's filter.
-	FindProducts(ctx context.Context, tenantID string, f ProductFilter, facets []string) ([]*Product, *Facets, error)
+	// FindProducts returns the page ListProducts would, each product with
+	// its key in f.Sort order, and, in the same read, the counts of the
+	// facets f names under its filter.
+	FindProducts(ctx context.Context, tenantID string, f ProductFilter) (*FoundProducts, error)
 	// UpdateProduct changes a product atomically: it reads the product
 	// under a lock that holds off every other writer, lets change modify
 	// it (or refuse, with an error that aborts the update), and writes it

@@ -45,3 +45,10 @@ func Now() time.Time {
 func Timestamp(t time.Time) time.Time {
 	return t.UTC().Truncate(time.Microsecond)
 }
+
+// The size of a page of any list: what it holds when the caller asks for
+// none, and the most it may hold.
+const (
+	DefaultPageLimit = 20
+	MaxPageLimit     = 100
+)

@@ -11,6 +11,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // User is a demo user and the token and password made for them by this
@@ -168,8 +169,9 @@ func addProducts(ctx context.Context, svc *service.Service, tenantID, ownerEmail
 	if err != nil {
 		return err
 	}
+	cat := catalog.New(svc)
 	for _, p := range ps {
-		_, err := svc.CreateProduct(ctx, a, service.NewProduct{SKU: p.sku, Name: p.name, Description: p.description,
+		_, err := cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: p.sku, Name: p.name, Description: p.description,
 			Price: p.price, Stock: p.stock, Status: p.status}, "")
 		if err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
 			return fmt.Errorf("%s: %w", p.sku, err)

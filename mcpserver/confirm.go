@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // confirmID names the confirmation among a call's input requests.
@@ -50,7 +51,7 @@ const confirmTTL = 10 * time.Minute
 // sends on its first call, unasked, is ignored, and the question asked; a
 // requestState that does not verify (altered, expired, or another call's)
 // is a protocol error, and nothing is deleted.
-func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Access, id string) (string, error) {
+func confirmDeletion(ctx context.Context, svc *service.Service, cat *catalog.Catalog, a *service.Access, id string) (string, error) {
 	req := requestFrom(ctx)
 	if req == nil || !canElicit(req.Session) {
 		return "", nil
@@ -81,7 +82,7 @@ func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Acces
 			return "The user dismissed the confirmation; nothing was deleted.", nil
 		}
 	}
-	p, err := svc.ProductToDelete(ctx, a, id)
+	p, err := cat.ProductToDelete(ctx, a, id)
 	if err != nil {
 		return "", err
 	}

@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
@@ -89,4 +91,42 @@ func TestCursorsOutliveTheServer(t *testing.T) {
 		args["cursor"] = first.NextCursor
 		testkit.OK[map[string]any](t, cs, "list_products", args)
 	})
+}
+
+// A cursor made before the filter had a canonical form of its own (signed
+// over the JSON of list_products' arguments as strings), even one signed
+// with the database's very key, places no list anywhere now: it gets the
+// ValidationError of any foreign cursor, while a cursor of today's form
+// for the same position pages on.
+func TestCursorFromBeforeTheTypedFilter(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	technova := w.tenants["technova"]
+	cs := w.session("memory", owner)
+	args := func(cursor string) map[string]any {
+		return map[string]any{"tenant_id": technova, "query": "a", "limit": 1, "cursor": cursor}
+	}
+	type page struct {
+		NextCursor string `json:"next_cursor"`
+	}
+	first := testkit.OK[page](t, cs, "list_products", args(""))
+	body, _, _ := strings.Cut(first.NextCursor, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(body)
+	var pos vitrine.ProductKey
+	if err != nil || json.Unmarshal(raw, &pos) != nil || pos.ID == "" {
+		t.Fatalf("next_cursor %q holds no position", first.NextCursor)
+	}
+	key, err := w.db.ServerKey(ctx, "cursor", make([]byte, service.CursorKeyLength))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the scope of this very list was: the tenant, then the JSON of
+	// service.ProductQuery without its page.
+	scope := technova + "\x00" + `{"Query":"a","Status":"","InStock":null,"MinPrice":"","MaxPrice":"","Currency":"","UpdatedSince":"",` +
+		`"Tags":[],"Vendor":"","ProductType":"","CategoryID":"","Options":null,"Attributes":null,"OnSale":null,"Facets":null,"Sort":"","Limit":0,"Cursor":""}`
+	old := service.NewCursors(key).Encode(scope, pos)
+	foreign := testkit.ErrorOf(t, cs, "list_products", args("abc"))
+	if got := testkit.ErrorOf(t, cs, "list_products", args(old)); fmt.Sprint(got) != fmt.Sprint(foreign) {
+		t.Errorf("a cursor from before: %v, want %v", got, foreign)
+	}
+	testkit.OK[page](t, cs, "list_products", args(first.NextCursor))
 }

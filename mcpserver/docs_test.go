@@ -5,6 +5,7 @@ import (
 	"flag"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -66,11 +67,13 @@ func TestReadmeToolsDoc(t *testing.T) {
 	golden(t, "../README.md", s[:i+len(begin)]+docgen.ToolsTable(tools())+s[j:])
 }
 
-// A snapshot of every tool as clients see it: a change to the surface that
-// agents read shows up in review. It holds every toolset's tools, as a
-// token granting every toolset lists them, and request_toolset, which a
-// token granting fewer lists, as served over HTTP (icons named). What each
-// list costs is TestToolsListBudget's.
+// A snapshot of every tool as clients see it, one file a tool
+// (testdata/toolsnaps/<tool>.json, indented): a change to the surface that
+// agents read shows up in review as that tool's own readable diff. They
+// hold every toolset's tools, as a token granting every toolset lists them,
+// and request_toolset, which a token granting fewer lists, as served over
+// HTTP (icons named). A snapshot of a tool no longer served fails too
+// (make docs removes it). What each list costs is TestToolsListBudget's.
 func TestToolsSnapshot(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	byName := map[string]*mcp.Tool{}
@@ -84,14 +87,31 @@ func TestToolsSnapshot(t *testing.T) {
 			byName[tool.Name] = tool
 		}
 	}
-	names := slices.Sorted(maps.Keys(byName))
-	all := make([]*mcp.Tool, len(names))
-	for i, n := range names {
-		all[i] = byName[n]
+	const dir = "testdata/toolsnaps"
+	if *update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	data, err := json.MarshalIndent(all, "", "  ")
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		data, err := json.MarshalIndent(byName[name], "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join(dir, name+".json"), string(data)+"\n")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "testdata/tools.json", string(data)+"\n")
+	for _, f := range files {
+		if _, ok := byName[strings.TrimSuffix(filepath.Base(f), ".json")]; ok {
+			continue
+		}
+		if !*update {
+			t.Errorf("%s is the snapshot of a tool the server no longer serves: run make docs, review the change, and commit it", f)
+		} else if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -8,49 +8,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
-
-type (
-	importMode string
-	importRows []importRowIn // bounded to MaxImportRows in importTools
-)
-
-// MaxImportRows bounds the rows of one import_products call.
-const MaxImportRows = 1000
-
-// importRowIn is a row of an import: create_product's fields. Which
-// optional fields a row gives is read from its JSON (given), so that an
-// upsert keeps those it leaves out.
-type importRowIn struct {
-	productFields
-	given map[string]bool
-}
-
-// Given records that the row gives the field name (args.Keyed).
-func (r *importRowIn) Given(name string) {
-	if r.given == nil {
-		r.given = map[string]bool{}
-	}
-	r.given[name] = true
-}
-
-type importFormat string
-
-type importIn struct {
-	TenantArg
-	Products importRows   `json:"products,omitempty" jsonschema:"Rows of create_product's fields (no tenant_id)."`
-	Format   importFormat `json:"format,omitempty" jsonschema:"shopify: csv holds a Shopify product CSV export. Default: products."`
-	CSV      longCSV      `json:"csv,omitempty"`
-	Mode     importMode   `json:"mode,omitempty" jsonschema:"upsert: a product that exists (by handle, else SKU) is updated, keeping fields left out. Default: create (an error)."`
-	Atomic   bool         `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
-}
-
-// longCSV is a Shopify export sent whole; the HTTP body limit
-// (--max-body) bounds it first.
-type longCSV string
-
-const maxCSVLength = 32 << 20
 
 type importRowOut struct {
 	Index  int        `json:"index"`
@@ -72,15 +33,15 @@ type importOut struct {
 }
 
 func importTools() []*Tool {
-	t := tenantTool(Tool{
+	t := catalogTool(Tool{
 		Name:  "import_products",
 		Title: "Import products",
 		Description: "Create up to 1000 products, or create and update them by SKU (upsert), each row with its own " +
 			"result. Reports progress.",
 		Toolset: "inventory", Op: service.OpImportProducts,
-	}, func(ctx context.Context, svc *service.Service, a *service.Access, in importIn) (importOut, error) {
+	}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ImportIn) (importOut, error) {
 		if in.Format == "shopify" {
-			return importShopify(ctx, svc, a, in)
+			return importShopify(ctx, cat, a, in)
 		}
 		if in.CSV != "" {
 			return importOut{}, vitrine.Invalid("csv", "csv holds a Shopify export: give format \"shopify\" with it, or rows in products")
@@ -88,11 +49,11 @@ func importTools() []*Tool {
 		if len(in.Products) == 0 {
 			return importOut{}, vitrine.Invalid("products", "products must hold at least one row (or give format \"shopify\" and csv)")
 		}
-		rows := make([]service.ImportRow, len(in.Products))
+		rows := make([]catalog.ImportRow, len(in.Products))
 		for i, r := range in.Products {
-			rows[i] = service.ImportRow{NewProduct: r.service(), Given: r.given}
+			rows[i] = catalog.ImportRow{NewProduct: r.NewProduct(), Given: r.GivenFields()}
 		}
-		sum, err := svc.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
+		sum, err := cat.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {
 			return importOut{}, err
 		}
@@ -102,7 +63,7 @@ func importTools() []*Tool {
 	t.schemas = sync.OnceValue(func() toolSchemas {
 		s := derived()
 		rows := s.in.Properties["products"]
-		rows.MaxItems = ptr(MaxImportRows)
+		rows.MaxItems = ptr(shapes.MaxImportRows)
 		return s
 	})
 	return []*Tool{t}
@@ -110,7 +71,7 @@ func importTools() []*Tool {
 
 // importResult is an import's summary as the tool returns it; lines gives
 // each row's line in a CSV.
-func importResult(sum *service.ImportSummary, lines []int, notices []string) importOut {
+func importResult(sum *catalog.ImportSummary, lines []int, notices []string) importOut {
 	out := importOut{Created: sum.Created, Updated: sum.Updated, Failed: sum.Failed, Written: sum.Written,
 		Rows: make([]importRowOut, len(sum.Results)), Notices: notices}
 	for i, r := range sum.Results {
@@ -148,14 +109,14 @@ func progressReporter(ctx context.Context) func(done, total int) {
 }
 
 // importShopify imports the Shopify product CSV of in.CSV.
-func importShopify(ctx context.Context, svc *service.Service, a *service.Access, in importIn) (importOut, error) {
+func importShopify(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ImportIn) (importOut, error) {
 	if len(in.Products) > 0 {
 		return importOut{}, vitrine.Invalid("products", "give either products or a Shopify csv, not both")
 	}
 	if in.CSV == "" {
 		return importOut{}, vitrine.Invalid("csv", "csv must hold the Shopify product CSV export, header first")
 	}
-	res, err := svc.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
+	res, err := cat.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
 	if err != nil {
 		return importOut{}, err
 	}

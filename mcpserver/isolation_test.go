@@ -16,6 +16,7 @@ import (
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 var (
@@ -130,7 +131,7 @@ func generate(t *testing.T, url string, rng *rand.Rand) *model {
 			mt.members[ui] = mm
 		}
 		for j := range 6 {
-			p, err := w.svc.CreateProduct(ctx, a, service.NewProduct{SKU: fmt.Sprintf("T%d-P%d", ti, j), Name: fmt.Sprintf("Produto T%d %d", ti, j),
+			p, err := catalog.New(w.svc).CreateProduct(ctx, a, catalog.NewProduct{SKU: fmt.Sprintf("T%d-P%d", ti, j), Name: fmt.Sprintf("Produto T%d %d", ti, j),
 				Price: "1.00", Stock: 5}, "")
 			if err != nil {
 				t.Fatal(err)

@@ -8,8 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // ProductURITemplate names a product as an MCP resource.
@@ -66,11 +68,11 @@ func productResource(ctx context.Context, svc *service.Service, caller *vitrine.
 		return nil, ab, err
 	}
 	ab.tenant = tenantID
-	p, err := svc.GetProduct(ctx, a, id, "")
+	p, err := catalog.New(svc).GetProduct(ctx, a, id, "")
 	if err != nil {
 		return nil, ab, err
 	}
-	text, err := json.Marshal(productView(p))
+	text, err := json.Marshal(shapes.ProductView(p))
 	if err != nil {
 		return nil, ab, err
 	}

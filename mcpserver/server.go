@@ -83,7 +83,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{svc: svc, opts: opts, log: opts.Logger, byName: map[string]*Tool{}, served: served}
-	for _, t := range allTools(svc, opts, s) {
+	for _, t := range allTools(opts, s) {
 		if s.serves(t) {
 			s.tools = append(s.tools, t)
 			s.byName[t.Name] = t
@@ -133,17 +133,14 @@ const instructions = `Vitrine is a product catalog shared by several companies (
 // AllTools returns every tool, in listing order, before any filter.
 func AllTools(svc *service.Service, opts Options) []*Tool {
 	served, _ := servedToolsets(opts.Toolsets)
-	return allTools(svc, opts, &Server{svc: svc, opts: opts, served: served})
+	return allTools(opts, &Server{svc: svc, opts: opts, served: served})
 }
 
-func allTools(svc *service.Service, opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(), invitationTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
+func allTools(opts Options, s *Server) []*Tool {
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
 		memberTools(), roleTools(), auditTools())
 	return append(tools, discoveryTools(s)...)
 }
-
-// Tools returns the tools this server serves, in listing order.
-func (s *Server) Tools() []*Tool { return s.tools }
 
 // MCP returns the underlying SDK server.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

@@ -9,8 +9,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/args"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // Tool is one tool as data: its definition, the toolset it belongs to, the
@@ -59,7 +61,7 @@ func (t *Tool) OutputSchema() *jsonschema.Schema { return t.schemas().out }
 // deriveSchemas derives the schemas of a tool taking In and returning Out,
 // at the first call of the function it returns.
 func deriveSchemas[In, Out any]() func() toolSchemas {
-	return sync.OnceValue(func() toolSchemas { return toolSchemas{schemaFor[In](), outputSchemaFor[Out]()} })
+	return sync.OnceValue(func() toolSchemas { return toolSchemas{shapes.SchemaFor[In](), shapes.OutputSchemaFor[Out]()} })
 }
 
 // Permission is what the caller must hold in the tenant: what the tool's
@@ -99,19 +101,6 @@ func (t *Tool) decode(c *call, in any, leads ...*args.Lead) error {
 	return err
 }
 
-// TenantArg is the argument every tenant-scoped tool takes first. Its
-// wording, like that of limit and cursor (pageArgs), is the same in every
-// tool: said once, in the same words, an agent reads it as one thing.
-type TenantArg struct {
-	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
-}
-
-// pageArgs are the arguments of a list that pages.
-type pageArgs struct {
-	Limit  pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
-	Cursor pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
-}
-
 // tenantTool makes a tool that acts in one tenant. Its pipeline is the
 // order of checks of docs/errors.md: active membership, then permission,
 // then the arguments, then whatever fn looks up and writes.
@@ -144,6 +133,15 @@ func tenantTool[In, Out any](t Tool, fn func(context.Context, *service.Service, 
 		return out, in, err
 	}
 	return &t
+}
+
+// catalogTool makes a tool that acts on one tenant's catalog, as
+// tenantTool does, its fn given the catalog on the call's service
+// (service/catalog).
+func catalogTool[In, Out any](t Tool, fn func(context.Context, *catalog.Catalog, *service.Access, In) (Out, error)) *Tool {
+	return tenantTool(t, func(ctx context.Context, svc *service.Service, a *service.Access, in In) (Out, error) {
+		return fn(ctx, catalog.New(svc), a, in)
+	})
 }
 
 // callerTool makes a tool that acts on the caller alone.
@@ -200,3 +198,5 @@ func successResult(out any) *mcp.CallToolResult {
 		StructuredContent: json.RawMessage(text),
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

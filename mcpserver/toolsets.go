@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	segjson "github.com/segmentio/encoding/json"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -148,10 +149,8 @@ func (s *Server) StepUp(c *vitrine.Caller, method string, params json.RawMessage
 	return vitrine.Scopes(c.ReadOnly() && t.ReadOnly, withToolset(c.Token.Toolsets, t.Toolset))
 }
 
-type toolsetName string
-
 type requestToolsetIn struct {
-	Toolset toolsetName `json:"toolset,omitempty" jsonschema:"Omit to only list."`
+	Toolset shapes.ToolsetName `json:"toolset,omitempty" jsonschema:"Omit to only list."`
 }
 
 type toolsetOut struct {

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(
   ".:FuzzParsePrice:10000x"
-  ".:FuzzDecodeCursor:50000x"
+  "./service:FuzzDecodeCursor:50000x"
   ".:FuzzSKUAndWords:10000x"
   "./mcpserver:FuzzToolArguments:150x"
   "./mcpserver:FuzzJSONRPC:500x"

@@ -59,28 +59,28 @@ func (s *Service) listAudit(ctx context.Context, tenantID string, q AuditQuery) 
 		t = vitrine.Timestamp(t)
 		*tc.dst = &t
 	}
-	if _, err := pageSize(q.Limit); err != nil {
+	if _, err := PageSize(q.Limit); err != nil {
 		return nil, err
 	}
 	scope := tenantID + "\x00" + q.UserID + "\x00" + q.Tool + "\x00" + q.Outcome + "\x00" + q.Since + "\x00" + q.Until
-	pg, err := openPage[string](ctx, s, scope, q.Limit, q.Cursor)
+	pg, err := OpenPage[string](ctx, s, scope, q.Limit, q.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	if pg.after != nil {
-		f.Before = *pg.after
+	if pg.After != nil {
+		f.Before = *pg.After
 	}
 	// What this instance holds in its buffer is shown too: a read's event
 	// is listed as soon as the read has answered.
 	if err := s.audit.Flush(ctx); err != nil {
 		return nil, err
 	}
-	f.Limit = pg.fetch()
+	f.Limit = pg.Fetch()
 	events, err := s.store.ListAudit(ctx, tenantID, f)
 	if err != nil {
 		return nil, err
 	}
 	page := &AuditPage{}
-	page.Events, page.NextCursor = closePage(pg, events, func(e *vitrine.AuditEvent) string { return e.ID })
+	page.Events, page.NextCursor = ClosePage(pg, events, func(i int) string { return events[i].ID })
 	return page, nil
 }

@@ -41,7 +41,7 @@ func (s *Service) Invite(ctx context.Context, a *Access, email, role string) (*I
 	now := s.now()
 	m := vitrine.Membership{ID: vitrine.NewID(), TenantID: a.TenantID, Role: r.Name, Status: vitrine.MembershipInvited,
 		RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
-	err = s.store.InviteMember(ctx, a.change(), &m, addr, func(existing *vitrine.Membership) (bool, error) {
+	err = s.store.InviteMember(ctx, a.Change(), &m, addr, func(existing *vitrine.Membership) (bool, error) {
 		if existing.Status != vitrine.MembershipInvited {
 			return false, vitrine.Conflict("email", "This user is already a member of the company")
 		}

@@ -17,17 +17,17 @@ func (s *Service) ListMembers(ctx context.Context, a *Access, limit int, cursor 
 	if err := a.Allow(OpListMembers); err != nil {
 		return nil, err
 	}
-	pg, err := openPage[vitrine.MemberKey](ctx, s, "members\x00"+a.TenantID, limit, cursor)
+	pg, err := OpenPage[vitrine.MemberKey](ctx, s, "members\x00"+a.TenantID, limit, cursor)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := s.store.ListMembers(ctx, a.TenantID, pg.after, pg.fetch())
+	ms, err := s.store.ListMembers(ctx, a.TenantID, pg.After, pg.Fetch())
 	if err != nil {
 		return nil, err
 	}
 	page := &MemberPage{}
-	page.Members, page.NextCursor = closePage(pg, ms, func(m *vitrine.Member) vitrine.MemberKey {
-		return vitrine.MemberKey{Email: emailKey(m.Email), UserID: m.UserID}
+	page.Members, page.NextCursor = ClosePage(pg, ms, func(i int) vitrine.MemberKey {
+		return vitrine.MemberKey{Email: emailKey(ms[i].Email), UserID: ms[i].UserID}
 	})
 	return page, nil
 }
@@ -120,7 +120,7 @@ func (s *Service) addMember(ctx context.Context, a *Access, tenantID, email, rol
 	now := s.now()
 	m := vitrine.Membership{ID: vitrine.NewID(), TenantID: tenantID, UserID: u.ID, Role: r.Name, Status: status,
 		RolePermissions: r.Permissions, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateMembership(ctx, a.change(), &m); err != nil {
+	if err := s.store.CreateMembership(ctx, a.Change(), &m); err != nil {
 		return nil, err
 	}
 	return &vitrine.Member{Membership: m, Email: u.Email, Name: u.Name}, nil
@@ -199,7 +199,7 @@ func (s *Service) updateMember(ctx context.Context, a *Access, tenantID, userID 
 		m.Status = status
 	}
 	m.UpdatedAt = s.now()
-	if err := s.store.UpdateMembership(ctx, a.change(), &m.Membership); err != nil {
+	if err := s.store.UpdateMembership(ctx, a.Change(), &m.Membership); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -221,7 +221,7 @@ func (s *Service) removeMember(ctx context.Context, a *Access, tenantID, userID 
 	if err := a.mayManage(&m.Membership); err != nil {
 		return err
 	}
-	return s.store.DeleteMembership(ctx, a.change(), tenantID, userID)
+	return s.store.DeleteMembership(ctx, a.Change(), tenantID, userID)
 }
 
 // GrantPermission gives a member a permission on top of their role.
@@ -265,7 +265,7 @@ func (s *Service) changeGrant(ctx context.Context, a *Access, op Operation, user
 		m.Grants &^= ps
 	}
 	m.UpdatedAt = s.now()
-	if err := s.store.UpdateMembership(ctx, a.change(), &m.Membership); err != nil {
+	if err := s.store.UpdateMembership(ctx, a.Change(), &m.Membership); err != nil {
 		return nil, err
 	}
 	return m, nil

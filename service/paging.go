@@ -12,8 +12,8 @@ import (
 // beyond the page to know whether another follows, and that next page's
 // cursor ("" at the end).
 
-// pageSize returns the size of a page: limit, or the default for 0.
-func pageSize(limit int) (int, error) {
+// PageSize returns the size of a page: limit, or the default for 0.
+func PageSize(limit int) (int, error) {
 	switch {
 	case limit == 0:
 		return vitrine.DefaultPageLimit, nil
@@ -23,18 +23,18 @@ func pageSize(limit int) (int, error) {
 	return limit, nil
 }
 
-// page is one page of a list being read, whose rows are ordered by keys K.
-type page[K any] struct {
+// Page is one page of a list being read, whose rows are ordered by keys K.
+type Page[K any] struct {
 	size    int
 	scope   string
-	cursors *vitrine.Cursors
-	// after is the position the page starts after; nil on the first page.
-	after *K
+	cursors *Cursors
+	// After is the position the page starts after; nil on the first page.
+	After *K
 }
 
-// openPage reads the cursor of a list, for a page of size limit.
-func openPage[K any](ctx context.Context, s *Service, scope string, limit int, cursor string) (*page[K], error) {
-	size, err := pageSize(limit)
+// OpenPage reads the cursor of a list, for a page of size limit.
+func OpenPage[K any](ctx context.Context, s *Service, scope string, limit int, cursor string) (*Page[K], error) {
+	size, err := PageSize(limit)
 	if err != nil {
 		return nil, err
 	}
@@ -42,25 +42,25 @@ func openPage[K any](ctx context.Context, s *Service, scope string, limit int, c
 	if err != nil {
 		return nil, err
 	}
-	p := &page[K]{size: size, scope: scope, cursors: cs}
+	p := &Page[K]{size: size, scope: scope, cursors: cs}
 	if cursor != "" {
-		p.after = new(K)
-		if err := cs.Decode("cursor", cursor, scope, p.after); err != nil {
+		p.After = new(K)
+		if err := cs.Decode("cursor", cursor, scope, p.After); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
-// fetch is how many rows to read: one beyond the page.
-func (p *page[K]) fetch() int { return p.size + 1 }
+// Fetch is how many rows to read: one beyond the page.
+func (p *Page[K]) Fetch() int { return p.size + 1 }
 
-// closePage trims the rows read to the page and returns the next page's
-// cursor, made from the key of the page's last row.
-func closePage[T, K any](p *page[K], rows []T, key func(T) K) ([]T, string) {
+// ClosePage trims the rows read to the page and returns the next page's
+// cursor, made from the key of the page's last row (key(i) is rows[i]'s).
+func ClosePage[T, K any](p *Page[K], rows []T, key func(i int) K) ([]T, string) {
 	if len(rows) <= p.size {
 		return rows, ""
 	}
 	rows = rows[:p.size]
-	return rows, p.cursors.Encode(p.scope, key(rows[p.size-1]))
+	return rows, p.cursors.Encode(p.scope, key(p.size-1))
 }

@@ -74,7 +74,7 @@ func (s *Service) CreateRole(ctx context.Context, a *Access, in RoleInput) (*vit
 	}
 	now := s.now()
 	r := &vitrine.Role{TenantID: a.TenantID, Name: name, Description: description, Permissions: ps, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateRole(ctx, a.change(), r); err != nil {
+	if err := s.store.CreateRole(ctx, a.Change(), r); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -109,7 +109,7 @@ func (s *Service) UpdateRole(ctx context.Context, a *Access, in RoleInput) (*vit
 		r.Description = description
 	}
 	r.UpdatedAt = s.now()
-	if err := s.store.UpdateRole(ctx, a.change(), r); err != nil {
+	if err := s.store.UpdateRole(ctx, a.Change(), r); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -133,7 +133,7 @@ func (s *Service) DeleteRole(ctx context.Context, a *Access, name string) error 
 	if err := s.mayManageHolders(ctx, a, r.Name); err != nil {
 		return err
 	}
-	return s.store.DeleteRole(ctx, a.change(), a.TenantID, name)
+	return s.store.DeleteRole(ctx, a.Change(), a.TenantID, name)
 }
 
 // mayManageHolders applies rules 2 and 3 of team management to the members

@@ -15,6 +15,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/service/auditlog"
+	"github.com/vitrine/vitrine/service/internal/insider"
 )
 
 // Service is the domain service.
@@ -34,7 +35,7 @@ type shared struct {
 	members  memberCache
 	// cursor signs list cursors, once cursorMu has read its key.
 	cursorMu sync.Mutex
-	cursor   *vitrine.Cursors
+	cursor   *Cursors
 }
 
 // Options configure what a serving service does beside answering calls.
@@ -82,6 +83,10 @@ func (s *Service) ConfirmEpoch(ctx context.Context) error {
 // do for themselves.
 func (s *Service) Accounts() *accounts.Accounts { return s.accounts }
 
+// Store returns the store, to the service's own packages (service/catalog):
+// an adapter cannot make an insider.Pass, and goes through the operations.
+func (s *Service) Store(insider.Pass) vitrine.Store { return s.store }
+
 // Audit returns the audit log, where a call that wrote nothing records
 // its event.
 func (s *Service) Audit() *auditlog.Log { return s.audit }
@@ -105,10 +110,11 @@ type Access struct {
 	operator bool
 }
 
-// change is the change a makes in its caller's call. The operator acting
-// in no one's name makes it outside any call: no audit event, and its stock
-// movements say "operator".
-func (a *Access) change() vitrine.Change {
+// Change is the change a makes in its caller's call, which every store
+// method that writes tenant data takes. The operator acting in no one's
+// name makes it outside any call: no audit event, and its stock movements
+// say "operator".
+func (a *Access) Change() vitrine.Change {
 	if a.Caller == nil {
 		return vitrine.Change{Reason: "operator"}
 	}

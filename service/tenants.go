@@ -87,7 +87,7 @@ func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug *strin
 		t.Slug = *slug
 	}
 	t.UpdatedAt = s.now()
-	if err := s.store.UpdateTenant(ctx, a.change(), t); err != nil {
+	if err := s.store.UpdateTenant(ctx, a.Change(), t); err != nil {
 		return nil, err
 	}
 	return &TenantAccess{Tenant: *t, Role: a.Membership.Role, Permissions: a.Permissions()}, nil

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/catalog"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -16,6 +17,7 @@ import (
 func (db *DB) CheckingEpoch(epoch int64) vitrine.EpochStore {
 	v := *db
 	v.d = epochChecked{Dialect: db.d.Dialect, check: &epochCheck{epoch: epoch}}
+	v.Store = catalog.New(v.d) // the catalog's queries check it too
 	return &v
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/catalog"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -41,9 +42,9 @@ func (db *DB) ExecAs(ctx context.Context, tenantID, query string, args ...any) (
 // words), as if every word were common or rare. It returns how
 // to restore the default.
 func PlanSearches(plan string) (restore func()) {
-	old := selectiveMatches
-	selectiveMatches = map[string]int{"walk": 0, "index": 1 << 62}[plan]
-	return func() { selectiveMatches = old }
+	old := catalog.SelectiveMatches
+	catalog.SelectiveMatches = map[string]int{"walk": 0, "index": 1 << 62}[plan]
+	return func() { catalog.SelectiveMatches = old }
 }
 
 // Reprepares returns how many times SQLite prepared each statement of the

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -161,14 +162,14 @@ func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.M
 	if !validIDs(tenantID) {
 		return nil, nil
 	}
-	var q queryBuilder
-	q.add(`m.tenant_id = `, tenantID)
-	q.where = append(q.where, `m.status <> 'invited'`) // an invitation is not a member yet
+	var q base.QueryBuilder
+	q.Add(`m.tenant_id = `, tenantID)
+	q.Where = append(q.Where, `m.status <> 'invited'`) // an invitation is not a member yet
 	if after != nil {
-		q.where = append(q.where, fmt.Sprintf(`(u.email_key, u.id) > (%s, %s)`, q.arg(after.Email), q.arg(after.UserID)))
+		q.Where = append(q.Where, fmt.Sprintf(`(u.email_key, u.id) > (%s, %s)`, q.Arg(after.Email), q.Arg(after.UserID)))
 	}
 	query := `SELECT ` + membershipColumns + `, u.email, u.name` + membershipFrom + ` JOIN users u ON u.id = m.user_id WHERE ` +
-		strings.Join(q.where, ` AND `) + ` ORDER BY u.email_key, u.id` + limitTo(q.arg(limit))
+		strings.Join(q.Where, ` AND `) + ` ORDER BY u.email_key, u.id` + limitTo(q.Arg(limit))
 	var out []*vitrine.Member
 	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
 		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.Member, error) {
@@ -179,7 +180,7 @@ func (db *DB) ListMembers(ctx context.Context, tenantID string, after *vitrine.M
 			}
 			mb.Membership = *m
 			return &mb, nil
-		}, query, q.args...)
+		}, query, q.Args...)
 		return err
 	})
 	if err != nil {

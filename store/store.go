@@ -1,7 +1,10 @@
 // Package store implements vitrine.Store on SQLite (embedded, the default)
 // and PostgreSQL. Both run the same SQL text wherever the two databases
 // agree; what differs between them in how units of work run lives in
-// package sqldb, and in how products are searched, in search.go.
+// package sqldb. The catalog's half (products, variants, stock, the list
+// query and its search, imports, categories and attributes) is
+// internal/catalog's, whose Store a DB embeds; what both halves build
+// their statements with is internal/base's.
 package store
 
 import (
@@ -13,16 +16,18 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/catalog"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
 // DB is a vitrine.Store on one database.
 type DB struct {
-	d epochChecked
-	// search returns how queries read the tenant's products holding words,
-	// as the dialect's index of words allows (search.go).
-	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
-	log    *slog.Logger
+	// Store keeps the catalog: its methods are the DB's, on the same
+	// engine (CheckingEpoch makes both anew).
+	*catalog.Store
+	d   epochChecked
+	log *slog.Logger
 }
 
 var _ vitrine.Store = (*DB)(nil)
@@ -46,14 +51,12 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	var (
-		d      sqldb.Dialect
-		search = sqliteSearch
-		err    error
+		d   sqldb.Dialect
+		err error
 	)
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		d, err = sqldb.OpenPostgres(ctx, url, opts.Tracer)
-		search = postgresSearch
 	case url == "":
 		return nil, errors.New("no database given")
 	default:
@@ -62,7 +65,8 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{d: epochChecked{Dialect: d}, search: search, log: opts.Logger}
+	db := &DB{d: epochChecked{Dialect: d}, log: opts.Logger}
+	db.Store = catalog.New(db.d)
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			d.Close()
@@ -87,16 +91,14 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // tenant is the scope of a unit of work in one tenant.
-func tenant(id string) sqldb.Scope { return sqldb.Scope{TenantID: id} }
+func tenant(id string) sqldb.Scope { return base.Tenant(id) }
 
 // operator is the scope of the operator's commands, which work across
 // tenants (the CLI's lookups by slug, say).
 var operator = sqldb.Scope{AllTenants: true}
 
-// limitTo is a LIMIT clause whose count is the placeholder p. SQLite plans
-// a statement whose LIMIT is a bare parameter for the value bound, and so
-// prepares it again each time it runs; a LIMIT expression is planned once.
-func limitTo(p string) string { return ` LIMIT CAST(` + p + ` AS INTEGER)` }
+// limitTo is a LIMIT clause whose count is the placeholder p (base.LimitTo).
+func limitTo(p string) string { return base.LimitTo(p) }
 
 // Migration is one schema change applied by Migrate.
 type Migration = sqldb.Migration
@@ -119,14 +121,5 @@ func (db *DB) RowSecurity() string { return db.d.RowSecurity() }
 // the database of that name: one role per database, at most 63 bytes.
 func AppRoleName(database string) string { return sqldb.AppRoleName(database) }
 
-// validIDs reports whether every id has an id's shape. Methods answer
-// NotFound for a malformed id before asking the database, which on
-// PostgreSQL would refuse it as a uuid.
-func validIDs(ids ...string) bool {
-	for _, id := range ids {
-		if !vitrine.ValidID(id) {
-			return false
-		}
-	}
-	return true
-}
+// validIDs reports whether every id has an id's shape (base.ValidIDs).
+func validIDs(ids ...string) bool { return base.ValidIDs(ids...) }

@@ -306,16 +306,16 @@ func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter)
 	var out []*vitrine.Product
 	for range 100 {
 		call := db.CheckingEpoch(epoch)
-		page, err := call.ListProducts(ctx, tenantID, f)
+		found, err := call.FindProducts(ctx, tenantID, f)
 		if err != nil || !store.EpochChecked(call) {
 			t.Fatal(err, !store.EpochChecked(call))
 		}
+		page := found.Products
 		out = append(out, page...)
 		if len(page) < f.Limit {
 			return out
 		}
-		k := vitrine.KeyOf(page[len(page)-1], f.Sort)
-		f.After = &k
+		f.After = &found.Keys[len(page)-1]
 	}
 	t.Fatal("paging does not end")
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // CategoryCmd groups the commands of a company's categories.
@@ -27,7 +28,7 @@ type catalogActor struct {
 	As     string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
 }
 
-func (c catalogActor) access(e *env, what string) (func() error, *service.Service, *service.Access, error) {
+func (c catalogActor) access(e *env, what string) (func() error, *catalog.Catalog, *service.Access, error) {
 	db, svc, err := e.open(nil)
 	if err != nil {
 		return nil, nil, nil, err
@@ -37,7 +38,7 @@ func (c catalogActor) access(e *env, what string) (func() error, *service.Servic
 		db.Close()
 		return nil, nil, nil, err
 	}
-	return db.Close, svc, a, nil
+	return db.Close, catalog.New(svc), a, nil
 }
 
 // CategoryListCmd lists categories.
@@ -48,18 +49,18 @@ type CategoryListCmd struct {
 
 // Run lists the company's categories.
 func (c *CategoryListCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "category list")
+	done, cat, a, err := c.access(e, "category list")
 	if err != nil {
 		return err
 	}
 	defer done()
-	all, err := svc.ListCategories(e.ctx, a)
+	all, err := cat.ListCategories(e.ctx, a)
 	if err != nil {
 		return err
 	}
 	l := e.lister(c.JSON, "ID\tHANDLE\tPATH")
 	for _, cat := range all {
-		path := service.CategoryPath(all, cat.ID)
+		path := catalog.CategoryPath(all, cat.ID)
 		if err := l.row(map[string]any{"id": cat.ID, "name": cat.Name, "handle": cat.Handle, "parent_id": cat.ParentID, "path": path, "position": cat.Position},
 			cat.ID, cat.Handle, path); err != nil {
 			return err
@@ -79,20 +80,20 @@ type CategoryAddCmd struct {
 
 // Run adds the category and prints its id.
 func (c *CategoryAddCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "category add")
+	done, cat, a, err := c.access(e, "category add")
 	if err != nil {
 		return err
 	}
 	defer done()
-	f := service.CategoryFields{Name: &c.Name, ParentID: &c.Parent, Position: c.Position}
+	f := catalog.CategoryFields{Name: &c.Name, ParentID: &c.Parent, Position: c.Position}
 	if c.Handle != "" {
 		f.Handle = &c.Handle
 	}
-	cat, err := svc.CreateCategory(e.ctx, a, f)
+	made, err := cat.CreateCategory(e.ctx, a, f)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, cat.ID)
+	fmt.Fprintln(e.stdout, made.ID)
 	return nil
 }
 
@@ -108,12 +109,12 @@ type CategoryUpdateCmd struct {
 
 // Run changes the category.
 func (c *CategoryUpdateCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "category update")
+	done, cat, a, err := c.access(e, "category update")
 	if err != nil {
 		return err
 	}
 	defer done()
-	_, err = svc.UpdateCategory(e.ctx, a, c.ID, service.CategoryFields{Name: c.Name, ParentID: c.Parent, Handle: c.Handle, Position: c.Position})
+	_, err = cat.UpdateCategory(e.ctx, a, c.ID, catalog.CategoryFields{Name: c.Name, ParentID: c.Parent, Handle: c.Handle, Position: c.Position})
 	return err
 }
 
@@ -125,12 +126,12 @@ type CategoryDeleteCmd struct {
 
 // Run deletes the category.
 func (c *CategoryDeleteCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "category delete")
+	done, cat, a, err := c.access(e, "category delete")
 	if err != nil {
 		return err
 	}
 	defer done()
-	return svc.DeleteCategory(e.ctx, a, c.ID)
+	return cat.DeleteCategory(e.ctx, a, c.ID)
 }
 
 // AttributeListCmd lists attribute definitions.
@@ -141,12 +142,12 @@ type AttributeListCmd struct {
 
 // Run lists the company's attributes.
 func (c *AttributeListCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "attribute list")
+	done, cat, a, err := c.access(e, "attribute list")
 	if err != nil {
 		return err
 	}
 	defer done()
-	all, err := svc.ListAttributes(e.ctx, a)
+	all, err := cat.ListAttributes(e.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -171,16 +172,16 @@ type AttributeSaveCmd struct {
 
 // Run saves the definition.
 func (c *AttributeSaveCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "attribute save")
+	done, cat, a, err := c.access(e, "attribute save")
 	if err != nil {
 		return err
 	}
 	defer done()
-	f := service.AttributeFields{Key: c.Key, Name: c.Name, Type: c.Type}
+	f := catalog.AttributeFields{Key: c.Key, Name: c.Name, Type: c.Type}
 	if c.Values != nil {
 		f.Values = &c.Values
 	}
-	_, err = svc.SaveAttribute(e.ctx, a, f)
+	_, err = cat.SaveAttribute(e.ctx, a, f)
 	return err
 }
 
@@ -192,10 +193,10 @@ type AttributeDeleteCmd struct {
 
 // Run deletes the definition.
 func (c *AttributeDeleteCmd) Run(e *env) error {
-	done, svc, a, err := c.access(e, "attribute delete")
+	done, cat, a, err := c.access(e, "attribute delete")
 	if err != nil {
 		return err
 	}
 	defer done()
-	return svc.DeleteAttribute(e.ctx, a, c.Key)
+	return cat.DeleteAttribute(e.ctx, a, c.Key)
 }

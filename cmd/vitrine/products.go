@@ -13,6 +13,7 @@ import (
 	"github.com/vitrine/vitrine/internal/productfile"
 	"github.com/vitrine/vitrine/internal/shopify"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
 	"golang.org/x/term"
 )
 
@@ -63,9 +64,10 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	cat := catalog.New(svc)
 	bar := e.progress(size, "importing")
 	if format == "shopify" {
-		return c.shopify(e, svc, a, bar.reader(br), bar)
+		return c.shopify(e, cat, a, bar.reader(br), bar)
 	}
 	rows, err := productfile.NewReader(bar.reader(br), productfile.Format(format))
 	if errors.Is(err, productfile.ErrUnknownColumn) {
@@ -76,8 +78,8 @@ func (c *ProductImportCmd) Run(e *env) error {
 	}
 	ctx := e.ctx
 	var (
-		total service.ImportSummary
-		batch []service.ImportRow
+		total catalog.ImportSummary
+		batch []catalog.ImportRow
 		lines []int
 		first = 0
 	)
@@ -85,7 +87,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		sum, err := svc.ImportProducts(ctx, a, batch, c.Mode, c.Atomic, nil)
+		sum, err := cat.ImportProducts(ctx, a, batch, c.Mode, c.Atomic, nil)
 		if err != nil {
 			return err
 		}
@@ -125,7 +127,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	return c.report(e, first, "rows", &total)
 }
 
-func rowName(r service.ImportResult) string {
+func rowName(r catalog.ImportResult) string {
 	if r.Handle != "" && r.SKU != "" {
 		return fmt.Sprintf("%s, SKU %q", r.Handle, r.SKU)
 	}
@@ -135,7 +137,7 @@ func rowName(r service.ImportResult) string {
 	return r.Handle
 }
 
-func (c *ProductImportCmd) report(e *env, n int, what string, total *service.ImportSummary) error {
+func (c *ProductImportCmd) report(e *env, n int, what string, total *catalog.ImportSummary) error {
 	fmt.Fprintf(e.stdout, "%d %s: %d created, %d updated, %d failed.\n", n, what, total.Created, total.Updated, total.Failed)
 	if total.Failed > 0 {
 		if c.Atomic {
@@ -148,8 +150,8 @@ func (c *ProductImportCmd) report(e *env, n int, what string, total *service.Imp
 
 // shopify imports a Shopify product CSV: what it holds that Vitrine does
 // not keep is said once, before the products that failed, by line.
-func (c *ProductImportCmd) shopify(e *env, svc *service.Service, a *service.Access, r io.Reader, bar bar) error {
-	res, err := svc.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
+func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Access, r io.Reader, bar bar) error {
+	res, err := cat.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
 	if err != nil {
 		return err
 	}
@@ -172,9 +174,9 @@ func (c *ProductImportCmd) shopify(e *env, svc *service.Service, a *service.Acce
 // importRow is the service's import row of a file's product. A line of
 // variants gives their stock, not the product's summary; its categories
 // come by path.
-func importRow(row productfile.Row) service.ImportRow {
+func importRow(row productfile.Row) catalog.ImportRow {
 	p, given := row.Product, row.Given
-	np := service.NewProduct{Name: p.Name, Description: p.Description, Currency: p.Currency, Status: p.Status, Handle: p.Handle,
+	np := catalog.NewProduct{Name: p.Name, Description: p.Description, Currency: p.Currency, Status: p.Status, Handle: p.Handle,
 		Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags, Options: p.Options, Media: p.Media, Attributes: p.Attributes}
 	if p.SEO != nil {
 		np.SEO = *p.SEO
@@ -188,14 +190,14 @@ func importRow(row productfile.Row) service.ImportRow {
 		given["stock"] = true // each variant gives its own
 	}
 	for _, v := range p.Variants {
-		np.Variants = append(np.Variants, service.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
+		np.Variants = append(np.Variants, catalog.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
 			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, RequiresShipping: v.RequiresShipping,
 			Taxable: v.Taxable, Image: v.Image})
 	}
 	if given["categories"] {
 		given["category_ids"] = true
 	}
-	return service.ImportRow{NewProduct: np, Given: given, CategoryPaths: p.Categories}
+	return catalog.ImportRow{NewProduct: np, Given: given, CategoryPaths: p.Categories}
 }
 
 // ProductExportCmd exports products.
@@ -217,11 +219,12 @@ func (c *ProductExportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cats, err := svc.ListCategories(e.ctx, a)
+	cat := catalog.New(svc)
+	cats, err := cat.ListCategories(e.ctx, a)
 	if err != nil {
 		return err
 	}
-	path := func(id string) string { return service.CategoryPath(cats, id) }
+	path := func(id string) string { return catalog.CategoryPath(cats, id) }
 	out := e.stdout
 	if c.Output != "-" {
 		f, err := os.Create(c.Output)
@@ -237,7 +240,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		sw *shopify.Writer
 	)
 	if c.Format == "shopify" {
-		defs, err := svc.ListAttributes(e.ctx, a)
+		defs, err := cat.ListAttributes(e.ctx, a)
 		if err != nil {
 			return err
 		}
@@ -255,9 +258,9 @@ func (c *ProductExportCmd) Run(e *env) error {
 		return err
 	}
 	bar := e.progress(-1, "exporting")
-	q := service.ProductQuery{Sort: string(vitrine.SortCreated), Limit: vitrine.MaxPageLimit}
+	filter, cursor := vitrine.ProductFilter{Sort: vitrine.SortCreated}, ""
 	for {
-		page, err := svc.ListProducts(e.ctx, a, q)
+		page, err := cat.ListProducts(e.ctx, a, filter, vitrine.MaxPageLimit, cursor)
 		if err != nil {
 			return err
 		}
@@ -275,7 +278,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		if page.NextCursor == "" {
 			break
 		}
-		q.Cursor = page.NextCursor
+		cursor = page.NextCursor
 	}
 	bar.finish()
 	if sw != nil {

@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -105,12 +104,6 @@ func (a *Accounts) touch(id string, at time.Time) {
 			a.log.Warn("record token use", "token_id", id, "err", err)
 		}
 	}()
-}
-
-// IsAuthError reports whether err is a refused authentication.
-func IsAuthError(err error) bool {
-	var ae *AuthError
-	return errors.As(err, &ae)
 }
 
 // Identity is a user as an external authorization server vouches for them

@@ -247,7 +247,7 @@ var benchQueries = []struct {
 	q    Query
 }{
 	{"size M + vendor", Query{Filter: vitrine.ProductFilter{Options: map[string]string{"Size": "M"}, Vendor: "Fornecedor 07"}}},
-	{"tag", Query{Filter: vitrine.ProductFilter{Tags: []string{"coleção-42"}}}},
+	{"tag", Query{Filter: vitrine.ProductFilter{Tags: []vitrine.QueryText{"coleção-42"}}}},
 	{"query", Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}}}},
 	{"query + vendor", Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}, Vendor: "Fornecedor 07"}}},
 	{"query of 2 words", Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira", "azul"}}}},
@@ -255,10 +255,10 @@ var benchQueries = []struct {
 	{"everything", Query{}},
 	{"active", Query{Filter: vitrine.ProductFilter{Status: vitrine.ProductActive}}},
 	{"size M in stock to 500", Query{Filter: vitrine.ProductFilter{Options: map[string]string{"Size": "M"}, InStock: new(true),
-		MaxPrice: new(int64(50000)), PriceCurrency: "BRL"}}},
+		MaxMinor: new(int64(50000)), Currency: "BRL"}}},
 }
 
-var benchFacets = []string{vitrine.FacetVendor, vitrine.FacetTags, vitrine.FacetOptions, vitrine.FacetStatus}
+var benchFacets = []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetTags, vitrine.FacetOptions, vitrine.FacetStatus}
 
 // BenchmarkFacets counts the four facets of the catalog benchmark under
 // each filter; matches is the filter's products.
@@ -306,10 +306,10 @@ func sample(ix *Index, n int) *roaring.Bitmap {
 func BenchmarkCountPlans(b *testing.B) {
 	defer func(p int) { countPlan = p }(countPlan)
 	for _, size := range benchSizes {
-		for _, facets := range [][]string{benchFacets, {vitrine.FacetCategories}} {
+		for _, facets := range [][]vitrine.FacetName{benchFacets, {vitrine.FacetCategories}} {
 			for _, n := range []int{300, 1000, 3000, 10000, 30000, 100000} {
 				for plan, name := range []string{"chosen", "walk", "intersect"} {
-					b.Run(fmt.Sprintf("products=%d/%s/candidates=%d/%s", size, strings.Join(facets, "+"), n, name), func(b *testing.B) {
+					b.Run(fmt.Sprintf("products=%d/%s/candidates=%d/%s", size, joined(facets), n, name), func(b *testing.B) {
 						ix := benchIndex(b, size)
 						cand := sample(ix, n)
 						countPlan = plan
@@ -455,4 +455,13 @@ func BenchmarkCopyOnWrite(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(len(bms)), "bitmaps")
+}
+
+// joined names facets in a benchmark's name: vendor+tags.
+func joined(facets []vitrine.FacetName) string {
+	names := make([]string, len(facets))
+	for i, f := range facets {
+		names[i] = string(f)
+	}
+	return strings.Join(names, "+")
 }

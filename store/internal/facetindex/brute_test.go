@@ -76,17 +76,18 @@ func fold(s string) string {
 	return f
 }
 
-func (b *brute) matches(p *Product, f vitrine.ProductFilter) bool {
+func (b *brute) matches(p *Product, q Query) bool {
+	f := q.Filter
 	if f.Status != "" && p.Status != f.Status {
 		return false
 	}
-	if f.Vendor != "" && fold(p.Vendor) != fold(f.Vendor) {
+	if f.Vendor != "" && fold(p.Vendor) != fold(string(f.Vendor)) {
 		return false
 	}
-	if f.ProductType != "" && fold(p.ProductType) != fold(f.ProductType) {
+	if f.ProductType != "" && fold(p.ProductType) != fold(string(f.ProductType)) {
 		return false
 	}
-	if f.UpdatedSince != nil && micro(p.UpdatedAt) < micro(*f.UpdatedSince) {
+	if f.Since != nil && micro(p.UpdatedAt) < micro(*f.Since) {
 		return false
 	}
 	price, priceMax, stock, sale := summary(p)
@@ -94,12 +95,12 @@ func (b *brute) matches(p *Product, f vitrine.ProductFilter) bool {
 		return false
 	}
 	for _, t := range f.Tags {
-		if !slices.ContainsFunc(p.Tags, func(pt string) bool { return vitrine.TagKey(pt) == vitrine.TagKey(t) }) {
+		if !slices.ContainsFunc(p.Tags, func(pt string) bool { return vitrine.TagKey(pt) == vitrine.TagKey(string(t)) }) {
 			return false
 		}
 	}
-	if f.CategoryID != "" || len(f.CategoryIDs) > 0 {
-		ids := f.CategoryIDs
+	if f.CategoryID != "" || len(q.Categories) > 0 {
+		ids := q.Categories
 		if len(ids) == 0 {
 			ids = b.categoryAndBelow(f.CategoryID)
 		}
@@ -108,15 +109,15 @@ func (b *brute) matches(p *Product, f vitrine.ProductFilter) bool {
 		}
 	}
 	for k, v := range f.Attributes {
-		if pv, ok := p.Attributes[k]; !ok || pv != v {
+		if pv, ok := p.Attributes[k]; !ok || pv != vitrine.AttributeString(v) {
 			return false
 		}
 	}
-	if (f.MinPrice != nil || f.MaxPrice != nil) && p.Currency != f.PriceCurrency {
+	if (f.MinMinor != nil || f.MaxMinor != nil) && p.Currency != string(f.Currency) {
 		return false
 	}
 	if len(f.Options) == 0 {
-		if f.MinPrice != nil && priceMax < *f.MinPrice || f.MaxPrice != nil && price > *f.MaxPrice {
+		if f.MinMinor != nil && priceMax < *f.MinMinor || f.MaxMinor != nil && price > *f.MaxMinor {
 			return false
 		}
 		if f.InStock != nil && (stock > 0) != *f.InStock {
@@ -133,7 +134,7 @@ func (b *brute) matches(p *Product, f vitrine.ProductFilter) bool {
 				return false
 			}
 		}
-		return (f.MinPrice == nil || v.Price >= *f.MinPrice) && (f.MaxPrice == nil || v.Price <= *f.MaxPrice) &&
+		return (f.MinMinor == nil || v.Price >= *f.MinMinor) && (f.MaxMinor == nil || v.Price <= *f.MaxMinor) &&
 			(f.InStock == nil || (v.Stock > 0) == *f.InStock)
 	}) {
 		return false
@@ -147,10 +148,10 @@ func (b *brute) matches(p *Product, f vitrine.ProductFilter) bool {
 }
 
 // match returns the filter's products, by id.
-func (b *brute) match(f vitrine.ProductFilter) []string {
+func (b *brute) match(q Query) []string {
 	out := []string{}
 	for id, p := range b.products {
-		if b.matches(p, f) {
+		if b.matches(p, q) {
 			out = append(out, id)
 		}
 	}
@@ -207,8 +208,8 @@ func (fc *bruteCount) values(byID bool) []vitrine.FacetValue {
 
 // facets reads the filter's products (ids) in the order of their ids, as the
 // store's facet queries read their rows, and counts them.
-func (b *brute) facets(ids []string, names []string) *vitrine.Facets {
-	out := &vitrine.Facets{Values: map[string][]vitrine.FacetValue{}}
+func (b *brute) facets(ids []string, names []vitrine.FacetName) *vitrine.Facets {
+	out := &vitrine.Facets{Values: map[vitrine.FacetName][]vitrine.FacetValue{}}
 	for _, name := range names {
 		if name == vitrine.FacetOptions {
 			out.Options = map[string][]vitrine.FacetValue{}
@@ -275,8 +276,8 @@ func (b *brute) facets(ids []string, names []string) *vitrine.Facets {
 			}
 			continue
 		}
-		if slices.Contains(names, facet) {
-			out.Values[facet] = vs
+		if slices.Contains(names, vitrine.FacetName(facet)) {
+			out.Values[vitrine.FacetName(facet)] = vs
 		}
 	}
 	return out

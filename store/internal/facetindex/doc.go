@@ -11,7 +11,7 @@
 // writes them plainly and the property tests hold the index to them over
 // random catalogs, every plan forced in turn): status; vendor and product
 // type by vitrine.Fold; every tag key asked; categories by the ids given
-// (CategoryIDs, the category and those under it as the store resolves
+// (Query.Categories, the category and those under it as the store resolves
 // them) or, with CategoryID alone, the index's own tree; every attribute
 // key=value; updated_at at or after the time, to the microsecond; on sale;
 // a price filter's currency; without option terms the product's range

@@ -51,9 +51,9 @@ type counts struct {
 	vendor, ptype, status, tags, cats, opts []uint32
 }
 
-func (ix *Index) count(cand *roaring.Bitmap, names []string, s *scratch) *vitrine.Facets {
-	out := &vitrine.Facets{Values: map[string][]vitrine.FacetValue{}}
-	asked := func(n string) bool { return slices.Contains(names, n) }
+func (ix *Index) count(cand *roaring.Bitmap, names []vitrine.FacetName, s *scratch) *vitrine.Facets {
+	out := &vitrine.Facets{Values: map[vitrine.FacetName][]vitrine.FacetValue{}}
+	asked := func(n vitrine.FacetName) bool { return slices.Contains(names, n) }
 	for _, name := range names {
 		if name == vitrine.FacetOptions {
 			out.Options = map[string][]vitrine.FacetValue{}
@@ -66,7 +66,7 @@ func (ix *Index) count(cand *roaring.Bitmap, names []string, s *scratch) *vitrin
 		return out
 	}
 	var c counts
-	want := func(n string, d *dict, dst *[]uint32) {
+	want := func(n vitrine.FacetName, d *dict, dst *[]uint32) {
 		if asked(n) {
 			*dst = make([]uint32, len(d.keys))
 		}

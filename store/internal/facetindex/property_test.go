@@ -103,39 +103,40 @@ func randomProduct(rng *rand.Rand, id string, i int, cats []Category) *Product {
 	return p
 }
 
-func randomFilter(rng *rand.Rand, b *brute) vitrine.ProductFilter {
-	var f vitrine.ProductFilter
+func randomFilter(rng *rand.Rand, b *brute) Query {
+	var q Query
+	f := &q.Filter
 	ptr := func(v bool) *bool { return &v }
 	price := func() *int64 { v := int64(rng.IntN(22)) - 1; return &v }
 	if rng.IntN(4) == 0 {
 		f.Status = pick(rng, rStatuses)
 	}
 	if rng.IntN(5) == 0 {
-		f.Vendor = pick(rng, append(rVendors[:len(rVendors):len(rVendors)], "nobody"))
+		f.Vendor = vitrine.QueryText(pick(rng, append(rVendors[:len(rVendors):len(rVendors)], "nobody")))
 	}
 	if rng.IntN(7) == 0 {
-		f.ProductType = pick(rng, rTypes)
+		f.ProductType = vitrine.QueryText(pick(rng, rTypes))
 	}
 	for range rng.IntN(3) * rng.IntN(2) {
-		f.Tags = append(f.Tags, vitrine.TagKey(pick(rng, append(rTags[:len(rTags):len(rTags)], "nope"))))
+		f.Tags = append(f.Tags, vitrine.QueryText(vitrine.TagKey(pick(rng, append(rTags[:len(rTags):len(rTags)], "nope")))))
 	}
 	if rng.IntN(6) == 0 && len(b.cats) > 0 {
 		f.CategoryID = pick(rng, b.cats).ID
 		if rng.IntN(2) == 0 {
-			f.CategoryIDs = b.categoryAndBelow(f.CategoryID) // as the store resolves it
+			q.Categories = b.categoryAndBelow(f.CategoryID) // as the store resolves it
 		}
 	}
 	if rng.IntN(8) == 0 {
-		f.Attributes = map[string]string{pick(rng, rAttrKeys): pick(rng, rAttrVals)}
+		f.Attributes = map[string]any{pick(rng, rAttrKeys): pick(rng, rAttrVals)}
 	}
 	if rng.IntN(5) == 0 {
 		if rng.IntN(3) > 0 {
-			f.MinPrice = price()
+			f.MinMinor = price()
 		}
 		if rng.IntN(3) > 0 {
-			f.MaxPrice = price()
+			f.MaxMinor = price()
 		}
-		f.PriceCurrency = pick(rng, []string{"BRL", "USD"})
+		f.Currency = vitrine.CurrencyCode(pick(rng, []string{"BRL", "USD"}))
 	}
 	if rng.IntN(7) == 0 {
 		f.OnSale = ptr(rng.IntN(2) == 0)
@@ -145,7 +146,7 @@ func randomFilter(rng *rand.Rand, b *brute) vitrine.ProductFilter {
 	}
 	if rng.IntN(10) == 0 {
 		t := rBase.Add(time.Duration(rng.IntN(11)) * time.Minute)
-		f.UpdatedSince = &t
+		f.Since = &t
 	}
 	if rng.IntN(3) == 0 {
 		f.Options = map[string]string{}
@@ -162,11 +163,11 @@ func randomFilter(rng *rand.Rand, b *brute) vitrine.ProductFilter {
 			f.Words = append(f.Words, pick(rng, rQuery))
 		}
 	}
-	return f
+	return q
 }
 
-func randomFacets(rng *rand.Rand) []string {
-	var out []string
+func randomFacets(rng *rand.Rand) []vitrine.FacetName {
+	var out []vitrine.FacetName
 	for _, n := range vitrine.FacetNames {
 		if rng.IntN(2) == 0 {
 			out = append(out, n)
@@ -190,15 +191,16 @@ func plans(t *testing.T, fn func(plan string)) {
 func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 	t.Helper()
 	for range n {
-		f, names := randomFilter(rng, b), randomFacets(rng)
-		want := b.match(f)
+		q, names := randomFilter(rng, b), randomFacets(rng)
+		f := q.Filter
+		want := b.match(q)
 		wantFacets := b.facets(want, names)
 		plans(t, func(plan string) {
-			got := ix.Match(Query{Filter: f})
+			got := ix.Match(q)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s: filter %s:\n got %d products %v\nwant %d %v", plan, describeFilter(f), len(got), got, len(want), want)
 			}
-			if gotFacets := ix.Facets(Query{Filter: f, Facets: names}); !reflect.DeepEqual(gotFacets, wantFacets) {
+			if gotFacets := ix.Facets(Query{Filter: f, Categories: q.Categories, Facets: names}); !reflect.DeepEqual(gotFacets, wantFacets) {
 				t.Fatalf("%s: filter %s, facets %v:\n got %v\nwant %v", plan, describeFilter(f), names, gotFacets, wantFacets)
 			}
 		})
@@ -206,8 +208,8 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 			// The caller's own search: the index takes the products found.
 			g := f
 			g.Words = nil
-			found := b.match(vitrine.ProductFilter{Words: f.Words})
-			if got := ix.Match(Query{Filter: g, Found: found}); !slices.Equal(got, want) {
+			found := b.match(Query{Filter: vitrine.ProductFilter{Words: f.Words}})
+			if got := ix.Match(Query{Filter: g, Categories: q.Categories, Found: found}); !slices.Equal(got, want) {
 				t.Fatalf("found by the caller: filter %s: got %v, want %v", describeFilter(f), got, want)
 			}
 		}
@@ -216,7 +218,7 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 
 func describeFilter(f vitrine.ProductFilter) string {
 	s := fmt.Sprintf("%+v", f)
-	for _, p := range []*int64{f.MinPrice, f.MaxPrice} {
+	for _, p := range []*int64{f.MinMinor, f.MaxMinor} {
 		if p != nil {
 			s += fmt.Sprintf(" price %d", *p)
 		}

@@ -12,7 +12,11 @@ import (
 // (its sort, limit and position are not read) and the facets to count.
 type Query struct {
 	Filter vitrine.ProductFilter
-	Facets []string
+	// Categories, when not empty, are the filter's category and those
+	// under it, as the store resolves them; else the index reads
+	// Filter.CategoryID's in its own tree.
+	Categories []string
+	Facets     []vitrine.FacetName
 	// Found, when not nil, are the ids of the products a text search of
 	// the caller found for Filter.Words, which the index then does not
 	// look up in its own terms.
@@ -91,27 +95,27 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 		need(&ix.status, string(f.Status))
 	}
 	if f.Vendor != "" {
-		need(&ix.vendor, vitrine.Fold(f.Vendor))
+		need(&ix.vendor, vitrine.Fold(string(f.Vendor)))
 	}
 	if f.ProductType != "" {
-		need(&ix.ptype, vitrine.Fold(f.ProductType))
+		need(&ix.ptype, vitrine.Fold(string(f.ProductType)))
 	}
 	for _, t := range f.Tags {
-		need(&ix.tags, vitrine.TagKey(t))
+		need(&ix.tags, vitrine.TagKey(string(t)))
 	}
-	if len(f.CategoryIDs) > 0 || f.CategoryID != "" {
-		if u := ix.inCategories(f, s); u.IsEmpty() {
+	if len(q.Categories) > 0 || f.CategoryID != "" {
+		if u := ix.inCategories(f, q.Categories, s); u.IsEmpty() {
 			none = true
 		} else {
 			and = append(and, u)
 		}
 	}
 	for k, v := range f.Attributes {
-		need(&ix.attrs, k+"\x00"+v)
+		need(&ix.attrs, k+"\x00"+vitrine.AttributeString(v))
 	}
-	priced := f.MinPrice != nil || f.MaxPrice != nil
+	priced := f.MinMinor != nil || f.MaxMinor != nil
 	if priced {
-		need(&ix.currency, f.PriceCurrency)
+		need(&ix.currency, string(f.Currency))
 	}
 	flag := func(bm *roaring.Bitmap, want *bool) {
 		if *want {
@@ -156,17 +160,17 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 		cand.AndNot(bm)
 	}
 	// The columns: with options, the price is the variants' (below).
-	if byPrice := priced && len(f.Options) == 0; f.UpdatedSince != nil || byPrice {
+	if byPrice := priced && len(f.Options) == 0; f.Since != nil || byPrice {
 		since := int64(0)
-		if f.UpdatedSince != nil {
-			since = f.UpdatedSince.UnixMicro()
+		if f.Since != nil {
+			since = f.Since.UnixMicro()
 		}
 		cand = ix.keep(cand, s, func(o uint32) bool {
-			if f.UpdatedSince != nil && ix.updated[o] < since {
+			if f.Since != nil && ix.updated[o] < since {
 				return false
 			}
 			// The product's range meets the filter's: some variant is in it.
-			return !byPrice || (f.MinPrice == nil || ix.priceMax[o] >= *f.MinPrice) && (f.MaxPrice == nil || ix.price[o] <= *f.MaxPrice)
+			return !byPrice || (f.MinMinor == nil || ix.priceMax[o] >= *f.MinMinor) && (f.MaxMinor == nil || ix.price[o] <= *f.MaxMinor)
 		})
 	}
 	if q.Found != nil {
@@ -193,13 +197,13 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 	return cand
 }
 
-// inCategories returns the products in the filter's categories (their
-// own, not those under them: CategoryIDs lists those, as the store
-// resolves them), or in CategoryID and those under it in the index's tree.
-func (ix *Index) inCategories(f *vitrine.ProductFilter, s *scratch) *roaring.Bitmap {
+// inCategories returns the products in the categories cats (their own,
+// not those under them: cats lists those, as the store resolves them), or
+// in the filter's CategoryID and those under it in the index's tree.
+func (ix *Index) inCategories(f *vitrine.ProductFilter, cats []string, s *scratch) *roaring.Bitmap {
 	var keys []uint32
-	if len(f.CategoryIDs) > 0 {
-		for _, id := range f.CategoryIDs {
+	if len(cats) > 0 {
+		for _, id := range cats {
 			if k, ok := ix.cats.key(id); ok {
 				keys = append(keys, k)
 			}
@@ -348,10 +352,10 @@ func (ix *Index) variantsOf(cand *roaring.Bitmap, f *vitrine.ProductFilter, opts
 			vc.AndNot(ix.vstock)
 		}
 	}
-	if f.MinPrice != nil || f.MaxPrice != nil {
+	if f.MinMinor != nil || f.MaxMinor != nil {
 		vc = ix.keep(vc, s, func(vo uint32) bool {
 			p := ix.variantPrice(vo)
-			return (f.MinPrice == nil || p >= *f.MinPrice) && (f.MaxPrice == nil || p <= *f.MaxPrice)
+			return (f.MinMinor == nil || p >= *f.MinMinor) && (f.MaxMinor == nil || p <= *f.MaxMinor)
 		})
 	}
 	// Their products, in a dense set first: variants come in any order.

@@ -79,7 +79,7 @@ func TestApplyOlderChanges(t *testing.T) {
 	if ok, _ := ix.Apply(4, nil, []string{p.ID}); ok || ix.Len() != 1 || ix.Seq() != 5 {
 		t.Errorf("an older change was applied: %d products at %d", ix.Len(), ix.Seq())
 	}
-	q := Query{Facets: []string{vitrine.FacetVendor}}
+	q := Query{Facets: []vitrine.FacetName{vitrine.FacetVendor}}
 	if _, ok := ix.FacetsAt(4, q); ok {
 		t.Error("an index at 5 answered for a snapshot at 4")
 	}
@@ -108,7 +108,7 @@ func TestFacetsFollowWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	q := Query{Facets: []string{vitrine.FacetVendor, vitrine.FacetOptions}}
+	q := Query{Facets: []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetOptions}}
 	facets := func() string {
 		f := ix.Facets(q)
 		return fmt.Sprint(f.Values[vitrine.FacetVendor], f.Options)
@@ -159,7 +159,9 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 				// One read sees one catalog: a product has one status, so
 				// the statuses count the filter's products, and no value
 				// counts more.
-				facets := ix.Facets(Query{Filter: randomFilter(rng, b), Facets: vitrine.FacetNames})
+				q := randomFilter(rng, b)
+				q.Facets = vitrine.FacetNames
+				facets := ix.Facets(q)
 				var n int64
 				for _, v := range facets.Values[vitrine.FacetStatus] {
 					n += v.Count

@@ -1,0 +1,130 @@
+package vitrine
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AttributeType is the type of an attribute's values.
+type AttributeType string
+
+// The attribute types.
+const (
+	AttributeText    AttributeType = "text"
+	AttributeNumber  AttributeType = "number"
+	AttributeBoolean AttributeType = "boolean"
+	AttributeEnum    AttributeType = "enum"
+)
+
+// AttributeTypes lists the attribute types.
+var AttributeTypes = []AttributeType{AttributeText, AttributeNumber, AttributeBoolean, AttributeEnum}
+
+// Attribute is a company's definition of a product field of its own.
+type Attribute struct {
+	TenantID  string
+	Key       string
+	Name      string
+	Type      AttributeType
+	Values    []string // of an enum
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Limits of a product's attribute values.
+const (
+	MaxAttributes       = 50
+	MaxAttributeTextLen = 1000
+)
+
+// Check validates a value of the attribute and returns it in its one form:
+// a string, a float64 or a bool.
+func (a *Attribute) Check(field string, v any) (any, error) {
+	switch a.Type {
+	case AttributeText:
+		s, ok := v.(string)
+		if !ok {
+			return nil, Invalid(field, "%s is a text attribute; got %s", field, describe(v))
+		}
+		return ValidateText(field, s, MaxAttributeTextLen)
+	case AttributeNumber:
+		switch n := v.(type) {
+		case float64:
+			return n, nil
+		case int:
+			return float64(n), nil
+		case int64:
+			return float64(n), nil
+		case string:
+			if f, err := strconv.ParseFloat(strings.TrimSpace(n), 64); err == nil {
+				return f, nil
+			}
+		}
+		return nil, Invalid(field, "%s is a number attribute; got %s", field, describe(v))
+	case AttributeBoolean:
+		switch b := v.(type) {
+		case bool:
+			return b, nil
+		case string:
+			if x, err := strconv.ParseBool(strings.TrimSpace(b)); err == nil {
+				return x, nil
+			}
+		}
+		return nil, Invalid(field, "%s is a true/false attribute; got %s", field, describe(v))
+	case AttributeEnum:
+		s, ok := v.(string)
+		if ok && slices.Contains(a.Values, strings.TrimSpace(s)) {
+			return strings.TrimSpace(s), nil
+		}
+		return nil, Invalid(field, "%s must be one of %s; got %s", field, Quoted(a.Values), describe(v))
+	}
+	return nil, Invalid(field, "%s has an unknown type %q", field, a.Type)
+}
+
+// AttributeString is an attribute value's canonical text, as it is indexed
+// and exported.
+func AttributeString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
+func (p *Product) validateAttributes(defs map[string]*Attribute) error {
+	if len(p.Attributes) > MaxAttributes {
+		return Invalid("attributes", "a product has at most %d attributes; got %d", MaxAttributes, len(p.Attributes))
+	}
+	for _, key := range slices.Sorted(maps.Keys(p.Attributes)) {
+		f := "attributes." + key
+		def := defs[key]
+		if def == nil {
+			return Invalid(f, "no attribute %q is defined in this company; its admins define attributes (save_attribute)", key)
+		}
+		v, err := def.Check(f, p.Attributes[key])
+		if err != nil {
+			return err
+		}
+		p.Attributes[key] = v
+	}
+	return nil
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case nil:
+		return "null"
+	case bool, float64, int, int64:
+		return fmt.Sprintf("%v", x)
+	}
+	return fmt.Sprintf("a %T", v)
+}

@@ -1,0 +1,250 @@
+package vitrine
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ProductSort is an order of a product list.
+type ProductSort string
+
+// The sort orders list_products offers; "-" before a key reverses it.
+const (
+	SortName        ProductSort = "name"
+	SortNameDesc    ProductSort = "-name"
+	SortPrice       ProductSort = "price"
+	SortPriceDesc   ProductSort = "-price"
+	SortUpdated     ProductSort = "updated_at"
+	SortUpdatedDesc ProductSort = "-updated_at"
+	SortCreated     ProductSort = "created_at"
+	SortCreatedDesc ProductSort = "-created_at"
+	// SortRelevance orders a text search: the product whose SKU is the
+	// query first, then those whose name holds every word, then those that
+	// hold them elsewhere; by name within each.
+	SortRelevance ProductSort = "relevance"
+)
+
+// ProductSorts lists the valid sort orders.
+var ProductSorts = []ProductSort{SortRelevance, SortName, SortNameDesc, SortPrice, SortPriceDesc, SortUpdated, SortUpdatedDesc, SortCreated, SortCreatedDesc}
+
+// Key returns the sort's column key without direction.
+func (s ProductSort) Key() string { return strings.TrimPrefix(string(s), "-") }
+
+// Desc reports whether the sort is descending.
+func (s ProductSort) Desc() bool { return strings.HasPrefix(string(s), "-") }
+
+// ProductFilter is a query of a company's products: which to keep, in
+// what order, and which facets to count beside them. It is the one type of
+// the query, end to end: list_products decodes an agent's arguments
+// straight into its fields that have a JSON name (and its schema is
+// theirs), the CLI fills them in; the service checks them and puts the
+// filter in its one form, in their order (Service.ListProducts), deriving
+// the fields below them; the store reads that form.
+type ProductFilter struct {
+	// Query is a text query: a product matches when what search covers
+	// of it holds a word starting with each of the query's words.
+	Query  QueryText     `json:"query,omitempty" jsonschema:"Word starts of name, SKU, text, tags, vendor, type, options."`
+	Status ProductStatus `json:"status,omitempty" jsonschema:"Default: any."` // empty for any
+	// Tags keeps the products holding every one of these tags; in the
+	// filter's one form, their keys (TagKey).
+	Tags []QueryText `json:"tags,omitempty" jsonschema:"All of them."`
+	// Vendor and ProductType, when not empty, keep the products of that
+	// vendor or type, compared by their folded form (Fold).
+	Vendor      QueryText `json:"vendor,omitempty"`
+	ProductType QueryText `json:"product_type,omitempty"`
+	// CategoryID, when set, keeps the products in that category or in any
+	// category under it.
+	CategoryID string `json:"category_id,omitempty" jsonschema:"With its subcategories."`
+	// Options keeps the products with a variant holding each of these
+	// values, by option name (compared by OptionKey); the price range and
+	// InStock then apply to that same variant.
+	Options map[string]string `json:"options,omitempty" jsonschema:"{\"Size\":\"M\"}: on one variant, with price and stock."`
+	// Attributes keeps the products with each of these attribute values,
+	// by key; in the filter's one form, each value is its canonical text
+	// (AttributeString).
+	Attributes map[string]any `json:"attributes,omitempty"`
+	// OnSale, when set, keeps the products with (true) or without a
+	// variant priced below its compare-at price.
+	OnSale *bool `json:"on_sale,omitempty" jsonschema:"Below compare-at price."`
+	// InStock, when set, keeps products with (true) or without stock.
+	InStock *bool `json:"in_stock,omitempty" jsonschema:"Stock above 0."`
+	// MinPrice and MaxPrice, when given, keep the products in Currency
+	// whose price lies between them (inclusive).
+	MinPrice Decimal      `json:"min_price,omitempty" jsonschema:"In currency."`
+	MaxPrice Decimal      `json:"max_price,omitempty" jsonschema:"In currency."`
+	Currency CurrencyCode `json:"currency,omitempty" jsonschema:"Of the prices. Default: BRL."`
+	// UpdatedSince, when given, keeps products changed at or after it, a
+	// time in RFC 3339.
+	UpdatedSince string `json:"updated_since,omitempty" jsonschema:"RFC 3339."`
+	// Facets names the facets to count under the filter; in the filter's
+	// one form, each once, in the order of FacetNames.
+	Facets []FacetName `json:"facets,omitempty" jsonschema:"Counts by value, under the filter."`
+	// Sort is the order; in the filter's one form, never empty: relevance
+	// with a query, else name.
+	Sort ProductSort `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
+
+	// Words are the words of Query (SearchWords): a product matches when
+	// its name, SKU or description holds a word starting with each.
+	Words []string `json:"-"`
+	// SKU is Query as a SKU key: the product with that SKU ranks first in
+	// a relevance search.
+	SKU string `json:"-"`
+	// MinMinor and MaxMinor are MinPrice and MaxPrice in minor units of
+	// Currency.
+	MinMinor, MaxMinor *int64 `json:"-"`
+	// Since is UpdatedSince, read.
+	Since *time.Time `json:"-"`
+	// Limit is the number of products the store reads.
+	Limit int `json:"-"`
+	// After is the position the page starts after; nil for the first page.
+	After *ProductKey `json:"-"`
+}
+
+// QueryText is a text a product filter compares: its query, a tag, a
+// vendor, a product type. A schema bounds it as it bounds names.
+type QueryText string
+
+// Canonical is the one byte form of a filter in its one form: what a
+// cursor is signed over, so that a cursor serves the very filter it came
+// from and no other. It holds what keeps and orders the products (the
+// derived fields, not the text they were read from), neither the facets
+// nor the page: a line a field, in a fixed order, its name then its
+// values, each quoted (strconv.Quote), maps by key.
+func (f ProductFilter) Canonical() []byte {
+	b := []byte("vitrine product filter 1\n")
+	line := func(name string, values ...string) {
+		b = append(b, name...)
+		for _, v := range values {
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, v)
+		}
+		b = append(b, '\n')
+	}
+	optional := func(v any) []string {
+		switch x := v.(type) {
+		case *bool:
+			if x != nil {
+				return []string{strconv.FormatBool(*x)}
+			}
+		case *int64:
+			if x != nil {
+				return []string{strconv.FormatInt(*x, 10)}
+			}
+		case *time.Time:
+			if x != nil {
+				return []string{x.UTC().Format(time.RFC3339Nano)}
+			}
+		}
+		return nil
+	}
+	pairs := func(m map[string]string) []string {
+		var out []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			out = append(out, k, m[k])
+		}
+		return out
+	}
+	tags := make([]string, len(f.Tags))
+	for i, t := range f.Tags {
+		tags[i] = string(t)
+	}
+	attributes := make(map[string]string, len(f.Attributes))
+	for k, v := range f.Attributes {
+		attributes[k] = AttributeString(v)
+	}
+	line("words", f.Words...)
+	line("sku", f.SKU)
+	line("status", string(f.Status))
+	line("tags", tags...)
+	line("vendor", string(f.Vendor))
+	line("product_type", string(f.ProductType))
+	line("category_id", f.CategoryID)
+	line("options", pairs(f.Options)...)
+	line("attributes", pairs(attributes)...)
+	line("on_sale", optional(f.OnSale)...)
+	line("in_stock", optional(f.InStock)...)
+	line("currency", string(f.Currency))
+	line("min_price", optional(f.MinMinor)...)
+	line("max_price", optional(f.MaxMinor)...)
+	line("updated_since", optional(f.Since)...)
+	line("sort", string(f.Sort))
+	return b
+}
+
+// FacetName names a facet: what list_products can count under its
+// filter.
+type FacetName string
+
+// The facets.
+const (
+	FacetVendor      = "vendor"
+	FacetProductType = "product_type"
+	FacetTags        = "tags"
+	FacetCategories  = "categories"
+	FacetOptions     = "options"
+	FacetStatus      = "status"
+)
+
+// FacetNames lists the facets, in the order results give them.
+var FacetNames = []FacetName{FacetVendor, FacetProductType, FacetTags, FacetCategories, FacetOptions, FacetStatus}
+
+// MaxFacetValues bounds the values a facet returns, most frequent first.
+const MaxFacetValues = 50
+
+// FacetValue is a value of a facet and the number of products with it.
+type FacetValue struct {
+	Value string `json:"value"`
+	Name  string `json:"name,omitempty"` // a category's
+	Count int64  `json:"count"`
+}
+
+// Facets are the counts of a filter's products by value, by facet name;
+// Options by option name.
+type Facets struct {
+	Values  map[FacetName][]FacetValue
+	Options map[string][]FacetValue
+}
+
+// ProductKey is a product's position in a sort order: the sort column's
+// value and the id that breaks ties.
+type ProductKey struct {
+	Rank    int       `json:"r,omitempty"` // for SortRelevance
+	Name    string    `json:"n,omitempty"` // folded name, for SortName and SortRelevance
+	Price   int64     `json:"p,omitempty"`
+	Updated time.Time `json:"u,omitzero"`
+	ID      string    `json:"i"`
+}
+
+// ValidCursor bounds what a cursor may place a list at: a relevance rank
+// the search reads (0 to 2) and an id. (A cursor's length bounds the name.)
+func (k ProductKey) ValidCursor() bool {
+	return k.Rank >= 0 && k.Rank <= 2 && ValidID(k.ID)
+}
+
+// KeyOf returns p's position in the sort order s. A relevance rank is
+// the search's, not the product's: the store finds it, and sets it in the
+// keys it returns (FoundProducts).
+func KeyOf(p *Product, s ProductSort) ProductKey {
+	k := ProductKey{ID: p.ID}
+	switch s.Key() {
+	case "relevance", "name":
+		k.Name = Fold(p.Name)
+	case "price":
+		k.Price = p.Price
+	case "updated_at":
+		k.Updated = p.UpdatedAt
+	}
+	return k
+}
+
+// FoundProducts is a page of products as the store finds it: each product
+// with its key in the filter's order beside it (Keys[i] is Products[i]'s),
+// and the counts of the facets asked for, or nil.
+type FoundProducts struct {
+	Products []*Product
+	Keys     []ProductKey
+	Facets   *Facets
+}

@@ -1,0 +1,27 @@
+// Package shapes holds what agents see of the MCP tools: the structs of
+// their arguments and results, the single source of the JSON schemas
+// derived from them (SchemaFor, OutputSchemaFor), the named types that carry
+// bounds and enums into every schema that uses them, and the views of
+// domain values as results (ProductView, ...) and of arguments as the
+// service's inputs. It knows no server: mcpserver's tools take and return
+// these shapes, and its server lists and serves them.
+package shapes
+
+// TenantArg is the argument every tenant-scoped tool takes first. Its
+// wording, like that of limit and cursor (pageArgs), is the same in every
+// tool: said once, in the same words, an agent reads it as one thing.
+type TenantArg struct {
+	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
+}
+
+// pageArgs are the arguments of a list that pages. (The page size is not
+// named Limit in Go: list_products' arguments embed vitrine.ProductFilter,
+// whose Limit is the store's, and two fields of one name at one depth
+// would hide each other from the schema.)
+type pageArgs struct {
+	PageSize pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
+	Cursor   pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
+}
+
+// ToolsetName is a toolset's name, as request_toolset takes it.
+type ToolsetName string

@@ -1,0 +1,74 @@
+package shapes
+
+import (
+	"time"
+
+	"github.com/vitrine/vitrine/service"
+)
+
+// tenantOut is a company as one caller sees it.
+type TenantOut struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Slug        string    `json:"slug"`
+	Role        string    `json:"role"`
+	Permissions []string  `json:"permissions"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+func TenantView(t service.TenantAccess) TenantOut {
+	return TenantOut{
+		ID: t.Tenant.ID, Name: t.Tenant.Name, Slug: t.Tenant.Slug, Role: t.Role,
+		Permissions: t.Permissions.Strings(), CreatedAt: t.Tenant.CreatedAt, UpdatedAt: t.Tenant.UpdatedAt,
+	}
+}
+
+type NoArgs struct{}
+
+type UserOut struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+}
+
+type TokenOut struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Prefix    string     `json:"prefix"`
+	ReadOnly  bool       `json:"read_only"`
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+}
+
+type WhoamiOut struct {
+	User    UserOut     `json:"user"`
+	Token   TokenOut    `json:"token"`
+	Tenants []TenantOut `json:"tenants"`
+}
+
+type ListTenantsOut struct {
+	Tenants    []TenantOut `json:"tenants"`
+	NextCursor string      `json:"next_cursor"`
+}
+
+type GetTenantIn struct {
+	TenantArg
+}
+
+type CreateTenantIn struct {
+	Name shortText `json:"name"`
+	Slug slug      `json:"slug,omitempty" jsonschema:"Lowercase letters, digits and inner hyphens, unique. Default: from the name."`
+}
+
+type UpdateTenantIn struct {
+	TenantArg
+	Name *shortText `json:"name,omitempty"`
+	Slug *slug      `json:"slug,omitempty" jsonschema:"Unique across Vitrine."`
+}
+
+func TenantOf(t *service.TenantAccess, err error) (TenantOut, error) {
+	if err != nil {
+		return TenantOut{}, err
+	}
+	return TenantView(*t), nil
+}

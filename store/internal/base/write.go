@@ -1,0 +1,73 @@
+package base
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// Write runs fn in a write transaction of the scope's tenant, and stores
+// in the same transaction the audit event of ch's call (if it has one),
+// about what target returns once fn has written: a change never commits
+// without its trace, nor its trace without it. (Calls that write nothing
+// have their events stored by the service's audit log instead; the
+// event's id is the call's, so that the audit log's copy of a write's
+// event adds no second row.)
+func Write(ctx context.Context, d sqldb.Dialect, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
+	return d.Write(ctx, s, func(c sqldb.Conn) error {
+		if err := fn(c); err != nil {
+			return err
+		}
+		if e := ch.Event(s.TenantID, target()); e != nil {
+			return InsertAudit(ctx, c, []*vitrine.AuditEvent{e})
+		}
+		return nil
+	})
+}
+
+// Is returns a target that is known before the write.
+func Is(target string) func() string { return func() string { return target } }
+
+// auditBatch bounds the rows of one INSERT.
+const auditBatch = 200
+
+// InsertAudit stores events, of any tenants; an event whose id is stored
+// already is left as it is (one call, one event: see vitrine.AuditEvent).
+func InsertAudit(ctx context.Context, c sqldb.Conn, events []*vitrine.AuditEvent) error {
+	for len(events) > 0 {
+		n := min(len(events), auditBatch)
+		var (
+			q      strings.Builder
+			args   = make([]any, 0, n*9)
+			values = make([]string, 0, n)
+		)
+		for _, e := range events[:n] {
+			base := len(args)
+			args = append(args, e.TenantID, e.ID, e.Time, e.UserID, e.TokenID, e.Tool, auditText(e.TargetID), e.Outcome, e.RequestID)
+			values = append(values, fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)",
+				base+1, base+2, base+3, base+4, base+5, base+6, base+7, base+8, base+9))
+		}
+		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
+		q.WriteString(strings.Join(values, ", "))
+		q.WriteString(` ON CONFLICT DO NOTHING`) // one call, one event: see vitrine.AuditEvent
+		if err := sqldb.ExecLater(ctx, c, q.String(), args...); err != nil {
+			return err
+		}
+		events = events[n:]
+	}
+	return nil
+}
+
+// auditText keeps what an agent sent (a target id, say) storable as text on
+// both databases: valid UTF-8, no NUL, at most 100 characters.
+func auditText(s string) string {
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
+	if utf8.RuneCountInString(s) > 100 {
+		s = string([]rune(s)[:100])
+	}
+	return s
+}

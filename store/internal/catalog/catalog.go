@@ -1,0 +1,36 @@
+// Package catalog is the store's half that keeps the catalog: products
+// (a row each, its record whole in a JSON document, and the tables beside
+// it that index what lookups and filters need), variants, stock
+// movements, the list query with its search and facets, imports, and
+// categories and attribute definitions. store.DB embeds a Store, so that
+// its methods are the vitrine.Store's; no other package reaches it.
+package catalog
+
+import (
+	"context"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// Store keeps the catalog on one database.
+type Store struct {
+	d sqldb.Dialect
+	// search returns how queries read the tenant's products holding words,
+	// as the dialect's index of words allows (search.go).
+	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
+}
+
+// New returns the catalog's store on d.
+func New(d sqldb.Dialect) *Store {
+	search := sqliteSearch
+	if d.Name() == "postgres" {
+		search = postgresSearch
+	}
+	return &Store{d: d, search: search}
+}
+
+func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
+	return base.Write(ctx, db.d, s, ch, target, fn)
+}

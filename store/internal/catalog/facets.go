@@ -1,0 +1,207 @@
+package catalog
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// facets counts the products of the filter (every page of it) by each
+// value of each facet named, the most frequent values first. The filter's
+// products are found once, by the same terms as the page (its indexes
+// drive it), and each facet then reads only their rows, by product id, and
+// is counted here: a facet costs what its products hold, not what the
+// company holds.
+func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
+	var q base.QueryBuilder
+	db.filter(&q, pq)
+	tenantID, names := pq.tenantID, pq.f.Facets
+	from := "products"
+	if len(pq.f.Words) > 0 {
+		q.Where = append(q.Where, pq.ws.match(&q, "search", true))
+		from = pq.ws.from("search")
+	}
+	ids, err := sqldb.Collect(ctx, c, scanString, `SELECT id FROM `+from+` WHERE `+strings.Join(q.Where, ` AND `), q.Args...)
+	if err != nil {
+		return nil, err
+	}
+	out := &vitrine.Facets{Values: map[vitrine.FacetName][]vitrine.FacetValue{}}
+	for _, name := range names {
+		if name == vitrine.FacetOptions {
+			out.Options = map[string][]vitrine.FacetValue{}
+		} else {
+			out.Values[name] = []vitrine.FacetValue{}
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in := base.IDList(db.d)
+	counts := map[string]*facetCount{} // by facet name, and "options:" + option key
+	count := func(facet, key, shown, product string) {
+		fc := counts[facet]
+		if fc == nil {
+			fc = &facetCount{shown: map[string]string{}, count: map[string]int64{}, last: map[string]string{}}
+			counts[facet] = fc
+		}
+		fc.add(key, shown, product)
+	}
+	asked := func(n string) bool { return slices.Contains(names, vitrine.FacetName(n)) }
+	if asked(vitrine.FacetVendor) || asked(vitrine.FacetProductType) || asked(vitrine.FacetStatus) {
+		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in, []any{tenantID, base.IDArg(db.d, ids)},
+			func(r []string) {
+				if r[1] != "" {
+					count(vitrine.FacetVendor, r[1], r[2], r[0])
+				}
+				if r[3] != "" {
+					count(vitrine.FacetProductType, r[3], r[4], r[0])
+				}
+				count(vitrine.FacetStatus, r[5], r[5], r[0])
+			}, 6)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if asked(vitrine.FacetTags) {
+		if err := each(ctx, c, `SELECT product_id, tag_key, tag FROM `+base.By(db.d, "product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, base.IDArg(db.d, ids)},
+			func(r []string) { count(vitrine.FacetTags, r[1], r[2], r[0]) }, 3); err != nil {
+			return nil, err
+		}
+	}
+	if asked(vitrine.FacetOptions) {
+		if err := each(ctx, c, `SELECT product_id, opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3
+				FROM `+base.By(db.d, "variants", "variants_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, base.IDArg(db.d, ids)},
+			func(r []string) {
+				for i := 1; i < 10; i += 3 {
+					if r[i] != "" {
+						count("options:"+r[i], r[i+2], r[i+2], r[0])
+						if fc := counts["options:"+r[i]]; fc.name == "" {
+							fc.name = r[i+1]
+						}
+					}
+				}
+			}, 10); err != nil {
+			return nil, err
+		}
+	}
+	if asked(vitrine.FacetCategories) {
+		// A product counts in its categories and in every one above
+		// them, as the category filter keeps a category's descendants.
+		type cat struct{ parent, name string }
+		tree := map[string]cat{}
+		if err := each(ctx, c, `SELECT id, coalesce(CAST(parent_id AS TEXT), ''), name FROM categories WHERE tenant_id = $1`, []any{tenantID},
+			func(r []string) { tree[r[0]] = cat{r[1], r[2]} }, 3); err != nil {
+			return nil, err
+		}
+		if err := each(ctx, c, `SELECT product_id, category_id FROM `+base.By(db.d, "product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, base.IDArg(db.d, ids)},
+			func(r []string) {
+				for id, n := r[1], 0; id != "" && n < 64; id, n = tree[id].parent, n+1 {
+					if cat, ok := tree[id]; ok {
+						count(vitrine.FacetCategories, id, cat.name, r[0])
+					}
+				}
+			}, 2); err != nil {
+			return nil, err
+		}
+	}
+	for facet, fc := range counts {
+		vs := fc.values(facet == vitrine.FacetCategories)
+		if key, ok := strings.CutPrefix(facet, "options:"); ok {
+			if asked(vitrine.FacetOptions) {
+				out.Options[fc.optionName(key)] = vs
+			}
+			continue
+		}
+		if asked(facet) {
+			out.Values[vitrine.FacetName(facet)] = vs
+		}
+	}
+	return out, nil
+}
+
+// facetCount holds, for each value of a facet (by its key), the value as
+// shown and the number of products that have it. A product holds a
+// vendor, a type, a status, a tag once; it may hold an option value on
+// several variants and a category above several of its own, and those
+// facets count it once by the last product seen of each value (their rows
+// come a product at a time: read by the index that leads with the
+// product, in the ids' order).
+type facetCount struct {
+	shown map[string]string
+	count map[string]int64
+	last  map[string]string // the last product counted, by key
+	name  string            // an option's name, as its first product writes it
+}
+
+func (fc *facetCount) add(key, shown, product string) {
+	if _, ok := fc.shown[key]; !ok {
+		fc.shown[key] = shown
+	}
+	if fc.last[key] == product {
+		return
+	}
+	fc.last[key] = product
+	fc.count[key]++
+}
+
+func (fc *facetCount) optionName(string) string { return fc.name }
+
+// values returns the most frequent values first (then by key), at most
+// MaxFacetValues; a category's value is its id, with its name.
+func (fc *facetCount) values(byID bool) []vitrine.FacetValue {
+	keys := make([]string, 0, len(fc.count))
+	for k := range fc.count {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if d := fc.count[b] - fc.count[a]; d != 0 {
+			if d > 0 {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a, b)
+	})
+	if len(keys) > vitrine.MaxFacetValues {
+		keys = keys[:vitrine.MaxFacetValues]
+	}
+	out := make([]vitrine.FacetValue, len(keys))
+	for i, k := range keys {
+		out[i] = vitrine.FacetValue{Value: fc.shown[k], Count: fc.count[k]}
+		if byID {
+			out[i] = vitrine.FacetValue{Value: k, Name: fc.shown[k], Count: fc.count[k]}
+		}
+	}
+	return out
+}
+
+func scanString(r sqldb.Row) (string, error) {
+	var s string
+	return s, r.Scan(&s)
+}
+
+// each runs a query of n text columns and hands each row to fn as it
+// is read: a facet holds its counts, never the rows.
+func each(ctx context.Context, c sqldb.Conn, query string, args []any, fn func([]string), n int) error {
+	rows, err := c.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	row := make([]string, n)
+	dst := make([]any, n)
+	for i := range row {
+		dst[i] = &row[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(dst...); err != nil {
+			return err
+		}
+		fn(row)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,315 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// sortColumns maps a sort key to its column; created_at orders by id, which
+// UUIDv7 makes time-ordered.
+var sortColumns = map[string]string{"name": "name_key", "price": "price", "updated_at": "updated_at", "created_at": "", "relevance": "name_key"}
+
+// ListProducts returns a page of the tenant's products, by keyset: the page
+// starts after f.After in the sort order, on the index that leads with
+// (tenant_id, sort column, id). No OFFSET. A relevance search reads its
+// ranks in turn: the SKU that is the query, then matches in the name, then
+// matches elsewhere. When the search's matches are few, the last two ranks
+// are read in one query.
+func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
+	f.Facets = nil
+	found, err := db.FindProducts(ctx, tenantID, f)
+	if err != nil {
+		return nil, err
+	}
+	return found.Products, nil
+}
+
+// FindProducts returns a page of the tenant's products as ListProducts
+// does, each with its key in the sort order, and, in the same read, the
+// counts of the facets f names under the same filter (without its page).
+func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
+	out := &vitrine.FoundProducts{}
+	if !base.ValidIDs(tenantID) {
+		return out, nil
+	}
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+		pq := productQuery{tenantID: tenantID, f: f}
+		if len(f.Words) > 0 {
+			var err error
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
+				return err
+			}
+		}
+		if f.CategoryID != "" {
+			ids, err := db.categoryAndBelow(ctx, c, tenantID, f.CategoryID)
+			if err != nil {
+				return err
+			}
+			pq.categories = ids
+			if len(ids) == 0 {
+				pq.categories = []string{noCategory} // the filter matches nothing
+			}
+		}
+		if len(f.Facets) > 0 {
+			var err error
+			if out.Facets, err = db.facets(ctx, c, pq); err != nil {
+				return err
+			}
+		}
+		if f.Sort != vitrine.SortRelevance {
+			return db.listProducts(ctx, c, pq, -1, out)
+		}
+		after := f.After
+		first := 0
+		if after != nil {
+			first = after.Rank
+		}
+		for rank := first; rank <= 2 && len(out.Products) < f.Limit; rank++ {
+			g := pq
+			g.f.Limit = f.Limit - len(out.Products)
+			if rank != first {
+				g.f.After = nil
+			} else {
+				g.f.After = after
+			}
+			read := rank
+			if rank > 0 && pq.ws.few {
+				read = nameOrRest
+			}
+			if err := db.listProducts(ctx, c, g, read, out); err != nil {
+				return err
+			}
+			if read == nameOrRest {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list products: %w", err)
+	}
+	return out, nil
+}
+
+// categoryAndBelow returns the category and every category under it; none
+// when the category is not the tenant's (the filter then matches nothing).
+func (db *Store) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, id string) ([]string, error) {
+	if !base.ValidIDs(id) {
+		return nil, nil
+	}
+	return sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
+		var s string
+		return s, r.Scan(&s)
+	}, `WITH RECURSIVE below (id) AS (
+			SELECT id FROM categories WHERE tenant_id = $1 AND id = $2
+			UNION SELECT c.id FROM categories c JOIN below b ON c.parent_id = b.id WHERE c.tenant_id = $1
+		) SELECT id FROM below`, tenantID, id)
+}
+
+// nameOrRest, as the rank of listProducts, reads relevance ranks 1 and 2
+// in one query, each product with its rank.
+const nameOrRest = 12
+
+// productQuery is a filter as the queries of one read take it: the
+// filter, how its words are found, and the categories its category
+// stands for.
+type productQuery struct {
+	tenantID string
+	f        vitrine.ProductFilter
+	ws       wordSearch
+	// categories are f.CategoryID and those under it; noCategory alone
+	// when it is not the tenant's.
+	categories []string
+}
+
+// filter adds to q the terms of pq's filter that do not depend on the
+// page: every one but the keyset and the relevance rank.
+func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
+	f := pq.f
+	q.Add(`tenant_id = `, pq.tenantID)
+	if f.Status != "" {
+		q.Add(`status = `, string(f.Status))
+	}
+	if f.Vendor != "" {
+		q.Add(`vendor_key = `, vitrine.Fold(string(f.Vendor)))
+	}
+	if f.ProductType != "" {
+		q.Add(`type_key = `, vitrine.Fold(string(f.ProductType)))
+	}
+	if f.Since != nil {
+		q.Add(`updated_at >= `, *f.Since)
+	}
+	if f.OnSale != nil {
+		q.Add(`on_sale = `, *f.OnSale)
+	}
+	for _, t := range f.Tags {
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.Arg(vitrine.TagKey(string(t)))+`)`)
+	}
+	if len(pq.categories) > 0 {
+		in := make([]string, len(pq.categories))
+		for i, id := range pq.categories {
+			in[i] = q.Arg(id)
+		}
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`))`)
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
+		v := vitrine.AttributeString(f.Attributes[k])
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.Arg(k)+` AND value = `+q.Arg(v)+`)`)
+	}
+	if f.MinMinor != nil || f.MaxMinor != nil {
+		q.Add(`currency = `, string(f.Currency))
+	}
+	if len(f.Options) == 0 {
+		// The product's range meets the filter's: some variant is in it.
+		if f.MinMinor != nil {
+			q.Add(`price_max >= `, *f.MinMinor)
+		}
+		if f.MaxMinor != nil {
+			q.Add(`price <= `, *f.MaxMinor)
+		}
+		if f.InStock != nil {
+			q.Where = append(q.Where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
+		}
+		return
+	}
+	// One variant holds every option value asked, in the price range, in
+	// stock: the blue shirt in size M under 70.
+	var v []string
+	for _, name := range slices.Sorted(maps.Keys(f.Options)) {
+		key, val := q.Arg(vitrine.OptionKey(name)), q.Arg(f.Options[name])
+		v = append(v, `((v.opt1_key = `+key+` AND v.opt1 = `+val+`) OR (v.opt2_key = `+key+` AND v.opt2 = `+val+`) OR (v.opt3_key = `+key+` AND v.opt3 = `+val+`))`)
+	}
+	if f.MinMinor != nil {
+		v = append(v, `v.price >= `+q.Arg(*f.MinMinor))
+	}
+	if f.MaxMinor != nil {
+		v = append(v, `v.price <= `+q.Arg(*f.MaxMinor))
+	}
+	if f.InStock != nil {
+		v = append(v, map[bool]string{true: `v.stock > 0`, false: `v.stock = 0`}[*f.InStock])
+	}
+	// Correlated: the product's own variants, by their index, for the
+	// products the other terms (their indexes) keep.
+	q.Where = append(q.Where, `EXISTS (SELECT 1 FROM `+base.By(db.d, "variants v", "variants_by_product")+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
+}
+
+// skuIs is the condition that a variant of the product has the SKU key.
+func skuIs(q *base.QueryBuilder, sku string) string {
+	return `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key = ` + q.Arg(sku) + `)`
+}
+
+// listProducts reads one page in one order, finding words as ws says,
+// and appends its products and their keys to out; rank, unless -1, keeps
+// only the products of that relevance rank (or, as nameOrRest, of ranks 1
+// and 2, each product's read with it).
+func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, rank int, out *vitrine.FoundProducts) error {
+	var q base.QueryBuilder
+	db.filter(&q, pq)
+	f, ws := pq.f, pq.ws
+	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
+	from := "products"
+	switch rank {
+	case -1:
+		if len(f.Words) > 0 {
+			q.Where = append(q.Where, match("search", true))
+			from = ws.from("search")
+		}
+	case 0:
+		q.Where = append(q.Where, skuIs(&q, f.SKU))
+	case 1:
+		q.Where = append(q.Where, match("name_words", true), `NOT `+skuIs(&q, f.SKU))
+		from = ws.from("name_words")
+	case 2:
+		q.Where = append(q.Where, match("search", true), `NOT `+match("name_words", false), `NOT `+skuIs(&q, f.SKU))
+		from = ws.from("search")
+	case nameOrRest:
+		// A name's words are among the product's: ranks 1 and 2 are the
+		// products matching in search, apart from the SKU itself.
+		q.Where = append(q.Where, match("search", true), `NOT `+skuIs(&q, f.SKU))
+		from = ws.from("search")
+	}
+	col, ok := sortColumns[f.Sort.Key()]
+	if !ok {
+		return fmt.Errorf("unknown sort %q", f.Sort)
+	}
+	dir, cmp := "ASC", ">"
+	if f.Sort.Desc() {
+		dir, cmp = "DESC", "<"
+	}
+	if f.After != nil {
+		if col == "" {
+			q.Add(`id `+cmp+` `, f.After.ID)
+		} else {
+			var v any
+			switch col {
+			case "name_key":
+				v = f.After.Name
+			case "price":
+				v = f.After.Price
+			case "updated_at":
+				v = f.After.Updated
+			}
+			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.Arg(v), q.Arg(f.After.ID))
+			if rank == nameOrRest {
+				// After a name match, the rest of them, then every other
+				// match; after another match, the rest of those.
+				if f.After.Rank == 1 {
+					keyset = `(NOT ` + match("name_words", false) + ` OR ` + keyset + `)`
+				} else {
+					keyset = `NOT ` + match("name_words", false) + ` AND ` + keyset
+				}
+			}
+			q.Where = append(q.Where, keyset)
+		}
+	}
+	order := `id ` + dir
+	if col != "" {
+		order = col + ` ` + dir + `, ` + order
+	}
+	// A product's key is its sort column's and its relevance rank: the
+	// rank read, or the one the whole query reads.
+	type keyed struct {
+		p    *vitrine.Product
+		rank int
+	}
+	columns := db.selectProduct()
+	scan := func(r sqldb.Row) (keyed, error) {
+		p, err := scanProduct(r)
+		return keyed{p, max(rank, 0)}, err
+	}
+	if rank == nameOrRest {
+		columns += `, CASE WHEN ` + match("name_words", false) + ` THEN 1 ELSE 2 END AS relevance_rank`
+		order = `relevance_rank, ` + order
+		scan = func(r sqldb.Row) (keyed, error) {
+			var k keyed
+			var err error
+			k.p, err = scanProductAnd(r, &k.rank)
+			return k, err
+		}
+	}
+	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
+		` ORDER BY ` + order + base.LimitTo(q.Arg(f.Limit))
+	rows, err := sqldb.Collect(ctx, c, scan, query, q.Args...)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		k := vitrine.KeyOf(r.p, f.Sort)
+		if f.Sort == vitrine.SortRelevance {
+			k.Rank = r.rank
+		}
+		out.Products, out.Keys = append(out.Products, r.p), append(out.Keys, k)
+	}
+	return nil
+}
+
+// noCategory is an id no category has: a filter by a category the tenant
+// does not have matches nothing.
+const noCategory = "00000000-0000-0000-0000-000000000000"

@@ -1,0 +1,212 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// SelectiveMatches is the number of matching products under which a
+// search reads its matches through an index of words and sorts them,
+// rather than walking the tenant's products in order and keeping the
+// matches. (A variable for the tests, which run both plans.)
+var SelectiveMatches = 2000
+
+// wordSearch is how the queries of one search find the products holding
+// its words.
+type wordSearch struct {
+	// match returns the condition, with its arguments added to q, that a
+	// product's words of column ("name_words" or "search") hold a word
+	// starting with each of the search's words. drive says that the query
+	// should find its products through this condition, if it narrows them
+	// most; otherwise it only checks the products found some other way.
+	match func(q *base.QueryBuilder, column string, drive bool) string
+	// from returns the table a query reads when its matches of column
+	// narrow it most: "products", or the same with a hint of how to reach
+	// them fastest.
+	from func(column string) string
+	// few says that the search's matches are few (under SelectiveMatches)
+	// and found through an index: a relevance search reads its name
+	// matches and its other matches in one query, and sorts them.
+	few bool
+}
+
+// sqliteSearch picks, for each column, one of two plans. SQLite's planner has
+// no statistics for the full-text index: left alone, it walks the tenant's
+// products in order even for a word that three of a million hold. So
+// sqliteSearch counts the products whose words hold the query's, up to
+// SelectiveMatches (in every tenant: the index is one for all). When they
+// are fewer, queries read them by rowid (NOT INDEXED leaves the planner
+// nothing else) and sort them; otherwise they walk the products in order
+// and keep those whose words hold the query's, stopping at the page's end.
+// The rowids of a rare query are read once, and its name matches checked
+// on those rows. Both plans see the same words (vitrine.Words,
+// space-separated, in the index and in the row), so both find the same
+// products.
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (wordSearch, error) {
+	fts := func(column, suffix string) string {
+		t := make([]string, len(words))
+		for i, w := range words {
+			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+		}
+		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
+	}
+	limit := strconv.Itoa(SelectiveMatches)
+	// count counts column's matches up to the limit: the words themselves
+	// first, as the index reads a term's products lazily but merges every
+	// term that starts with a word before it yields the first. Only when
+	// the words are rare themselves is that merge worth making.
+	count := func(column string) (int, error) {
+		var n int
+		for _, suffix := range []string{"", "*"} {
+			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
+				fts(column, suffix)).Scan(&n)
+			if err != nil || n >= SelectiveMatches {
+				return n, err
+			}
+		}
+		return n, nil
+	}
+	// rare says that few products' words hold the query's, and rowids
+	// which (a name's words are among them). When the words themselves
+	// are rare, the matches of the words as prefixes are read, up to the
+	// limit: fewer, and they are all.
+	var rowids []int64
+	var n int
+	err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
+		fts("search", "")).Scan(&n)
+	if err != nil {
+		return wordSearch{}, err
+	}
+	rare := n < SelectiveMatches
+	if rare {
+		rowids, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (id int64, err error) { return id, r.Scan(&id) },
+			`SELECT rowid FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit, fts("search", "*"))
+		if err != nil {
+			return wordSearch{}, err
+		}
+		rare = len(rowids) < SelectiveMatches
+	}
+	// A common query's name matches may still be few (a word of many SKUs
+	// that no name holds): then they are read from the index.
+	rareNames := rare
+	if !rareNames {
+		n, err := count("name_words")
+		if err != nil {
+			return wordSearch{}, err
+		}
+		rareNames = n < SelectiveMatches
+	}
+	list := "[]"
+	if len(rowids) > 0 {
+		b, _ := json.Marshal(rowids)
+		list = string(b)
+	}
+	return wordSearch{
+		match: func(q *base.QueryBuilder, column string, drive bool) string {
+			conds := make([]string, 0, len(words)+1)
+			switch {
+			case !drive:
+				// the product is found already: its words are checked
+			case rare:
+				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.Arg(list)+`))`)
+			case column == "name_words" && rareNames:
+				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+			}
+			for _, w := range words {
+				conds = append(conds, `instr(' ' || `+column+`, `+q.Arg(" "+w)+`) > 0`)
+			}
+			return "(" + strings.Join(conds, " AND ") + ")"
+		},
+		from: func(column string) string {
+			if rare || column == "name_words" && rareNames {
+				return "products NOT INDEXED"
+			}
+			return "products"
+		},
+		few: rare,
+	}, nil
+}
+
+// postgresSearch checks a product's words with its tsvector columns, and finds
+// the products of few matches through product_words (migration 00006),
+// whose primary key holds each word's products within the tenant: a
+// word's prefix is a range of it. Like SQLite's search, it first counts,
+// for each word and column, the products whose words start with it, up to
+// SelectiveMatches (reading the index lazily, in the tenant alone). When
+// the rarest word holds fewer, the query reads its products by that range;
+// otherwise it walks the tenant's products in order and checks their
+// words, stopping at the page's end.
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error) {
+	terms := make([]string, len(words))
+	for i, w := range words {
+		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
+	}
+	query := strings.Join(terms, " & ")
+	type rarest struct {
+		word  string
+		count int
+	}
+	rare := map[string]rarest{}
+	for _, column := range []string{"search", "name_words"} {
+		if r := rare["search"]; column == "name_words" && r.word != "" {
+			rare[column] = r // a name's words are among the product's: as rare, or rarer
+			break
+		}
+		best := rarest{count: SelectiveMatches}
+		for _, w := range words {
+			var n int
+			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
+				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
+				tenantID, w, prefixEnd(w)).Scan(&n)
+			if err != nil {
+				return wordSearch{}, err
+			}
+			if n < best.count {
+				best = rarest{w, n}
+			}
+		}
+		rare[column] = best
+	}
+	return wordSearch{
+		match: func(q *base.QueryBuilder, column string, drive bool) string {
+			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
+			cond := tsv + ` @@ ` + q.Arg(query) + `::tsquery`
+			if r := rare[column]; drive && r.word != "" {
+				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.Arg(tenantID) +
+					` AND word >= ` + q.Arg(r.word) + ` AND word < ` + q.Arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
+			}
+			return cond
+		},
+		from: func(string) string { return "products" },
+		few:  rare["search"].word != "",
+	}, nil
+}
+
+func inName(column string) string {
+	if column == "name_words" {
+		return ` AND in_name`
+	}
+	return ""
+}
+
+// prefixEnd returns the least string above every string that starts with
+// w, in code point order (which is the byte order of COLLATE "C"): w with
+// its last character's successor.
+func prefixEnd(w string) string {
+	r, size := utf8.DecodeLastRuneInString(w)
+	next := r + 1
+	if next >= 0xD800 && next <= 0xDFFF {
+		next = 0xE000 // surrogates are not characters
+	}
+	if next > unicode.MaxRune {
+		return w + string(unicode.MaxRune) // w ends in the last code point: no word does
+	}
+	return w[:len(w)-size] + string(next)
+}

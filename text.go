@@ -1,0 +1,71 @@
+package vitrine
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Fold returns the form of s that searches and case-insensitive keys compare:
+// case folded and accents removed, so "Maçã" and "MACA" fold alike. It is
+// computed here, not in SQL, so that both databases see the same keys.
+func Fold(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), cases.Fold(), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		return strings.ToLower(s)
+	}
+	return out
+}
+
+// Words splits s into the words that search matches: folded (see Fold),
+// cut at anything that is neither a letter nor a digit. Both databases
+// index these very words, so that a query matches the same products on
+// each: "Monitor LG UltraWide 29\"" holds monitor, lg, ultrawide and 29;
+// "NB-DELL-5440" holds nb, dell and 5440.
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// MaxSearchWords bounds the words of one search: each costs the database
+// an index lookup and a condition on every product it reads.
+const MaxSearchWords = 10
+
+// SearchWords returns the words of a search query: its Words, each once,
+// without those that another word starts with (a product holding a word
+// that starts with "note" holds one that starts with "no"), in their order.
+func SearchWords(s string) []string {
+	ws := Words(s)
+	out := ws[:0:0]
+next:
+	for i, w := range ws {
+		for j, o := range ws {
+			if j != i && strings.HasPrefix(o, w) && (len(o) > len(w) || j < i) {
+				continue next
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// ValidateText checks a short text field: valid UTF-8, no NUL, at most max
+// characters; it returns it trimmed.
+func ValidateText(field, s string, max int) (string, error) {
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		return "", Invalid(field, "%s must be valid UTF-8", field)
+	}
+	if strings.ContainsRune(s, 0) {
+		return "", Invalid(field, "%s must not contain NUL characters", field)
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return "", Invalid(field, "%s is %d characters long; the limit is %d", field, n, max)
+	}
+	return s, nil
+}
