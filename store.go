@@ -23,8 +23,6 @@ type Store interface {
 	ProductStore
 	TaxonomyStore
 	AuditStore
-	PasswordStore
-	OAuthStore
 	MCPSessionStore
 	// AccessEpoch returns a number that grows whenever a user, token,
 	// tenant, membership or role changes, whoever changes it: what was
@@ -140,38 +138,6 @@ type TokenStore interface {
 	TokensOfUser(ctx context.Context, userID string) ([]*Token, error)
 	// RevokeToken marks a token revoked; revoking it again changes nothing.
 	RevokeToken(ctx context.Context, id string, at time.Time) (*Token, error)
-}
-
-// PasswordStore keeps what signing in with a password needs: users'
-// password hashes, the failed sign-ins that lock an email out, and the
-// one-time links that let a user set a password. None of it belongs to a
-// tenant.
-type PasswordStore interface {
-	// UserPassword returns the user with that email and their password
-	// hash, "" when they have none; NotFoundError when nobody has the email.
-	UserPassword(ctx context.Context, email string) (*User, string, error)
-	// SetPassword stores a user's password hash, forgets the failed
-	// sign-ins of their email and ends their browser sessions.
-	SetPassword(ctx context.Context, userID, hash string, at time.Time) error
-	// SignInFailures returns the failures counted for an email key; the
-	// zero value when there are none.
-	SignInFailures(ctx context.Context, key string) (SignInFailures, error)
-	// RecordSignInFailure counts one more failure for key at time at, and
-	// locks the key until at + lock(failures), in one transaction. Failures
-	// last recorded before forgetBefore are forgotten first.
-	RecordSignInFailure(ctx context.Context, key string, at, forgetBefore time.Time, lock func(failures int) time.Duration) (SignInFailures, error)
-	// ClearSignInFailures forgets the failures of key.
-	ClearSignInFailures(ctx context.Context, key string) error
-	// CreatePasswordLink stores a link and deletes its user's older unused
-	// links, in one transaction.
-	CreatePasswordLink(ctx context.Context, l *PasswordLink) error
-	// PasswordLink returns the link with that hash, if unused and
-	// unexpired at now, with its user; else NotFoundError.
-	PasswordLink(ctx context.Context, hash []byte, now time.Time) (*PasswordLink, *User, error)
-	// RedeemPasswordLink uses up the link with that hash, if unused and
-	// unexpired at at, and sets its user's password hash (as
-	// SetPassword), in one transaction; else NotFoundError.
-	RedeemPasswordLink(ctx context.Context, hash []byte, passwordHash string, at time.Time) (*User, error)
 }
 
 // AuditStore keeps the audit log. It is append-only: nothing updates an

@@ -2,6 +2,7 @@ package authserver
 
 import (
 	"context"
+	"github.com/vitrine/vitrine/signin"
 	"net"
 	"net/url"
 	"slices"
@@ -14,7 +15,7 @@ import (
 // authRequest is an authorization request that passed every check: what
 // the consent page shows, and what the code it ends in carries.
 type authRequest struct {
-	client *vitrine.OAuthClient
+	client *signin.OAuthClient
 	// redirectURI is where the answer goes: one the client registered.
 	redirectURI *url.URL
 	// state is returned exactly when sent.
@@ -127,7 +128,7 @@ func spaceList(s string) []string {
 // client's redirect URI with the state, the scopes granted and the issuer
 // (RFC 9207). The code carries the redirect URI and the PKCE challenge
 // the request sent, which the token request must match.
-func (s *Server) issueCode(p *pageCtx, ar *authRequest, g *vitrine.OAuthGrant, granted []string, clientTag string) error {
+func (s *Server) issueCode(p *pageCtx, ar *authRequest, g *signin.OAuthGrant, granted []string, clientTag string) error {
 	form := url.Values{}
 	for _, k := range []string{"redirect_uri", "code_challenge", "code_challenge_method"} {
 		if v := ar.query.Get(k); v != "" {

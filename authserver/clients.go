@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"io"
 	"net"
 	"net/http"
@@ -30,7 +31,7 @@ import (
 // metadata document (the MCP authorization spec's Client ID Metadata
 // Documents), fetched and kept for metadataTTL.
 type clients struct {
-	db   vitrine.OAuthStore
+	db   signin.OAuthStore
 	http *http.Client
 	// insecure lets metadata documents be fetched over http and from
 	// private and loopback addresses: for development and tests only.
@@ -54,7 +55,7 @@ const (
 	metadataTimeout  = 5 * time.Second
 )
 
-func newClients(db vitrine.OAuthStore, insecure bool, now func() time.Time) *clients {
+func newClients(db signin.OAuthStore, insecure bool, now func() time.Time) *clients {
 	// 10 documents from one address, then one every 30 s.
 	c := &clients{db: db, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
 	dialer := &net.Dialer{Timeout: metadataTimeout, Control: func(_, address string, _ syscall.RawConn) error {
@@ -139,7 +140,7 @@ func isMetadataURL(id string) bool {
 
 // lookup returns the client with that id: registered, or known by its
 // metadata document. An unknown one is an invalid_client error.
-func (c *clients) lookup(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
+func (c *clients) lookup(ctx context.Context, id string) (*signin.OAuthClient, error) {
 	if isMetadataURL(id) {
 		return c.metadataClient(ctx, id)
 	}
@@ -152,7 +153,7 @@ func (c *clients) lookup(ctx context.Context, id string) (*vitrine.OAuthClient, 
 
 // metadataClient returns the client of a metadata document: the copy kept
 // when fresh, else the document fetched again.
-func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
+func (c *clients) metadataClient(ctx context.Context, id string) (*signin.OAuthClient, error) {
 	cached, err := c.db.OAuthClient(ctx, id)
 	if err != nil && vitrine.TypeOf(err) != vitrine.NotFoundError {
 		return nil, err
@@ -177,7 +178,7 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*vitrine.OAuth
 		}
 		return nil, errInvalidClient.withHint("The client's metadata document could not be used: %s.", ferr)
 	}
-	oc := &vitrine.OAuthClient{ID: id, Kind: "metadata", Metadata: *meta, CreatedAt: now, FetchedAt: now}
+	oc := &signin.OAuthClient{ID: id, Kind: "metadata", Metadata: *meta, CreatedAt: now, FetchedAt: now}
 	if cached != nil {
 		oc.CreatedAt = cached.CreatedAt
 	}
@@ -210,7 +211,7 @@ func (c *clients) checkURL(id string) error {
 }
 
 // fetch reads and checks a client metadata document.
-func (c *clients) fetch(ctx context.Context, id string) (*vitrine.ClientMetadata, error) {
+func (c *clients) fetch(ctx context.Context, id string) (*signin.ClientMetadata, error) {
 	if err := c.checkURL(id); err != nil {
 		return nil, err
 	}
@@ -235,7 +236,7 @@ func (c *clients) fetch(ctx context.Context, id string) (*vitrine.ClientMetadata
 		return nil, fmt.Errorf("it is larger than %d bytes", metadataMaxBytes)
 	}
 	var doc struct {
-		vitrine.ClientMetadata
+		signin.ClientMetadata
 		ClientID     string `json:"client_id"`
 		ClientSecret string `json:"client_secret"`
 	}
@@ -266,7 +267,7 @@ func trimErr(err error) string {
 }
 
 // checkMetadata validates and cleans what a client says of itself.
-func checkMetadata(m vitrine.ClientMetadata) (*vitrine.ClientMetadata, error) {
+func checkMetadata(m signin.ClientMetadata) (*signin.ClientMetadata, error) {
 	if len(m.RedirectURIs) == 0 || len(m.RedirectURIs) > 10 {
 		return nil, errors.New("redirect_uris must hold 1 to 10 URIs")
 	}
@@ -394,7 +395,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 			"error_description": "too many client registrations from this address; try again later"})
 		return
 	}
-	var m vitrine.ClientMetadata
+	var m signin.ClientMetadata
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10)).Decode(&m); err != nil {
 		registrationError(w, "invalid_client_metadata", "the body is not a JSON object of client metadata")
 		return
@@ -420,7 +421,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	meta.ResponseTypes = []string{"code"}
 	now := s.now()
-	oc := &vitrine.OAuthClient{ID: "vc_" + randomSecret("")[:32], Kind: "registered", Metadata: *meta,
+	oc := &signin.OAuthClient{ID: "vc_" + randomSecret("")[:32], Kind: "registered", Metadata: *meta,
 		CreatedAt: now, FetchedAt: now}
 	var secret string
 	if meta.TokenEndpointAuthMethod != "none" {

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -77,7 +78,7 @@ type clientView struct {
 	Verified bool
 }
 
-func describe(oc *vitrine.OAuthClient) clientView {
+func describe(oc *signin.OAuthClient) clientView {
 	v := clientView{Name: oc.Metadata.ClientName}
 	if oc.Kind == "metadata" {
 		u, _ := url.Parse(oc.ID)
@@ -172,7 +173,7 @@ func (s *Server) consent(p *pageCtx) error {
 	write := p.r.PostForm.Get("scope") == "write" && offersWrite(ar.scopes)
 	granted := vitrine.Scopes(!write, toolsets)
 	now := s.now()
-	g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: p.user.ID, ClientID: ar.client.ID, Scope: strings.Join(granted, " "),
+	g := &signin.OAuthGrant{ID: vitrine.NewID(), UserID: p.user.ID, ClientID: ar.client.ID, Scope: strings.Join(granted, " "),
 		CreatedAt: now, UpdatedAt: now}
 	if err := s.accounts.OAuthStore().SaveOAuthGrant(ctx, g); err != nil {
 		return err

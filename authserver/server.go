@@ -6,7 +6,7 @@
 // (authorize.go, token.go, revoke.go), and the pages a person sees:
 // sign-in, consent, connected apps and personal tokens.
 //
-// Everything it keeps lives in the database (vitrine.OAuthStore), so any
+// Everything it keeps lives in the database (signin.OAuthStore), so any
 // instance can carry on a flow another began. The access tokens it issues
 // are Vitrine tokens of the user, tied to the grant: the MCP server checks
 // them as it checks every token, and revoking the grant ends them at the
@@ -231,7 +231,7 @@ const unusedClientAge = 7 * 24 * time.Hour
 
 // Purge removes what no flow can use any more: expired codes, refresh
 // tokens and browser sessions, and clients nobody approved within
-// unusedClientAge (vitrine.OAuthStore.PurgeOAuth).
+// unusedClientAge (signin.OAuthStore.PurgeOAuth).
 func (s *Server) Purge(ctx context.Context) (int64, error) {
 	now := s.now()
 	return s.accounts.OAuthStore().PurgeOAuth(ctx, now, now.Add(-unusedClientAge))

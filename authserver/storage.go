@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"net/url"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 
 // storedRequest is what an authorization code or a refresh token carries
 // from the consent to the tokens, kept as the JSON of its
-// vitrine.OAuthSession row. The names are those the rows have always
+// signin.OAuthSession row. The names are those the rows have always
 // had, so that refresh tokens issued by an earlier version still work.
 type storedRequest struct {
 	// ID names the token family: the code and every token that comes of
@@ -44,13 +45,13 @@ func (s *Server) save(ctx context.Context, kind, signature string, r *storedRequ
 	if err != nil {
 		return err
 	}
-	return s.accounts.OAuthStore().CreateOAuthSession(ctx, &vitrine.OAuthSession{Kind: kind, Signature: signature, RequestID: r.ID,
+	return s.accounts.OAuthStore().CreateOAuthSession(ctx, &signin.OAuthSession{Kind: kind, Signature: signature, RequestID: r.ID,
 		GrantID: r.Session.GrantID, Request: data, Active: true, ExpiresAt: exp, CreatedAt: s.now()})
 }
 
 // load returns a stored code or refresh token with its row (whether it is
 // still active, when it expires); a NotFoundError when there is none.
-func (s *Server) load(ctx context.Context, kind, signature string) (*storedRequest, *vitrine.OAuthSession, error) {
+func (s *Server) load(ctx context.Context, kind, signature string) (*storedRequest, *signin.OAuthSession, error) {
 	row, err := s.accounts.OAuthStore().OAuthSession(ctx, kind, signature)
 	if err != nil {
 		return nil, nil, err

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -77,7 +78,7 @@ func postForm(r *http.Request) (url.Values, error) {
 // Basic (its parts form-encoded, RFC 6749 §2.3.1) or by client_id in the
 // form. A public client proves nothing more; a confidential one must send
 // its secret, in the header or the form (client_secret_post).
-func (s *Server) authenticate(ctx context.Context, r *http.Request, form url.Values) (*vitrine.OAuthClient, error) {
+func (s *Server) authenticate(ctx context.Context, r *http.Request, form url.Values) (*signin.OAuthClient, error) {
 	if form.Get("client_assertion_type") != "" {
 		return nil, errInvalidClient.withHint("Client assertions (private_key_jwt) are not supported.")
 	}
@@ -111,14 +112,14 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request, form url.Val
 
 // allowsGrant reports whether a client may use a grant type: those it
 // registered, or both when it named none.
-func allowsGrant(oc *vitrine.OAuthClient, grant string) bool {
+func allowsGrant(oc *signin.OAuthClient, grant string) bool {
 	return len(oc.Metadata.GrantTypes) == 0 || slices.Contains(oc.Metadata.GrantTypes, grant)
 }
 
 // redeemCode exchanges an authorization code. A code works once: used
 // again, it revokes what its first use issued (RFC 6749 §4.1.2); a wrong
 // PKCE verifier spends it too.
-func (s *Server) redeemCode(ctx context.Context, oc *vitrine.OAuthClient, form url.Values) (map[string]any, error) {
+func (s *Server) redeemCode(ctx context.Context, oc *signin.OAuthClient, form url.Values) (map[string]any, error) {
 	sig := secretSignature(form.Get("code"))
 	req, row, err := s.load(ctx, "code", sig)
 	switch {
@@ -178,7 +179,7 @@ func checkVerifier(verifier, challenge string) error {
 // refresh tokens are spent) revokes its whole family: whoever holds a
 // stolen one, or the client it was stolen from, is left with nothing
 // (RFC 9700 §4.14.2).
-func (s *Server) refresh(ctx context.Context, oc *vitrine.OAuthClient, form url.Values) (map[string]any, error) {
+func (s *Server) refresh(ctx context.Context, oc *signin.OAuthClient, form url.Values) (map[string]any, error) {
 	sig := secretSignature(form.Get("refresh_token"))
 	req, row, err := s.load(ctx, "refresh", sig)
 	switch {
@@ -213,7 +214,7 @@ func (s *Server) refresh(ctx context.Context, oc *vitrine.OAuthClient, form url.
 // when the client may refresh. The access token is a Vitrine token of the
 // user (vtr_…), tied to the grant and the family, so that Vitrine checks
 // it on the one path every token takes and revoking either ends it.
-func (s *Server) issueTokens(ctx context.Context, oc *vitrine.OAuthClient, req *storedRequest) (map[string]any, error) {
+func (s *Server) issueTokens(ctx context.Context, oc *signin.OAuthClient, req *storedRequest) (map[string]any, error) {
 	now := s.now()
 	exp := now.Add(accessLifespan).Round(time.Second)
 	secret := vitrine.NewTokenSecret()

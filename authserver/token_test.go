@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"golang.org/x/oauth2"
 )
@@ -204,7 +204,7 @@ func TestRefreshTokenOfAnEarlierVersion(t *testing.T) {
 		now.Add(24*time.Hour).Format(time.RFC3339Nano))
 	refresh := "vtrr_an-earlier-versions-refresh-token-0123456789abcdef"
 	sum := sha256.Sum256([]byte(refresh))
-	if err := db.CreateOAuthSession(ctx, &vitrine.OAuthSession{Kind: "refresh", Signature: hex.EncodeToString(sum[:]),
+	if err := db.CreateOAuthSession(ctx, &signin.OAuthSession{Kind: "refresh", Signature: hex.EncodeToString(sum[:]),
 		RequestID: "family-of-an-earlier-version", GrantID: grants[0].ID, Request: []byte(old), Active: true,
 		ExpiresAt: now.Add(24 * time.Hour), CreatedAt: now}); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"strings"
@@ -181,7 +182,7 @@ func (s *Server) refuseForm(p *pageCtx) error {
 func (s *Server) startSession(p *pageCtx, u *vitrine.User) error {
 	secret := randomSecret("")
 	now := s.now()
-	if err := s.accounts.OAuthStore().CreateWebSession(p.r.Context(), &vitrine.WebSession{ID: hashHex(secret), UserID: u.ID,
+	if err := s.accounts.OAuthStore().CreateWebSession(p.r.Context(), &signin.WebSession{ID: hashHex(secret), UserID: u.ID,
 		CreatedAt: now, ExpiresAt: now.Add(sessionLifespan)}); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package httpserver_test
 
 import (
+	"github.com/vitrine/vitrine/mcpserver/views"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -42,13 +43,13 @@ func TestViewsPerRequest(t *testing.T) {
 			t.Errorf("extension declared %v: %d tools linked, want %d", c.links, linked, want)
 		}
 	}
-	_, msgs := rpc2026(t, hs.URL, token, "resources/read", `{"uri":"`+mcpserver.ProductViewURI+`"}`)
+	_, msgs := rpc2026(t, hs.URL, token, "resources/read", `{"uri":"`+views.ProductURI+`"}`)
 	r := result(t, "resources/read", msgs)
 	content, _ := r["contents"].([]any)
 	if len(content) != 1 || r["cacheScope"] != "public" || r["ttlMs"] != float64(3600000) {
 		t.Fatalf("read the product view: %v", r)
 	}
-	if c := content[0].(map[string]any); c["mimeType"] != mcpserver.ViewMIMEType || !strings.HasPrefix(c["text"].(string), "<!doctype html>") {
+	if c := content[0].(map[string]any); c["mimeType"] != views.MIMEType || !strings.HasPrefix(c["text"].(string), "<!doctype html>") {
 		t.Errorf("the product view read as %v", c["mimeType"])
 	}
 }

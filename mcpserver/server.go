@@ -8,6 +8,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"github.com/vitrine/vitrine/mcpserver/views"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -187,8 +188,8 @@ func (s *Server) visibility(next mcp.MethodHandler) mcp.MethodHandler {
 			c, _ := s.caller(ctx, req)
 			if lr, ok := res.(*mcp.ListToolsResult); ok {
 				lr.Tools = s.listFor(c, lr.Tools)
-				if showsViews(req) {
-					lr.Tools = withViews(lr.Tools)
+				if views.Shown(req) {
+					lr.Tools = views.Link(lr.Tools)
 				}
 			}
 			return res, nil

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"encoding/json"
+	"github.com/vitrine/vitrine/mcpserver/views"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // uiCapabilities are those of a host that renders views (MCP Apps).
 func uiCapabilities() *mcp.ClientCapabilities {
 	c := &mcp.ClientCapabilities{}
-	c.AddExtension(mcpserver.UIExtension, map[string]any{"mimeTypes": []string{mcpserver.ViewMIMEType}})
+	c.AddExtension(views.Extension, map[string]any{"mimeTypes": []string{views.MIMEType}})
 	return c
 }
 
@@ -60,7 +61,7 @@ func (w *world) viewSession(transport, token string, caps *mcp.ClientCapabilitie
 // without the extension lists every tool without _meta, as before views.
 func TestToolsLinkToTheirViews(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
-	want := map[string]string{"get_product": mcpserver.ProductViewURI, "list_products": mcpserver.ProductListViewURI}
+	want := map[string]string{"get_product": views.ProductURI, "list_products": views.ProductListURI}
 	for _, transport := range transports {
 		for _, caps := range []*mcp.ClientCapabilities{nil, uiCapabilities()} {
 			res, err := w.viewSession(transport, w.tokens[owner], caps).ListTools(ctx, nil)
@@ -89,9 +90,9 @@ func TestToolsLinkToTheirViews(t *testing.T) {
 func TestViewsNeedTheirType(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	other := &mcp.ClientCapabilities{}
-	other.AddExtension(mcpserver.UIExtension, map[string]any{"mimeTypes": []string{"text/uri-list"}})
+	other.AddExtension(views.Extension, map[string]any{"mimeTypes": []string{"text/uri-list"}})
 	bare := &mcp.ClientCapabilities{}
-	bare.AddExtension(mcpserver.UIExtension, nil)
+	bare.AddExtension(views.Extension, nil)
 	for _, caps := range []*mcp.ClientCapabilities{other, bare} {
 		res, err := w.viewSession("http", w.tokens[owner], caps).ListTools(ctx, nil)
 		if err != nil {
@@ -154,9 +155,9 @@ func TestViewResources(t *testing.T) {
 		for _, r := range list.Resources {
 			listed[r.URI] = r
 		}
-		for _, uri := range []string{mcpserver.ProductViewURI, mcpserver.ProductListViewURI} {
+		for _, uri := range []string{views.ProductURI, views.ProductListURI} {
 			r := listed[uri]
-			if r == nil || r.MIMEType != mcpserver.ViewMIMEType {
+			if r == nil || r.MIMEType != views.MIMEType {
 				t.Fatalf("%s: %s listed as %+v", transport, uri, r)
 			}
 			if m, _ := json.Marshal(r.Meta); string(m) != wantMeta {
@@ -170,7 +171,7 @@ func TestViewResources(t *testing.T) {
 				t.Errorf("%s: %s kept %q %d", transport, uri, res.CacheScope, res.TTLMs)
 			}
 			c := res.Contents[0]
-			if len(res.Contents) != 1 || c.URI != uri || c.MIMEType != mcpserver.ViewMIMEType || c.Text != mcpserver.ViewHTML(uri) {
+			if len(res.Contents) != 1 || c.URI != uri || c.MIMEType != views.MIMEType || c.Text != views.HTML(uri) {
 				t.Errorf("%s: %s read as %d contents, %s %s", transport, uri, len(res.Contents), c.URI, c.MIMEType)
 			}
 			if m, _ := json.Marshal(c.Meta); string(m) != wantMeta {
@@ -182,8 +183,8 @@ func TestViewResources(t *testing.T) {
 			t.Errorf("%s: an unknown view: %v", transport, err)
 		}
 	}
-	for _, uri := range []string{mcpserver.ProductViewURI, mcpserver.ProductListViewURI} {
-		html := mcpserver.ViewHTML(uri)
+	for _, uri := range []string{views.ProductURI, views.ProductListURI} {
+		html := views.HTML(uri)
 		t.Logf("%s: %d bytes", uri, len(html))
 		if len(html) > 32<<10 {
 			t.Errorf("%s is %d bytes, over 32 KiB", uri, len(html))
@@ -195,7 +196,7 @@ func TestViewResources(t *testing.T) {
 			t.Errorf("%s: its own CSP lets it connect", uri)
 		}
 	}
-	if strings.Contains(mcpserver.ViewHTML(mcpserver.ProductViewURI), "function renderList") {
+	if strings.Contains(views.HTML(views.ProductURI), "function renderList") {
 		t.Error("the product view carries the list's script")
 	}
 }
@@ -203,8 +204,8 @@ func TestViewResources(t *testing.T) {
 // A view's text is the catalog's text: the pages never hand data to an
 // HTML parser but the inert one that strips the description's tags.
 func TestViewsRenderTextAsText(t *testing.T) {
-	for _, uri := range []string{mcpserver.ProductViewURI, mcpserver.ProductListViewURI} {
-		html := mcpserver.ViewHTML(uri)
+	for _, uri := range []string{views.ProductURI, views.ProductListURI} {
+		html := views.HTML(uri)
 		if m := regexp.MustCompile(`innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function`).FindString(html); m != "" {
 			t.Errorf("%s uses %s", uri, m)
 		}

@@ -47,13 +47,13 @@ type Options struct {
 
 // New returns a service over store with the zero Options. A nil logger
 // discards.
-func New(store vitrine.Store, log *slog.Logger) *Service {
+func New(store accounts.Store, log *slog.Logger) *Service {
 	return NewWithOptions(store, log, Options{})
 }
 
 // NewWithOptions returns a service over store. A nil logger discards.
 // Close it at a graceful stop.
-func NewWithOptions(store vitrine.Store, log *slog.Logger, o Options) *Service {
+func NewWithOptions(store accounts.Store, log *slog.Logger, o Options) *Service {
 	return &Service{store: store, shared: &shared{now: vitrine.Now, audit: auditlog.New(store, log, o.Audit), accounts: accounts.New(store, log)}}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -13,7 +14,7 @@ import (
 )
 
 // SaveOAuthClient stores a client, or replaces the one with its id.
-func (db *DB) SaveOAuthClient(ctx context.Context, c *vitrine.OAuthClient) error {
+func (db *DB) SaveOAuthClient(ctx context.Context, c *signin.OAuthClient) error {
 	meta, err := json.Marshal(c.Metadata)
 	if err != nil {
 		return fmt.Errorf("save OAuth client: %w", err)
@@ -36,9 +37,9 @@ func (db *DB) SaveOAuthClient(ctx context.Context, c *vitrine.OAuthClient) error
 
 const clientColumns = `c.id, c.kind, c.metadata, c.secret_hash, c.created_at, c.fetched_at`
 
-func scanClient(r sqldb.Row, extra ...any) (*vitrine.OAuthClient, error) {
+func scanClient(r sqldb.Row, extra ...any) (*signin.OAuthClient, error) {
 	var (
-		c    vitrine.OAuthClient
+		c    signin.OAuthClient
 		meta string
 	)
 	if err := r.Scan(append([]any{&c.ID, &c.Kind, &meta, &c.SecretHash, &c.CreatedAt, &c.FetchedAt}, extra...)...); err != nil {
@@ -52,8 +53,8 @@ func scanClient(r sqldb.Row, extra ...any) (*vitrine.OAuthClient, error) {
 }
 
 // OAuthClient returns a client by id.
-func (db *DB) OAuthClient(ctx context.Context, id string) (*vitrine.OAuthClient, error) {
-	var c *vitrine.OAuthClient
+func (db *DB) OAuthClient(ctx context.Context, id string) (*signin.OAuthClient, error) {
+	var c *signin.OAuthClient
 	err := db.d.Read(ctx, sqldb.Scope{}, func(cn sqldb.Conn) (err error) {
 		c, err = scanClient(cn.QueryRow(ctx, `SELECT `+clientColumns+` FROM oauth_clients c WHERE c.id = $1`, id))
 		return err
@@ -71,7 +72,7 @@ func (db *DB) OAuthClient(ctx context.Context, id string) (*vitrine.OAuthClient,
 // scope of the active one. A scope narrowed (one without every scope of
 // the earlier) revokes the grant's access tokens and refresh tokens, in
 // the same transaction: they carry the earlier scope.
-func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
+func (db *DB) SaveOAuthGrant(ctx context.Context, g *signin.OAuthGrant) error {
 	err := db.d.Write(ctx, sqldb.Scope{UserID: g.UserID}, func(c sqldb.Conn) error {
 		var id, scope string
 		var created time.Time
@@ -89,7 +90,7 @@ func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
 		if _, err := c.Exec(ctx, `UPDATE oauth_grants SET scope = $1, updated_at = $2 WHERE id = $3`, g.Scope, g.UpdatedAt, id); err != nil {
 			return err
 		}
-		if vitrine.ScopeIncludes(g.Scope, scope) {
+		if signin.ScopeIncludes(g.Scope, scope) {
 			return nil
 		}
 		return revokeGrantTokens(ctx, c, id, g.UpdatedAt)
@@ -102,9 +103,9 @@ func (db *DB) SaveOAuthGrant(ctx context.Context, g *vitrine.OAuthGrant) error {
 
 const grantColumns = `g.id, g.user_id, g.client_id, g.scope, g.created_at, g.updated_at, g.revoked_at`
 
-func scanGrant(r sqldb.Row, extra ...any) (*vitrine.OAuthGrant, error) {
+func scanGrant(r sqldb.Row, extra ...any) (*signin.OAuthGrant, error) {
 	var (
-		g       vitrine.OAuthGrant
+		g       signin.OAuthGrant
 		revoked sql.NullTime
 	)
 	if err := r.Scan(append([]any{&g.ID, &g.UserID, &g.ClientID, &g.Scope, &g.CreatedAt, &g.UpdatedAt, &revoked}, extra...)...); err != nil {
@@ -115,8 +116,8 @@ func scanGrant(r sqldb.Row, extra ...any) (*vitrine.OAuthGrant, error) {
 }
 
 // OAuthGrant returns a grant by id, revoked or not.
-func (db *DB) OAuthGrant(ctx context.Context, id string) (*vitrine.OAuthGrant, error) {
-	var g *vitrine.OAuthGrant
+func (db *DB) OAuthGrant(ctx context.Context, id string) (*signin.OAuthGrant, error) {
+	var g *signin.OAuthGrant
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) (err error) {
 		g, err = scanGrant(c.QueryRow(ctx, `SELECT `+grantColumns+` FROM oauth_grants g WHERE g.id = $1`, id))
 		return err
@@ -131,12 +132,12 @@ func (db *DB) OAuthGrant(ctx context.Context, id string) (*vitrine.OAuthGrant, e
 }
 
 // OAuthGrantsOfUser returns the user's active grants, newest first.
-func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*vitrine.OAuthGrant, error) {
-	var out []*vitrine.OAuthGrant
+func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*signin.OAuthGrant, error) {
+	var out []*signin.OAuthGrant
 	err := db.d.Read(ctx, sqldb.Scope{UserID: userID}, func(c sqldb.Conn) (err error) {
-		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.OAuthGrant, error) {
+		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*signin.OAuthGrant, error) {
 			var (
-				cl   vitrine.OAuthClient
+				cl   signin.OAuthClient
 				meta string
 			)
 			g, err := scanGrant(r, &cl.ID, &cl.Kind, &meta, &cl.SecretHash, &cl.CreatedAt, &cl.FetchedAt)
@@ -156,7 +157,7 @@ func (db *DB) OAuthGrantsOfUser(ctx context.Context, userID string) ([]*vitrine.
 		}
 		// The last use of each grant's tokens: the column itself, not an
 		// aggregate of it, which SQLite would return as text.
-		byID := map[string]*vitrine.OAuthGrant{}
+		byID := map[string]*signin.OAuthGrant{}
 		for _, g := range out {
 			byID[g.ID] = g
 		}
@@ -217,7 +218,7 @@ func revokeGrantTokens(ctx context.Context, c sqldb.Conn, grantID string, at tim
 }
 
 // CreateOAuthSession stores a code, PKCE request or refresh token.
-func (db *DB) CreateOAuthSession(ctx context.Context, s *vitrine.OAuthSession) error {
+func (db *DB) CreateOAuthSession(ctx context.Context, s *signin.OAuthSession) error {
 	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		_, err := c.Exec(ctx, `INSERT INTO oauth_sessions (kind, signature, request_id, grant_id, request, active, expires_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -231,8 +232,8 @@ func (db *DB) CreateOAuthSession(ctx context.Context, s *vitrine.OAuthSession) e
 }
 
 // OAuthSession returns a code, PKCE request or refresh token, active or not.
-func (db *DB) OAuthSession(ctx context.Context, kind, signature string) (*vitrine.OAuthSession, error) {
-	s := vitrine.OAuthSession{Kind: kind, Signature: signature}
+func (db *DB) OAuthSession(ctx context.Context, kind, signature string) (*signin.OAuthSession, error) {
+	s := signin.OAuthSession{Kind: kind, Signature: signature}
 	var req string
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT request_id, grant_id, request, active, expires_at, created_at FROM oauth_sessions
@@ -328,7 +329,7 @@ func (db *DB) GrantToken(ctx context.Context, prefix string) (*vitrine.Token, st
 }
 
 // CreateWebSession stores a signed-in browser.
-func (db *DB) CreateWebSession(ctx context.Context, s *vitrine.WebSession) error {
+func (db *DB) CreateWebSession(ctx context.Context, s *signin.WebSession) error {
 	err := db.d.Write(ctx, sqldb.Scope{UserID: s.UserID}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `DELETE FROM web_sessions WHERE user_id = $1 AND expires_at < $2`, s.UserID, s.CreatedAt); err != nil {
 			return err
@@ -344,8 +345,8 @@ func (db *DB) CreateWebSession(ctx context.Context, s *vitrine.WebSession) error
 }
 
 // WebSession returns an unexpired session and its user.
-func (db *DB) WebSession(ctx context.Context, id string, now time.Time) (*vitrine.WebSession, *vitrine.User, error) {
-	s := vitrine.WebSession{ID: id}
+func (db *DB) WebSession(ctx context.Context, id string, now time.Time) (*signin.WebSession, *vitrine.User, error) {
+	s := signin.WebSession{ID: id}
 	var u vitrine.User
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT s.user_id, s.created_at, s.expires_at, u.id, u.email, u.name, COALESCE(u.subject, ''), u.disabled, u.created_at, u.updated_at
@@ -388,7 +389,7 @@ func (db *DB) DeleteWebSession(ctx context.Context, id string) error {
 // purgeBatch bounds the rows one statement of PurgeOAuth removes.
 const purgeBatch = 1000
 
-// PurgeOAuth removes what no flow can use any more (vitrine.OAuthStore),
+// PurgeOAuth removes what no flow can use any more (signin.OAuthStore),
 // in batches.
 func (db *DB) PurgeOAuth(ctx context.Context, now, unusedBefore time.Time) (int64, error) {
 	var total int64

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"github.com/vitrine/vitrine/signin"
 	"testing"
 	"time"
 
@@ -16,16 +17,16 @@ func TestOAuthGrants(t *testing.T) {
 		f := newFixture(t, url)
 		u := f.user("ana@example.com")
 		now := vitrine.Now()
-		client := &vitrine.OAuthClient{ID: "vc_test", Kind: "registered", CreatedAt: now, FetchedAt: now,
-			Metadata: vitrine.ClientMetadata{ClientName: "Agent", RedirectURIs: []string{"http://127.0.0.1/cb"}}}
+		client := &signin.OAuthClient{ID: "vc_test", Kind: "registered", CreatedAt: now, FetchedAt: now,
+			Metadata: signin.ClientMetadata{ClientName: "Agent", RedirectURIs: []string{"http://127.0.0.1/cb"}}}
 		if err := f.db.SaveOAuthClient(ctx, client); err != nil {
 			t.Fatal(err)
 		}
-		g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: client.ID, Scope: "vitrine:read", CreatedAt: now, UpdatedAt: now}
+		g := &signin.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: client.ID, Scope: "vitrine:read", CreatedAt: now, UpdatedAt: now}
 		if err := f.db.SaveOAuthGrant(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		again := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: client.ID, Scope: "vitrine:read vitrine:write", CreatedAt: now, UpdatedAt: now}
+		again := &signin.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: client.ID, Scope: "vitrine:read vitrine:write", CreatedAt: now, UpdatedAt: now}
 		if err := f.db.SaveOAuthGrant(ctx, again); err != nil || again.ID != g.ID {
 			t.Fatalf("approving the same client again: %v, id %s want %s", err, again.ID, g.ID)
 		}
@@ -77,8 +78,8 @@ func TestPurgeOAuth(t *testing.T) {
 		old, recent := now.Add(-8*24*time.Hour), now.Add(-time.Hour)
 		client := func(id, kind string, at time.Time) {
 			t.Helper()
-			if err := f.db.SaveOAuthClient(ctx, &vitrine.OAuthClient{ID: id, Kind: kind, CreatedAt: at, FetchedAt: at,
-				Metadata: vitrine.ClientMetadata{RedirectURIs: []string{"http://127.0.0.1/cb"}}}); err != nil {
+			if err := f.db.SaveOAuthClient(ctx, &signin.OAuthClient{ID: id, Kind: kind, CreatedAt: at, FetchedAt: at,
+				Metadata: signin.ClientMetadata{RedirectURIs: []string{"http://127.0.0.1/cb"}}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -87,13 +88,13 @@ func TestPurgeOAuth(t *testing.T) {
 		client("vc_old_approved", "registered", old)
 		client("https://app.example/old.json", "metadata", old)
 		client("https://app.example/recent.json", "metadata", recent)
-		g := &vitrine.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: "vc_old_approved", Scope: "vitrine:read", CreatedAt: old, UpdatedAt: old}
+		g := &signin.OAuthGrant{ID: vitrine.NewID(), UserID: u.ID, ClientID: "vc_old_approved", Scope: "vitrine:read", CreatedAt: old, UpdatedAt: old}
 		if err := f.db.SaveOAuthGrant(ctx, g); err != nil {
 			t.Fatal(err)
 		}
 		session := func(sig string, expires time.Time) {
 			t.Helper()
-			if err := f.db.CreateOAuthSession(ctx, &vitrine.OAuthSession{Kind: "refresh", Signature: sig, RequestID: "r-" + sig, GrantID: g.ID,
+			if err := f.db.CreateOAuthSession(ctx, &signin.OAuthSession{Kind: "refresh", Signature: sig, RequestID: "r-" + sig, GrantID: g.ID,
 				Request: []byte("{}"), Active: true, ExpiresAt: expires, CreatedAt: old}); err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +102,7 @@ func TestPurgeOAuth(t *testing.T) {
 		session("expired", now.Add(-time.Minute))
 		session("live", now.Add(time.Hour))
 		for id, expires := range map[string]time.Time{"expired-browser": now.Add(-time.Minute), "live-browser": now.Add(time.Hour)} {
-			if err := f.db.CreateWebSession(ctx, &vitrine.WebSession{ID: id, UserID: u.ID, CreatedAt: old, ExpiresAt: expires}); err != nil {
+			if err := f.db.CreateWebSession(ctx, &signin.WebSession{ID: id, UserID: u.ID, CreatedAt: old, ExpiresAt: expires}); err != nil {
 				t.Fatal(err)
 			}
 		}

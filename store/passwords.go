@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -82,16 +83,16 @@ func endWebSessions(ctx context.Context, c sqldb.Conn, userID string) error {
 }
 
 // SignInFailures returns the failures counted for an email key.
-func (db *DB) SignInFailures(ctx context.Context, key string) (vitrine.SignInFailures, error) {
+func (db *DB) SignInFailures(ctx context.Context, key string) (signin.Failures, error) {
 	var (
-		f     vitrine.SignInFailures
+		f     signin.Failures
 		until sql.NullTime
 	)
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		return c.QueryRow(ctx, `SELECT failures, locked_until FROM sign_in_failures WHERE email_key = $1`, key).Scan(&f.Failures, &until)
 	})
 	if errors.Is(err, sqldb.ErrNoRows) {
-		return vitrine.SignInFailures{}, nil
+		return signin.Failures{}, nil
 	}
 	if err != nil {
 		return f, fmt.Errorf("read sign-in failures: %w", err)
@@ -105,8 +106,8 @@ func (db *DB) SignInFailures(ctx context.Context, key string) (vitrine.SignInFai
 // RecordSignInFailure counts one more failure for key and locks it for
 // lock(failures), in one transaction: concurrent failures, on any
 // instance, all count.
-func (db *DB) RecordSignInFailure(ctx context.Context, key string, at, forgetBefore time.Time, lock func(failures int) time.Duration) (vitrine.SignInFailures, error) {
-	var f vitrine.SignInFailures
+func (db *DB) RecordSignInFailure(ctx context.Context, key string, at, forgetBefore time.Time, lock func(failures int) time.Duration) (signin.Failures, error) {
+	var f signin.Failures
 	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `DELETE FROM sign_in_failures WHERE email_key = $1 AND updated_at < $2`, key, forgetBefore); err != nil {
 			return err
@@ -156,7 +157,7 @@ func (db *DB) ClearSignInFailures(ctx context.Context, key string) error {
 
 // CreatePasswordLink stores a link and deletes its user's older unused
 // links, in one transaction: only the newest link works.
-func (db *DB) CreatePasswordLink(ctx context.Context, l *vitrine.PasswordLink) error {
+func (db *DB) CreatePasswordLink(ctx context.Context, l *signin.PasswordLink) error {
 	err := db.d.Write(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {
 		if _, err := c.Exec(ctx, `DELETE FROM password_links WHERE user_id = $1 AND used_at IS NULL`, l.UserID); err != nil {
 			return err
@@ -173,9 +174,9 @@ func (db *DB) CreatePasswordLink(ctx context.Context, l *vitrine.PasswordLink) e
 
 // PasswordLink returns the link with that hash, if unused and unexpired at
 // now, with its user.
-func (db *DB) PasswordLink(ctx context.Context, hash []byte, now time.Time) (*vitrine.PasswordLink, *vitrine.User, error) {
+func (db *DB) PasswordLink(ctx context.Context, hash []byte, now time.Time) (*signin.PasswordLink, *vitrine.User, error) {
 	var (
-		l vitrine.PasswordLink
+		l signin.PasswordLink
 		u vitrine.User
 	)
 	err := db.d.Read(ctx, sqldb.Scope{}, func(c sqldb.Conn) error {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,7 +56,7 @@ func TestSignInFailures(t *testing.T) {
 			}
 			return time.Duration(n) * time.Second
 		}
-		if fs, err := f.db.SignInFailures(ctx, key); err != nil || fs != (vitrine.SignInFailures{}) {
+		if fs, err := f.db.SignInFailures(ctx, key); err != nil || fs != (signin.Failures{}) {
 			t.Fatalf("no failures yet: %+v, %v", fs, err)
 		}
 		// Concurrent failures on two instances all count.
@@ -96,8 +97,8 @@ func TestPasswordLinks(t *testing.T) {
 		f := newFixture(t, url)
 		ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
 		now := vitrine.Now()
-		link := func(u *vitrine.User, secret string, ttl time.Duration) *vitrine.PasswordLink {
-			l := &vitrine.PasswordLink{ID: vitrine.NewID(), UserID: u.ID, Hash: vitrine.HashToken(secret), ExpiresAt: now.Add(ttl), CreatedAt: now}
+		link := func(u *vitrine.User, secret string, ttl time.Duration) *signin.PasswordLink {
+			l := &signin.PasswordLink{ID: vitrine.NewID(), UserID: u.ID, Hash: vitrine.HashToken(secret), ExpiresAt: now.Add(ttl), CreatedAt: now}
 			if err := f.db.CreatePasswordLink(ctx, l); err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"io"
 	"net/url"
 	"os"
@@ -13,8 +14,6 @@ import (
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
-
-	"github.com/vitrine/vitrine"
 )
 
 // UserSetPasswordCmd sets a user's password, for signing in on the
@@ -76,11 +75,11 @@ func promptPassword(e *env, fd int, email string) (string, error) {
 		}
 		return string(b), nil
 	}
-	password, err := read(fmt.Sprintf("New password for %s (at least %d characters): ", strings.TrimSpace(email), vitrine.MinPasswordLen))
+	password, err := read(fmt.Sprintf("New password for %s (at least %d characters): ", strings.TrimSpace(email), signin.MinPasswordLen))
 	if err != nil {
 		return "", err
 	}
-	if err := vitrine.ValidatePassword("password", password, email); err != nil {
+	if err := signin.ValidatePassword("password", password, email); err != nil {
 		return "", err
 	}
 	again, err := read("The same password again: ")

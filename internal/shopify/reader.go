@@ -6,7 +6,7 @@
 //
 // The reader gives products as the file has them, not validated: the
 // service validates and sanitizes them (Product.ValidateCatalog,
-// SanitizeDescription) as it does any other input. What the file holds that
+// internal/sanitize) as it does any other input. What the file holds that
 // Vitrine refuses or does not model is reported, never dropped in silence:
 // Reader.Unmodelled for whole columns, once; the issues of Reader.Next for
 // values, by line.

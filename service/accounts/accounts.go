@@ -5,7 +5,7 @@
 // gives the operator's commands on users, tokens and passwords
 // (operator.go). What the caller may do in a tenant is the service's
 // (service.Access); every method here goes to the database only through
-// vitrine.Store.
+// Store: vitrine.Store with the sign-in contract (signin.Store).
 package accounts
 
 import (
@@ -14,12 +14,20 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 )
+
+// Store is what accounts keeps its data in: the domain's contract and the
+// sign-in one, which the store package implements on the same database.
+type Store interface {
+	vitrine.Store
+	signin.Store
+}
 
 // Accounts authenticates people and keeps what is theirs alone: their
 // user, tokens and password. The service holds one (Service.Accounts).
 type Accounts struct {
-	store vitrine.Store
+	store Store
 	log   *slog.Logger
 	now   func() time.Time
 	cache tokenCache
@@ -29,7 +37,7 @@ type Accounts struct {
 }
 
 // New returns the accounts kept in store. A nil logger discards.
-func New(store vitrine.Store, log *slog.Logger) *Accounts {
+func New(store Store, log *slog.Logger) *Accounts {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"github.com/vitrine/vitrine/signin"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -19,7 +20,7 @@ func (a *Accounts) Companies(ctx context.Context, u *vitrine.User) ([]vitrine.Te
 }
 
 // ConnectedApps returns the user's active OAuth grants.
-func (a *Accounts) ConnectedApps(ctx context.Context, u *vitrine.User) ([]*vitrine.OAuthGrant, error) {
+func (a *Accounts) ConnectedApps(ctx context.Context, u *vitrine.User) ([]*signin.OAuthGrant, error) {
 	return a.store.OAuthGrantsOfUser(ctx, u.ID)
 }
 
@@ -60,7 +61,7 @@ func (a *Accounts) RevokePersonalToken(ctx context.Context, u *vitrine.User, id 
 // OAuthStore is where Vitrine's own authorization server keeps its
 // protocol state (clients, codes, refresh tokens, browser sessions): no
 // rule of the service's applies to it beyond what that server checks.
-func (a *Accounts) OAuthStore() vitrine.OAuthStore { return a.store }
+func (a *Accounts) OAuthStore() signin.OAuthStore { return a.store }
 
 // Now is the accounts' clock.
 func (a *Accounts) Now() time.Time { return a.now() }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/vitrine/vitrine/signin"
 	"runtime"
 	"strings"
 	"time"
@@ -136,7 +137,7 @@ func (a *Accounts) SignIn(ctx context.Context, email, password string) (*vitrine
 	// An address no user can have is refused all the same, but not counted.
 	_, key, keyErr := vitrine.NormalizeEmail("email", email)
 	var (
-		failures vitrine.SignInFailures
+		failures signin.Failures
 		u        *vitrine.User
 		hash     string
 		err      error
@@ -156,7 +157,7 @@ func (a *Accounts) SignIn(ctx context.Context, email, password string) (*vitrine
 			return nil, fmt.Errorf("sign in: %w", err)
 		}
 	}
-	if len(password) > 4*vitrine.MaxPasswordLen {
+	if len(password) > 4*signin.MaxPasswordLen {
 		// Longer than any password can be: refused after the same work.
 		password, hash = "", ""
 	}
@@ -185,10 +186,10 @@ func (a *Accounts) SignIn(ctx context.Context, email, password string) (*vitrine
 }
 
 // SetPassword sets the password of the user with that email: between
-// vitrine.MinPasswordLen and vitrine.MaxPasswordLen characters, and not
+// signin.MinPasswordLen and signin.MaxPasswordLen characters, and not
 // the email. It forgets the email's failed sign-ins.
 func (o *Operator) SetPassword(ctx context.Context, email, password string) error {
-	if err := vitrine.ValidatePassword("password", password, email); err != nil {
+	if err := signin.ValidatePassword("password", password, email); err != nil {
 		return err
 	}
 	u, err := o.User(ctx, "email", email)
@@ -223,7 +224,7 @@ func (o *Operator) CreatePasswordLink(ctx context.Context, email string, ttl tim
 	rand.Read(b)
 	secret = base64.RawURLEncoding.EncodeToString(b)
 	now := o.a.now()
-	l := &vitrine.PasswordLink{ID: vitrine.NewID(), UserID: u.ID, Hash: vitrine.HashToken(secret),
+	l := &signin.PasswordLink{ID: vitrine.NewID(), UserID: u.ID, Hash: vitrine.HashToken(secret),
 		ExpiresAt: vitrine.Timestamp(now.Add(ttl)), CreatedAt: now}
 	if err := o.a.store.CreatePasswordLink(ctx, l); err != nil {
 		return "", time.Time{}, err
@@ -263,7 +264,7 @@ func (a *Accounts) RedeemPasswordLink(ctx context.Context, secret, password stri
 	if err != nil {
 		return nil, err
 	}
-	if err := vitrine.ValidatePassword("password", password, u.Email); err != nil {
+	if err := signin.ValidatePassword("password", password, u.Email); err != nil {
 		return nil, err
 	}
 	hash, err := a.pw.hash(ctx, password)

@@ -1,6 +1,8 @@
-package vitrine
+package signin
 
 import (
+	"github.com/vitrine/vitrine"
+
 	"context"
 	"slices"
 	"strings"
@@ -108,13 +110,13 @@ type OAuthStore interface {
 	RevokeOAuthRequest(ctx context.Context, requestID string, at time.Time) error
 	// CreateGrantToken stores an access token issued under a grant, for
 	// a token family, and forgets the grant's tokens long expired.
-	CreateGrantToken(ctx context.Context, t *Token, grantID, requestID string) error
+	CreateGrantToken(ctx context.Context, t *vitrine.Token, grantID, requestID string) error
 	// GrantToken returns an access token issued under a grant, by its
 	// prefix, with its grant and token family.
-	GrantToken(ctx context.Context, prefix string) (t *Token, grantID, requestID string, err error)
+	GrantToken(ctx context.Context, prefix string) (t *vitrine.Token, grantID, requestID string, err error)
 	CreateWebSession(ctx context.Context, s *WebSession) error
 	// WebSession returns an unexpired session with its user.
-	WebSession(ctx context.Context, id string, now time.Time) (*WebSession, *User, error)
+	WebSession(ctx context.Context, id string, now time.Time) (*WebSession, *vitrine.User, error)
 	DeleteWebSession(ctx context.Context, id string) error
 	// DeleteWebSessionsOfUser signs every browser of the user out.
 	DeleteWebSessionsOfUser(ctx context.Context, userID string) error
