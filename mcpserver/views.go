@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -53,6 +54,9 @@ var views = []*view{
 func init() {
 	for _, v := range views {
 		v.html = viewPage(v.parts...)
+		if !strings.Contains(v.html, viewImgSrc) {
+			panic("views/shell.html's CSP lacks " + viewImgSrc) // viewHTML extends it
+		}
 	}
 }
 
@@ -87,13 +91,45 @@ func ViewHTML(uri string) string {
 
 // viewMeta is the _meta.ui of every view's resource. Its CSP lets the page
 // load the images the shops name (any https URL: a shop's photos live on
-// its own CDN, unknown in advance) and nothing else; no connectDomains, so
-// a view reaches no server but through the host. The page's own CSP says
-// the same again (shell.html), for a host that applies none.
-var viewMeta = mcp.Meta{"ui": map[string]any{
-	"csp":           map[string]any{"resourceDomains": []string{"https:"}},
-	"prefersBorder": true,
-}}
+// its own CDN, unknown in advance) and, from a server reached over plain
+// http (make demo, on loopback), the images that server serves itself (the
+// demo's photos); nothing else. No connectDomains, so a view reaches no
+// server but through the host. The page's own CSP says the same again
+// (shell.html), for a host that applies none.
+func (s *Server) viewMeta() mcp.Meta {
+	domains := []string{"https:"}
+	if o := s.imagesOrigin(); o != "" {
+		domains = append(domains, o)
+	}
+	return mcp.Meta{"ui": map[string]any{
+		"csp":           map[string]any{"resourceDomains": domains},
+		"prefersBorder": true,
+	}}
+}
+
+// viewImgSrc is the img-src of the views' own CSP (shell.html).
+const viewImgSrc = "img-src https: data:"
+
+// viewHTML is the page of the view at uri as this server serves it: its
+// CSP lets it load the images the server serves itself, as viewMeta's.
+func (s *Server) viewHTML(uri string) string {
+	html := ViewHTML(uri)
+	if o := s.imagesOrigin(); o != "" {
+		html = strings.Replace(html, viewImgSrc, viewImgSrc+" "+o, 1)
+	}
+	return html
+}
+
+// imagesOrigin is the origin of the images the server serves itself (the
+// demo's, beside its icons) when "https:" does not already allow it: that
+// of an http:// server; "" otherwise.
+func (s *Server) imagesOrigin() string {
+	u, err := url.Parse(s.opts.IconsURL)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
 
 // addViews serves the views as resources. A view is the same for everyone
 // and changes only with a release; reading one still goes through the
@@ -101,7 +137,7 @@ var viewMeta = mcp.Meta{"ui": map[string]any{
 func (s *Server) addViews() {
 	for _, v := range views {
 		s.mcp.AddResource(&mcp.Resource{
-			URI: v.uri, Name: v.name, Title: v.title, Description: v.description, MIMEType: ViewMIMEType, Meta: viewMeta,
+			URI: v.uri, Name: v.name, Title: v.title, Description: v.description, MIMEType: ViewMIMEType, Meta: s.viewMeta(),
 		}, s.readView)
 	}
 }
@@ -109,11 +145,11 @@ func (s *Server) addViews() {
 func (s *Server) readView(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(context.Context, *service.Service, *vitrine.Caller) (any, about, error) {
-		html := ViewHTML(uri)
+		html := s.viewHTML(uri)
 		if html == "" {
 			return nil, about{target: uri}, vitrine.NotFound("View")
 		}
-		return readResult(untilDeploy, &mcp.ResourceContents{URI: uri, MIMEType: ViewMIMEType, Text: html, Meta: viewMeta}), about{target: uri}, nil
+		return readResult(untilDeploy, &mcp.ResourceContents{URI: uri, MIMEType: ViewMIMEType, Text: html, Meta: s.viewMeta()}), about{target: uri}, nil
 	})
 	if err != nil {
 		return nil, resourceError(err, requestID, uri)
