@@ -1,6 +1,9 @@
 // Package demo fills a database with a small, realistic world: two
 // companies, users of every built-in role (one of them with an inactive
-// membership, one in both companies) and their products.
+// membership, one in both companies) and their catalogs: products with
+// options and variants at different prices, vendors, types, tags, a tree
+// of categories, typed attributes, images served by the binary,
+// compare-at prices, drafts and sold-out stock.
 package demo
 
 import (
@@ -11,7 +14,6 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
-	"github.com/vitrine/vitrine/service/catalog"
 )
 
 // User is a demo user and the token and password made for them by this
@@ -49,30 +51,13 @@ type membership struct {
 	status       string
 }
 
-type product struct {
-	sku, name, description, price string
-	stock                         int64
-	status                        string
-}
-
+// tenants are the demo companies, each with its catalog (catalog.go).
 var tenants = []struct {
 	name, slug, owner string
-	products          []product
+	catalog           *shop
 }{
-	{"TechNova Comércio Eletrônico", "technova", "ana@technova.example", []product{
-		{"NB-DELL-5440", "Notebook Dell Inspiron 15", "Intel Core i7, 16 GB RAM, SSD 512 GB, tela 15,6\" Full HD.", "4599.90", 12, ""},
-		{"MS-LOGI-MX3S", "Mouse Logitech MX Master 3S", "Mouse sem fio, 8.000 DPI, cliques silenciosos.", "649.90", 40, ""},
-		{"MN-LG-29WQ600", "Monitor LG UltraWide 29\"", "IPS, 2560x1080, HDR10, 100 Hz.", "1299.00", 7, ""},
-		{"KB-KEYC-K2", "Teclado Mecânico Keychron K2", "Layout compacto 75%, Bluetooth, switches Brown.", "799.00", 0, ""},
-		{"HS-JBL-T520", "Fone de Ouvido JBL Tune 520BT", "Bluetooth 5.3, até 57 horas de bateria.", "299.90", 25, ""},
-		{"CH-ERGO-01", "Cadeira Ergonômica Flexform", "Apoio lombar ajustável. Fora de linha.", "1899.00", 3, "archived"},
-	}},
-	{"Mercado Verde", "mercado-verde", "marina@mercadoverde.example", []product{
-		{"FR-MACA-FUJI", "Maçã Fuji (kg)", "Maçã Fuji nacional, vendida por quilo.", "12.90", 150, ""},
-		{"CF-ESP-500", "Café Especial Torrado 500 g", "Grãos arábica do sul de Minas, torra média.", "39.90", 60, ""},
-		{"AZ-OLIVA-500", "Azeite Extravirgem 500 ml", "Acidez máxima de 0,3%.", "49.90", 30, ""},
-		{"PA-INTEGRAL", "Pão Integral", "Fermentação natural, 450 g.", "9.50", 20, ""},
-	}},
+	{"TechNova Comércio Eletrônico", "technova", "ana@technova.example", technovaShop},
+	{"Mercado Verde", "mercado-verde", "marina@mercadoverde.example", mercadoVerdeShop},
 }
 
 var members = []member{
@@ -84,9 +69,23 @@ var members = []member{
 	{"marina@mercadoverde.example", "Marina Costa", []membership{{"mercado-verde", "owner", "active"}}},
 }
 
-// Seed creates the demo world, or completes it where an earlier run left
-// it, and makes a fresh token and password for every demo user.
+// DefaultBaseURL is where make demo serves: the demo's images are there
+// unless SeedAt is told otherwise.
+const DefaultBaseURL = "http://127.0.0.1:8080"
+
+// Seed is SeedAt for a server at DefaultBaseURL.
 func Seed(ctx context.Context, svc *service.Service) (*World, error) {
+	return SeedAt(ctx, svc, DefaultBaseURL)
+}
+
+// SeedAt creates the demo world, or completes it where an earlier run left
+// it, and makes a fresh token and password for every demo user. baseURL is
+// where clients reach the server (its public URL): the products' images
+// are there, under ImagesPath, which the server serves from the binary, so
+// that the views show them with no other network. A company's catalog is
+// made once, with the company: a later run at another URL keeps the
+// images' URLs of the first.
+func SeedAt(ctx context.Context, svc *service.Service, baseURL string) (*World, error) {
 	w := &World{}
 	op := svc.Operator()
 	for _, m := range members {
@@ -101,7 +100,7 @@ func Seed(ctx context.Context, svc *service.Service) (*World, error) {
 		}
 		w.Tenants = append(w.Tenants, Tenant{ID: tenant.ID, Name: tenant.Name, Slug: tenant.Slug})
 		if created {
-			if err := addProducts(ctx, svc, tenant.ID, t.owner, t.products); err != nil {
+			if err := fill(ctx, svc, tenant.ID, t.owner, t.catalog, ImagesURL(baseURL)); err != nil {
 				return nil, fmt.Errorf("demo products of %s: %w", t.slug, err)
 			}
 		}
@@ -155,26 +154,6 @@ func revokeDemoTokens(ctx context.Context, op *service.Operator, email string) e
 			if _, err := op.RevokeToken(ctx, t.ID); err != nil {
 				return err
 			}
-		}
-	}
-	return nil
-}
-
-func addProducts(ctx context.Context, svc *service.Service, tenantID, ownerEmail string, ps []product) error {
-	caller, err := svc.Operator().ActAs(ctx, ownerEmail, "demo data")
-	if err != nil {
-		return err
-	}
-	a, err := svc.Access(ctx, caller, tenantID)
-	if err != nil {
-		return err
-	}
-	cat := catalog.New(svc)
-	for _, p := range ps {
-		_, err := cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: p.sku, Name: p.name, Description: p.description,
-			Price: p.price, Stock: p.stock, Status: p.status}, "")
-		if err != nil && vitrine.TypeOf(err) != vitrine.ConflictError {
-			return fmt.Errorf("%s: %w", p.sku, err)
 		}
 	}
 	return nil

@@ -26,18 +26,48 @@ export async function world() {
 }
 
 // serve starts `vitrine serve` on a free port and returns its MCP URL once
-// it listens.
+// it listens, and what it printed.
 export function serve(db, ...flags) {
-  const proc = spawn(bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
+  const proc = spawn(bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '', out = '';
+  const waiting = []; // [pattern, resolve] of printed
+  const check = () => { for (const w of [...waiting]) if (w[0].test(out)) { waiting.splice(waiting.indexOf(w), 1); w[1](out); } };
+  proc.stdout.on('data', (chunk) => { out += chunk; check(); });
+  // printed resolves with what the server printed once it matches pattern.
+  const printed = (pattern) => new Promise((done) => { waiting.push([pattern, done]); check(); });
   return new Promise((resolvePromise, reject) => {
     proc.stderr.on('data', (chunk) => {
       log += chunk;
       const m = log.match(/"?url"?[=:]"?(http:\/\/[^\s"]+\/mcp)/);
-      if (m) resolvePromise({ url: m[1], stop: () => stop(proc), log: () => log });
+      if (m) resolvePromise({ url: m[1], stop: () => stop(proc), log: () => log, printed });
     });
     proc.on('exit', (code) => reject(new Error(`vitrine serve exited with ${code}:\n${log}`)));
   });
+}
+
+// serveDemo runs `vitrine serve --demo` on a new database, as make demo
+// does, so that the demo's images are at the server's own address; it
+// returns the server (as serve does) and the world the demo printed (as
+// world returns it).
+export async function serveDemo(...flags) {
+  const dir = mkdtempSync(join(tmpdir(), 'vitrine-e2e-'));
+  const db = join(dir, 'e2e.db');
+  await promisify(execFile)(bin, ['migrate', '--db', db]);
+  const server = await serve(db, '--demo', ...flags);
+  const out = await server.printed(/are shown once/);
+  const users = [...out.matchAll(/<([^>]+)>: .*\n  token: (\S+)\n  password: (\S+)/g)];
+  const tenants = [...out.matchAll(/company .+? slug (\S+)\s+id (\S+)/g)];
+  if (users.length === 0 || tenants.length === 0) throw new Error(`vitrine serve --demo printed no demo world:\n${out}`);
+  return {
+    server,
+    world: {
+      db,
+      tenants: Object.fromEntries(tenants.map((m) => [m[1], m[2]])),
+      tokens: Object.fromEntries(users.map((m) => [m[1], m[2]])),
+      passwords: Object.fromEntries(users.map((m) => [m[1], m[3]])),
+      cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    },
+  };
 }
 
 function stop(proc) {

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { serve, world } from './harness.mjs';
+import { serveDemo } from './harness.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const shots = here('./screenshots/views/');
@@ -27,12 +27,14 @@ const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const revisions = ['2025-11-25', '2026-07-28'];
 
-let w, server, browser, host, sandbox, technova, xss, shirt, pings = 0;
-const img = (n) => `https://127.0.0.1:1/${n}.jpg`; // https, refused at once: the alt text shows
+let w, server, origin, browser, host, sandbox, technova, xss, shirt, pings = 0;
+// The test's own products show the demo's images, which the server serves.
+const img = (n) => `${origin}/demo/images/${n}.svg`;
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  w = await world();
-  server = await serve(w.db);
+  // The demo as make demo serves it: its images at the server's address.
+  ({ server, world: w } = await serveDemo());
+  origin = new URL(server.url).origin;
   technova = w.tenants['technova'];
   host = await listen(hostServer, '127.0.0.1');
   sandbox = await listen(sandboxServer, 'localhost');
@@ -49,9 +51,9 @@ before(async () => {
       { sku: 'SHIRT-S', options: { Size: 'S', Color: 'Blue' }, price: '59.90', compare_at_price: '79.90', stock: 4 },
       { sku: 'SHIRT-M', options: { Size: 'M', Color: 'Blue' }, price: '59.90', stock: 8 },
       { sku: 'SHIRT-L', options: { Size: 'L', Color: 'Blue' }, price: '69.90', stock: 0 }],
-    media: [{ url: img('front'), alt: 'Front' }, { url: img('back'), alt: 'Back' }] });
+    media: [{ url: img('camiseta-azul'), alt: 'Front' }, { url: img('camiseta-costas'), alt: 'Back' }] });
   await owner.call('create_product', { tenant_id: technova, name: 'Green cap', sku: 'CAP-G', price: '29.90', stock: 3, status: 'draft',
-    vendor: 'Acme', product_type: 'Caps', tags: ['cotton'], media: [{ url: img('cap'), alt: 'Cap' }] });
+    vendor: 'Acme', product_type: 'Caps', tags: ['cotton'], media: [{ url: img('bone'), alt: 'Cap' }] });
   await owner.close();
 });
 after(async () => {
@@ -193,7 +195,8 @@ for (const revision of revisions) {
     const v = await open(mcp, 'list_products', { tenant_id: technova, limit: 3 });
     try {
       assert.equal(v.opened.mimeType, 'text/html;profile=mcp-app');
-      assert.deepEqual(v.opened.meta.ui, { csp: { resourceDomains: ['https:'] }, prefersBorder: true });
+      // Images from any https URL, and from the server itself, here on http.
+      assert.deepEqual(v.opened.meta.ui, { csp: { resourceDomains: ['https:', origin] }, prefersBorder: true });
       const first = v.opened.result.structuredContent;
       await v.frame.waitForSelector('.product-row');
       assert.deepEqual(await texts(v.frame, '.product-row .open'), first.products.map((p) => p.name));
@@ -294,17 +297,68 @@ for (const revision of revisions) {
   });
 }
 
-// Both views, in the host's light and dark themes and in both languages,
-// the theme and the language changed by the host while the view is shown.
+// rendered waits until a view shows what it will show, so that a
+// screenshot holds it and not a blank frame: its content is there
+// (selector), every image has loaded, the fonts are ready, the host has
+// sized the frame to the view's height, and the view has painted twice
+// since (the host's frame composited with it).
+async function rendered(v, selector) {
+  const f = v.frame;
+  await f.waitForSelector(selector, { visible: true });
+  await f.waitForFunction(() => document.fonts.status === 'loaded' && [...document.images].every((i) => i.complete && i.naturalWidth > 0));
+  const height = await f.evaluate(() => document.documentElement.getBoundingClientRect().height);
+  await v.page.waitForFunction((h) => {
+    const frame = document.querySelector('#slot iframe');
+    return frame && Math.abs(frame.getBoundingClientRect().height - Math.min(Math.ceil(h) + 2, 2000)) <= 2;
+  }, {}, height);
+  await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await v.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+// shoot saves the page's screenshot, and checks that the view's frame in
+// it is not blank: the pixels of the frame's box hold more than its
+// background.
+//
+// The page is shot within the viewport, grown to the page's height when
+// the view is taller: a full-page capture beyond the viewport leaves the
+// view's frames (other origins, other processes) blank.
+async function shoot(v, file) {
+  const height = await v.page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > v.page.viewport().height) {
+    await v.page.setViewport({ width: 800, height });
+    await rendered(v, 'body');
+  }
+  const box = await (await v.page.$('#slot iframe')).boundingBox();
+  const png = await v.page.screenshot({ path: join(shots, file), captureBeyondViewport: false });
+  const clip = { x: box.x + 1, y: box.y + 1, width: box.width - 2, height: Math.min(box.height - 2, 400) };
+  const colors = await v.page.evaluate(async (b64, c) => {
+    const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+    const canvas = new OffscreenCanvas(c.width, c.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(bitmap, -c.x, -c.y);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < px.length && seen.size < 64; i += 4) seen.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+    return seen.size;
+  }, Buffer.from(png).toString('base64'), clip);
+  assert.ok(colors >= 16, `${file}: the view's frame is blank (${colors} colors)`);
+}
+
+// Both views of the demo, in the host's light and dark themes and in both
+// languages, the theme and the language changed by the host while the
+// view is shown: TechNova's shirt (photos, colors and sizes at different
+// prices, some on sale, some sold out) and Mercado Verde's catalog.
 test('screenshots: light and dark, pt-BR and en', async () => {
-  const mcp = await connect('2026-07-28', 'ana@technova.example');
+  const ana = await connect('2026-07-28', 'ana@technova.example');
+  const marina = await connect('2026-07-28', 'marina@mercadoverde.example');
   try {
-    const notebook = await mcp.call('get_product', { tenant_id: technova, sku: 'NB-DELL-5440' });
-    for (const [name, tool, args] of [['product', 'get_product', { tenant_id: technova, id: notebook.id }],
-      ['list', 'list_products', { tenant_id: technova, limit: 6 }]]) {
+    const tshirt = await ana.call('get_product', { tenant_id: technova, sku: 'CAM-DEV-AZ-M' });
+    for (const [name, mcp, tool, args, selector] of [
+      ['product', ana, 'get_product', { tenant_id: technova, id: tshirt.id }, 'article.product'],
+      ['list', marina, 'list_products', { tenant_id: w.tenants['mercado-verde'], limit: 6 }, '.product-row']]) {
       const v = await open(mcp, tool, args, { theme: 'light', locale: 'en-US' });
       try {
-        await v.frame.waitForSelector(name === 'product' ? 'article.product' : '.product-row');
+        await rendered(v, selector);
         for (const [theme, locale] of [['light', 'en-US'], ['dark', 'en-US'], ['light', 'pt-BR'], ['dark', 'pt-BR']]) {
           await v.page.evaluate((t, l) => window.setTheme(t, l), theme, locale);
           await v.frame.waitForFunction((l) => document.documentElement.lang === (l === 'pt-BR' ? 'pt-BR' : 'en'), {}, locale);
@@ -312,10 +366,8 @@ test('screenshots: light and dark, pt-BR and en', async () => {
           assert.match(heading, locale === 'pt-BR' ? /Descrição|Variantes|nesta página/ : /Description|Variants|on this page/);
           const bg = await v.frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
           assert.equal(bg, theme === 'dark' ? 'rgb(23, 23, 28)' : 'rgb(255, 255, 255)', 'the host\'s CSS variables');
-          // The host has resized the frame to the view's height, and the view painted.
-          await v.frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-          await new Promise((r) => setTimeout(r, 200));
-          await v.page.screenshot({ path: join(shots, `${name}-${theme}-${locale}.png`), fullPage: true });
+          await rendered(v, selector);
+          await shoot(v, `${name}-${theme}-${locale}.png`);
         }
         assert.deepEqual(v.errors, []);
       } finally {
@@ -323,7 +375,8 @@ test('screenshots: light and dark, pt-BR and en', async () => {
       }
     }
   } finally {
-    await mcp.close();
+    await ana.close();
+    await marina.close();
   }
 });
 
@@ -354,8 +407,8 @@ test('the real model: variants, photos, tags and facets', async () => {
       assert.deepEqual(await table(), [
         ['S / Blue', 'SHIRT-S', 'R$59.90R$79.90', '4'], ['M / Blue', 'SHIRT-M', 'R$59.90', '8'], ['L / Blue', 'SHIRT-L', 'R$69.90', '0']]);
       assert.equal((await f.$$('table.variants button.adjust')).length, 3, 'an owner adjusts each variant');
-      await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await pv.page.screenshot({ path: join(shots, 'product-variants-light-en-US.png'), fullPage: true });
+      await rendered(pv, 'article.product');
+      await shoot(pv, 'product-variants-light-en-US.png');
 
       // Adjust the M variant: that variant's stock, by its id, and the view shows the new figure.
       await f.$eval('tr[data-sku="SHIRT-M"] input', (e) => { e.value = '5'; });
@@ -390,8 +443,8 @@ test('the real model: variants, photos, tags and facets', async () => {
         (name === 'options' ? Object.values(values).flat() : values).map((x) => `${name === 'status' ? status[x.value] : x.value} (${x.count})`)));
       assert.ok(await f.$('.facets button[data-value="summer"]'), 'the shirt\'s tags among them');
       assert.equal((await f.$$('button.next')).length, 0, 'the last page');
-      await f.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await lv.page.screenshot({ path: join(shots, 'list-facets-dark-pt-BR.png'), fullPage: true });
+      await rendered(lv, '.product-row');
+      await shoot(lv, 'list-facets-dark-pt-BR.png');
       // A size narrows the list to the products with a variant of it.
       await f.click('.facets button[data-value="M"]');
       await f.waitForSelector('.facets button[data-value="M"][aria-pressed="true"]');

@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 )
@@ -152,6 +153,9 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("/.well-known/oauth-protected-resource"+MCPPath, meta)
 	}
 	mux.Handle("GET "+IconsPath+"{file}", mcpserver.Icons())
+	// The demo's images, which its products name: in every server, so
+	// that a database the demo filled shows them however it is served.
+	mux.Handle("GET "+demo.ImagesPath+"{file}", demo.Images())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	if s.opts.MetricsHandler != nil {

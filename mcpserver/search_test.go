@@ -95,19 +95,22 @@ func TestProductFilters(t *testing.T) {
 			slices.Sort(out)
 			return out
 		}
-		// Demo: NB 4599.90 (12), MS 649.90 (40), MN 1299.00 (7), KB 799.00 (0), HS 299.90 (25), CH 1899.00 (3, archived).
+		// Demo: NB 4599.90 (12), MS 649.90 (40), MN 1299.00 (7), KB 799.00 (0), HS 299.90 (25), CH 1899.00 (3, archived),
+		// the shirt CAM-DEV-AZ-P 49.90–69.90 (32), the hoodie MOL-TN-CZ-P 179.90–199.90 (15), the mousepad MP-RD-M 39.90–99.90 (42),
+		// the cap BONE-TN 69.90 (15, draft).
 		for name, c := range map[string]struct {
 			args map[string]any
 			want []string
 		}{
 			"out of stock": {map[string]any{"in_stock": false}, []string{"KB-KEYC-K2"}},
-			"in stock":     {map[string]any{"in_stock": true, "status": "active"}, []string{"HS-JBL-T520", "MN-LG-29WQ600", "MS-LOGI-MX3S", "NB-DELL-5440"}},
-			"price range":  {map[string]any{"min_price": "649.90", "max_price": "1299"}, []string{"KB-KEYC-K2", "MN-LG-29WQ600", "MS-LOGI-MX3S"}},
-			"min price":    {map[string]any{"min_price": "1500"}, []string{"CH-ERGO-01", "NB-DELL-5440"}},
-			"other money":  {map[string]any{"min_price": "1", "currency": "USD"}, nil},
-			"archived":     {map[string]any{"status": "archived"}, []string{"CH-ERGO-01"}},
-			"updated":      {map[string]any{"updated_since": "2999-01-01T00:00:00Z"}, nil},
-			"since ever":   {map[string]any{"updated_since": "2000-01-01T00:00:00-03:00", "query": "mouse"}, []string{"MS-LOGI-MX3S"}},
+			"in stock": {map[string]any{"in_stock": true, "status": "active"}, []string{"CAM-DEV-AZ-P", "HS-JBL-T520", "MN-LG-29WQ600", "MOL-TN-CZ-P",
+				"MP-RD-M", "MS-LOGI-MX3S", "NB-DELL-5440"}},
+			"price range": {map[string]any{"min_price": "649.90", "max_price": "1299"}, []string{"KB-KEYC-K2", "MN-LG-29WQ600", "MS-LOGI-MX3S"}},
+			"min price":   {map[string]any{"min_price": "1500"}, []string{"CH-ERGO-01", "NB-DELL-5440"}},
+			"other money": {map[string]any{"min_price": "1", "currency": "USD"}, nil},
+			"archived":    {map[string]any{"status": "archived"}, []string{"CH-ERGO-01"}},
+			"updated":     {map[string]any{"updated_since": "2999-01-01T00:00:00Z"}, nil},
+			"since ever":  {map[string]any{"updated_since": "2000-01-01T00:00:00-03:00", "query": "mouse"}, []string{"MP-RD-M", "MS-LOGI-MX3S"}},
 		} {
 			if got := skus(c.args); !slices.Equal(got, c.want) {
 				t.Errorf("%s: %v, want %v", name, got, c.want)

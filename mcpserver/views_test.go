@@ -171,7 +171,7 @@ func TestViewResources(t *testing.T) {
 				t.Errorf("%s: %s kept %q %d", transport, uri, res.CacheScope, res.TTLMs)
 			}
 			c := res.Contents[0]
-			if len(res.Contents) != 1 || c.URI != uri || c.MIMEType != views.MIMEType || c.Text != views.HTML(uri) {
+			if len(res.Contents) != 1 || c.URI != uri || c.MIMEType != views.MIMEType || c.Text != views.HTML(uri, "") {
 				t.Errorf("%s: %s read as %d contents, %s %s", transport, uri, len(res.Contents), c.URI, c.MIMEType)
 			}
 			if m, _ := json.Marshal(c.Meta); string(m) != wantMeta {
@@ -184,7 +184,7 @@ func TestViewResources(t *testing.T) {
 		}
 	}
 	for _, uri := range []string{views.ProductURI, views.ProductListURI} {
-		html := views.HTML(uri)
+		html := views.HTML(uri, "")
 		t.Logf("%s: %d bytes", uri, len(html))
 		if len(html) > 32<<10 {
 			t.Errorf("%s is %d bytes, over 32 KiB", uri, len(html))
@@ -196,7 +196,7 @@ func TestViewResources(t *testing.T) {
 			t.Errorf("%s: its own CSP lets it connect", uri)
 		}
 	}
-	if strings.Contains(views.HTML(views.ProductURI), "function renderList") {
+	if strings.Contains(views.HTML(views.ProductURI, ""), "function renderList") {
 		t.Error("the product view carries the list's script")
 	}
 }
@@ -205,7 +205,7 @@ func TestViewResources(t *testing.T) {
 // HTML parser but the inert one that strips the description's tags.
 func TestViewsRenderTextAsText(t *testing.T) {
 	for _, uri := range []string{views.ProductURI, views.ProductListURI} {
-		html := views.HTML(uri)
+		html := views.HTML(uri, "")
 		if m := regexp.MustCompile(`innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function`).FindString(html); m != "" {
 			t.Errorf("%s uses %s", uri, m)
 		}

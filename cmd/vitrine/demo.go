@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/vitrine/vitrine/demo"
+	"github.com/vitrine/vitrine/httpserver"
 )
 
 // DemoCmd fills the database with demo data.
@@ -23,7 +25,7 @@ func (c *DemoCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	w, err := demo.Seed(e.ctx, svc)
+	w, err := demo.SeedAt(e.ctx, svc, baseURL(c.URL))
 	if err != nil {
 		return err
 	}
@@ -32,6 +34,16 @@ func (c *DemoCmd) Run(e *env) error {
 	}
 	printDemo(e, w, c.URL, "")
 	return nil
+}
+
+// baseURL is the server's URL of its MCP endpoint's: where the demo's
+// images are.
+func baseURL(mcpURL string) string {
+	u, err := neturl.Parse(mcpURL)
+	if err != nil || u.Host == "" {
+		return demo.DefaultBaseURL
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(u.Scheme+"://"+u.Host+u.Path, "/"), httpserver.MCPPath)
 }
 
 // defaultDemoURL is where make demo serves, and what vitrine demo writes

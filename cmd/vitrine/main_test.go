@@ -299,21 +299,25 @@ func TestProductImportExport(t *testing.T) {
 
 		// Export, in both formats; the CSV imports back as an upsert.
 		exported := must(t, "product", "export", d, "--tenant", "technova")
-		if lines := strings.Split(strings.TrimSpace(exported), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[0], "id,sku,name,") || !strings.Contains(exported, `"Esferográfica, 1 mm"`) {
+		if lines := strings.Split(strings.TrimSpace(exported), "\n"); len(lines) != 13 || !strings.HasPrefix(lines[0], "id,sku,name,") || !strings.Contains(exported, `"Esferográfica, 1 mm"`) {
 			t.Fatalf("export csv:\n%s", exported)
 		}
 		back := writeFile(t, dir, "back.csv", exported)
-		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "8 rows: 0 created, 8 updated, 0 failed.") {
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "12 rows: 0 created, 12 updated, 0 failed.") {
 			t.Errorf("re-import: %s", out)
 		}
 		jsonl := filepath.Join(dir, "out.jsonl")
 		must(t, "product", "export", d, "--tenant", "mercado-verde", "--format", "jsonl", "-o", jsonl)
 		data, _ := os.ReadFile(jsonl)
-		if lines := jsonLines(t, string(data)); len(lines) != 4 || lines[0]["price"] == nil {
+		if lines := jsonLines(t, string(data)); len(lines) != 7 || lines[0]["price"] == nil {
 			t.Fatalf("export jsonl: %s", data)
 		}
-		// JSON Lines import into another company, as a chosen member.
-		if out := must(t, "product", "import", d, "--tenant", "technova", "--as", "carla@technova.example", jsonl); !strings.Contains(out, "4 rows: 4 created") {
+		// JSON Lines import into another company, as a chosen member, once
+		// its owner defined the attributes the demo's groceries hold.
+		for _, a := range [][]string{{"organico", "boolean"}, {"origem", "text"}, {"conservacao", "enum", "--values", "Ambiente,Refrigerado"}} {
+			must(t, append([]string{"attribute", "save", a[0], d, "--tenant", "technova", "--type"}, a[1:]...)...)
+		}
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--as", "carla@technova.example", jsonl); !strings.Contains(out, "7 rows: 7 created") {
 			t.Errorf("jsonl import: %s", out)
 		}
 		fails(t, "You do not have permission", "product", "import", d, "--tenant", "technova", "--as", "diego@technova.example", jsonl)

@@ -237,7 +237,11 @@ func (c *ServeCmd) Run(e *env) error {
 	}
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), httpserver.MCPPath)
 	if c.Demo {
-		w, err := demo.Seed(e.ctx, svc)
+		base := publicURL
+		if base == "" {
+			base = "http://" + ln.Addr().String()
+		}
+		w, err := demo.SeedAt(e.ctx, svc, base)
 		if err != nil {
 			ln.Close()
 			return err

@@ -107,10 +107,11 @@ function draw(...children) { app().replaceChildren(...children.flat(Infinity).fi
 function fail(message) { app().prepend(el('p', {class: 'error', role: 'alert', text: message})); }
 function clearErrors() { for (const e of app().querySelectorAll('.error')) e.remove(); }
 
-// photo is an image the shop named (https only, which is what the CSP lets
-// load), or a placeholder.
+// photo is an image the shop named, or a placeholder. The CSP says which
+// load: any https one, and the server's own (the demo's) from a server
+// reached over http.
 function photo(src, alt, cls) {
-  if (typeof src === 'string' && /^https:\/\//i.test(src)) return el('img', {class: cls || 'photo', src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer'});
+  if (typeof src === 'string' && /^https?:\/\//i.test(src)) return el('img', {class: cls || 'photo', src, alt: alt || '', loading: 'lazy', referrerpolicy: 'no-referrer'});
   return el('div', {class: cls || 'photo', role: 'img', 'aria-label': t('noPhoto'), text: t('noPhoto')});
 }
 

@@ -56,6 +56,9 @@ var All = []*View{
 func init() {
 	for _, v := range All {
 		v.html = page(v.parts...)
+		if !strings.Contains(v.html, imgSrc) {
+			panic("shell.html's CSP lacks " + imgSrc) // HTML extends it
+		}
 	}
 }
 
@@ -77,10 +80,19 @@ func page(parts ...string) string {
 	return strings.NewReplacer("/*CSS*/", read("view.css"), "/*JS*/", js).Replace(read("shell.html"))
 }
 
-// HTML returns the page served at a view's URI ("" for none).
-func HTML(uri string) string {
+// imgSrc is the img-src of the views' own CSP (shell.html).
+const imgSrc = "img-src https: data:"
+
+// HTML returns the page served at a view's URI ("" for none). With an
+// images origin (that of a server reached over plain http, which serves
+// images itself: the demo's photos), the page's CSP lets it load them too,
+// as Meta's does.
+func HTML(uri, imagesOrigin string) string {
 	for _, v := range All {
 		if v.URI == uri {
+			if imagesOrigin != "" {
+				return strings.Replace(v.html, imgSrc, imgSrc+" "+imagesOrigin, 1)
+			}
 			return v.html
 		}
 	}
@@ -89,13 +101,22 @@ func HTML(uri string) string {
 
 // Meta is the _meta.ui of every view's resource. Its CSP lets the page
 // load the images the shops name (any https URL: a shop's photos live on
-// its own CDN, unknown in advance) and nothing else; no connectDomains, so
-// a view reaches no server but through the host. The page's own CSP says
-// the same again (shell.html), for a host that applies none.
-var Meta = mcp.Meta{"ui": map[string]any{
-	"csp":           map[string]any{"resourceDomains": []string{"https:"}},
-	"prefersBorder": true,
-}}
+// its own CDN, unknown in advance) and, with an images origin (that of a
+// server reached over plain http: make demo, on loopback), the images that
+// server serves itself (the demo's photos); nothing else. No
+// connectDomains, so a view reaches no server but through the host. The
+// page's own CSP says the same again (shell.html), for a host that applies
+// none.
+func Meta(imagesOrigin string) mcp.Meta {
+	domains := []string{"https:"}
+	if imagesOrigin != "" {
+		domains = append(domains, imagesOrigin)
+	}
+	return mcp.Meta{"ui": map[string]any{
+		"csp":           map[string]any{"resourceDomains": domains},
+		"prefersBorder": true,
+	}}
+}
 
 // Shown reports whether the client of this request renders views: it
 // declares the extension with the views' type. Since 2026-07-28 a client
