@@ -3,6 +3,7 @@ package vitrine
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,19 +52,27 @@ func (a *Attribute) Check(field string, v any) (any, error) {
 		}
 		return ValidateText(field, s, MaxAttributeTextLen)
 	case AttributeNumber:
+		f, ok := 0.0, false
 		switch n := v.(type) {
 		case float64:
-			return n, nil
+			f, ok = n, true
 		case int:
-			return float64(n), nil
+			f, ok = float64(n), true
 		case int64:
-			return float64(n), nil
+			f, ok = float64(n), true
 		case string:
-			if f, err := strconv.ParseFloat(strings.TrimSpace(n), 64); err == nil {
-				return f, nil
-			}
+			x, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+			f, ok = x, err == nil
 		}
-		return nil, Invalid(field, "%s is a number attribute; got %s", field, describe(v))
+		if !ok {
+			return nil, Invalid(field, "%s is a number attribute; got %s", field, describe(v))
+		}
+		// NaN and the infinities have no JSON form: a product holding one
+		// could not be answered.
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, Invalid(field, "%s is a number attribute and takes finite numbers only; got %s", field, describe(v))
+		}
+		return f, nil
 	case AttributeBoolean:
 		switch b := v.(type) {
 		case bool:
