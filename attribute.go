@@ -39,6 +39,10 @@ type Attribute struct {
 const (
 	MaxAttributes       = 50
 	MaxAttributeTextLen = 1000
+	// MaxEnumValues bounds an enum attribute's allowed values.
+	MaxEnumValues = 1000
+	// enumValuesShown is how many allowed values a refusal names.
+	enumValuesShown = 10
 )
 
 // Check validates a value of the attribute and returns it in its one form:
@@ -88,7 +92,13 @@ func (a *Attribute) Check(field string, v any) (any, error) {
 		if ok && slices.Contains(a.Values, strings.TrimSpace(s)) {
 			return strings.TrimSpace(s), nil
 		}
-		return nil, Invalid(field, "%s must be one of %s; got %s", field, Quoted(a.Values), describe(v))
+		if len(a.Values) <= enumValuesShown {
+			return nil, Invalid(field, "%s must be one of %s; got %s", field, Quoted(a.Values), describe(v))
+		}
+		// A long list is named by a few of its values and its count: the
+		// refusal stays short whatever the definition holds.
+		return nil, Invalid(field, "%s must be one of the %d values of the attribute (list_attributes lists them), such as %s; got %s",
+			field, len(a.Values), Quoted(a.Values[:enumValuesShown]), describe(v))
 	}
 	return nil, Invalid(field, "%s has an unknown type %q", field, a.Type)
 }

@@ -303,14 +303,20 @@ func (in AttributeFields) applyTo(at *vitrine.Attribute) error {
 			return vitrine.Invalid("values", "values belong to an enum attribute; this one is %s", at.Type)
 		}
 		at.Values = nil
+		seen := make(map[string]bool)
 		for i, v := range *in.Values {
 			v, err := vitrine.ValidateText(fmt.Sprintf("values[%d]", i), v, vitrine.MaxOptionLength)
 			if err != nil {
 				return err
 			}
-			if v != "" && !slices.Contains(at.Values, v) {
-				at.Values = append(at.Values, v)
+			if v == "" || seen[v] {
+				continue
 			}
+			if len(at.Values) == vitrine.MaxEnumValues {
+				return vitrine.Invalid("values", "an enum attribute has at most %d different values; got more (%d given)", vitrine.MaxEnumValues, len(*in.Values))
+			}
+			seen[v] = true
+			at.Values = append(at.Values, v)
 		}
 	}
 	if at.Type == vitrine.AttributeEnum && len(at.Values) == 0 {
