@@ -78,10 +78,11 @@ func (c *ProductImportCmd) Run(e *env) error {
 	}
 	ctx := e.ctx
 	var (
-		total catalog.ImportSummary
-		batch []catalog.ImportRow
-		lines []int
-		first = 0
+		total   catalog.ImportSummary
+		batch   []catalog.ImportRow
+		lines   []int
+		first   = 0
+		noticed = map[string]bool{}
 	)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -90,6 +91,12 @@ func (c *ProductImportCmd) Run(e *env) error {
 		sum, err := cat.ImportProducts(ctx, a, batch, c.Mode, c.Atomic, nil)
 		if err != nil {
 			return err
+		}
+		for _, n := range sum.Notices {
+			if !noticed[n] {
+				noticed[n] = true
+				fmt.Fprintf(e.stderr, "note: %s\n", n)
+			}
 		}
 		for _, r := range sum.Results {
 			if r.Err != nil {

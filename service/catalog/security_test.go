@@ -2,11 +2,13 @@ package catalog_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )
 
@@ -43,6 +45,148 @@ func TestEnumAttributeBounds(t *testing.T) {
 		}
 		if _, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{Name: "Shirt", Price: "1.00", Attributes: map[string]any{"size_code": "v999"}}, ""); err != nil {
 			t.Errorf("an allowed value: %v", err)
+		}
+	})
+}
+
+// member adds a member (the built-in role, without catalog:manage) to the
+// company and returns their access.
+func member(t *testing.T, w *world, slug, name string) *service.Access {
+	t.Helper()
+	if _, err := w.svc.Operator().CreateUser(ctx, email(name), name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.svc.Operator().AddMember(ctx, slug, email(name), vitrine.RoleMember, "active"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := w.svc.Operator().Actor(ctx, slug, email(name), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// Issue 31, finding 2: making a category or an attribute definition needs
+// catalog:manage whatever the way in. A member's import uses what exists
+// and says once what it left out, or refuses its products when atomic.
+func TestImportNeedsCatalogManageToDefine(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		owner := shop(t, w, "acme")
+		mia := member(t, w, "acme", "mia")
+		clothing, err := w.cat.CreateCategory(ctx, owner, catalog.CategoryFields{Name: ptrTo("Clothing")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.cat.CreateAttribute(ctx, owner, catalog.AttributeFields{Key: "material", Type: "text"}); err != nil {
+			t.Fatal(err)
+		}
+		csv := "Handle,Title,Product Category,Variant Price,Member Made (product.metafields.custom.member_made),Material (product.metafields.custom.material)\n" +
+			"member-made,Member Made,Member Cat > Member Sub,1.00,yes,cotton\n" +
+			"member-two,Member Two,Member Cat > Member Sub,1.00,yes,linen\n" +
+			"in-clothing,In Clothing,Clothing,2.00,,wool\n"
+		taxonomy := func() (int, int) {
+			t.Helper()
+			cats, err := w.cat.ListCategories(ctx, owner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defs, err := w.cat.ListAttributes(ctx, owner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(cats), len(defs)
+		}
+
+		// Atomic: the products that need a definition are refused, saying why.
+		res, err := w.cat.ImportShopify(ctx, mia, strings.NewReader(csv), "", "create", true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Written || res.Failed != 2 || res.Results[2].Status != catalog.RowSkipped {
+			t.Fatalf("atomic: %+v", res.ImportSummary)
+		}
+		for _, r := range res.Results[:2] {
+			if r.Err == nil || r.Err.Type != vitrine.ValidationError || !strings.Contains(r.Err.Message, "catalog:manage") || !strings.Contains(r.Err.Message, "line ") {
+				t.Errorf("atomic, a refused product: %+v %v", r, r.Err)
+			}
+		}
+		if c, d := taxonomy(); c != 1 || d != 1 {
+			t.Fatalf("an atomic member import defined %d categories, %d attributes", c, d)
+		}
+
+		// Not atomic: every product comes in, with what exists, and a notice once each.
+		res, err = w.cat.ImportShopify(ctx, mia, strings.NewReader(csv), "", "create", false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Written || res.Created != 3 || res.Failed != 0 {
+			t.Fatalf("a member's import: %+v %v", res.ImportSummary, res.Notices)
+		}
+		if c, d := taxonomy(); c != 1 || d != 1 {
+			t.Errorf("a member's import defined %d categories, %d attributes", c, d)
+		}
+		var cat, attr int
+		for _, n := range res.Notices {
+			if strings.Contains(n, "Member Cat > Member Sub") && strings.Contains(n, "catalog:manage") {
+				cat++
+			}
+			if strings.Contains(n, "member_made") && strings.Contains(n, "catalog:manage") {
+				attr++
+			}
+		}
+		if cat != 1 || attr != 1 {
+			t.Errorf("notices (one for the category, one for the attribute): %q", res.Notices)
+		}
+		p, err := w.cat.GetProduct(ctx, owner, res.Results[0].Product.ID, "")
+		if err != nil || len(p.Categories) != 0 || p.Attributes["material"] != "cotton" || p.Attributes["member_made"] != nil {
+			t.Errorf("a member's product: %+v %v", p, err)
+		}
+		p, err = w.cat.GetProduct(ctx, owner, res.Results[2].Product.ID, "")
+		if err != nil || len(p.Categories) != 1 || p.Categories[0].ID != clothing.ID {
+			t.Errorf("a member's product in an existing category: %+v %v", p, err)
+		}
+
+		// The owner's import makes them.
+		csv2 := strings.NewReplacer("member-", "owner-", "in-clothing", "owner-clothing").Replace(csv)
+		res, err = w.cat.ImportShopify(ctx, owner, strings.NewReader(csv2), "", "create", false, nil)
+		if err != nil || res.Created != 3 {
+			t.Fatalf("the owner's import: %+v %v", res, err)
+		}
+		if c, d := taxonomy(); c != 3 || d != 2 {
+			t.Errorf("the owner's import defined %d categories, %d attributes", c, d)
+		}
+	})
+}
+
+// Issue 31, finding 2: a company holds at most MaxAttributesPerTenant
+// attribute definitions, whatever the way in.
+func TestAttributesPerCompanyAreCapped(t *testing.T) {
+	defer catalog.SetMaxAttributesPerTenant(3)()
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		a := shop(t, w, "acme")
+		for i := range 2 {
+			if _, err := w.cat.SaveAttribute(ctx, a, catalog.AttributeFields{Key: fmt.Sprintf("a%d", i), Type: "text"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// An import defines the third, not the fourth: its values are left out, said once.
+		csv := "Handle,Title,Variant Price,X (product.metafields.custom.x),Y (product.metafields.custom.y)\nhat,Hat,1.00,1,2\n"
+		res, err := w.cat.ImportShopify(ctx, a, strings.NewReader(csv), "", "create", false, nil)
+		if err != nil || res.Created != 1 {
+			t.Fatalf("import: %+v %v", res, err)
+		}
+		if !slices.ContainsFunc(res.Notices, func(n string) bool { return strings.Contains(n, `"y"`) && strings.Contains(n, "3 attributes") }) {
+			t.Errorf("notices: %q", res.Notices)
+		}
+		_, err = w.cat.SaveAttribute(ctx, a, catalog.AttributeFields{Key: "z", Type: "text"})
+		if e := vitrine.AsError(err); e == nil || e.Type != vitrine.ValidationError || e.Field != "key" || !strings.Contains(e.Message, "at most 3") {
+			t.Errorf("the fourth: %v", err)
+		}
+		// A definition that exists still changes.
+		if _, err := w.cat.SaveAttribute(ctx, a, catalog.AttributeFields{Key: "a0", Name: ptrTo("A zero")}); err != nil {
+			t.Errorf("renaming one at the cap: %v", err)
 		}
 	})
 }
