@@ -1,6 +1,8 @@
 package catalog_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -189,4 +191,38 @@ func TestAttributesPerCompanyAreCapped(t *testing.T) {
 			t.Errorf("renaming one at the cap: %v", err)
 		}
 	})
+}
+
+// Issue 31, finding 1: a one-handle CSV of 50,000 option values is refused
+// at once, naming its line; an import whose context is done stops.
+func TestShopifyImportStaysLinear(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	a := shop(t, w, "acme")
+	var b strings.Builder
+	b.WriteString("Handle,Title,Option1 Name,Option1 Value,Variant Price\nhuge,Huge,Size,v0,1.00\n")
+	for i := 1; i < 50_000; i++ {
+		fmt.Fprintf(&b, "huge,,,v%d,1.00\n", i)
+	}
+	b.WriteString("small,Small,,,2.00\n")
+	res, err := w.cat.ImportShopify(ctx, a, strings.NewReader(b.String()), "", "create", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Created != 1 || res.Failed != 1 {
+		t.Fatalf("%+v", res.ImportSummary)
+	}
+	if r := res.Results[0]; r.Err == nil || r.Err.Type != vitrine.ValidationError || r.Err.Field != "Variant Price" ||
+		!strings.Contains(r.Err.Message, "line 102") || !strings.Contains(r.Err.Message, "at most 100 variants") {
+		t.Errorf("the refused product: %+v %v", r, r.Err)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = w.cat.ImportShopify(cctx, a, strings.NewReader(strings.ReplaceAll(b.String(), "small", "other")), "", "create", false, nil)
+	if !errors.Is(err, context.Canceled) || vitrine.AsError(err) != nil {
+		t.Fatalf("a cancelled import: %v, want context.Canceled", err)
+	}
+	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{}, 0, ""); err != nil || len(page.Products) != 1 {
+		t.Errorf("after the cancelled import: %v %v, want the one product of before", page, err)
+	}
 }

@@ -102,9 +102,13 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 	}
 	refused := false
 	for {
-		rec, issues, err := rd.Next()
+		rec, issues, err := rd.NextContext(ctx)
 		if err == io.EOF {
 			break
+		}
+		if err != nil && ctx.Err() != nil {
+			// The call's deadline: the import stops there, as any call.
+			return nil, fmt.Errorf("shopify import: %w", err)
 		}
 		if err != nil {
 			return nil, csvError(err)
