@@ -226,3 +226,29 @@ func TestShopifyImportStaysLinear(t *testing.T) {
 		t.Errorf("after the cancelled import: %v %v, want the one product of before", page, err)
 	}
 }
+
+// Issue 31, finding 4: a bounded Shopify import holds its products until
+// the file's end: past the bound nothing is written, within it all is.
+func TestShopifyImportAtMost(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	a := shop(t, w, "acme")
+	file := func(n int) string {
+		var b strings.Builder
+		b.WriteString("Handle,Title,Variant Price\n")
+		for i := range n {
+			fmt.Fprintf(&b, "p-%d,P %d,1.00\n", i, i)
+		}
+		return b.String()
+	}
+	_, err := w.cat.ImportShopifyAtMost(ctx, a, strings.NewReader(file(4)), "", "create", false, 3, nil)
+	if e := vitrine.AsError(err); e == nil || e.Field != "csv" || !strings.Contains(e.Message, "more than 3 products") || !strings.Contains(e.Message, "line 5") {
+		t.Fatalf("4 products, at most 3: %v", err)
+	}
+	res, err := w.cat.ImportShopifyAtMost(ctx, a, strings.NewReader(file(3)), "", "create", false, 3, nil)
+	if err != nil || res.Created != 3 {
+		t.Fatalf("3 products, at most 3: %+v %v", res, err)
+	}
+	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{}, 0, ""); err != nil || len(page.Products) != 3 {
+		t.Errorf("products: %v %v", page, err)
+	}
+}

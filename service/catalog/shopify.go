@@ -34,6 +34,15 @@ type ShopifyImport struct {
 // paths become categories and its metafield columns text attributes,
 // made as needed: the file's own structure comes in with it.
 func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Reader, currency, mode string, atomic bool, progress func(done, total int)) (*ShopifyImport, error) {
+	return s.ImportShopifyAtMost(ctx, a, r, currency, mode, atomic, 0, progress)
+}
+
+// ImportShopifyAtMost is ImportShopify of a file of at most maxProducts
+// products (0: any number), as import_products bounds its rows: a file of
+// more is a ValidationError naming the bound and the line of the product
+// past it, and nothing of it is written (its products are held, not
+// written a batch at a time, until the file's end).
+func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r io.Reader, currency, mode string, atomic bool, maxProducts int, progress func(done, total int)) (*ShopifyImport, error) {
 	if err := a.Allow(service.OpImportProducts); err != nil {
 		return nil, err
 	}
@@ -113,6 +122,15 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		if err != nil {
 			return nil, csvError(err)
 		}
+		if maxProducts > 0 && len(entries) == maxProducts {
+			line := 0
+			if rec != nil {
+				line = rec.Line
+			} else if len(issues) > 0 {
+				line = issues[0].Line
+			}
+			return nil, vitrine.Invalid("csv", "csv holds more than %d products, the most one call imports; line %d starts product %d (vitrine product import reads a file of any size)", maxProducts, line, maxProducts+1)
+		}
 		if rec == nil {
 			var msgs []string
 			line, column, handle := 0, "", ""
@@ -135,7 +153,7 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		entries = append(entries, entry{line: rec.Line, row: len(results) + len(rows), handle: rec.Product.Handle})
 		rows = append(rows, shopifyRow(rec))
 		records = append(records, rec)
-		if !atomic && len(rows) == shopifyBatch {
+		if !atomic && maxProducts == 0 && len(rows) == shopifyBatch {
 			if err := flush(); err != nil {
 				return nil, err
 			}
