@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vitrine/vitrine"
@@ -250,5 +251,60 @@ func TestShopifyImportAtMost(t *testing.T) {
 	}
 	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{}, 0, ""); err != nil || len(page.Products) != 3 {
 		t.Errorf("products: %v %v", page, err)
+	}
+}
+
+// Issue 31, finding 3: two concurrent moves, A under B and B under A, never
+// make a cycle: the tree's writes take turns per company (an advisory
+// lock on PostgreSQL, through a least-privilege login too; SQLite has one
+// writer). Every category stays listed, so the tools can repair it.
+func TestConcurrentMovesMakeNoCycle(t *testing.T) {
+	urls := map[string]func(testing.TB) string{"sqlite": dbtest.SQLiteURL, "postgres": dbtest.PostgresURL, "postgres-owner": dbtest.PostgresOwnerURL}
+	for _, name := range []string{"sqlite", "postgres", "postgres-owner"} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t, urls[name](t))
+			a := shop(t, w, "acme")
+			mk := func(name string) string {
+				c, err := w.cat.CreateCategory(ctx, a, catalog.CategoryFields{Name: ptrTo(name)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c.ID
+			}
+			x, y := mk("X"), mk("Y")
+			root := ""
+			for round := range 40 {
+				for _, id := range []string{x, y} {
+					if _, err := w.cat.UpdateCategory(ctx, a, id, catalog.CategoryFields{ParentID: &root}); err != nil {
+						t.Fatalf("round %d, back to the root: %v", round, err)
+					}
+				}
+				var wg sync.WaitGroup
+				errs := make([]error, 2)
+				start := make(chan struct{})
+				for i, move := range [][2]string{{x, y}, {y, x}} {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						<-start
+						_, errs[i] = w.cat.UpdateCategory(ctx, a, move[0], catalog.CategoryFields{ParentID: &move[1]})
+					}()
+				}
+				close(start)
+				wg.Wait()
+				for _, err := range errs {
+					if err != nil && vitrine.AsError(err) == nil {
+						t.Fatalf("round %d: %v", round, err)
+					}
+				}
+				if errs[0] == nil && errs[1] == nil {
+					t.Fatalf("round %d: both moves succeeded", round)
+				}
+				cats, err := w.cat.ListCategories(ctx, a)
+				if err != nil || len(cats) != 2 {
+					t.Fatalf("round %d: %d categories listed, want 2 (%v)", round, len(cats), err)
+				}
+			}
+		})
 	}
 }
