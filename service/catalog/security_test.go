@@ -9,10 +9,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
+	"github.com/vitrine/vitrine/store"
 )
 
 // Issue 31, finding 6: an enum holds at most 1,000 values, and a wrong
@@ -307,4 +309,122 @@ func TestConcurrentMovesMakeNoCycle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// attributeQueries is a pgx tracer that keeps the statements reading
+// product_attributes by value, with their arguments.
+type attributeQueries struct {
+	mu   sync.Mutex
+	seen []tracedQuery
+}
+
+type tracedQuery struct {
+	sql  string
+	args []any
+}
+
+func (q *attributeQueries) keep(sql string, args []any) {
+	if strings.Contains(sql, "FROM product_attributes WHERE") {
+		q.mu.Lock()
+		q.seen = append(q.seen, tracedQuery{sql, args})
+		q.mu.Unlock()
+	}
+}
+
+func (q *attributeQueries) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	q.keep(d.SQL, d.Args)
+	return ctx
+}
+
+func (q *attributeQueries) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (q *attributeQueries) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	return ctx
+}
+
+func (q *attributeQueries) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	q.keep(d.SQL, d.Args)
+}
+
+func (q *attributeQueries) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+// Issue 31, finding 8: a text attribute of 1,000 CJK characters (3,000
+// bytes) is kept and found by value on both databases alike; on
+// PostgreSQL the filter by value still reads an index.
+func TestLongAttributeValueOnBothDatabases(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		tr := &attributeQueries{}
+		db, err := store.Open(ctx, url, store.Options{Tracer: tr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		svc := service.New(db, nil)
+		if _, err := svc.Operator().CreateUser(ctx, email("olga"), "olga"); err != nil {
+			t.Fatal(err)
+		}
+		w := &world{svc: svc, cat: catalog.New(svc)}
+		a := shop(t, w, "acme")
+		if _, err := w.cat.SaveAttribute(ctx, a, catalog.AttributeFields{Key: "note", Type: "text"}); err != nil {
+			t.Fatal(err)
+		}
+		long := strings.Repeat("漢", vitrine.MaxAttributeTextLen)
+		p, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{Name: "Long", Price: "1.00", Attributes: map[string]any{"note": long}}, "")
+		if err != nil {
+			t.Fatalf("a 1,000-character CJK value: %v", err)
+		}
+		if _, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{Name: "Other", Price: "1.00", Attributes: map[string]any{"note": long[:3*999]}}, ""); err != nil {
+			t.Fatal(err)
+		}
+		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Attributes: map[string]any{"note": long}}, 0, "")
+		if err != nil || len(page.Products) != 1 || page.Products[0].ID != p.ID {
+			t.Fatalf("filtered by the long value: %v %v", page, err)
+		}
+		if !dbtest.IsPostgres(url) {
+			return
+		}
+		tr.mu.Lock()
+		seen := slices.Clone(tr.seen)
+		tr.mu.Unlock()
+		if len(seen) == 0 {
+			t.Fatal("no statement read product_attributes by value")
+		}
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		// On so few rows any index will do; without sequential scans, and
+		// without the primary key (in a transaction rolled back), the plan
+		// shows whether the statement can read the index of values.
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // nothing to keep
+		for _, s := range []string{"SET LOCAL enable_seqscan = off", "ALTER TABLE product_attributes DROP CONSTRAINT product_attributes_pkey"} {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+		q := seen[len(seen)-1]
+		rows, err := tx.Query(ctx, "EXPLAIN "+q.sql, q.args...)
+		if err != nil {
+			t.Fatalf("EXPLAIN %s: %v", q.sql, err)
+		}
+		var plan strings.Builder
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan.WriteString(line + "\n")
+		}
+		if rows.Err() != nil {
+			t.Fatal(rows.Err())
+		}
+		if !strings.Contains(plan.String(), "product_attributes_by_value") || !strings.Contains(plan.String(), "(md5(value) = ") {
+			t.Errorf("the filter by value reads no index of the value:\n%s", plan.String())
+		}
+	})
 }
