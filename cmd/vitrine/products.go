@@ -213,6 +213,9 @@ type ProductExportCmd struct {
 	Format string `enum:"csv,jsonl,shopify" default:"csv" help:"shopify: a Shopify product CSV, which Shopify and Vitrine import; jsonl: every field; csv: the seed's columns, a row per product."`
 	Output string `short:"o" default:"-" placeholder:"FILE" help:"Where to write; - is standard output."`
 	As     string `placeholder:"EMAIL" help:"Read as this member of the company; default: its first owner."`
+	// The csv format always escapes; the Shopify format is data for an
+	// importer, which must read back each value as it was.
+	EscapeFormulas bool `help:"With --format shopify: put a ' before each cell a spreadsheet would run as a formula (starting with = + - @, tab or CR), for a file to open in a spreadsheet. Off by default: Shopify's importer (and Vitrine's) would keep the '. The csv format always escapes."`
 }
 
 // Run writes every product, a page at a time.
@@ -261,6 +264,9 @@ func (c *ProductExportCmd) Run(e *env) error {
 			}
 			return path(p.Categories[0].ID)
 		})
+		sw.EscapeFormulas = c.EscapeFormulas
+	} else if c.EscapeFormulas && c.Format == "jsonl" {
+		return errors.New("--escape-formulas is for --format shopify (the csv format always escapes; JSON Lines is not for spreadsheets)")
 	} else if pw, err = productfile.NewWriter(w, productfile.Format(c.Format)); err != nil {
 		return err
 	}
