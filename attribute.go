@@ -3,6 +3,7 @@ package vitrine
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,10 @@ type Attribute struct {
 const (
 	MaxAttributes       = 50
 	MaxAttributeTextLen = 1000
+	// MaxEnumValues bounds an enum attribute's allowed values.
+	MaxEnumValues = 1000
+	// enumValuesShown is how many allowed values a refusal names.
+	enumValuesShown = 10
 )
 
 // Check validates a value of the attribute and returns it in its one form:
@@ -51,19 +56,27 @@ func (a *Attribute) Check(field string, v any) (any, error) {
 		}
 		return ValidateText(field, s, MaxAttributeTextLen)
 	case AttributeNumber:
+		f, ok := 0.0, false
 		switch n := v.(type) {
 		case float64:
-			return n, nil
+			f, ok = n, true
 		case int:
-			return float64(n), nil
+			f, ok = float64(n), true
 		case int64:
-			return float64(n), nil
+			f, ok = float64(n), true
 		case string:
-			if f, err := strconv.ParseFloat(strings.TrimSpace(n), 64); err == nil {
-				return f, nil
-			}
+			x, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+			f, ok = x, err == nil
 		}
-		return nil, Invalid(field, "%s is a number attribute; got %s", field, describe(v))
+		if !ok {
+			return nil, Invalid(field, "%s is a number attribute; got %s", field, describe(v))
+		}
+		// NaN and the infinities have no JSON form: a product holding one
+		// could not be answered.
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, Invalid(field, "%s is a number attribute and takes finite numbers only; got %s", field, describe(v))
+		}
+		return f, nil
 	case AttributeBoolean:
 		switch b := v.(type) {
 		case bool:
@@ -79,7 +92,13 @@ func (a *Attribute) Check(field string, v any) (any, error) {
 		if ok && slices.Contains(a.Values, strings.TrimSpace(s)) {
 			return strings.TrimSpace(s), nil
 		}
-		return nil, Invalid(field, "%s must be one of %s; got %s", field, Quoted(a.Values), describe(v))
+		if len(a.Values) <= enumValuesShown {
+			return nil, Invalid(field, "%s must be one of %s; got %s", field, Quoted(a.Values), describe(v))
+		}
+		// A long list is named by a few of its values and its count: the
+		// refusal stays short whatever the definition holds.
+		return nil, Invalid(field, "%s must be one of the %d values of the attribute (list_attributes lists them), such as %s; got %s",
+			field, len(a.Values), Quoted(a.Values[:enumValuesShown]), describe(v))
 	}
 	return nil, Invalid(field, "%s has an unknown type %q", field, a.Type)
 }

@@ -165,7 +165,7 @@ func (c *clients) metadataClient(ctx context.Context, id string) (*signin.OAuthC
 	if err := c.checkURL(id); err != nil {
 		return nil, errInvalidClient.withHint("The client's metadata document could not be used: %s.", err)
 	}
-	if !c.fetches.Allow(clientKey(ctx), time.Now()) {
+	if !c.fetches.Allow(clientKey(ctx), now) {
 		if cached != nil && now.Sub(cached.FetchedAt) < metadataStaleMax {
 			return cached, nil
 		}
@@ -389,7 +389,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if !allowed(s.web.register, r) {
+	if !s.allowed(s.web.register, r) {
 		w.Header().Set("Retry-After", "180")
 		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too_many_requests",
 			"error_description": "too many client registrations from this address; try again later"})

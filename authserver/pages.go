@@ -230,7 +230,7 @@ func (s *Server) login(p *pageCtx) error {
 		return s.render(p, "login", map[string]any{"Title": p.lang.t("sign_in_to"), "Next": next, "Email": email,
 			"Error": msg, "SSO": s.upstream != nil})
 	}
-	if !allowed(s.web.signIn, p.r) {
+	if !s.allowed(s.web.signIn, p.r) {
 		return again(http.StatusTooManyRequests, p.lang.t("too_many"))
 	}
 	u, err := s.accounts.SignIn(p.r.Context(), email, p.r.PostForm.Get("password"))
@@ -445,7 +445,7 @@ func (s *Server) setPassword(p *pageCtx) error {
 		p.w.WriteHeader(http.StatusBadRequest)
 		return s.render(p, "password", map[string]any{"Title": p.lang.t("set_password_title"), "Token": token, "Email": u.Email, "Error": msg})
 	}
-	if !allowed(s.web.signIn, p.r) {
+	if !s.allowed(s.web.signIn, p.r) {
 		return again(p.lang.t("too_many"))
 	}
 	pw := p.r.PostForm.Get("password")

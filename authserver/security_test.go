@@ -338,7 +338,11 @@ func signInFrom(t *testing.T, c *cluster, addr, email, password string) page {
 // registration limits count the client the proxy names, as the MCP
 // endpoint does, not the proxy; IPv6 clients by their /64.
 func TestAuthorizationServerLimitsCountClients(t *testing.T) {
-	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{TrustedProxies: behindProxy}})
+	// The server's clock stands still: a slow run (ten argon2id
+	// verifications on a loaded machine take seconds) refills no limit.
+	frozen := time.Now()
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1, limits: httpserver.Limits{TrustedProxies: behindProxy},
+		options: func(o *authserver.Options) { o.Now = func() time.Time { return frozen } }})
 	ana := "ana@technova.example"
 	t.Run("sign-in", func(t *testing.T) {
 		// Each attempt for another email: the lockout per email stays out

@@ -63,6 +63,10 @@ type Options struct {
 	// pages, whose cookies then lose Secure and their __Host- names: for
 	// development only, and said loudly at start.
 	InsecureIssuer bool
+	// Now, if set, is the server's clock (its per-address limits', its
+	// sessions' and codes'); by default the accounts' clock, the wall
+	// clock. Tests freeze it, so that no limit refills during a slow run.
+	Now func() time.Time
 }
 
 // Server is the authorization server.
@@ -100,7 +104,10 @@ func New(ctx context.Context, acc *accounts.Accounts, opts Options) (*Server, er
 			"passwords and session cookies travel in clear, and the cookies lose Secure and __Host-; never do this in production")
 	}
 	s := &Server{opts: opts, accounts: acc, log: opts.Logger, now: acc.Now, clientAddr: peerAddr}
-	s.clients = newClients(acc.OAuthStore(), opts.InsecureClientMetadata, acc.Now)
+	if opts.Now != nil {
+		s.now = opts.Now
+	}
+	s.clients = newClients(acc.OAuthStore(), opts.InsecureClientMetadata, s.now)
 	secure := iu.Scheme == "https"
 	w, err := newWeb(ctx, acc, secure)
 	if err != nil {

@@ -208,7 +208,7 @@ func redirect(p *pageCtx, to string) error {
 }
 
 // allowed counts an attempt of the request's client against a table of
-// limits, and reports whether it may go ahead.
-func allowed(t *addrlimit.Table, r *http.Request) bool {
-	return t.Allow(clientKey(r.Context()), time.Now())
+// limits, at the server's clock, and reports whether it may go ahead.
+func (s *Server) allowed(t *addrlimit.Table, r *http.Request) bool {
+	return t.Allow(clientKey(r.Context()), s.now())
 }

@@ -116,7 +116,8 @@ func importShopify(ctx context.Context, cat *catalog.Catalog, a *service.Access,
 	if in.CSV == "" {
 		return importOut{}, vitrine.Invalid("csv", "csv must hold the Shopify product CSV export, header first")
 	}
-	res, err := cat.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
+	// A file is bounded as rows are: at most MaxImportRows products a call.
+	res, err := cat.ImportShopifyAtMost(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, shapes.MaxImportRows, progressReporter(ctx))
 	if err != nil {
 		return importOut{}, err
 	}

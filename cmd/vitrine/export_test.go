@@ -64,3 +64,58 @@ func TestExportEscapesFormulas(t *testing.T) {
 		}
 	}
 }
+
+// Issue 31, finding 9: the Shopify export writes values as they are by
+// default, so that Shopify's importer (and Vitrine's) get them back;
+// --escape-formulas escapes every cell a spreadsheet would run, as the
+// csv format always does.
+func TestShopifyExportFormulas(t *testing.T) {
+	d := "--db=" + dbtest.SQLiteURL(t)
+	must(t, "demo", d, "--json")
+	dir := t.TempDir()
+	in := writeFile(t, dir, "in.csv", "Handle,Title,Body (HTML),Vendor,Type,Tags,Option1 Name,Option1 Value,Variant Price,SEO Title\n"+
+		"f-1,\"=HYPERLINK(\"\"http://evil.example\"\")\",\"+cmd|' /C calc'!A0\",@SUM(1+1),-Type,\"=tag, ok\",=Size,@M,1.00,'=seo\n")
+	must(t, "product", "import", d, "--tenant", "technova", "--format", "shopify", in)
+	formulas := []string{`=HYPERLINK("http://evil.example")`, `+cmd|' /C calc'!A0`, "@SUM(1+1)", "-Type", "=tag, ok", "=Size", "@M", "'=seo"}
+	export := func(args ...string) []string {
+		t.Helper()
+		out := filepath.Join(dir, "out.csv")
+		must(t, append([]string{"product", "export", d, "--tenant", "technova", "--format", "shopify", "-o", out}, args...)...)
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows[1:] {
+			if r[0] == "f-1" {
+				return r
+			}
+		}
+		t.Fatal("f-1 not exported")
+		return nil
+	}
+	// By default, as they are: the file is data for an importer.
+	row := strings.Join(export(), "\x00")
+	for _, f := range formulas {
+		if !strings.Contains("\x00"+row+"\x00", "\x00"+f+"\x00") {
+			t.Errorf("without --escape-formulas, %q is not written as it is: %q", f, row)
+		}
+	}
+	// Escaped: no cell a spreadsheet would run.
+	cells := export("--escape-formulas")
+	for _, c := range cells {
+		if c != "" && strings.IndexByte("=+-@\t\r", c[0]) >= 0 {
+			t.Errorf("with --escape-formulas, a cell a spreadsheet would run: %q", c)
+		}
+	}
+	row = strings.Join(cells, "\x00")
+	for _, f := range formulas {
+		if !strings.Contains("\x00"+row+"\x00", "\x00'"+f+"\x00") {
+			t.Errorf("with --escape-formulas, %q is not written '%s: %q", f, f, row)
+		}
+	}
+}

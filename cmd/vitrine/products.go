@@ -78,10 +78,11 @@ func (c *ProductImportCmd) Run(e *env) error {
 	}
 	ctx := e.ctx
 	var (
-		total catalog.ImportSummary
-		batch []catalog.ImportRow
-		lines []int
-		first = 0
+		total   catalog.ImportSummary
+		batch   []catalog.ImportRow
+		lines   []int
+		first   = 0
+		noticed = map[string]bool{}
 	)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -90,6 +91,12 @@ func (c *ProductImportCmd) Run(e *env) error {
 		sum, err := cat.ImportProducts(ctx, a, batch, c.Mode, c.Atomic, nil)
 		if err != nil {
 			return err
+		}
+		for _, n := range sum.Notices {
+			if !noticed[n] {
+				noticed[n] = true
+				fmt.Fprintf(e.stderr, "note: %s\n", n)
+			}
 		}
 		for _, r := range sum.Results {
 			if r.Err != nil {
@@ -206,6 +213,9 @@ type ProductExportCmd struct {
 	Format string `enum:"csv,jsonl,shopify" default:"csv" help:"shopify: a Shopify product CSV, which Shopify and Vitrine import; jsonl: every field; csv: the seed's columns, a row per product."`
 	Output string `short:"o" default:"-" placeholder:"FILE" help:"Where to write; - is standard output."`
 	As     string `placeholder:"EMAIL" help:"Read as this member of the company; default: its first owner."`
+	// The csv format always escapes; the Shopify format is data for an
+	// importer, which must read back each value as it was.
+	EscapeFormulas bool `help:"With --format shopify: put a ' before each cell a spreadsheet would run as a formula (starting with = + - @, tab or CR), for a file to open in a spreadsheet. Off by default: Shopify's importer (and Vitrine's) would keep the '. The csv format always escapes."`
 }
 
 // Run writes every product, a page at a time.
@@ -254,6 +264,9 @@ func (c *ProductExportCmd) Run(e *env) error {
 			}
 			return path(p.Categories[0].ID)
 		})
+		sw.EscapeFormulas = c.EscapeFormulas
+	} else if c.EscapeFormulas && c.Format == "jsonl" {
+		return errors.New("--escape-formulas is for --format shopify (the csv format always escapes; JSON Lines is not for spreadsheets)")
 	} else if pw, err = productfile.NewWriter(w, productfile.Format(c.Format)); err != nil {
 		return err
 	}

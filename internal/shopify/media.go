@@ -53,19 +53,21 @@ func (r *Reader) finishMedia(b *builder, p *vitrine.Product) {
 		return a.m.Position - b.m.Position
 	})
 	var media []vitrine.Media
-	lines := map[string]int{}
+	type first struct{ line, i int } // an URL's first image: its line, its index in media
+	seen := map[string]first{}
 	for _, im := range imgs {
-		if line, ok := lines[im.m.URL]; ok {
-			if j := slices.IndexFunc(media, func(m vitrine.Media) bool { return m.URL == im.m.URL }); media[j].Alt != im.m.Alt {
-				b.note(im.line, fImageAlt, "ignored: the image %q is at line %d already, with the alt text %q", im.m.URL, line, media[j].Alt)
+		if f, ok := seen[im.m.URL]; ok {
+			if media[f.i].Alt != im.m.Alt {
+				b.note(im.line, fImageAlt, "ignored: the image %q is at line %d already, with the alt text %q", im.m.URL, f.line, media[f.i].Alt)
 			}
 			continue
 		}
-		lines[im.m.URL] = im.line
+		seen[im.m.URL] = first{im.line, len(media)}
 		media = append(media, im.m)
 	}
 	for _, v := range p.Variants {
-		if v.Image != "" && !slices.ContainsFunc(media, func(m vitrine.Media) bool { return m.URL == v.Image }) {
+		if _, ok := seen[v.Image]; v.Image != "" && !ok {
+			seen[v.Image] = first{i: len(media)}
 			media = append(media, vitrine.Media{URL: v.Image})
 		}
 	}

@@ -15,6 +15,7 @@ package shopify
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -193,11 +194,22 @@ func (r *Reader) Metafields() []Metafield { return slices.Clone(r.metafields) }
 // product. An error of the CSV syntax (a stray quote) is returned as an
 // error naming its line, and ends the reading: the rows after it cannot be
 // trusted.
+//
+// A product is refused as soon as its rows pass what a product may hold
+// (vitrine.MaxVariants variants, vitrine.MaxMedia images, and so at most
+// maxRows rows): its other rows are read past, not gathered, so that a
+// file's cost stays linear in its size.
 func (r *Reader) Next() (*Record, []Issue, error) {
+	return r.NextContext(context.Background())
+}
+
+// NextContext is Next, stopping with ctx's error, between rows, once ctx
+// is done: a file read under a deadline stops at it.
+func (r *Reader) NextContext(ctx context.Context) (*Record, []Issue, error) {
 	if r.err != nil {
 		return nil, nil, r.err
 	}
-	first, err := r.take()
+	first, err := r.take(ctx)
 	if err != nil {
 		r.err = err
 		return nil, nil, err
@@ -208,8 +220,10 @@ func (r *Reader) Next() (*Record, []Issue, error) {
 			Message: "the row has no Handle and no Title to make one from: every row of a product needs its Handle"}}, nil
 	}
 	rows := []*row{first}
+	t := tally{images: map[string]bool{}}
+	over := r.count(&t, first, true, handle)
 	for {
-		nx, err := r.take()
+		nx, err := r.take(ctx)
 		if err == io.EOF {
 			break
 		}
@@ -221,18 +235,62 @@ func (r *Reader) Next() (*Record, []Issue, error) {
 			r.pending = nx
 			break
 		}
+		if over != nil {
+			continue // the product is refused: its other rows are read past
+		}
 		rows = append(rows, nx)
+		over = r.count(&t, nx, false, handle)
 	}
 	if line, ok := r.seen[handle]; ok {
 		return nil, []Issue{{Line: first.line, Column: r.name(fHandle), Handle: handle, Refused: true,
 			Message: fmt.Sprintf("the handle %q was a product at line %d already: the rows of a product must follow one another", handle, line)}}, nil
 	}
 	r.seen[handle] = first.line
+	if over != nil {
+		return nil, []Issue{*over}, nil
+	}
 	return r.build(handle, rows)
 }
 
-// take returns the pending row or reads the next one that is not blank.
-func (r *Reader) take() (*row, error) {
+// maxRows bounds a product's rows: each row is a variant or adds an image.
+const maxRows = vitrine.MaxVariants + vitrine.MaxMedia
+
+// tally counts what a product's rows hold so far.
+type tally struct {
+	rows, variants int
+	images         map[string]bool // the URLs of Image Src and Variant Image
+}
+
+// count adds a row of a product to t, and returns the issue that refuses
+// the product when the row passes one of its bounds.
+func (r *Reader) count(t *tally, rw *row, first bool, handle string) *Issue {
+	t.rows++
+	if first || slices.ContainsFunc(variantCells, func(f field) bool { return r.cell(rw, f) != "" }) {
+		t.variants++
+	}
+	for _, f := range []field{fImageSrc, fVariantImage} {
+		if s := r.cell(rw, f); s != "" {
+			t.images[s] = true
+		}
+	}
+	refuse := func(f field, format string, args ...any) *Issue {
+		return &Issue{Line: rw.line, Column: r.name(f), Handle: handle, Refused: true,
+			Message: fmt.Sprintf(format, args...) + "; its rows after this line were not read"}
+	}
+	switch {
+	case t.variants > vitrine.MaxVariants:
+		return refuse(fPrice, "the product passes %d variants here: a product has at most %d variants", vitrine.MaxVariants, vitrine.MaxVariants)
+	case len(t.images) > vitrine.MaxMedia:
+		return refuse(fImageSrc, "the product passes %d images here: a product has at most %d images", vitrine.MaxMedia, vitrine.MaxMedia)
+	case t.rows > maxRows:
+		return refuse(fHandle, "the product passes %d rows here: a product has at most %d variants and %d images, a row each", maxRows, vitrine.MaxVariants, vitrine.MaxMedia)
+	}
+	return nil
+}
+
+// take returns the pending row or reads the next one that is not blank,
+// unless ctx is done.
+func (r *Reader) take(ctx context.Context) (*row, error) {
 	if p := r.pending; p != nil {
 		r.pending = nil
 		return p, nil
@@ -241,6 +299,10 @@ func (r *Reader) take() (*row, error) {
 		return nil, io.EOF
 	}
 	for {
+		if err := ctx.Err(); err != nil {
+			line, _ := r.csv.FieldPos(0)
+			return nil, fmt.Errorf("shopify: stopped after line %d: %w", line, err)
+		}
 		rec, err := r.csv.Read()
 		if err == io.EOF {
 			r.eof = true

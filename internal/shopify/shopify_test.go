@@ -2,6 +2,7 @@ package shopify
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vitrine/vitrine"
 )
@@ -530,3 +532,80 @@ func slicesContainsRefusal(issues []Issue) bool {
 }
 
 func fmtAny(v any) string { return strings.ReplaceAll(fmt.Sprintf("%+v", v), "\n", `\n`) }
+
+// Issue 31, finding 1: a product is refused as soon as its rows pass the
+// bounds of a product, its other rows read past; the cost of a file stays
+// linear; the product after it is read as usual.
+func TestReaderRefusesOversizedProductsEarly(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Handle,Title,Option1 Name,Option1 Value,Variant Price,Image Src\n")
+	b.WriteString("huge,Huge,Size,v0,1.00,\n")
+	const n = 200_000 // 2.6 MB; gathered and de-duplicated, minutes of CPU
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "huge,,,v%d,1.00,\n", i)
+	}
+	b.WriteString("pics,Pics,,,1.00,https://cdn.example.com/0.jpg\n")
+	for i := 1; i <= vitrine.MaxMedia; i++ {
+		fmt.Fprintf(&b, "pics,,,,,https://cdn.example.com/%d.jpg\n", i)
+	}
+	b.WriteString("same,Same,,,1.00,https://cdn.example.com/same.jpg\n")
+	for range 400 {
+		b.WriteString("same,,,,,https://cdn.example.com/same.jpg\n")
+	}
+	b.WriteString("small,Small,,,2.00,\n")
+	start := time.Now()
+	_, recs, issues := readAll(t, strings.NewReader(b.String()), "BRL")
+	took := time.Since(start)
+	if len(recs) != 1 || recs[0].Product.Handle != "small" {
+		t.Fatalf("read %d products, want only small", len(recs))
+	}
+	want := []struct {
+		line   int
+		column string
+		text   string
+	}{
+		{2 + vitrine.MaxVariants, "Variant Price", "at most 100 variants"},
+		{n + 2 + vitrine.MaxMedia, "Image Src", "at most 250 images"},
+		{n + vitrine.MaxMedia + 3 + 350, "Handle", "at most 100 variants and 250 images"},
+	}
+	if len(issues) != len(want) {
+		t.Fatalf("issues: %v", issues)
+	}
+	for i, w := range want {
+		if is := issues[i]; !is.Refused || is.Line != w.line || is.Column != w.column || !strings.Contains(is.Message, w.text) {
+			t.Errorf("issue %d: %v, want line %d, %s, %q", i, is, w.line, w.column, w.text)
+		}
+	}
+	// Linear: a few hundred milliseconds; the quadratic reader took minutes.
+	if took > 20*time.Second {
+		t.Errorf("reading %d rows took %v", n, took)
+	}
+	t.Logf("%d rows of one handle refused in %v", n, took)
+}
+
+// Issue 31, finding 1: a reader stops between rows once its context is
+// done, so an import stops at the call's deadline.
+func TestReaderStopsWithItsContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Handle,Title,Variant Price\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "p%d,P %d,1.00\n", i, i)
+	}
+	rd, err := NewReader(strings.NewReader(b.String()), "BRL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	for range 10 {
+		if rec, _, err := rd.NextContext(cctx); err != nil || rec == nil {
+			t.Fatalf("before the cancel: %v %v", rec, err)
+		}
+	}
+	cancel()
+	if _, _, err := rd.NextContext(cctx); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "line 12") {
+		t.Fatalf("after the cancel: %v, want context.Canceled naming line 12", err)
+	}
+	if _, _, err := rd.Next(); !errors.Is(err, context.Canceled) {
+		t.Errorf("a stopped reader stays stopped: %v", err)
+	}
+}

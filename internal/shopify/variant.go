@@ -71,8 +71,10 @@ func (r *Reader) variantOptions(b *builder, rw *row, v *vitrine.Variant, opts []
 func finishOptions(p *vitrine.Product, opts []option) {
 	for _, o := range opts {
 		var vals []string
+		seen := map[string]bool{}
 		for _, v := range p.Variants {
-			if val := v.Options[o.name]; !slices.Contains(vals, val) {
+			if val := v.Options[o.name]; !seen[val] {
+				seen[val] = true
 				vals = append(vals, val)
 			}
 		}

@@ -19,11 +19,18 @@ import (
 // variant, the first with the product's fields, and each row the next of
 // its images; the images left take rows of their own.
 //
-// Cells are written as they are: a cell that starts with = + - @ is not
-// escaped against spreadsheet formulas, unlike Vitrine's own CSV export,
-// because this file is data for an importer (Shopify or Vitrine) and must
-// come back unchanged; a ' before it would become part of the value.
+// Cells are written as they are by default: a cell that starts with = + -
+// @ is not escaped against spreadsheet formulas, unlike Vitrine's own CSV
+// export, because this file is data for an importer (Shopify or Vitrine)
+// and must come back unchanged; a ' before it would become part of the
+// value. EscapeFormulas, for a file meant for a spreadsheet, escapes them.
 type Writer struct {
+	// EscapeFormulas puts a ' before every cell that a spreadsheet would
+	// run as a formula (one starting with = + - @, a tab or a carriage
+	// return, after any 's), as Vitrine's own CSV export does. Shopify's
+	// importer then keeps the ' in the value.
+	EscapeFormulas bool
+
 	csv          *csv.Writer
 	keys         []string
 	categoryPath func(*vitrine.Product) string
@@ -104,6 +111,13 @@ func (w *Writer) Write(p *vitrine.Product) error {
 	rows, err := w.rows(p)
 	if err != nil {
 		return fmt.Errorf("shopify: product %q: %w", p.Handle, err)
+	}
+	if w.EscapeFormulas {
+		for _, row := range rows {
+			for i, c := range row {
+				row[i] = escapeFormula(c)
+			}
+		}
 	}
 	return w.csv.WriteAll(rows) // WriteAll flushes
 }
@@ -226,4 +240,17 @@ func (w *Writer) rows(p *vitrine.Product) ([][]string, error) {
 		rows[i][fImageAlt] = m.Alt
 	}
 	return rows, nil
+}
+
+// formulaStart holds the characters that make a spreadsheet read a cell as
+// a formula (OWASP, CSV injection).
+const formulaStart = "=+-@\t\r"
+
+// escapeFormula puts a ' before a cell that a spreadsheet would run as a
+// formula, past any 's it starts with (as Vitrine's own CSV export does).
+func escapeFormula(s string) string {
+	if t := strings.TrimLeft(s, "'"); t != "" && strings.IndexByte(formulaStart, t[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }

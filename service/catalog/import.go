@@ -21,6 +21,9 @@ type ImportRow struct {
 	// CategoryPaths names categories by their path ("Clothing > Jackets"),
 	// made when the company lacks them: a file brings its categories.
 	CategoryPaths []string
+	// refused, when set, fails the row before anything else is checked:
+	// what it needs the import could not make.
+	refused *vitrine.Error
 }
 
 // Import modes.
@@ -56,6 +59,9 @@ type ImportSummary struct {
 	Created, Updated, Failed int
 	// Written is false when an atomic import wrote nothing.
 	Written bool
+	// Notices tells, once each, what of the rows was left out: a category
+	// path the caller may not make.
+	Notices []string
 }
 
 // ImportProducts creates, or in upsert mode creates and updates, many
@@ -88,12 +94,17 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 	handles := map[string]int{}
 	skus := map[string]int{}
 	var byHandle, bySKU []string
-	if err := s.resolvePaths(ctx, a, rows); err != nil {
+	notices, err := s.resolvePaths(ctx, a, rows, atomic)
+	if err != nil {
 		return nil, err
 	}
 	tx := s.taxonomyOf(ctx, a.TenantID)
 	for i, r := range rows {
 		sum.Results[i] = ImportResult{Index: i, SKU: r.SKU, Handle: r.Handle}
+		if r.refused != nil {
+			fail(i, rowError(i, r.refused))
+			continue
+		}
 		p, err := s.validateNew(r.NewProduct, tx)
 		if err != nil {
 			fail(i, rowError(i, err))
@@ -208,28 +219,50 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 		}
 	}
 	sum.finish(!(atomic && failed))
+	sum.Notices = notices
 	return sum, nil
 }
 
-// resolvePaths puts in each row the ids of its categories' paths.
-func (s *Catalog) resolvePaths(ctx context.Context, a *service.Access, rows []ImportRow) error {
-	ids := map[string]string{}
+// resolvePaths puts in each row the ids of its categories' paths, making
+// the categories missing when the caller may make categories
+// (catalog:manage, as save_category asks) and the company's cap allows.
+// A path that cannot be made is left out of its rows, with a notice once;
+// with atomic, it refuses its rows instead.
+func (s *Catalog) resolvePaths(ctx context.Context, a *service.Access, rows []ImportRow, atomic bool) (notices []string, err error) {
+	type resolved struct {
+		id  string
+		err *vitrine.Error // why the path cannot be made
+	}
+	paths := map[string]resolved{}
+	mayCreate := a.Allow(service.OpSaveCategory) == nil
 	for i := range rows {
 		for _, p := range rows[i].CategoryPaths {
-			id, ok := ids[p]
+			r, ok := paths[p]
 			if !ok {
-				var err error
-				if id, err = s.ensureCategoryPath(ctx, a, p); err != nil {
-					return rowError(i, err)
+				id, err := s.ensureCategoryPath(ctx, a, p, mayCreate)
+				if e := vitrine.AsError(err); e != nil {
+					r.err = e
+					if !atomic {
+						notices = append(notices, fmt.Sprintf("category %q: %s; the products that name it were imported without it", p, e.Message))
+					}
+				} else if err != nil {
+					return nil, err
 				}
-				ids[p] = id
+				r.id = id
+				paths[p] = r
 			}
-			if !slices.Contains(rows[i].CategoryIDs, id) {
-				rows[i].CategoryIDs = append(rows[i].CategoryIDs, id)
+			if r.err != nil {
+				if atomic && rows[i].refused == nil {
+					rows[i].refused = vitrine.Invalid("category", "category %q: %s", p, r.err.Message)
+				}
+				continue
+			}
+			if !slices.Contains(rows[i].CategoryIDs, r.id) {
+				rows[i].CategoryIDs = append(rows[i].CategoryIDs, r.id)
 			}
 		}
 	}
-	return nil
+	return notices, nil
 }
 
 // freeHandle returns h, or h with a number after it, that no product of

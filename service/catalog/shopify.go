@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,6 +34,15 @@ type ShopifyImport struct {
 // paths become categories and its metafield columns text attributes,
 // made as needed: the file's own structure comes in with it.
 func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Reader, currency, mode string, atomic bool, progress func(done, total int)) (*ShopifyImport, error) {
+	return s.ImportShopifyAtMost(ctx, a, r, currency, mode, atomic, 0, progress)
+}
+
+// ImportShopifyAtMost is ImportShopify of a file of at most maxProducts
+// products (0: any number), as import_products bounds its rows: a file of
+// more is a ValidationError naming the bound and the line of the product
+// past it, and nothing of it is written (its products are held, not
+// written a batch at a time, until the file's end).
+func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r io.Reader, currency, mode string, atomic bool, maxProducts int, progress func(done, total int)) (*ShopifyImport, error) {
 	if err := a.Allow(service.OpImportProducts); err != nil {
 		return nil, err
 	}
@@ -50,6 +60,16 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		return nil, csvError(err)
 	}
 	out := &ShopifyImport{}
+	noticed := map[string]bool{}
+	// notice adds the notices not given yet: each batch may find the same.
+	notice := func(ns ...string) {
+		for _, n := range ns {
+			if !noticed[n] {
+				noticed[n] = true
+				out.Notices = append(out.Notices, n)
+			}
+		}
+	}
 	for _, is := range rd.Unmodelled() {
 		out.Notices = append(out.Notices, is.String())
 	}
@@ -71,7 +91,8 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		if len(rows) == 0 {
 			return nil
 		}
-		if err := s.shopifyTaxonomy(ctx, a, rd.Metafields(), records, rows); err != nil {
+		notices, err := s.shopifyTaxonomy(ctx, a, rd.Metafields(), records, rows, atomic)
+		if err != nil {
 			return err
 		}
 		var report func(done, total int)
@@ -84,17 +105,31 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 			return err
 		}
 		results = append(results, sum.Results...)
+		notice(append(notices, sum.Notices...)...)
 		rows, records = nil, nil
 		return nil
 	}
 	refused := false
 	for {
-		rec, issues, err := rd.Next()
+		rec, issues, err := rd.NextContext(ctx)
 		if err == io.EOF {
 			break
 		}
+		if err != nil && ctx.Err() != nil {
+			// The call's deadline: the import stops there, as any call.
+			return nil, fmt.Errorf("shopify import: %w", err)
+		}
 		if err != nil {
 			return nil, csvError(err)
+		}
+		if maxProducts > 0 && len(entries) == maxProducts {
+			line := 0
+			if rec != nil {
+				line = rec.Line
+			} else if len(issues) > 0 {
+				line = issues[0].Line
+			}
+			return nil, vitrine.Invalid("csv", "csv holds more than %d products, the most one call imports; line %d starts product %d (vitrine product import reads a file of any size)", maxProducts, line, maxProducts+1)
 		}
 		if rec == nil {
 			var msgs []string
@@ -118,7 +153,7 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		entries = append(entries, entry{line: rec.Line, row: len(results) + len(rows), handle: rec.Product.Handle})
 		rows = append(rows, shopifyRow(rec))
 		records = append(records, rec)
-		if !atomic && len(rows) == shopifyBatch {
+		if !atomic && maxProducts == 0 && len(rows) == shopifyBatch {
 			if err := flush(); err != nil {
 				return nil, err
 			}
@@ -198,14 +233,17 @@ func shopifyRow(rec *shopify.Record) ImportRow {
 	return ImportRow{NewProduct: np, Given: given}
 }
 
-// shopifyTaxonomy makes the categories of the records' paths and the text
-// attributes of the file's metafield columns that the company lacks, and
-// puts the categories' paths in the rows.
-func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafields []shopify.Metafield, records []*shopify.Record, rows []ImportRow) error {
+// shopifyTaxonomy makes the text attributes of the file's metafield
+// columns that the company lacks, and puts the categories' paths in the
+// rows. Defining an attribute needs catalog:manage, as save_attribute
+// asks, and room under the company's cap: without them, a column's values
+// are left out with a notice (once) or, with atomic, refuse their rows.
+func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafields []shopify.Metafield, records []*shopify.Record, rows []ImportRow, atomic bool) (notices []string, err error) {
 	defs, err := s.attributeDefs(ctx, a.TenantID)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	mayDefine := a.Allow(service.OpSaveAttribute) == nil
 	for _, m := range metafields {
 		if defs[m.Attribute] != nil {
 			continue
@@ -213,11 +251,40 @@ func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafi
 		if !slices.ContainsFunc(records, func(r *shopify.Record) bool { _, ok := r.Product.Attributes[m.Attribute]; return ok }) {
 			continue
 		}
-		name := or(m.Name, m.Attribute)
-		now := s.now()
-		at := &vitrine.Attribute{TenantID: a.TenantID, Key: m.Attribute, Name: name, Type: vitrine.AttributeText, CreatedAt: now, UpdatedAt: now}
-		if err := s.store.SaveAttribute(ctx, a.Change(), at, false); err != nil {
-			return err
+		var why string
+		switch {
+		case !mayDefine:
+			why = fmt.Sprintf("no attribute %q in this company, and defining one needs the catalog:manage permission (save_attribute)", m.Attribute)
+		case len(defs) >= MaxAttributesPerTenant:
+			why = fmt.Sprintf("no attribute %q in this company, which has its %d attributes, the most it may have", m.Attribute, MaxAttributesPerTenant)
+		}
+		if why == "" {
+			name := or(m.Name, m.Attribute)
+			now := s.now()
+			at := &vitrine.Attribute{TenantID: a.TenantID, Key: m.Attribute, Name: name, Type: vitrine.AttributeText, CreatedAt: now, UpdatedAt: now}
+			if err := s.store.SaveAttribute(ctx, a.Change(), at, false); err != nil {
+				return nil, err
+			}
+			defs[m.Attribute] = at
+			continue
+		}
+		column := fmt.Sprintf("column %q", m.Column)
+		if !atomic {
+			notices = append(notices, fmt.Sprintf("%s: %s; its values were not imported", column, why))
+		}
+		for i, rec := range records {
+			if _, ok := rec.Product.Attributes[m.Attribute]; !ok {
+				continue
+			}
+			if atomic {
+				if rows[i].refused == nil {
+					rows[i].refused = vitrine.Invalid("attributes."+m.Attribute, "%s: %s", column, why)
+				}
+				continue
+			}
+			attrs := maps.Clone(rows[i].Attributes)
+			delete(attrs, m.Attribute)
+			rows[i].Attributes = attrs
 		}
 	}
 	for i, rec := range records {
@@ -225,5 +292,5 @@ func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafi
 			rows[i].CategoryPaths = []string{rec.Category}
 		}
 	}
-	return nil
+	return notices, nil
 }

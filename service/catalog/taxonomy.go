@@ -14,6 +14,10 @@ import (
 // maxCategoriesPerTenant bounds a company's tree.
 const maxCategoriesPerTenant = 10_000
 
+// MaxAttributesPerTenant bounds a company's attribute definitions (a
+// variable for the tests).
+var MaxAttributesPerTenant = 1000
+
 // CategoryFields holds save_category's arguments;
 // nil leaves a field alone (ParentID "" moves a category to the root).
 type CategoryFields struct {
@@ -168,7 +172,9 @@ func CategoryPath(all []*vitrine.Category, id string) string {
 // ensureCategoryPath finds the category of a path of names ("Clothing >
 // Jackets"), making the ones missing, and returns its id: an import's
 // file brings its categories with it.
-func (s *Catalog) ensureCategoryPath(ctx context.Context, a *service.Access, path string) (string, error) {
+// Without create, a path with a missing category is a ValidationError:
+// making categories needs catalog:manage whatever the way in.
+func (s *Catalog) ensureCategoryPath(ctx context.Context, a *service.Access, path string, create bool) (string, error) {
 	var parent string
 	for _, name := range strings.Split(path, ">") {
 		name = strings.TrimSpace(name)
@@ -183,6 +189,9 @@ func (s *Catalog) ensureCategoryPath(ctx context.Context, a *service.Access, pat
 		if i >= 0 {
 			parent = all[i].ID
 			continue
+		}
+		if !create {
+			return "", vitrine.Invalid("category", "no category %q in this company, and making one needs the catalog:manage permission (save_category)", name)
 		}
 		c, err := s.createCategory(ctx, a, CategoryFields{Name: &name, ParentID: &parent})
 		if err != nil {
@@ -248,6 +257,13 @@ func (s *Catalog) CreateAttribute(ctx context.Context, a *service.Access, in Att
 	if err := in.applyTo(at); err != nil {
 		return nil, err
 	}
+	defs, err := s.attributeDefs(ctx, a.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	if len(defs) >= MaxAttributesPerTenant {
+		return nil, vitrine.Invalid("key", "a company has at most %d attributes; it has %d (delete_attribute removes one no product uses)", MaxAttributesPerTenant, len(defs))
+	}
 	at.CreatedAt, at.UpdatedAt = s.now(), s.now()
 	if err := s.store.SaveAttribute(ctx, a.Change(), at, false); err != nil {
 		return nil, err
@@ -303,14 +319,20 @@ func (in AttributeFields) applyTo(at *vitrine.Attribute) error {
 			return vitrine.Invalid("values", "values belong to an enum attribute; this one is %s", at.Type)
 		}
 		at.Values = nil
+		seen := make(map[string]bool)
 		for i, v := range *in.Values {
 			v, err := vitrine.ValidateText(fmt.Sprintf("values[%d]", i), v, vitrine.MaxOptionLength)
 			if err != nil {
 				return err
 			}
-			if v != "" && !slices.Contains(at.Values, v) {
-				at.Values = append(at.Values, v)
+			if v == "" || seen[v] {
+				continue
 			}
+			if len(at.Values) == vitrine.MaxEnumValues {
+				return vitrine.Invalid("values", "an enum attribute has at most %d different values; got more (%d given)", vitrine.MaxEnumValues, len(*in.Values))
+			}
+			seen[v] = true
+			at.Values = append(at.Values, v)
 		}
 	}
 	if at.Type == vitrine.AttributeEnum && len(at.Values) == 0 {

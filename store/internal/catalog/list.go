@@ -161,7 +161,14 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
 		v := vitrine.AttributeString(f.Attributes[k])
-		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.Arg(k)+` AND value = `+q.Arg(v)+`)`)
+		arg := q.Arg(v)
+		value := `value = ` + arg
+		if db.d.Name() == "postgres" {
+			// The index is of the value's md5 (migration 00022): a long
+			// value has no btree entry of its own.
+			value = `md5(value) = md5(CAST(` + arg + ` AS text)) AND ` + value
+		}
+		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.Arg(k)+` AND `+value+`)`)
 	}
 	if f.MinMinor != nil || f.MaxMinor != nil {
 		q.Add(`currency = `, string(f.Currency))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
@@ -49,6 +50,28 @@ func scanCategory(r sqldb.Row) (*vitrine.Category, error) {
 	return &c, err
 }
 
+// categoryTreeLock is the first key of the PostgreSQL advisory locks that
+// serialize each tenant's category tree writes (the second is the tenant's
+// hash). Two-key advisory locks are a space apart from the one-key locks
+// of the migrations and the audit log's pruning.
+const categoryTreeLock int32 = 0x63617467 // "catg"
+
+// lockTree makes the transaction the only writer of the tenant's category
+// tree until it ends. Without it, on PostgreSQL, two concurrent moves (A
+// under B, B under A) each checked the tree before the other's move and
+// made a cycle, whose categories no list reached. SQLite has one writer
+// at a time already. pg_advisory_xact_lock needs no privilege: a
+// least-privilege login takes it as well.
+func (db *Store) lockTree(ctx context.Context, c sqldb.Conn, tenantID string) error {
+	if db.d.Name() != "postgres" {
+		return nil
+	}
+	h := fnv.New32a()
+	h.Write([]byte(tenantID))
+	_, err := c.Exec(ctx, `SELECT pg_advisory_xact_lock(CAST($1 AS integer), CAST($2 AS integer))`, categoryTreeLock, int32(h.Sum32()))
+	return err
+}
+
 // SaveCategory creates or updates a category. A parent must be the
 // tenant's, and not the category itself or one under it.
 func (db *Store) SaveCategory(ctx context.Context, ch vitrine.Change, cat *vitrine.Category, update bool) error {
@@ -60,6 +83,9 @@ func (db *Store) SaveCategory(ctx context.Context, ch vitrine.Change, cat *vitri
 		parent = cat.ParentID
 	}
 	err := db.write(ctx, base.Tenant(cat.TenantID), ch, base.Is(cat.ID), func(c sqldb.Conn) error {
+		if err := db.lockTree(ctx, c, cat.TenantID); err != nil {
+			return err
+		}
 		if cat.ParentID != "" {
 			// Up from the parent to the root: neither missing nor this one.
 			ancestors, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (string, error) {
@@ -109,6 +135,9 @@ func (db *Store) DeleteCategory(ctx context.Context, ch vitrine.Change, tenantID
 		return vitrine.NotFound("Category")
 	}
 	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) error {
+		if err := db.lockTree(ctx, c, tenantID); err != nil {
+			return err
+		}
 		var children int
 		if err := c.QueryRow(ctx, `SELECT count(*) FROM categories WHERE tenant_id = $1 AND parent_id = $2`, tenantID, id).Scan(&children); err != nil {
 			return err
