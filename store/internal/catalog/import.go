@@ -130,10 +130,11 @@ func (db *Store) lookUp(ctx context.Context, tenantID string, keys []string, q k
 // writeBatch is the number of writes between two progress reports.
 const writeBatch = 100
 
-// WriteProducts creates and updates products in one transaction. Each
-// write runs under a savepoint, so that a failed one (a taken SKU, a stale
-// version) leaves the others standing; with atomic, any failure rolls
-// everything back.
+// WriteProducts creates and updates products in one transaction. A failed
+// write (a taken SKU, a stale version) leaves the others standing: on
+// SQLite each write runs under a savepoint; on PostgreSQL the writes go
+// pipelined, a chunk of them in one round trip under one savepoint
+// (pipelined). With atomic, any failure rolls everything back.
 func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
 	results := make([]error, len(writes))
 	if !base.ValidIDs(tenantID) {
@@ -141,6 +142,10 @@ func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID 
 	}
 	failed := errors.New("a write failed")
 	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(""), func(c sqldb.Conn) error {
+		if p, ok := sqldb.AsPipeliner(c); ok {
+			pw := &pipelined{db: db, p: p, ch: ch, writes: writes, results: results, atomic: atomic, progress: progress, failed: failed}
+			return pw.writeRange(ctx, 0, len(writes))
+		}
 		for i, w := range writes {
 			results[i] = db.writeOne(ctx, c, ch, w, !atomic)
 			if results[i] != nil && vitrine.AsError(results[i]) == nil {
@@ -188,7 +193,7 @@ func (db *Store) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, 
 		p = w.Update
 		var written bool
 		if written, err = updateProduct(ctx, now, ch, w.Update, w.Before); err == nil && !written {
-			err = vitrine.Conflict("handle", "The product %q changed or was deleted while it was being imported; import it again", w.Update.Handle)
+			err = changedMeanwhile(w.Update)
 		}
 	}
 	if err != nil {
@@ -205,6 +210,12 @@ func (db *Store) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, 
 		}
 	}
 	return err
+}
+
+// changedMeanwhile is the error of an update whose product is no longer
+// the version it was read at.
+func changedMeanwhile(p *vitrine.Product) error {
+	return vitrine.Conflict("handle", "The product %q changed or was deleted while it was being imported; import it again", p.Handle)
 }
 
 // constraintOfWrite is productConflict inside a batch, where the SKU taken
