@@ -143,7 +143,7 @@ func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID 
 	failed := errors.New("a write failed")
 	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(""), func(c sqldb.Conn) error {
 		if p, ok := sqldb.AsPipeliner(c); ok {
-			pw := &pipelined{db: db, p: p, ch: ch, writes: writes, results: results, atomic: atomic, progress: progress, failed: failed}
+			pw := &pipelined{db: db, c: c, p: p, ch: ch, writes: writes, results: results, atomic: atomic, progress: progress, failed: failed}
 			return pw.writeRange(ctx, 0, len(writes))
 		}
 		for i, w := range writes {

@@ -26,6 +26,7 @@ const pipelineChunk = 100
 // rows at 10.
 type pipelined struct {
 	db       *Store
+	c        sqldb.Conn
 	p        sqldb.Pipeliner
 	ch       vitrine.Change
 	writes   []vitrine.ProductWrite
@@ -96,14 +97,11 @@ func (pw *pipelined) chunk(ctx context.Context, from, to int) (int, error) {
 			return -1, err
 		}
 	}
-	if isolate {
-		rec.Exec(ctx, `RELEASE SAVEPOINT product_chunk`)
-	}
 	affected, at, err := pw.p.Pipeline(ctx, rec.stmts)
 	bad := -1
 	var rowErr error
 	switch {
-	case err != nil && (at < first[0] || at >= len(rec.stmts)-1 && isolate):
+	case err != nil && at < first[0]:
 		return -1, err // the savepoint's, or a statement held before
 	case err != nil:
 		for bad = len(first) - 1; first[bad] > at; bad-- {
@@ -121,11 +119,16 @@ func (pw *pipelined) chunk(ctx context.Context, from, to int) (int, error) {
 		}
 	}
 	if bad < 0 {
+		if isolate {
+			// Released with the next chunk, or the commit: the rows
+			// affected are read only once the pipeline is back.
+			return -1, sqldb.ExecLater(ctx, pw.c, `RELEASE SAVEPOINT product_chunk`)
+		}
 		return -1, nil
 	}
 	pw.restore(writes, versions)
 	if isolate {
-		if _, _, err := pw.p.Pipeline(ctx, []sqldb.Statement{{SQL: `ROLLBACK TO SAVEPOINT product_chunk`}, {SQL: `RELEASE SAVEPOINT product_chunk`}}); err != nil {
+		if err := pw.p.RollbackTo(ctx, "product_chunk"); err != nil {
 			return -1, err
 		}
 	}

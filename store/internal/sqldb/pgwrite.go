@@ -2,6 +2,7 @@ package sqldb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -152,6 +153,10 @@ type Pipeliner interface {
 	// transaction is aborted, as after any failed statement, until a
 	// ROLLBACK TO SAVEPOINT.
 	Pipeline(ctx context.Context, stmts []Statement) (affected []int64, failed int, err error)
+	// RollbackTo rolls the transaction back to the savepoint, and
+	// releases it: after a failed Pipeline, the transaction is usable
+	// again, with what was written before the savepoint.
+	RollbackTo(ctx context.Context, savepoint string) error
 }
 
 // AsPipeliner returns c's Pipeliner, if it is one.
@@ -201,4 +206,14 @@ func (w *pgWrite) Pipeline(ctx context.Context, stmts []Statement) (affected []i
 		affected[i] = tag.RowsAffected()
 	}
 	return affected, 0, br.Close()
+}
+
+func (w *pgWrite) RollbackTo(ctx context.Context, savepoint string) error {
+	if w.conn == nil || len(w.pending) > 0 {
+		return errors.New("postgres: rollback to a savepoint before the statements held are sent")
+	}
+	// Without arguments, pgx sends it as a simple query, unprepared: an
+	// aborted transaction refuses even a statement's preparation.
+	_, err := w.conn.Exec(ctx, "ROLLBACK TO SAVEPOINT "+ident(savepoint)+"; RELEASE SAVEPOINT "+ident(savepoint))
+	return err
 }
