@@ -164,6 +164,9 @@ func (c *CatalogCmd) timeImport(ctx context.Context, server, dialect, format, fi
 		if r.firstRate, r.lastRate, err = importRates(ctx, admin, tenantID, start.Add(r.elapsed), r.window, variants/products); err != nil {
 			r.err = fmt.Errorf("read the import's rates: %w", err)
 		}
+		if r.firstRate == 0 {
+			r.window = 0
+		}
 	}
 	return r, nil
 }
@@ -202,7 +205,7 @@ func importRates(ctx context.Context, admin, tenantID string, end time.Time, win
 		return 0, 0, err
 	}
 	if len(batches) < 2 {
-		return 0, 0, fmt.Errorf("%d batches: too few to tell the first from the last", len(batches))
+		return 0, 0, nil // one batch: no first and last to tell apart
 	}
 	done := 0
 	for i, b := range batches {
