@@ -65,11 +65,13 @@ fuzz:
 # call: httpserver's BenchmarkServeCall), and what a tools/call costs the
 # go-sdk itself, on its session and stateless paths (internal/sdkcost).
 # And the catalog's targets (bin/vitrine-bench catalog: variants, facets,
-# the Shopify import, RSS at a million variants; CATALOG_ARGS='--postgres
-# postgres://...' for PostgreSQL), another ten to fifteen minutes.
+# the imports of 100,000 products, RSS at a million variants;
+# CATALOG_ARGS='--postgres postgres://...' for PostgreSQL, where the JSON
+# Lines import goes through a login that is not a superuser and is held to
+# SQLite's in the same run), another fifteen to twenty minutes.
 bench: build
 	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
-	bin/vitrine-bench catalog --products 100000 --import 100000 --rss-variants 1000000 --duration 5s $(CATALOG_ARGS)
+	bin/vitrine-bench catalog --products 100000 --import 300000 --rss-variants 1000000 --duration 5s $(CATALOG_ARGS)
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

@@ -32,6 +32,7 @@ type CatalogCmd struct {
 	Postgres    string        `placeholder:"URL" help:"Measure on PostgreSQL instead: the URL of a server and user that may create databases for the run (dropped after)."`
 	Out         string        `placeholder:"FILE" help:"Also write the report (Markdown) to this file."`
 	Profile     string        `placeholder:"DIR" help:"Write a CPU profile of the server during each scenario to DIR, for go tool pprof."`
+	ImportsOnly bool          `name:"imports-only" help:"Measure the imports alone (no get_product, list_products or RSS)."`
 	GOGC        string        `name:"gogc" default:"400" placeholder:"PERCENT" help:"The GOGC of the server (400 is vitrine serve's own default)."`
 }
 
@@ -76,14 +77,18 @@ func (c *CatalogCmd) Run(e *env) error {
 		r.dialect = "postgres"
 	}
 	r.cpu = harness.CPUName()
-	if err := c.reads(e, server, r); err != nil {
-		return err
+	if !c.ImportsOnly {
+		if err := c.reads(e, server, r); err != nil {
+			return err
+		}
 	}
 	if err := c.imports(e, server, r); err != nil {
 		return err
 	}
-	if err := c.memory(e, server, r); err != nil {
-		return err
+	if !c.ImportsOnly {
+		if err := c.memory(e, server, r); err != nil {
+			return err
+		}
 	}
 	return harness.Print(e.stdout, c.Out, r.markdown())
 }
@@ -314,7 +319,9 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 }
 
 // imports times the Shopify CSV and the JSON Lines imports of the same
-// products, each into a new company of a new database.
+// products, each into a new company of a new database; on PostgreSQL
+// (through a login that is not a superuser), the JSON Lines import on
+// SQLite too, in the same run, as the baseline of PostgreSQL's.
 func (c *CatalogCmd) imports(e *env, server string, r *catalogReport) error {
 	dir, err := os.MkdirTemp("", "vitrine-bench-import-")
 	if err != nil {
@@ -326,9 +333,14 @@ func (c *CatalogCmd) imports(e *env, server string, r *catalogReport) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct{ format, file string }{{"jsonl", jsonlFile}, {"shopify", csvFile}} {
-		fmt.Fprintf(e.stderr, "bench: vitrine product import --format %s (%d products, %d variants)\n", f.format, products, variants)
-		res, err := c.timeImport(e.ctx, server, f.format, f.file, products, variants)
+	type run struct{ dialect, format, file string }
+	runs := []run{{r.dialect, "jsonl", jsonlFile}, {r.dialect, "shopify", csvFile}}
+	if c.Postgres != "" {
+		runs = append(runs, run{"sqlite", "jsonl", jsonlFile})
+	}
+	for _, f := range runs {
+		fmt.Fprintf(e.stderr, "bench: vitrine product import --format %s (%d products, %d variants) on %s\n", f.format, products, variants, f.dialect)
+		res, err := c.timeImport(e.ctx, server, f.dialect, f.format, f.file, products, variants)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 	"github.com/vitrine/vitrine/internal/productfile"
@@ -22,6 +24,7 @@ import (
 
 // importResult is one timed `vitrine product import`.
 type importResult struct {
+	dialect  string // sqlite or postgres
 	format   string
 	products int
 	variants int
@@ -32,6 +35,12 @@ type importResult struct {
 	created  int
 	failed   int
 	err      error // the process failed, or its summary did not read as expected
+	// On PostgreSQL: the login the import connected as (not a superuser),
+	// and the rate (variants a second) of the first and of the last
+	// window products of the file.
+	login               string
+	window              int
+	firstRate, lastRate float64
 }
 
 func (r *importResult) perSecond() float64 {
@@ -94,13 +103,23 @@ func importFiles(dir string, variants int) (shopifyFile, jsonlFile string, produ
 var importSummary = regexp.MustCompile(`(\d+) (?:rows|products): (\d+) created, (\d+) updated, (\d+) failed\.`)
 
 // timeImport runs `vitrine product import --format FORMAT FILE` into a
-// new company of a new database, and times it from exec to exit.
-func (c *CatalogCmd) timeImport(ctx context.Context, server, format, file string, products, variants int) (*importResult, error) {
-	r := &importResult{format: format, products: products, variants: variants}
+// new company of a new database, and times it from exec to exit. On
+// PostgreSQL, the import connects as the owner of the database, a login
+// that is neither superuser nor BYPASSRLS, under the tables' forced
+// row-level security.
+func (c *CatalogCmd) timeImport(ctx context.Context, server, dialect, format, file string, products, variants int) (*importResult, error) {
+	r := &importResult{dialect: dialect, format: format, products: products, variants: variants}
 	if st, err := os.Stat(file); err == nil {
 		r.bytes = st.Size()
 	}
-	url, drop, err := c.database(ctx)
+	var url, admin string
+	var drop func()
+	var err error
+	if dialect == "postgres" {
+		url, admin, drop, err = harness.NewOwnedDatabase(ctx, c.Postgres)
+	} else {
+		url, drop, err = harness.NewDatabase(ctx, "")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -139,5 +158,70 @@ func (c *CatalogCmd) timeImport(ctx context.Context, server, format, file string
 	case r.created != products || r.failed != 0:
 		r.err = fmt.Errorf("%d of %d products created, %d failed: %s", r.created, products, r.failed, harness.Truncate(strings.TrimSpace(stderr.String()), 200))
 	}
+	if admin != "" && r.err == nil {
+		r.login = loginOf(url)
+		r.window = min(10000, products/2)
+		if r.firstRate, r.lastRate, err = importRates(ctx, admin, tenantID, start.Add(r.elapsed), r.window, variants/products); err != nil {
+			r.err = fmt.Errorf("read the import's rates: %w", err)
+		}
+		if r.firstRate == 0 {
+			r.window = 0
+		}
+	}
 	return r, nil
+}
+
+// loginOf is the user of a PostgreSQL URL.
+func loginOf(u string) string {
+	p, err := neturl.Parse(u)
+	if err != nil || p.User == nil {
+		return ""
+	}
+	return p.User.Username()
+}
+
+// importRates reads the rate, in variants a second, of the first and the
+// last window products of an import that ended at end, from its
+// products' created_at: the time the batch of 1,000 rows that wrote each
+// one began (vitrine product import's batches). The first window runs
+// from the first batch to the batch after the window; the last, from the
+// batch that begins it to the end of the process.
+func importRates(ctx context.Context, admin, tenantID string, end time.Time, window, perProduct int) (first, last float64, err error) {
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT created_at, count(*) FROM products WHERE tenant_id = $1 GROUP BY created_at ORDER BY created_at`, tenantID)
+	if err != nil {
+		return 0, 0, err
+	}
+	type batch struct {
+		at time.Time
+		n  int
+	}
+	batches, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (b batch, err error) { return b, r.Scan(&b.at, &b.n) })
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(batches) < 2 {
+		return 0, 0, nil // one batch: no first and last to tell apart
+	}
+	done := 0
+	for i, b := range batches {
+		done += b.n
+		if done >= window && i+1 < len(batches) {
+			first = float64(done*perProduct) / batches[i+1].at.Sub(batches[0].at).Seconds()
+			break
+		}
+	}
+	left := 0
+	for i := len(batches) - 1; i >= 0; i-- {
+		left += batches[i].n
+		if left >= window {
+			last = float64(left*perProduct) / end.Sub(batches[i].at).Seconds()
+			break
+		}
+	}
+	return first, last, nil
 }

@@ -92,40 +92,48 @@ func (r *catalogReport) markdown() string {
 	fmt.Fprintf(&b, "## catalog, %s, %d sessions, %s a scenario\n\n", r.dialect, r.concurrency, r.duration)
 	fmt.Fprintf(&b, "Measured %s on %d cores (%s), %s, %s. Server: %s, GOGC=%s.\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), r.cpu, runtime.Version(),
 		runtime.GOOS+"/"+runtime.GOARCH, r.server, r.gogc)
-	b.WriteString("Filled through the store: ")
-	for i, f := range r.fills {
-		if i > 0 {
-			b.WriteString("; ")
+	if r.products > 0 { // not --imports-only
+		b.WriteString("Filled through the store: ")
+		for i, f := range r.fills {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s, %d products and %d variants in %s (%.0f variants/s)", f.what, f.products, f.variants, f.elapsed.Round(time.Millisecond),
+				float64(f.variants)/f.elapsed.Seconds())
 		}
-		fmt.Fprintf(&b, "%s, %d products and %d variants in %s (%.0f variants/s)", f.what, f.products, f.variants, f.elapsed.Round(time.Millisecond),
-			float64(f.variants)/f.elapsed.Seconds())
-	}
-	b.WriteString(".\n\n")
+		b.WriteString(".\n\n")
 
-	fmt.Fprintf(&b, "### get_product and list_products (%d products, %d variants)\n\n", r.products, r.variants)
-	b.WriteString(scenarioHeader)
-	for _, name := range r.names {
-		matching := ""
-		if n := r.matching[name]; n > 0 {
-			matching = fmt.Sprint(n)
+		fmt.Fprintf(&b, "### get_product and list_products (%d products, %d variants)\n\n", r.products, r.variants)
+		b.WriteString(scenarioHeader)
+		for _, name := range r.names {
+			matching := ""
+			if n := r.matching[name]; n > 0 {
+				matching = fmt.Sprint(n)
+			}
+			scenarioRow(&b, name, r.measures[name], r.bytes[name], matching)
 		}
-		scenarioRow(&b, name, r.measures[name], r.bytes[name], matching)
+		fmt.Fprintf(&b, "\nPeak RSS of the server: %s.", mib(r.readsRSS))
+		if r.richTrips > 0 {
+			fmt.Fprintf(&b, " Round trips to PostgreSQL per get_product: %.2f (10 variants, 10 images), %.2f (1 variant).", r.richTrips, r.singleTrips)
+		}
+		b.WriteString("\n\n")
 	}
-	fmt.Fprintf(&b, "\nPeak RSS of the server: %s.", mib(r.readsRSS))
-	if r.richTrips > 0 {
-		fmt.Fprintf(&b, " Round trips to PostgreSQL per get_product: %.2f (10 variants, 10 images), %.2f (1 variant).", r.richTrips, r.singleTrips)
-	}
-	b.WriteString("\n\n")
-
 	b.WriteString("### vitrine product import, the same products in each format, each into a new company\n\n")
-	b.WriteString("| import | products | variants | file | time | variants/s | CPU of the import | its peak RSS | result |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	b.WriteString("| import | database | products | variants | file | time | variants/s | first / last products, variants/s | CPU of the import | its peak RSS | result |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, im := range r.imports {
 		result := fmt.Sprintf("%d created, %d failed", im.created, im.failed)
 		if im.err != nil {
 			result = "error: " + im.err.Error()
 		}
-		fmt.Fprintf(&b, "| --format %s | %d | %d | %s | %.2f s | %.0f | %.2f s | %s | %s |\n", im.format, im.products, im.variants, mib(im.bytes),
-			im.elapsed.Seconds(), im.perSecond(), im.cpu.Seconds(), mib(im.maxRSS), result)
+		db, rates := im.dialect, ""
+		if im.login != "" {
+			db += " (login " + im.login + ")"
+		}
+		if im.window > 0 {
+			rates = fmt.Sprintf("%d: %.0f / %.0f", im.window, im.firstRate, im.lastRate)
+		}
+		fmt.Fprintf(&b, "| --format %s | %s | %d | %d | %s | %.2f s | %.0f | %s | %.2f s | %s | %s |\n", im.format, db, im.products, im.variants, mib(im.bytes),
+			im.elapsed.Seconds(), im.perSecond(), rates, im.cpu.Seconds(), mib(im.maxRSS), result)
 	}
 	b.WriteString("\n")
 
@@ -167,14 +175,26 @@ func (r *catalogReport) targets() string {
 				fmt.Sprintf("%.2f× (%s vs %s; %s vs %s calls/s%s)", ratio, harness.MS(m.Percentile(.5)), harness.MS(plain.Percentile(.5)), perSecond(m.PerSecond()), perSecond(plain.PerSecond()), cpu), ratio <= 3)
 		}
 	}
-	var jsonl, shop *importResult
+	var jsonl, shop, sqliteJSONL *importResult
 	for _, im := range r.imports {
-		switch im.format {
-		case "jsonl":
+		switch {
+		case im.dialect != r.dialect:
+			sqliteJSONL = im
+		case im.format == "jsonl":
 			jsonl = im
-		case "shopify":
+		case im.format == "shopify":
 			shop = im
 		}
+	}
+	if jsonl != nil && sqliteJSONL != nil && sqliteJSONL.perSecond() > 0 {
+		ratio := jsonl.perSecond() / sqliteJSONL.perSecond()
+		row(fmt.Sprintf("JSON Lines import on PostgreSQL (a login not a superuser) ≥ 0.5 × SQLite's variants/s (%d products, %d variants)", jsonl.products, jsonl.variants),
+			fmt.Sprintf("%.2f× (%.0f vs %.0f variants/s)", ratio, jsonl.perSecond(), sqliteJSONL.perSecond()), ratio >= 0.5 && jsonl.err == nil && sqliteJSONL.err == nil)
+	}
+	if jsonl != nil && jsonl.firstRate > 0 {
+		ratio := jsonl.lastRate / jsonl.firstRate
+		row(fmt.Sprintf("JSON Lines import on PostgreSQL: its last %d products ≥ 0.8 × the rate of its first %d (linear)", jsonl.window, jsonl.window),
+			fmt.Sprintf("%.2f× (%.0f vs %.0f variants/s)", ratio, jsonl.lastRate, jsonl.firstRate), ratio >= 0.8 && jsonl.err == nil)
 	}
 	if jsonl != nil && shop != nil && jsonl.perSecond() > 0 {
 		ratio := shop.perSecond() / jsonl.perSecond()

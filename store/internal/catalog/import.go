@@ -35,36 +35,23 @@ func (db *Store) ProductsBySKU(ctx context.Context, tenantID string, skus []stri
 }
 
 // productsJoined reads the tenant's products with variants of those SKU
-// keys, 500 keys at a time, each product once.
+// keys, each product once.
 func (db *Store) productsJoined(ctx context.Context, tenantID string, keys []string) ([]*vitrine.Product, error) {
-	if !base.ValidIDs(tenantID) || len(keys) == 0 {
-		return nil, nil
-	}
 	var out []*vitrine.Product
 	seen := map[string]bool{}
-	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
-		for len(keys) > 0 {
-			n := min(len(keys), 500)
-			var q base.QueryBuilder
-			q.Add(`v.tenant_id = `, tenantID)
-			in := make([]string, n)
-			for i, k := range keys[:n] {
-				in[i] = q.Arg(k)
-			}
-			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectJoinedProduct()+` FROM variants v JOIN products ON products.tenant_id = v.tenant_id AND products.id = v.product_id
-				WHERE `+q.Where[0]+` AND v.sku_key IN (`+strings.Join(in, ", ")+`)`, q.Args...)
-			if err != nil {
-				return err
-			}
-			for _, p := range ps {
-				if !seen[p.ID] {
-					seen[p.ID] = true
-					out = append(out, p)
-				}
-			}
-			keys = keys[n:]
+	err := db.lookUp(ctx, tenantID, keys, keyQuery{
+		postgres: db.selectJoinedProduct() + ` FROM unnest($2::text[]) AS k(key), LATERAL (SELECT products.* FROM variants v
+			JOIN products ON products.tenant_id = v.tenant_id AND products.id = v.product_id
+			WHERE v.tenant_id = $1 AND v.sku_key = k.key LIMIT 1) products`,
+		// Joined from the variants' SKU index: as a subquery (id IN
+		// (SELECT ...)), the products were read one by one against it.
+		sqlite: db.selectJoinedProduct() + ` FROM variants v JOIN products ON products.tenant_id = v.tenant_id AND products.id = v.product_id
+			WHERE v.tenant_id = $1 AND v.sku_key IN (%s)`,
+	}, func(p *vitrine.Product) {
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			out = append(out, p)
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("get products by SKU: %w", err)
@@ -75,53 +62,79 @@ func (db *Store) productsJoined(ctx context.Context, tenantID string, keys []str
 // ProductsByHandle returns the tenant's products with those handles, by
 // handle.
 func (db *Store) ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error) {
-	ps, err := db.productsWhere(ctx, tenantID, `handle IN (%s)`, handles)
 	out := make(map[string]*vitrine.Product, len(handles))
-	for _, p := range ps {
-		out[p.Handle] = p
+	err := db.lookUp(ctx, tenantID, handles, keyQuery{
+		postgres: db.selectProduct() + ` FROM unnest($2::text[]) AS k(key), LATERAL (SELECT * FROM products
+			WHERE tenant_id = $1 AND handle = k.key LIMIT 1) products`,
+		sqlite: db.selectProduct() + ` FROM products WHERE tenant_id = $1 AND handle IN (%s)`,
+	}, func(p *vitrine.Product) { out[p.Handle] = p })
+	if err != nil {
+		return out, fmt.Errorf("get products: %w", err)
 	}
-	return out, err
+	return out, nil
 }
 
-// productsWhere reads the tenant's products matching cond, whose %s takes
-// the values, 500 at a time.
-func (db *Store) productsWhere(ctx context.Context, tenantID, cond string, values []string) ([]*vitrine.Product, error) {
-	if !base.ValidIDs(tenantID) || len(values) == 0 {
-		return nil, nil
+// keyQuery is a lookup of products by the keys of a unique index of the
+// tenant ($1), on each database.
+type keyQuery struct {
+	// postgres reads the keys, an array ($2), as a table k(key), probing
+	// the index once a key in a LATERAL subquery that ends at its first
+	// row: PostgreSQL cannot turn that into a scan of the company's rows,
+	// whatever its statistics say. (An import fills tables faster than
+	// autovacuum analyzes them; with an IN list of parameters, the
+	// generic plan of the prepared statement, made on the statistics of
+	// an almost empty table, read every variant of the company for each
+	// batch of an import and compared it with each key one by one: a
+	// batch cost what the import had written before it.)
+	postgres string
+	// sqlite takes the keys, 500 at a time, in an IN list (%s), which
+	// SQLite reads by the index.
+	sqlite string
+}
+
+// lookUp reads the tenant's products that q finds for keys, each once a
+// key it matches.
+func (db *Store) lookUp(ctx context.Context, tenantID string, keys []string, q keyQuery, found func(*vitrine.Product)) error {
+	if !base.ValidIDs(tenantID) || len(keys) == 0 {
+		return nil
 	}
-	var out []*vitrine.Product
-	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
-		for len(values) > 0 {
-			n := min(len(values), 500)
-			var q base.QueryBuilder
-			q.Add(`tenant_id = `, tenantID)
-			in := make([]string, n)
-			for i, v := range values[:n] {
-				in[i] = q.Arg(v)
+	return db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+		if db.d.Name() == "postgres" {
+			ps, err := sqldb.Collect(ctx, c, scanProduct, q.postgres, tenantID, keys)
+			for _, p := range ps {
+				found(p)
 			}
-			ps, err := sqldb.Collect(ctx, c, scanProduct, db.selectProduct()+` FROM products WHERE `+q.Where[0]+
-				` AND `+fmt.Sprintf(cond, strings.Join(in, ", ")), q.Args...)
+			return err
+		}
+		for len(keys) > 0 {
+			n := min(len(keys), 500)
+			var b base.QueryBuilder
+			b.Arg(tenantID)
+			in := make([]string, n)
+			for i, k := range keys[:n] {
+				in[i] = b.Arg(k)
+			}
+			ps, err := sqldb.Collect(ctx, c, scanProduct, fmt.Sprintf(q.sqlite, strings.Join(in, ", ")), b.Args...)
 			if err != nil {
 				return err
 			}
-			out = append(out, ps...)
-			values = values[n:]
+			for _, p := range ps {
+				found(p)
+			}
+			keys = keys[n:]
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("get products: %w", err)
-	}
-	return out, nil
 }
 
 // writeBatch is the number of writes between two progress reports.
 const writeBatch = 100
 
-// WriteProducts creates and updates products in one transaction. Each
-// write runs under a savepoint, so that a failed one (a taken SKU, a stale
-// version) leaves the others standing; with atomic, any failure rolls
-// everything back.
+// WriteProducts creates and updates products in one transaction. A failed
+// write (a taken SKU, a stale version) leaves the others standing: on
+// SQLite each write runs under a savepoint; on PostgreSQL the writes go
+// pipelined, a chunk of them in one round trip under one savepoint
+// (pipelined). With atomic, any failure rolls everything back.
 func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID string, writes []vitrine.ProductWrite, atomic bool, progress func(done int)) ([]error, error) {
 	results := make([]error, len(writes))
 	if !base.ValidIDs(tenantID) {
@@ -129,6 +142,10 @@ func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID 
 	}
 	failed := errors.New("a write failed")
 	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(""), func(c sqldb.Conn) error {
+		if p, ok := sqldb.AsPipeliner(c); ok {
+			pw := &pipelined{db: db, c: c, p: p, ch: ch, writes: writes, results: results, atomic: atomic, progress: progress, failed: failed}
+			return pw.writeRange(ctx, 0, len(writes))
+		}
 		for i, w := range writes {
 			results[i] = db.writeOne(ctx, c, ch, w, !atomic)
 			if results[i] != nil && vitrine.AsError(results[i]) == nil {
@@ -176,7 +193,7 @@ func (db *Store) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, 
 		p = w.Update
 		var written bool
 		if written, err = updateProduct(ctx, now, ch, w.Update, w.Before); err == nil && !written {
-			err = vitrine.Conflict("handle", "The product %q changed or was deleted while it was being imported; import it again", w.Update.Handle)
+			err = changedMeanwhile(w.Update)
 		}
 	}
 	if err != nil {
@@ -193,6 +210,12 @@ func (db *Store) writeOne(ctx context.Context, c sqldb.Conn, ch vitrine.Change, 
 		}
 	}
 	return err
+}
+
+// changedMeanwhile is the error of an update whose product is no longer
+// the version it was read at.
+func changedMeanwhile(p *vitrine.Product) error {
+	return vitrine.Conflict("handle", "The product %q changed or was deleted while it was being imported; import it again", p.Handle)
 }
 
 // constraintOfWrite is productConflict inside a batch, where the SKU taken

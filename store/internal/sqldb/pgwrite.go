@@ -2,6 +2,7 @@ package sqldb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -134,4 +135,85 @@ func (w *pgWrite) Query(ctx context.Context, query string, args ...any) (Rows, e
 
 func (w *pgWrite) QueryRow(ctx context.Context, query string, args ...any) Row {
 	return batchQueryRow(w.send(ctx, &statement{sql: query, args: args}))
+}
+
+// Statement is one statement of a pipeline.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Pipeliner is a write's connection that runs many statements in one round
+// trip (PostgreSQL's; see Pipeline).
+type Pipeliner interface {
+	// Pipeline runs what ExecLater holds, then stmts, in one round trip,
+	// and returns the rows each of stmts affected. At the first statement
+	// that fails it stops, and returns its index (-1 for one ExecLater
+	// held) and its error; the statements after it did not run, and the
+	// transaction is aborted, as after any failed statement, until a
+	// ROLLBACK TO SAVEPOINT.
+	Pipeline(ctx context.Context, stmts []Statement) (affected []int64, failed int, err error)
+	// RollbackTo rolls the transaction back to the savepoint, and
+	// releases it: after a failed Pipeline, the transaction is usable
+	// again, with what was written before the savepoint.
+	RollbackTo(ctx context.Context, savepoint string) error
+}
+
+// AsPipeliner returns c's Pipeliner, if it is one.
+func AsPipeliner(c Conn) (Pipeliner, bool) {
+	p, ok := c.(Pipeliner)
+	return p, ok
+}
+
+func (w *pgWrite) Pipeline(ctx context.Context, stmts []Statement) (affected []int64, failed int, err error) {
+	affected = make([]int64, len(stmts))
+	if len(stmts) == 0 {
+		return affected, 0, nil
+	}
+	w.used = true
+	if w.conn == nil {
+		c, err := w.pool.Acquire(ctx)
+		if err != nil {
+			return affected, -1, fmt.Errorf("postgres: begin: %w", err)
+		}
+		w.conn = c
+	}
+	b := &pgx.Batch{}
+	for _, q := range w.pending {
+		b.Queue(q.sql, q.args...)
+	}
+	held := w.pending
+	w.pending = nil
+	for _, s := range stmts {
+		b.Queue(s.SQL, s.Args...)
+	}
+	br := w.conn.SendBatch(ctx, b)
+	defer br.Close() // after a failure, reads what the server skipped
+	for _, q := range held {
+		_, err := br.Exec()
+		if q.epoch != nil {
+			err = pgEpochResult(q.epoch, err)
+		}
+		if err != nil {
+			return affected, -1, err
+		}
+	}
+	for i := range stmts {
+		tag, err := br.Exec()
+		if err != nil {
+			return affected, i, err
+		}
+		affected[i] = tag.RowsAffected()
+	}
+	return affected, 0, br.Close()
+}
+
+func (w *pgWrite) RollbackTo(ctx context.Context, savepoint string) error {
+	if w.conn == nil || len(w.pending) > 0 {
+		return errors.New("postgres: rollback to a savepoint before the statements held are sent")
+	}
+	// Without arguments, pgx sends it as a simple query, unprepared: an
+	// aborted transaction refuses even a statement's preparation.
+	_, err := w.conn.Exec(ctx, "ROLLBACK TO SAVEPOINT "+ident(savepoint)+"; RELEASE SAVEPOINT "+ident(savepoint))
+	return err
 }

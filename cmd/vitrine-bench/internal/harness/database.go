@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +66,46 @@ func NewDatabase(ctx context.Context, postgres string) (string, func(), error) {
 			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
 			// The role a superuser's connections switched to in it.
 			conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+store.AppRoleName(name))
+			conn.Close(context.Background())
+		}
+	}, nil
+}
+
+// NewOwnedDatabase is NewDatabase on PostgreSQL through a login of its
+// own that is neither superuser nor BYPASSRLS and may not create roles or
+// databases (the account of managed PostgreSQL, whose connections meet
+// the tables' forced row-level security as their owner): it makes the
+// login, with a random password, and a database it owns. It returns the
+// URL of the database as that login, the URL of the same database as
+// postgres's user (to inspect it), and how to drop both.
+func NewOwnedDatabase(ctx context.Context, postgres string) (owned, admin string, drop func(), err error) {
+	conn, err := pgx.Connect(ctx, postgres)
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer conn.Close(ctx)
+	name := fmt.Sprintf("vitrine_bench_owner_%d", time.Now().UnixNano())
+	password := rand.Text()
+	for _, q := range []string{
+		"CREATE ROLE " + name + " LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEROLE NOCREATEDB PASSWORD '" + password + "'",
+		"CREATE DATABASE " + name + " OWNER " + name,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			conn.Exec(ctx, "DROP ROLE IF EXISTS "+name)
+			return "", "", nil, err
+		}
+	}
+	admin = urlWithDB(postgres, name)
+	u, err := url.Parse(admin)
+	if err != nil {
+		return "", "", nil, err
+	}
+	u.User = url.UserPassword(name, password)
+	return u.String(), admin, func() {
+		conn, err := pgx.Connect(context.Background(), postgres)
+		if err == nil {
+			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
+			conn.Exec(context.Background(), "DROP ROLE IF EXISTS "+name)
 			conn.Close(context.Background())
 		}
 	}, nil
