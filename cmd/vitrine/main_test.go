@@ -284,7 +284,7 @@ func TestProductImportExport(t *testing.T) {
 			"CSV-2,Caneta Vermelha,abc,10,\n"+
 			"CSV-3,Lápis,1.20,,\n"), 0o644)
 		out, errs, code := runCLI(t, "product", "import", d, "--tenant", "technova", csvFile)
-		if code != 1 || !strings.Contains(out, "3 rows: 2 created, 0 updated, 1 failed.") || !strings.Contains(errs, `line 3 (SKU "CSV-2"): price must be`) {
+		if code != 1 || !strings.Contains(out, "3 rows: 2 created, 0 updated, 0 unchanged, 1 failed.") || !strings.Contains(errs, `line 3 (SKU "CSV-2"): price must be`) {
 			t.Fatalf("import: exit %d\n%s\n%s", code, out, errs)
 		}
 		// Atomic: the bad row stops everything.
@@ -303,7 +303,7 @@ func TestProductImportExport(t *testing.T) {
 			t.Fatalf("export csv:\n%s", exported)
 		}
 		back := writeFile(t, dir, "back.csv", exported)
-		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "8 rows: 0 created, 8 updated, 0 failed.") {
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "8 rows: 0 created, 8 updated, 0 unchanged, 0 failed.") {
 			t.Errorf("re-import: %s", out)
 		}
 		jsonl := filepath.Join(dir, "out.jsonl")

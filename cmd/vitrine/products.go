@@ -96,7 +96,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 				fmt.Fprintf(e.stderr, "line %d (%s): %s\n", lines[r.Index], rowName(r), r.Err.Message)
 			}
 		}
-		total.Created, total.Updated, total.Failed = total.Created+sum.Created, total.Updated+sum.Updated, total.Failed+sum.Failed
+		total.Created, total.Updated, total.Unchanged, total.Failed = total.Created+sum.Created, total.Updated+sum.Updated, total.Unchanged+sum.Unchanged, total.Failed+sum.Failed
 		total.Written = sum.Written
 		first += len(batch)
 		batch, lines = batch[:0], lines[:0]
@@ -124,7 +124,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if first == 0 {
 		return &usageError{"the file holds no rows"}
 	}
-	return c.report(e, first, "rows", &total)
+	return c.report(e, first, "row", &total)
 }
 
 func rowName(r catalog.ImportResult) string {
@@ -137,19 +137,34 @@ func rowName(r catalog.ImportResult) string {
 	return r.Handle
 }
 
+// report prints the import's summary; what is the singular of what was
+// imported (row, product).
 func (c *ProductImportCmd) report(e *env, n int, what string, total *catalog.ImportSummary) error {
-	fmt.Fprintf(e.stdout, "%d %s: %d created, %d updated, %d failed.\n", n, what, total.Created, total.Updated, total.Failed)
+	fmt.Fprintf(e.stdout, "%s: %d created, %d updated, %d unchanged, %d failed.\n", plural(n, what), total.Created, total.Updated, total.Unchanged, total.Failed)
 	if total.Failed > 0 {
 		if c.Atomic {
-			return fmt.Errorf("%d %s failed; nothing was written (--atomic)", total.Failed, what)
+			return fmt.Errorf("%s failed; nothing was written (--atomic)", plural(total.Failed, what))
 		}
-		return fmt.Errorf("%d %s failed (listed above); the others were written", total.Failed, what)
+		others := "the others were written"
+		if total.Failed == n {
+			others = "nothing else to write"
+		}
+		return fmt.Errorf("%s failed (listed above); %s", plural(total.Failed, what), others)
 	}
 	return nil
 }
 
+// plural is n and the noun, with an s unless n is one.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // shopify imports a Shopify product CSV: what it holds that Vitrine does
-// not keep is said once, before the products that failed, by line.
+// not keep is said once a kind, with its count and first lines, before
+// the products that failed, by line.
 func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Access, r io.Reader, bar bar) error {
 	res, err := cat.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
 	if err != nil {
@@ -168,7 +183,7 @@ func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Acce
 			}
 		}
 	}
-	return c.report(e, len(res.Results), "products", res.ImportSummary)
+	return c.report(e, len(res.Results), "product", res.ImportSummary)
 }
 
 // importRow is the service's import row of a file's product. A line of

@@ -20,11 +20,11 @@ type builder struct {
 }
 
 func (b *builder) refuse(line int, f field, format string, args ...any) {
-	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Refused: true, Message: fmt.Sprintf(format, args...)})
+	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Refused: true, Message: fmt.Sprintf(format, args...), Kind: b.r.name(f) + "\x00" + format})
 }
 
 func (b *builder) note(line int, f field, format string, args ...any) {
-	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Message: fmt.Sprintf(format, args...)})
+	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Message: fmt.Sprintf(format, args...), Kind: b.r.name(f) + "\x00" + format})
 }
 
 func (b *builder) refused() bool {

@@ -36,6 +36,9 @@ var ImportModes = []string{ImportCreate, ImportUpsert}
 const (
 	RowCreated = "created"
 	RowUpdated = "updated"
+	// RowUnchanged is a row of upsert that gives a product as it is:
+	// nothing is written.
+	RowUnchanged = "unchanged"
 	RowFailed  = "error"
 	RowSkipped = "skipped" // valid, but not written: an atomic import failed
 )
@@ -53,7 +56,7 @@ type ImportResult struct {
 // ImportSummary is the outcome of an import.
 type ImportSummary struct {
 	Results                  []ImportResult
-	Created, Updated, Failed int
+	Created, Updated, Unchanged, Failed int
 	// Written is false when an atomic import wrote nothing.
 	Written bool
 }
@@ -333,6 +336,8 @@ func (sum *ImportSummary) finish(written bool) {
 			sum.Created++
 		case RowUpdated:
 			sum.Updated++
+		case RowUnchanged:
+			sum.Unchanged++
 		case RowFailed:
 			sum.Failed++
 		}

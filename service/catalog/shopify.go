@@ -18,12 +18,63 @@ const shopifyBatch = 1000
 
 // ShopifyImport is what became of a Shopify product CSV: a result per
 // product, in the file's order, each with the line of its first row; and
-// the notices of what the file holds that Vitrine does not keep, once
-// each, with the notes about products read all the same.
+// the notices of what the file holds that Vitrine does not keep, with the
+// notes about products read all the same, each kind once.
 type ShopifyImport struct {
 	*ImportSummary
 	Lines   []int
-	Notices []string
+	Notices []Notice
+}
+
+// MaxNoticeLines is how many lines a Notice gives as examples.
+const MaxNoticeLines = 3
+
+// Notice is one kind of notice of an import: the first one's text, how
+// many there were, and the lines of the first few (MaxNoticeLines).
+type Notice struct {
+	Message string
+	Count   int
+	Lines   []int
+}
+
+// notices merges issues by kind, in the order each kind first comes.
+type notices struct {
+	list  []Notice
+	index map[string]int
+}
+
+func (n *notices) add(is shopify.Issue) {
+	if n.index == nil {
+		n.index = map[string]int{}
+	}
+	k := is.KindOf()
+	i, ok := n.index[k]
+	if !ok {
+		i = len(n.list)
+		n.index[k] = i
+		n.list = append(n.list, Notice{Message: is.String()})
+	}
+	no := &n.list[i]
+	no.Count++
+	if is.Line > 0 && len(no.Lines) < MaxNoticeLines {
+		no.Lines = append(no.Lines, is.Line)
+	}
+}
+
+// String is the notice as one line: its first text, and how many more.
+func (n Notice) String() string {
+	if n.Count <= 1 {
+		return n.Message
+	}
+	lines := make([]string, len(n.Lines))
+	for i, l := range n.Lines {
+		lines[i] = fmt.Sprint(l)
+	}
+	more := ""
+	if n.Count > len(n.Lines) {
+		more = ", …"
+	}
+	return fmt.Sprintf("%s (%d times: lines %s%s)", n.Message, n.Count, strings.Join(lines, ", "), more)
 }
 
 // ImportShopify imports the products of a Shopify product CSV export, in
@@ -50,8 +101,9 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		return nil, csvError(err)
 	}
 	out := &ShopifyImport{}
+	var notes notices
 	for _, is := range rd.Unmodelled() {
-		out.Notices = append(out.Notices, is.String())
+		notes.add(is)
 	}
 	type entry struct {
 		line    int
@@ -113,7 +165,7 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 			continue
 		}
 		for _, is := range issues {
-			out.Notices = append(out.Notices, is.String())
+			notes.add(is)
 		}
 		entries = append(entries, entry{line: rec.Line, row: len(results) + len(rows), handle: rec.Product.Handle})
 		rows = append(rows, shopifyRow(rec))
@@ -167,6 +219,7 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 		final.Written = false
 	}
 	out.ImportSummary = final
+	out.Notices = notes.list
 	return out, nil
 }
 
