@@ -56,10 +56,10 @@ const (
 
 func importTools() []*Tool {
 	t := catalogTool(Tool{
-		Name:  "import_products",
-		Title: "Import products",
+		Name:        "import_products",
+		Title:       "Import products",
 		Description: "Create up to 1000 products, or upsert them, each row with its own result. Reports progress.",
-		Toolset: "inventory", Op: service.OpImportProducts,
+		Toolset:     "inventory", Op: service.OpImportProducts,
 	}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ImportIn) (importOut, error) {
 		if in.Format == "shopify" {
 			return importShopify(ctx, cat, a, in)

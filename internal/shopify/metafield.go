@@ -64,7 +64,7 @@ func (r *Reader) noteMetafields(b *builder, first, rw *row) {
 			if s := strings.TrimSpace(rw.cells[m.index]); s != "" && s != strings.TrimSpace(first.cells[m.index]) {
 				b.issues = append(b.issues, Issue{Line: rw.line, Column: m.Column, Handle: b.handle,
 					Message: fmt.Sprintf("ignored: the product's metafields are read from its first row (line %d)", first.line),
-					Kind: m.Column + "\x00ignored: metafields"})
+					Kind:    m.Column + "\x00ignored: metafields"})
 			}
 		}
 	}

@@ -39,8 +39,8 @@ const (
 	// RowUnchanged is a row of upsert that gives a product as it is:
 	// nothing is written.
 	RowUnchanged = "unchanged"
-	RowFailed  = "error"
-	RowSkipped = "skipped" // valid, but not written: an atomic import failed
+	RowFailed    = "error"
+	RowSkipped   = "skipped" // valid, but not written: an atomic import failed
 )
 
 // ImportResult is what became of one row.
@@ -55,7 +55,7 @@ type ImportResult struct {
 
 // ImportSummary is the outcome of an import.
 type ImportSummary struct {
-	Results                  []ImportResult
+	Results                             []ImportResult
 	Created, Updated, Unchanged, Failed int
 	// Written is false when an atomic import wrote nothing.
 	Written bool
