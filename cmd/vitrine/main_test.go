@@ -303,7 +303,7 @@ func TestProductImportExport(t *testing.T) {
 			t.Fatalf("export csv:\n%s", exported)
 		}
 		back := writeFile(t, dir, "back.csv", exported)
-		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "8 rows: 0 created, 8 updated, 0 unchanged, 0 failed.") {
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "8 rows: 0 created, 0 updated, 8 unchanged, 0 failed.") {
 			t.Errorf("re-import: %s", out)
 		}
 		jsonl := filepath.Join(dir, "out.jsonl")
@@ -317,6 +317,16 @@ func TestProductImportExport(t *testing.T) {
 			t.Errorf("jsonl import: %s", out)
 		}
 		fails(t, "You do not have permission", "product", "import", d, "--tenant", "technova", "--as", "diego@technova.example", jsonl)
+		// Its own export upserted over it changes nothing: not a version,
+		// not a time.
+		if out := must(t, "product", "import", d, "--tenant", "mercado-verde", "--mode", "upsert", jsonl); !strings.Contains(out, "4 rows: 0 created, 0 updated, 4 unchanged, 0 failed.") {
+			t.Errorf("jsonl re-import: %s", out)
+		}
+		again := filepath.Join(dir, "again.jsonl")
+		must(t, "product", "export", d, "--tenant", "mercado-verde", "--format", "jsonl", "-o", again)
+		if data2, _ := os.ReadFile(again); string(data2) != string(data) {
+			t.Errorf("an upsert of its own export changed the catalog:\n%s\n%s", data, data2)
+		}
 	})
 }
 

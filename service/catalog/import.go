@@ -170,6 +170,12 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 				fail(i, rowError(i, err))
 				continue
 			}
+			if up.SameContent(old) {
+				// Nothing to write: its version and times stay, no
+				// change is audited.
+				sum.Results[i].Status, sum.Results[i].Product = RowUnchanged, old
+				continue
+			}
 			up.UpdatedAt, up.UpdatedBy = now, a.Caller.User.ID
 			writes = append(writes, vitrine.ProductWrite{Update: up, Before: old})
 		default:
@@ -183,7 +189,7 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 		index = append(index, i)
 	}
 
-	invalid := len(writes) < len(rows)
+	invalid := slices.ContainsFunc(sum.Results, func(r ImportResult) bool { return r.Status == RowFailed })
 	if atomic && invalid {
 		// Nothing is written when a row is already known to fail.
 		sum.finish(false)
@@ -193,9 +199,12 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 	if progress != nil {
 		report = func(done int) { progress(done, len(writes)) }
 	}
-	errs, err := s.store.WriteProducts(ctx, a.Change(), a.TenantID, writes, atomic, report)
-	if err != nil {
-		return nil, err
+	var errs []error
+	if len(writes) > 0 {
+		var err error
+		if errs, err = s.store.WriteProducts(ctx, a.Change(), a.TenantID, writes, atomic, report); err != nil {
+			return nil, err
+		}
 	}
 	failed := false
 	for w, err := range errs {
