@@ -11,6 +11,9 @@ type Tenant struct {
 	ID        string
 	Name      string
 	Slug      string
+	// Currency is the ISO 4217 code its imports, new products and price
+	// filters use unless told otherwise.
+	Currency  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

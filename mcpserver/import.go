@@ -73,6 +73,9 @@ func importTools() []*Tool {
 		rows := make([]catalog.ImportRow, len(in.Products))
 		for i, r := range in.Products {
 			rows[i] = catalog.ImportRow{NewProduct: r.NewProduct(), Given: r.GivenFields()}
+			if rows[i].Currency == "" {
+				rows[i].Currency = string(in.Currency)
+			}
 		}
 		sum, err := cat.ImportProducts(ctx, a, rows, string(in.Mode), in.Atomic, progressReporter(ctx))
 		if err != nil {
@@ -186,7 +189,7 @@ func importShopify(ctx context.Context, cat *catalog.Catalog, a *service.Access,
 	if in.CSV == "" {
 		return importOut{}, vitrine.Invalid("csv", "csv must hold the Shopify product CSV export, header first")
 	}
-	res, err := cat.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), "", string(in.Mode), in.Atomic, progressReporter(ctx))
+	res, err := cat.ImportShopify(ctx, a, strings.NewReader(string(in.CSV)), string(in.Currency), string(in.Mode), in.Atomic, progressReporter(ctx))
 	if err != nil {
 		return importOut{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/testkit"
 )
 
 // The answer an agent reads of an import is bounded whatever the file:
@@ -113,4 +114,37 @@ type importAnswer struct {
 
 func (a importAnswer) counts() string {
 	return fmt.Sprintf("created %d, updated %d, unchanged %d, failed %d, written %v", a.Created, a.Updated, a.Unchanged, a.Failed, a.Written)
+}
+
+// A company's currency through the tools: create_tenant and update_tenant
+// set it; import_products and list_products's price filters use it unless
+// told otherwise.
+func TestCompanyCurrencyThroughTheTools(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	cs := w.sessionWithToken("memory", w.token(owner, []string{"all"}))
+	us := testkit.OK[struct{ ID, Currency string }](t, cs, "create_tenant", map[string]any{"name": "US Shop", "currency": "usd"})
+	if us.Currency != "USD" {
+		t.Fatalf("create_tenant: %+v", us)
+	}
+	csv := "Handle,Title,Variant Price\nmug,Mug,12.50\n"
+	testkit.OK[importAnswer](t, cs, "import_products", map[string]any{"tenant_id": us.ID, "format": "shopify", "csv": csv})
+	testkit.OK[importAnswer](t, cs, "import_products", map[string]any{"tenant_id": us.ID, "format": "shopify", "currency": "EUR",
+		"csv": "Handle,Title,Variant Price\neuro-mug,Euro Mug,12.50\n"})
+	type row struct{ Handle, Currency string }
+	list := testkit.OK[struct{ Products []row }](t, cs, "list_products", map[string]any{"tenant_id": us.ID, "max_price": "50"})
+	if len(list.Products) != 1 || list.Products[0].Currency != "USD" {
+		t.Errorf("max_price 50: %+v", list)
+	}
+	list = testkit.OK[struct{ Products []row }](t, cs, "list_products", map[string]any{"tenant_id": us.ID, "max_price": "50", "currency": "EUR"})
+	if len(list.Products) != 1 || list.Products[0].Currency != "EUR" {
+		t.Errorf("max_price 50 EUR: %+v", list)
+	}
+	e := testkit.ErrorOf(t, cs, "list_products", map[string]any{"tenant_id": us.ID, "max_price": "50", "currency": "BRL"})
+	if e["type"] != "ValidationError" || e["field"] != "currency" || !strings.Contains(e["message"].(string), "EUR, USD") {
+		t.Errorf("a price filter in BRL: %v", e)
+	}
+	up := testkit.OK[struct{ Currency string }](t, cs, "update_tenant", map[string]any{"tenant_id": us.ID, "currency": "EUR"})
+	if up.Currency != "EUR" {
+		t.Errorf("update_tenant: %+v", up)
+	}
 }

@@ -64,10 +64,11 @@ func (c *UserCreateCmd) Run(e *env) error {
 
 // TenantCreateCmd creates a tenant with its first owner.
 type TenantCreateCmd struct {
-	Name  string `required:"" help:"The company's name."`
-	Owner string `required:"" placeholder:"EMAIL" help:"Email of the existing user who becomes its first owner."`
-	Slug  string `help:"Short unique name (lowercase letters, digits, hyphens); derived from the name if omitted."`
-	JSON  bool   `name:"json" help:"Print the new company as one JSON object."`
+	Name     string `required:"" help:"The company's name."`
+	Owner    string `required:"" placeholder:"EMAIL" help:"Email of the existing user who becomes its first owner."`
+	Slug     string `help:"Short unique name (lowercase letters, digits, hyphens); derived from the name if omitted."`
+	Currency string `placeholder:"CODE" help:"ISO 4217 code of its prices: of its new products, imports and price filters unless they say otherwise. Default: BRL."`
+	JSON     bool   `name:"json" help:"Print the new company as one JSON object."`
 }
 
 // Run creates the tenant.
@@ -77,12 +78,36 @@ func (c *TenantCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.Operator().CreateTenant(e.ctx, c.Name, c.Slug, c.Owner)
+	t, err := svc.Operator().NewTenant(e.ctx, c.Name, c.Slug, c.Currency, c.Owner)
 	if err != nil {
 		return err
 	}
-	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "owner": c.Owner, "created_at": t.CreatedAt},
-		"Created company %q (slug %s) with id %s; owner %s", t.Name, t.Slug, t.ID, c.Owner)
+	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "currency": t.Currency, "owner": c.Owner, "created_at": t.CreatedAt},
+		"Created company %q (slug %s, currency %s) with id %s; owner %s", t.Name, t.Slug, t.Currency, t.ID, c.Owner)
+}
+
+// TenantUpdateCmd changes a company's name, slug or currency.
+type TenantUpdateCmd struct {
+	Tenant   string  `arg:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	Name     *string `help:"Its new name."`
+	Slug     *string `help:"Its new slug."`
+	Currency *string `placeholder:"CODE" help:"ISO 4217 code of its new products, imports and price filters; the products it has keep theirs."`
+	JSON     bool    `name:"json" help:"Print the company as one JSON object."`
+}
+
+// Run updates the tenant.
+func (c *TenantUpdateCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := svc.Operator().UpdateTenant(e.ctx, c.Tenant, c.Name, c.Slug, c.Currency)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "currency": t.Currency, "updated_at": t.UpdatedAt},
+		"Company %q (slug %s, currency %s) with id %s", t.Name, t.Slug, t.Currency, t.ID)
 }
 
 // MemberAddCmd adds a membership.

@@ -83,3 +83,27 @@ func TestImportSummary(t *testing.T) {
 		}
 	})
 }
+
+// A company's currency from the command line: tenant create and update
+// set it; a Shopify file comes in in it unless --currency overrides.
+func TestTenantCurrency(t *testing.T) {
+	d := "--db=" + dbtest.SQLiteURL(t)
+	must(t, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
+	if tn := mustJSON(t, "tenant", "create", d, "--name", "US Shop", "--owner", "ana@acme.example", "--currency", "usd", "--json"); tn["currency"] != "USD" {
+		t.Errorf("tenant create: %v", tn)
+	}
+	fails(t, "currency", "tenant", "create", d, "--name", "Bad", "--owner", "ana@acme.example", "--currency", "dollars")
+	dir := t.TempDir()
+	must(t, "product", "import", d, "--tenant", "us-shop", writeFile(t, dir, "a.csv", "Handle,Title,Variant Price\nmug,Mug,12.50\n"))
+	must(t, "product", "import", d, "--tenant", "us-shop", "--currency", "EUR", writeFile(t, dir, "b.csv", "Handle,Title,Variant Price\ncup,Cup,9.50\n"))
+	if tn := mustJSON(t, "tenant", "update", d, "us-shop", "--currency", "GBP", "--json"); tn["currency"] != "GBP" {
+		t.Errorf("tenant update: %v", tn)
+	}
+	must(t, "product", "import", d, "--tenant", "us-shop", writeFile(t, dir, "c.csv", "Handle,Title,Variant Price\nbowl,Bowl,3.00\n"))
+	out := must(t, "product", "export", d, "--tenant", "us-shop", "--format", "jsonl")
+	for _, want := range []string{`"handle":"mug"`, `"currency":"USD"`, `"currency":"EUR"`, `"currency":"GBP"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export lacks %s:\n%s", want, out)
+		}
+	}
+}

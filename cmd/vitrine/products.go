@@ -30,7 +30,7 @@ type ProductImportCmd struct {
 	Format   string `enum:"auto,csv,jsonl,shopify" default:"auto" help:"shopify, jsonl or csv; auto goes by the file: .jsonl and .ndjson are jsonl, a CSV whose header starts with Handle is shopify, else csv."`
 	Mode     string `enum:"create,upsert" default:"create" help:"create: a product that exists (by handle, else SKU) fails its row; upsert: it updates that product."`
 	Atomic   bool   `help:"Write nothing if any row fails. The whole file is read before anything is written."`
-	Currency string `default:"BRL" help:"The currency of a Shopify file's prices (its CSV does not say)."`
+	Currency string `placeholder:"CODE" help:"The currency of the file's prices where it does not say (a Shopify CSV never does). Default: the company's."`
 	As       string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
 }
 
@@ -110,7 +110,11 @@ func (c *ProductImportCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		batch, lines = append(batch, importRow(row)), append(lines, row.Line)
+		r := importRow(row)
+		if r.Currency == "" {
+			r.Currency = c.Currency
+		}
+		batch, lines = append(batch, r), append(lines, row.Line)
 		if !c.Atomic && len(batch) == importBatch {
 			if err := flush(); err != nil {
 				return err

@@ -95,9 +95,13 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 		return nil, err
 	}
 	tx := s.taxonomyOf(ctx, a.TenantID)
+	currency, err := s.currencyOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
 	for i, r := range rows {
 		sum.Results[i] = ImportResult{Index: i, SKU: r.SKU, Handle: r.Handle}
-		p, err := s.validateNew(r.NewProduct, tx)
+		p, err := s.validateNew(r.NewProduct, tx, currency)
 		if err != nil {
 			fail(i, rowError(i, err))
 			continue

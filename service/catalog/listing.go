@@ -37,6 +37,15 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	if err := a.Allow(service.OpListProducts); err != nil {
 		return nil, err
 	}
+	priced := f.MinPrice != "" || f.MaxPrice != ""
+	if priced && f.Currency == "" {
+		// Prices are the company's currency's unless the filter says.
+		c, err := s.currencyOf(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		f.Currency = vitrine.CurrencyCode(c)
+	}
 	if err := normalize(&f, limit); err != nil {
 		return nil, err
 	}
@@ -59,6 +68,11 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	found, err := s.store.FindProducts(ctx, a.TenantID, f)
 	if err != nil {
 		return nil, err
+	}
+	if priced && len(found.Products) == 0 && cursor == "" {
+		if err := s.otherCurrencies(ctx, a, f); err != nil {
+			return nil, err
+		}
 	}
 	page := &ProductPage{Facets: found.Facets}
 	page.Products, page.NextCursor = service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
@@ -216,4 +230,33 @@ func facetNames(names []vitrine.FacetName) ([]vitrine.FacetName, error) {
 		}
 	}
 	return out, nil
+}
+
+// otherCurrencies answers a price filter that kept nothing: when no product
+// the rest of the filter keeps is priced in its currency, but some are in
+// others, a ValidationError says which, rather than an empty page that
+// reads as "none in that range".
+func (s *Catalog) otherCurrencies(ctx context.Context, a *service.Access, f vitrine.ProductFilter) error {
+	rest := f
+	rest.MinMinor, rest.MaxMinor, rest.MinPrice, rest.MaxPrice = nil, nil, "", ""
+	rest.Facets, rest.After, rest.Limit = nil, nil, 20
+	zero := int64(0)
+	same := rest
+	same.MinMinor = &zero // priced in the filter's currency, at any price
+	found, err := s.store.FindProducts(ctx, a.TenantID, same)
+	if err != nil || len(found.Products) > 0 {
+		return err
+	}
+	if found, err = s.store.FindProducts(ctx, a.TenantID, rest); err != nil || len(found.Products) == 0 {
+		return err
+	}
+	var others []string
+	for _, p := range found.Products {
+		if !slices.Contains(others, p.Currency) {
+			others = append(others, p.Currency)
+		}
+	}
+	slices.Sort(others)
+	return vitrine.Invalid("currency", "no product here is priced in %s, the currency of min_price and max_price; they are priced in %s: give currency %q",
+		f.Currency, strings.Join(others, ", "), others[0])
 }

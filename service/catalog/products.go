@@ -25,7 +25,7 @@ type NewProduct struct {
 	Name        string
 	Description string
 	Price       string
-	Currency    string // default vitrine.DefaultCurrency
+	Currency    string // default: the company's
 	Stock       int64
 	Status      string // default active
 	Handle      string // default: made from the name
@@ -100,7 +100,11 @@ func (s *Catalog) CreateProduct(ctx context.Context, a *service.Access, in NewPr
 	if err := a.Allow(service.OpCreateProduct); err != nil {
 		return nil, err
 	}
-	p, err := s.validateNew(in, s.taxonomyOf(ctx, a.TenantID))
+	currency, err := s.currencyOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.validateNew(in, s.taxonomyOf(ctx, a.TenantID), currency)
 	if err != nil {
 		return nil, err
 	}
@@ -152,9 +156,20 @@ func or(s, fallback string) string {
 	return s
 }
 
+// currencyOf is the currency of the access's company: that of its new
+// products, imports and price filters unless they say otherwise.
+func (s *Catalog) currencyOf(ctx context.Context, a *service.Access) (string, error) {
+	t, err := s.store.TenantByID(ctx, a.TenantID)
+	if err != nil {
+		return "", err
+	}
+	return or(t.Currency, vitrine.DefaultCurrency), nil
+}
+
 // validateNew checks a new product's fields in the order the tool lists
-// them and returns the product they describe.
-func (s *Catalog) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, error) {
+// them and returns the product they describe; its currency is currency
+// unless it gives one.
+func (s *Catalog) validateNew(in NewProduct, tx *taxonomy, currency string) (*vitrine.Product, error) {
 	p := &vitrine.Product{Vendor: in.Vendor, ProductType: in.ProductType, Tags: in.Tags, Options: in.Options, Media: in.Media, SEO: in.SEO}
 	var err error
 	if p.Name, err = vitrine.ValidateName("name", in.Name, vitrine.MaxProductNameLength); err != nil {
@@ -166,7 +181,7 @@ func (s *Catalog) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, er
 	if p.Handle, err = handleFor(in.Handle, p.Name); err != nil {
 		return nil, err
 	}
-	code, scale, err := vitrine.NormalizeCurrency("currency", or(in.Currency, vitrine.DefaultCurrency))
+	code, scale, err := vitrine.NormalizeCurrency("currency", or(in.Currency, or(currency, vitrine.DefaultCurrency)))
 	if err != nil {
 		return nil, err
 	}

@@ -78,7 +78,7 @@ func (n Notice) String() string {
 }
 
 // ImportShopify imports the products of a Shopify product CSV export, in
-// currency (default BRL). A product the file gets wrong is refused with
+// currency (default: the company's). A product the file gets wrong is refused with
 // the line and column at fault, the others imported; a broken CSV (a
 // stray quote) names its line and imports nothing. Its Product Category
 // paths become categories and its metafield columns text attributes,
@@ -92,7 +92,13 @@ func (s *Catalog) ImportShopify(ctx context.Context, a *service.Access, r io.Rea
 			return nil, err
 		}
 	}
-	code, _, err := vitrine.NormalizeCurrency("currency", or(currency, vitrine.DefaultCurrency))
+	if currency == "" {
+		var err error
+		if currency, err = s.currencyOf(ctx, a); err != nil {
+			return nil, err
+		}
+	}
+	code, _, err := vitrine.NormalizeCurrency("currency", currency)
 	if err != nil {
 		return nil, err
 	}
