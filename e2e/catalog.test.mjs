@@ -21,7 +21,7 @@ const cdn = (file) => `https://cdn.shopify.com/s/files/1/0612/3456/7890/files/${
 const email = 'shop@example.com';
 
 // The columns of the fixture Vitrine does not model: each reported once.
-const unmodelled = ['Variant Inventory Tracker', 'Variant Fulfillment Service', 'Gift Card',
+const unmodelled = ['Variant Fulfillment Service', 'Gift Card',
   'Google Shopping / Google Product Category', 'Google Shopping / Gender', 'Google Shopping / Age Group',
   'Google Shopping / MPN', 'Google Shopping / Condition', 'Google Shopping / Custom Product',
   'Variant Tax Code', 'Cost per item', 'Included / Brasil', 'Price / International', 'Compare At Price / International'];

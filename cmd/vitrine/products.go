@@ -210,7 +210,7 @@ func importRow(row productfile.Row) catalog.ImportRow {
 	}
 	for _, v := range p.Variants {
 		np.Variants = append(np.Variants, catalog.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
-			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, RequiresShipping: v.RequiresShipping,
+			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, TrackInventory: v.TrackInventory, RequiresShipping: v.RequiresShipping,
 			Taxable: v.Taxable, Image: v.Image})
 	}
 	if given["categories"] {

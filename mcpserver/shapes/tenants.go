@@ -59,7 +59,7 @@ type GetTenantIn struct {
 
 type CreateTenantIn struct {
 	Name shortText `json:"name"`
-	Slug slug      `json:"slug,omitempty" jsonschema:"Lowercase letters, digits and inner hyphens, unique. Default: from the name."`
+	Slug slug      `json:"slug,omitempty" jsonschema:"Unique. Default: from the name."`
 	// Currency is the company's: of its new products, imports and price
 	// filters.
 	Currency vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Of new products, imports, price filters."`
@@ -68,7 +68,7 @@ type CreateTenantIn struct {
 type UpdateTenantIn struct {
 	TenantArg
 	Name     *shortText            `json:"name,omitempty"`
-	Slug     *slug                 `json:"slug,omitempty" jsonschema:"Unique across Vitrine."`
+	Slug     *slug                 `json:"slug,omitempty"`
 	Currency *vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Products keep theirs."`
 }
 

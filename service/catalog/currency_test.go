@@ -65,3 +65,37 @@ func TestCompanyCurrency(t *testing.T) {
 		}
 	})
 }
+
+// A variant Shopify does not track comes in untracked, its quantity and
+// policy as given, and goes back out so; upserted again, it is unchanged.
+func TestUntrackedVariants(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		a := shop(t, w, "acme")
+		file := "Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Price\n" +
+			"mug,Mug,Size,S,MUG-S,,4,deny,10.00\n" +
+			"mug,,Size,M,MUG-M,shopify,6,continue,12.00\n"
+		res, err := w.cat.ImportShopify(ctx, a, strings.NewReader(file), "", "create", false, nil)
+		if err != nil || res.Created != 1 || len(res.Notices) != 0 {
+			t.Fatalf("import: %+v %v %v", res, err, res.Notices)
+		}
+		p, err := w.cat.GetProduct(ctx, a, "", "MUG-S")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := p.Variants[0]; !v.Untracked || v.Stock != 4 || v.Policy != vitrine.PolicyDeny {
+			t.Errorf("the untracked variant: %+v", *v)
+		}
+		if v := p.Variants[1]; v.Untracked || v.Stock != 6 || v.Policy != vitrine.PolicyContinue {
+			t.Errorf("the tracked variant: %+v", *v)
+		}
+		out := exportShopify(t, w, a)
+		if !strings.Contains(out, ",MUG-S,,,4,deny,") || !strings.Contains(out, ",MUG-M,,shopify,6,continue,") {
+			t.Errorf("export:\n%s", out)
+		}
+		res, err = w.cat.ImportShopify(ctx, a, strings.NewReader(out), "", "upsert", false, nil)
+		if err != nil || res.Unchanged != 1 {
+			t.Errorf("upsert of the export: %+v %v", res.ImportSummary, err)
+		}
+	})
+}

@@ -244,7 +244,8 @@ func shopifyRow(rec *shopify.Record) ImportRow {
 		Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags, Options: p.Options, Media: p.Media, Attributes: p.Attributes, SEO: p.SEO}
 	for _, v := range p.Variants {
 		nv := NewVariant{SKU: v.SKU, Options: v.Options, Price: vitrine.FormatPrice(v.Price, scale), Barcode: v.Barcode, Weight: v.Weight,
-			Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image}
+			Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image,
+			TrackInventory: ptrTo(!v.Untracked)}
 		if v.CompareAtPrice != nil {
 			nv.CompareAtPrice = vitrine.FormatPrice(*v.CompareAtPrice, scale)
 		}
@@ -286,3 +287,5 @@ func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafi
 	}
 	return nil
 }
+
+func ptrTo[T any](v T) *T { return &v }
