@@ -124,8 +124,9 @@ func orEmpty[T any](s []T) []T {
 
 type GetProductIn struct {
 	TenantArg
-	ID  string `json:"id,omitempty" jsonschema:"Give id or sku."`
-	SKU sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
+	ID     string `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
+	SKU    sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
+	Handle string `json:"handle,omitempty"`
 }
 
 type mediaIn struct {

@@ -49,6 +49,11 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	if err := normalize(&f, limit); err != nil {
 		return nil, err
 	}
+	if len(f.Options) > 0 {
+		if err := s.foldOptions(ctx, a, &f); err != nil {
+			return nil, err
+		}
+	}
 	if len(f.Attributes) > 0 {
 		var err error
 		if f.Attributes, err = s.attributeFilter(ctx, a, f.Attributes); err != nil {
@@ -259,4 +264,41 @@ func (s *Catalog) otherCurrencies(ctx context.Context, a *service.Access, f vitr
 	slices.Sort(others)
 	return vitrine.Invalid("currency", "no product here is priced in %s, the currency of min_price and max_price; they are priced in %s: give currency %q",
 		f.Currency, strings.Join(others, ", "), others[0])
+}
+
+// foldOptions matches the filter's option values in any case, as vendor
+// and tags are: a value the company's products do not hold as written
+// becomes the one they hold that folds alike (the most frequent, if
+// several), read from the company's option facet.
+func (s *Catalog) foldOptions(ctx context.Context, a *service.Access, f *vitrine.ProductFilter) error {
+	all := vitrine.ProductFilter{Facets: []vitrine.FacetName{vitrine.FacetOptions}}
+	if err := normalize(&all, 1); err != nil {
+		return err
+	}
+	all.Limit = 1
+	found, err := s.store.FindProducts(ctx, a.TenantID, all)
+	if err != nil || found.Facets == nil {
+		return err
+	}
+	options := maps.Clone(f.Options)
+	for name, val := range f.Options {
+		for held, values := range found.Facets.Options {
+			if vitrine.OptionKey(held) != vitrine.OptionKey(name) {
+				continue
+			}
+			best := int64(-1)
+			for _, v := range values {
+				if v.Value == val {
+					best = -1
+					options[name] = val
+					break
+				}
+				if vitrine.Fold(v.Value) == vitrine.Fold(val) && v.Count > best {
+					best, options[name] = v.Count, v.Value
+				}
+			}
+		}
+	}
+	f.Options = options
+	return nil
 }

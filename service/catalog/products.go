@@ -66,12 +66,24 @@ type ProductChanges struct {
 
 // GetProduct returns a product by id or by SKU: exactly one of them.
 func (s *Catalog) GetProduct(ctx context.Context, a *service.Access, id, sku string) (*vitrine.Product, error) {
+	return s.FindProduct(ctx, a, id, sku, "")
+}
+
+// FindProduct returns a product by exactly one of its id, a variant's SKU
+// (any case) or its handle.
+func (s *Catalog) FindProduct(ctx context.Context, a *service.Access, id, sku, handle string) (*vitrine.Product, error) {
 	if err := a.Allow(service.OpGetProduct); err != nil {
 		return nil, err
 	}
+	given := 0
+	for _, s := range []string{id, sku, handle} {
+		if s != "" {
+			given++
+		}
+	}
 	switch {
-	case id != "" && sku != "":
-		return nil, vitrine.Invalid("id", "give either id or sku, not both")
+	case given > 1:
+		return nil, vitrine.Invalid("id", "give one of id, sku and handle, not %d", given)
 	case id != "":
 		if !vitrine.ValidID(id) {
 			return nil, vitrine.NotFound("Product")
@@ -79,8 +91,17 @@ func (s *Catalog) GetProduct(ctx context.Context, a *service.Access, id, sku str
 		return s.store.ProductByID(ctx, a.TenantID, id)
 	case sku != "":
 		return s.store.ProductBySKU(ctx, a.TenantID, sku)
+	case handle != "":
+		found, err := s.store.ProductsByHandle(ctx, a.TenantID, []string{strings.ToLower(strings.TrimSpace(handle))})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range found {
+			return p, nil
+		}
+		return nil, vitrine.NotFound("Product")
 	}
-	return nil, vitrine.Invalid("id", "give the product's id, or its sku")
+	return nil, vitrine.Invalid("id", "give the product's id, its sku or its handle")
 }
 
 // IdempotencyTTL is how long create_product remembers an idempotency key.
