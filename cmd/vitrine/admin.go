@@ -19,10 +19,22 @@ import (
 // open opens the database of --db, bringing its schema up to date, and the
 // service over it.
 func (e *env) open(log *slog.Logger) (*store.DB, *service.Service, error) {
+	return e.openDB(log, true)
+}
+
+// openOrCreate is open for the commands that make a database (demo): a
+// SQLite file that does not exist is created.
+func (e *env) openOrCreate(log *slog.Logger) (*store.DB, *service.Service, error) {
+	return e.openDB(log, false)
+}
+
+// openDB opens --db; mustExist refuses a SQLite file that is not there
+// (a typo would otherwise read as an empty database).
+func (e *env) openDB(log *slog.Logger, mustExist bool) (*store.DB, *service.Service, error) {
 	if log == nil {
 		log = discard
 	}
-	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log})
+	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log, MustExist: mustExist})
 	if err != nil {
 		return nil, nil, err
 	}

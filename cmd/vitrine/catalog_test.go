@@ -88,6 +88,7 @@ func TestImportSummary(t *testing.T) {
 // set it; a Shopify file comes in in it unless --currency overrides.
 func TestTenantCurrency(t *testing.T) {
 	d := "--db=" + dbtest.SQLiteURL(t)
+	must(t, "migrate", d)
 	must(t, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
 	if tn := mustJSON(t, "tenant", "create", d, "--name", "US Shop", "--owner", "ana@acme.example", "--currency", "usd", "--json"); tn["currency"] != "USD" {
 		t.Errorf("tenant create: %v", tn)

@@ -61,7 +61,7 @@ func TestOperatorCommands(t *testing.T) {
 }
 
 func operatorCommands(t *testing.T, d string) {
-
+	must(t, "migrate", d)
 	u := mustJSON(t, "user", "create", d, "--email", "Ana@Acme.example", "--name", "Ana Souza")
 	if id, _ := u["id"].(string); len(id) != 36 || u["email"] != "Ana@Acme.example" || u["name"] != "Ana Souza" {
 		t.Fatalf("user create: %v", u)
@@ -166,18 +166,31 @@ func TestDatabaseSelection(t *testing.T) {
 	// Without --db or VITRINE_DB, the database is vitrine.db in the working folder.
 	t.Setenv("VITRINE_DB", "")
 	os.Unsetenv("VITRINE_DB")
+	// A command that reads a database refuses one that is not there (a
+	// typo would read as an empty one); migrate makes it.
+	fails(t, "no database at vitrine.db; vitrine migrate creates one", "user", "create", "--email", "a@x.example", "--name", "A")
+	must(t, "migrate")
 	mustJSON(t, "user", "create", "--email", "a@x.example", "--name", "A")
 	if _, err := os.Stat(filepath.Join(dir, "vitrine.db")); err != nil {
 		t.Fatalf("default database: %v", err)
 	}
 	t.Setenv("VITRINE_DB", "sqlite:"+filepath.Join(dir, "env.db"))
+	must(t, "migrate")
 	mustJSON(t, "user", "create", "--email", "a@x.example", "--name", "A") // a new database: no conflict
 	if _, err := os.Stat(filepath.Join(dir, "env.db")); err != nil {
 		t.Fatalf("VITRINE_DB: %v", err)
 	}
 	// --db wins over VITRINE_DB.
+	must(t, "migrate", "--db", filepath.Join(dir, "flag.db"))
 	mustJSON(t, "user", "create", "--db", filepath.Join(dir, "flag.db"), "--email", "a@x.example", "--name", "A")
 	fails(t, "folder of", "migrate", "--db", filepath.Join(dir, "missing", "x.db"))
+	fails(t, "no database at vitrine.bd; vitrine migrate creates one", "tenant", "list", "--db", "vitrine.bd")
+	if _, err := os.Stat(filepath.Join(dir, "vitrine.bd")); err == nil {
+		t.Errorf("a typo made a database")
+	}
+	fails(t, "unknown database URL scheme mysql://...; use a file path or postgres://", "tenant", "list", "--db", "mysql://localhost/x")
+	// The demo makes its database.
+	must(t, "demo", "--db", filepath.Join(dir, "demo.db"))
 }
 
 func TestMigrateAndDemo(t *testing.T) {
@@ -298,7 +311,7 @@ func TestProductImportExport(t *testing.T) {
 		fails(t, "no such file", "product", "import", d, "--tenant", "technova", filepath.Join(dir, "missing.csv"))
 
 		// Export, in both formats; the CSV imports back as an upsert.
-		exported := must(t, "product", "export", d, "--tenant", "technova")
+		exported := must(t, "product", "export", d, "--tenant", "technova", "--format", "csv")
 		if lines := strings.Split(strings.TrimSpace(exported), "\n"); len(lines) != 9 || !strings.HasPrefix(lines[0], "id,sku,name,") || !strings.Contains(exported, `"Esferográfica, 1 mm"`) {
 			t.Fatalf("export csv:\n%s", exported)
 		}

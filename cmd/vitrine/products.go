@@ -27,7 +27,7 @@ type ProductCmd struct {
 type ProductImportCmd struct {
 	Tenant   string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
 	File     string `arg:"" help:"The file: a Shopify product CSV export (--format shopify); JSON Lines of products as export --format jsonl writes them; or a CSV with a header row (sku,name,price and optionally description,currency,stock,status). - reads standard input."`
-	Format   string `enum:"auto,csv,jsonl,shopify" default:"auto" help:"shopify, jsonl or csv; auto goes by the file: .jsonl and .ndjson are jsonl, a CSV whose header starts with Handle is shopify, else csv."`
+	Format   string `enum:"auto,csv,jsonl,shopify" default:"auto" help:"shopify, jsonl or csv; auto goes by the file: .jsonl, .ndjson or a first line that is a JSON object are jsonl, a CSV whose header starts with Handle is shopify, else csv."`
 	Mode     string `enum:"create,upsert" default:"create" help:"create: a product that exists (by handle, else SKU) fails its row; upsert: it updates that product."`
 	Atomic   bool   `help:"Write nothing if any row fails. The whole file is read before anything is written."`
 	Currency string `placeholder:"CODE" help:"The currency of the file's prices where it does not say (a Shopify CSV never does). Default: the company's."`
@@ -49,7 +49,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if format == "auto" {
 		format = "csv"
 		switch head, _ := br.Peek(16); {
-		case strings.HasSuffix(c.File, ".jsonl") || strings.HasSuffix(c.File, ".ndjson"):
+		case strings.HasSuffix(c.File, ".jsonl") || strings.HasSuffix(c.File, ".ndjson") || strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(string(head), "\uFEFF")), "{"):
 			format = "jsonl"
 		case strings.HasPrefix(strings.ToLower(strings.TrimPrefix(string(head), "\uFEFF")), "handle"):
 			format = "shopify"
@@ -222,7 +222,7 @@ func importRow(row productfile.Row) catalog.ImportRow {
 // ProductExportCmd exports products.
 type ProductExportCmd struct {
 	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
-	Format string `enum:"csv,jsonl,shopify" default:"csv" help:"shopify: a Shopify product CSV, which Shopify and Vitrine import; jsonl: every field; csv: the seed's columns, a row per product."`
+	Format string `enum:"csv,jsonl,shopify" default:"jsonl" help:"jsonl (the default: every field, so that the file imports back whole); shopify: a Shopify product CSV, which Shopify and Vitrine import; csv: the seed's columns, a row per product (variants, vendor, tags and images left out)."`
 	Output string `short:"o" default:"-" placeholder:"FILE" help:"Where to write; - is standard output."`
 	As     string `placeholder:"EMAIL" help:"Read as this member of the company; default: its first owner."`
 }
