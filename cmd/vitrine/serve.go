@@ -424,7 +424,8 @@ func (c *StdioCmd) Run(e *env) error {
 		return err
 	}
 	log.Info("serving MCP over stdio", "user", caller.User.Email, "db", db.Dialect())
-	err = srv.Run(e.ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}})
+	gate := newStdioGate(e.ctx, e.stdin, c.CallTimeout+5*time.Second)
+	err = srv.Run(e.ctx, &mcp.IOTransport{Reader: readCloser{gate}, Writer: writeCloser{gateWriter{e.stdout, gate}}})
 	if err != nil && e.ctx.Err() != nil {
 		return nil // interrupted
 	}
