@@ -102,6 +102,24 @@ func (o *Operator) AddMember(ctx context.Context, tenantRef, email, role, status
 	return o.s.addMember(ctx, operatorAccess(t.ID), t.ID, email, role, st)
 }
 
+// RoleNames lists the names of a company's roles: the built-in ones,
+// then its own.
+func (o *Operator) RoleNames(ctx context.Context, tenantRef string) ([]string, error) {
+	t, err := o.Tenant(ctx, tenantRef)
+	if err != nil {
+		return nil, err
+	}
+	roles, err := o.s.Roles(ctx, operatorAccess(t.ID))
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(roles))
+	for i, r := range roles {
+		names[i] = r.Name
+	}
+	return names, nil
+}
+
 // UpdateMember changes the role or status of a member, named by email.
 func (o *Operator) UpdateMember(ctx context.Context, tenantRef, email string, ch MemberChanges) (*vitrine.Member, error) {
 	t, u, err := o.tenantAndUser(ctx, tenantRef, email)

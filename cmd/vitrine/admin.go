@@ -140,7 +140,7 @@ func (c *MemberAddCmd) Run(e *env) error {
 	defer db.Close()
 	m, err := svc.Operator().AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
 	if err != nil {
-		return err
+		return withRoles(e, svc, c.Tenant, c.Role, err)
 	}
 	return e.print(c.JSON, memberRecord(m), "Added %s to %s as %s (%s)", c.Email, c.Tenant, m.Role, m.Status)
 }
@@ -264,7 +264,7 @@ func (c *MemberUpdateCmd) Run(e *env) error {
 	defer db.Close()
 	m, err := svc.Operator().UpdateMember(e.ctx, c.Tenant, c.Email, service.MemberChanges{Role: c.Role, Status: c.Status})
 	if err != nil {
-		return err
+		return withRoles(e, svc, c.Tenant, c.Role, err)
 	}
 	return e.print(c.JSON, memberRecord(m), "%s is now %s (%s) in %s", c.Email, m.Role, m.Status, c.Tenant)
 }
@@ -324,4 +324,17 @@ func (c *UserUpdateCmd) Run(e *env) error {
 	}
 	return e.print(c.JSON, map[string]any{"id": u.ID, "email": u.Email, "name": u.Name, "subject": u.Subject, "disabled": u.Disabled, "updated_at": u.UpdatedAt},
 		"Updated %s <%s>: disabled %v, subject %q", u.Name, u.Email, u.Disabled, u.Subject)
+}
+
+// withRoles adds the company's roles to an error about a role it does not
+// have, so that the operator can pick one.
+func withRoles(e *env, svc *service.Service, tenant, role string, err error) error {
+	if role == "" || vitrine.TypeOf(err) != vitrine.NotFoundError || !strings.HasPrefix(vitrine.AsError(err).Message, "Role") {
+		return err
+	}
+	names, lerr := svc.Operator().RoleNames(e.ctx, tenant)
+	if lerr != nil {
+		return err
+	}
+	return fmt.Errorf("no role %q in %s; its roles: %s", role, tenant, strings.Join(names, ", "))
 }
