@@ -83,7 +83,7 @@ func (s *Catalog) FindProduct(ctx context.Context, a *service.Access, id, sku, h
 	}
 	switch {
 	case given > 1:
-		return nil, vitrine.Invalid("id", "give one of id, sku and handle, not %d", given)
+		return nil, vitrine.Invalid("id", "give only one of id, sku and handle; got %d", given)
 	case id != "":
 		if !vitrine.ValidID(id) {
 			return nil, vitrine.NotFound("Product")
