@@ -75,7 +75,7 @@ type ProductFilter struct {
 	// whose price lies between them (inclusive).
 	MinPrice Decimal      `json:"min_price,omitempty" jsonschema:"In currency."`
 	MaxPrice Decimal      `json:"max_price,omitempty" jsonschema:"In currency."`
-	Currency CurrencyCode `json:"currency,omitempty" jsonschema:"Of the prices. Default: BRL."`
+	Currency CurrencyCode `json:"currency,omitempty" jsonschema:"Of the prices. Default: the company's."`
 	// UpdatedSince, when given, keeps products changed at or after it, a
 	// time in RFC 3339.
 	UpdatedSince string `json:"updated_since,omitempty" jsonschema:"RFC 3339."`

@@ -1,6 +1,8 @@
 package vitrine
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -269,4 +271,48 @@ func (p *Product) Clone() *Product {
 		c.CompareAtPrice = &x
 	}
 	return &c
+}
+
+// SameContent reports whether p and q hold the same product: every field a
+// caller gives alike, whatever their version, times and authors, the
+// order of their categories, and empty lists or maps told from absent ones.
+// An upsert of a product as it is writes nothing.
+func (p *Product) SameContent(q *Product) bool {
+	a, b := p.contentKey(), q.contentKey()
+	return a != nil && bytes.Equal(a, b)
+}
+
+// contentKey encodes what SameContent compares.
+func (p *Product) contentKey() []byte {
+	c := p.Clone()
+	c.Version, c.CreatedAt, c.CreatedBy, c.UpdatedAt, c.UpdatedBy = 0, time.Time{}, "", time.Time{}, ""
+	slices.SortFunc(c.Categories, func(a, b ProductCategory) int { return strings.Compare(a.ID, b.ID) })
+	for i := range c.Categories {
+		c.Categories[i].Name = "" // by id: a rename is not the product's
+	}
+	if len(c.Tags) == 0 {
+		c.Tags = nil
+	}
+	if len(c.Options) == 0 {
+		c.Options = nil
+	}
+	if len(c.Media) == 0 {
+		c.Media = nil
+	}
+	if len(c.Categories) == 0 {
+		c.Categories = nil
+	}
+	if len(c.Attributes) == 0 {
+		c.Attributes = nil
+	}
+	for _, v := range c.Variants {
+		if len(v.Options) == 0 {
+			v.Options = nil
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil // not encodable: never the same
+	}
+	return b
 }

@@ -8,9 +8,12 @@ import (
 
 // Tenant is a company whose catalog and team live in Vitrine ("empresa").
 type Tenant struct {
-	ID        string
-	Name      string
-	Slug      string
+	ID   string
+	Name string
+	Slug string
+	// Currency is the ISO 4217 code its imports, new products and price
+	// filters use unless told otherwise.
+	Currency  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -69,3 +69,17 @@ func ValidateText(field, s string, max int) (string, error) {
 	}
 	return s, nil
 }
+
+// Clip returns s cut to at most limit bytes, on a character's boundary,
+// with "…" at the end when it was cut.
+func Clip(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	const ellipsis = "…"
+	n := limit - len(ellipsis)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:max(n, 0)] + ellipsis
+}

@@ -29,6 +29,10 @@ type Variant struct {
 	Weight         *Weight         `json:"weight,omitempty"`
 	Stock          int64           `json:"stock"`
 	Policy         InventoryPolicy `json:"inventory_policy"`
+	// Untracked is true for a variant whose stock is not tracked (Shopify's
+	// blank Variant Inventory Tracker): always available, its quantity kept
+	// as given. Stored so, variants of before are tracked.
+	Untracked bool `json:"untracked,omitempty"`
 	// RequiresShipping and Taxable default to true.
 	RequiresShipping bool   `json:"requires_shipping"`
 	Taxable          bool   `json:"taxable"`

@@ -62,7 +62,7 @@ func (s *Server) parseAuthorize(ctx context.Context, rawQuery string) (*authRequ
 		return nil, errUnsupportedResponseType.withHint("The client is not allowed to request response_type '%s'.", q.Get("response_type"))
 	}
 	if ar.state != "" && len(ar.state) < minStateLength {
-		return nil, errInvalidState.withHint("Request parameter 'state' must be at least be %d characters long to ensure sufficient entropy.", minStateLength)
+		return nil, errInvalidState.withHint("Request parameter 'state' must be at least %d characters long to ensure sufficient entropy.", minStateLength)
 	}
 	if q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" {
 		return nil, errInvalidRequest.withHint("PKCE is required: send code_challenge with code_challenge_method S256.")

@@ -441,6 +441,10 @@ func TestAuthorizationServer(t *testing.T) {
 			if m == nil || !strings.Contains(account.body, "Test Agent") {
 				t.Fatalf("the account page lists no app: %s", account.body)
 			}
+			// Its token form speaks of a token's client, not of an app.
+			if !strings.Contains(account.body, "A client using this token lists and calls only the tools of what you tick.") || strings.Contains(account.body, "The app lists") {
+				t.Errorf("the account page's token form: %s", account.body)
+			}
 			if p := b.do("POST", c.url+"/account/apps/"+m[1]+"/revoke", account.fields()); p.status != 303 {
 				t.Fatalf("disconnect: %d", p.status)
 			}
@@ -532,8 +536,8 @@ func TestAuthorizationServer(t *testing.T) {
 				t.Errorf("no state, denied: %s", denied)
 			}
 			p := newBrowser(t).do("GET", cfg.AuthCodeURL("short", oauth2.S256ChallengeOption(verifier)), nil)
-			if !refusedHere(p, "invalid_state") {
-				t.Errorf("a short state: %d %s", p.status, p.location)
+			if !refusedHere(p, "invalid_state") || !strings.Contains(p.body, "must be at least 8 characters") {
+				t.Errorf("a short state: %d %s %s", p.status, p.location, p.body)
 			}
 		})
 

@@ -111,6 +111,7 @@ var messagesEN = map[string]string{
 	"sign_out_everywhere":   "Sign out everywhere",
 	"toolsets":              "Tools",
 	"toolsets_help":         "The app lists and calls only the tools of what you tick; it can ask you for more later.",
+	"toolsets_help_token":   "A client using this token lists and calls only the tools of what you tick.",
 	"toolsets_short":        "tools",
 }
 
@@ -183,6 +184,7 @@ var messagesPT = map[string]string{
 	"sign_out_everywhere":   "Sair de todos os lugares",
 	"toolsets":              "Ferramentas",
 	"toolsets_help":         "O aplicativo lista e usa só as ferramentas do que você marcar; ele pode pedir mais depois.",
+	"toolsets_help_token":   "Um cliente que use este token lista e usa só as ferramentas do que você marcar.",
 	"toolsets_short":        "ferramentas",
 }
 

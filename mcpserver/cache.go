@@ -25,11 +25,13 @@ var (
 	// (empty) prompts, the views. An hour bounds how long a client keeps
 	// the previous release's after a deploy.
 	untilDeploy = cachePolicy{public: true, ttl: time.Hour}
+	// perGrant is tools/list: it changes only with a deploy and with the
+	// grant of the token presented, so the caller's own client may keep it
+	// an hour (private: it varies by grant). A client that steps up to a
+	// wider grant gets a new token, and lists again with it.
+	perGrant = cachePolicy{ttl: time.Hour}
 	// perCaller is an answer that depends on who asks and may change at
-	// their next request: tools/list varies by the token presented, which
-	// a client may replace at any request (it steps up to a wider grant,
-	// and lists again), and a client's cache is not kept by token; a
-	// product changes whenever someone writes it.
+	// their next request: a product changes whenever someone writes it.
 	perCaller = cachePolicy{}
 )
 
@@ -48,7 +50,7 @@ func (p cachePolicy) apply(c *mcp.Cacheable) {
 func cacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
 	switch req.(type) {
 	case *mcp.ListToolsRequest:
-		perCaller.apply(c)
+		perGrant.apply(c)
 	case *mcp.ListPromptsRequest, *mcp.ListResourcesRequest, *mcp.ListResourceTemplatesRequest, *mcp.ServerRequest[*mcp.DiscoverParams]:
 		untilDeploy.apply(c)
 	case *mcp.ReadResourceRequest:

@@ -68,7 +68,7 @@ func memberTools() []*Tool {
 			Name:        "grant_permission",
 			Title:       "Grant a permission",
 			Description: "Give a member a permission on top of their role; only one you hold yourself.",
-			Toolset:     "members", Op: service.OpGrantPermission, Idempotent: true, TargetArg: "user_id",
+			Toolset:     "members", Op: service.OpGrantPermission, Idempotent: true, TargetArg: "user_id", ResultAs: "update_member",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.PermissionIn) (shapes.MemberOut, error) {
 			return member(svc.GrantPermission(ctx, a, in.UserID, string(in.Permission)))
 		}),
@@ -76,7 +76,7 @@ func memberTools() []*Tool {
 			Name:        "revoke_permission",
 			Title:       "Revoke a permission",
 			Description: "Take back a permission granted on top of a member's role; the role's own go with the role.",
-			Toolset:     "members", Op: service.OpRevokePermission, Destructive: true, Idempotent: true, TargetArg: "user_id",
+			Toolset:     "members", Op: service.OpRevokePermission, Destructive: true, Idempotent: true, TargetArg: "user_id", ResultAs: "update_member",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.PermissionIn) (shapes.MemberOut, error) {
 			return member(svc.RevokePermission(ctx, a, in.UserID, string(in.Permission)))
 		}),

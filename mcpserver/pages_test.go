@@ -54,7 +54,7 @@ func TestLeanProductPage(t *testing.T) {
 	if len(leanPage.Products) != 50 || len(fullPage.Products) != 50 {
 		t.Fatalf("pages of %d and %d products", len(leanPage.Products), len(fullPage.Products))
 	}
-	want := []string{"currency", "id", "name", "price", "sku", "status", "stock", "updated_at", "variant_count", "version"}
+	want := []string{"currency", "handle", "id", "name", "price", "sku", "status", "stock", "updated_at", "variant_count", "version"}
 	if got := slices.Sorted(maps.Keys(leanPage.Products[0])); !slices.Equal(got, want) {
 		t.Errorf("a lean row has %v, want %v", got, want)
 	}

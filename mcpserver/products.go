@@ -13,10 +13,10 @@ func productTools(opts Options) []*Tool {
 		catalogTool(Tool{
 			Name:        "get_product",
 			Title:       "Get a product",
-			Description: "Get a product whole, variants and media too, by id or by a variant's SKU.",
+			Description: "Get a product whole, variants and media too, by id, a variant's SKU or handle.",
 			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.GetProductIn) (shapes.ProductOut, error) {
-			p, err := cat.GetProduct(ctx, a, in.ID, string(in.SKU))
+			p, err := cat.FindProduct(ctx, a, in.ID, string(in.SKU), in.Handle)
 			if err != nil {
 				return shapes.ProductOut{}, err
 			}

@@ -93,22 +93,28 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	if opts.SDKLogger == nil {
 		opts.SDKLogger = opts.Logger
 	}
+	// No list changes while a server runs: what a caller lists changes
+	// with a deploy (a new server) or with a grant (a new token), so no
+	// list declares listChanged. How long each answer may be kept says
+	// cacheable (cache.go).
+	caps := &mcp.ServerCapabilities{
+		Tools:     &mcp.ToolCapabilities{},
+		Resources: &mcp.ResourceCapabilities{},
+		// Vitrine serves no prompts; prompts/list answers an empty list,
+		// as the capability says it may be asked.
+		Prompts: &mcp.PromptCapabilities{},
+		//lint:ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577), with no replacement in the protocol or the SDK; kept for the clients of earlier revisions that ask for it (logging/setLevel), functional for at least twelve months.
+		Logging: &mcp.LoggingCapabilities{},
+	}
+	if s.serves(&Tool{Toolset: "products", ReadOnly: true}) {
+		// The views of MCP Apps: a host and a server opt in to an
+		// extension only when both declare it.
+		caps.AddExtension(views.Extension, map[string]any{"mimeTypes": []string{views.MIMEType}})
+	}
 	s.mcp = mcp.NewServer(implementation(opts), &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       opts.SDKLogger,
-		// No list changes while a server runs: what a caller lists changes
-		// with a deploy (a new server) or with a grant (a new token), so
-		// no list declares listChanged. How long each answer may be kept
-		// says cacheable (cache.go).
-		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{},
-			// Vitrine serves no prompts; prompts/list answers an empty
-			// list, as the capability says it may be asked.
-			Prompts: &mcp.PromptCapabilities{},
-			//lint:ignore SA1019 MCP logging is deprecated as of protocol 2026-07-28 (SEP-2577), with no replacement in the protocol or the SDK; kept for the clients of earlier revisions that ask for it (logging/setLevel), functional for at least twelve months.
-			Logging: &mcp.LoggingCapabilities{},
-		},
+		Capabilities: caps,
 		SetCacheable: cacheable,
 	})
 	for _, t := range s.tools {

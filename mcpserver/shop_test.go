@@ -67,7 +67,7 @@ func TestCatalogThroughTheTools(t *testing.T) {
 					Handle string
 					Status string
 				}
-				Notices []string
+				Notices []struct{ Message string }
 			}](t, cs, "import_products", map[string]any{"tenant_id": tenant, "format": "shopify", "csv": string(file)})
 			if res.Failed != 0 || res.Created < 3 || len(res.Rows) != res.Created || res.Rows[0].Line != 2 || len(res.Notices) == 0 {
 				t.Fatalf("%s: import %+v", tr, res)

@@ -60,17 +60,17 @@ func tenantTools() []*Tool {
 			Name:        "create_tenant",
 			Title:       "Create a company",
 			Description: "Create a company (tenant); you become its owner, with every permission in it.",
-			Toolset:     "tenants",
+			Toolset:     "tenants", ResultAs: "get_tenant",
 		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.CreateTenantIn) (shapes.TenantOut, error) {
-			return shapes.TenantOf(svc.CreateTenant(ctx, c, string(in.Name), string(in.Slug)))
+			return shapes.TenantOf(svc.CreateTenant(ctx, c, string(in.Name), string(in.Slug), string(in.Currency)))
 		}),
 		tenantTool(Tool{
 			Name:        "update_tenant",
 			Title:       "Update a company",
-			Description: "Rename a company or change its slug; a slug taken is a ConflictError. Returns the company.",
-			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id",
+			Description: "Rename a company or change its slug or currency; a slug taken is a ConflictError. Returns the company.",
+			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id", ResultAs: "get_tenant",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
-			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug)))
+			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency)))
 		}),
 	}
 }

@@ -122,7 +122,7 @@ func tenantTool[In, Out any](t Tool, fn func(context.Context, *service.Service, 
 			// Refused outside any tenant: the operator sees which one was tried.
 			return nil, about{target: tenantID}, err
 		}
-		in := about{tenant: tenantID}
+		in := about{tenant: a.TenantID}
 		if err := a.Allow(t.Op); err != nil {
 			return nil, in, err
 		}

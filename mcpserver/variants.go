@@ -31,7 +31,8 @@ func variantTools() []*Tool {
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.UpdateVariantIn) (shapes.ProductOut, error) {
 			ch := catalog.VariantChanges{SKU: (*string)(in.NewSKU), Options: in.Options, Price: (*string)(in.Price),
 				CompareAtPrice: (*string)(in.CompareAtPrice), Barcode: (*string)(in.Barcode), InventoryPolicy: (*string)(in.InventoryPolicy),
-				RequiresShipping: in.RequiresShipping, Taxable: in.Taxable, Image: (*string)(in.Image), ExpectedVersion: in.ExpectedVersion}
+				RequiresShipping: in.RequiresShipping, Taxable: in.Taxable, Image: (*string)(in.Image), ExpectedVersion: in.ExpectedVersion,
+				TrackInventory: in.TrackInventory}
 			if in.Weight != nil {
 				ch.Weight = &vitrine.Weight{Value: string(in.Weight.Value), Unit: vitrine.WeightUnit(in.Weight.Unit)}
 			}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -28,6 +29,11 @@ func (s *Service) Operator() *Operator {
 // CreateTenant creates a tenant whose first owner is the user with the
 // given email. Without a slug, one is derived from the name.
 func (o *Operator) CreateTenant(ctx context.Context, name, slug, ownerEmail string) (*vitrine.Tenant, error) {
+	return o.NewTenant(ctx, name, slug, "", ownerEmail)
+}
+
+// NewTenant is CreateTenant with the company's currency (default BRL).
+func (o *Operator) NewTenant(ctx context.Context, name, slug, currency, ownerEmail string) (*vitrine.Tenant, error) {
 	name, err := vitrine.ValidateName("name", name, 200)
 	if err != nil {
 		return nil, err
@@ -36,7 +42,22 @@ func (o *Operator) CreateTenant(ctx context.Context, name, slug, ownerEmail stri
 	if err != nil {
 		return nil, err
 	}
-	return o.s.createTenant(ctx, vitrine.Change{Reason: "operator"}, name, slug, owner.ID)
+	return o.s.createTenant(ctx, vitrine.Change{Reason: "operator"}, name, slug, currency, owner.ID)
+}
+
+// UpdateTenant changes a company's name, slug or currency, those given.
+func (o *Operator) UpdateTenant(ctx context.Context, ref string, name, slug, currency *string) (*vitrine.Tenant, error) {
+	t, err := o.Tenant(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.s.changeTenant(t, name, slug, currency); err != nil {
+		return nil, err
+	}
+	if err := o.s.store.UpdateTenant(ctx, vitrine.Change{Reason: "operator"}, t); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // EnsureTenant returns the tenant with that slug, creating it with its
@@ -79,6 +100,24 @@ func (o *Operator) AddMember(ctx context.Context, tenantRef, email, role, status
 		return nil, err
 	}
 	return o.s.addMember(ctx, operatorAccess(t.ID), t.ID, email, role, st)
+}
+
+// RoleNames lists the names of a company's roles: the built-in ones,
+// then its own.
+func (o *Operator) RoleNames(ctx context.Context, tenantRef string) ([]string, error) {
+	t, err := o.Tenant(ctx, tenantRef)
+	if err != nil {
+		return nil, err
+	}
+	roles, err := o.s.Roles(ctx, operatorAccess(t.ID))
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(roles))
+	for i, r := range roles {
+		names[i] = r.Name
+	}
+	return names, nil
 }
 
 // UpdateMember changes the role or status of a member, named by email.
@@ -140,12 +179,15 @@ func (o *Operator) ActAs(ctx context.Context, email, reason string) (*vitrine.Ca
 
 // createTenant stores a tenant with its owner. A derived slug that is taken
 // gets a numbered suffix; a slug the user chose is theirs or a conflict.
-func (s *Service) createTenant(ctx context.Context, ch vitrine.Change, name, slug, ownerID string) (*vitrine.Tenant, error) {
+func (s *Service) createTenant(ctx context.Context, ch vitrine.Change, name, slug, currency, ownerID string) (*vitrine.Tenant, error) {
+	currency, _, err := vitrine.NormalizeCurrency("currency", cmp.Or(currency, vitrine.DefaultCurrency))
+	if err != nil {
+		return nil, err
+	}
 	derived := slug == ""
 	if derived {
 		slug = vitrine.Slugify(name)
 	} else {
-		var err error
 		if slug, err = vitrine.ValidateSlug("slug", slug); err != nil {
 			return nil, err
 		}
@@ -153,7 +195,7 @@ func (s *Service) createTenant(ctx context.Context, ch vitrine.Change, name, slu
 	base := slug
 	for n := 2; ; n++ {
 		now := s.now()
-		t := &vitrine.Tenant{ID: vitrine.NewID(), Name: name, Slug: slug, CreatedAt: now, UpdatedAt: now}
+		t := &vitrine.Tenant{ID: vitrine.NewID(), Name: name, Slug: slug, Currency: currency, CreatedAt: now, UpdatedAt: now}
 		m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: t.ID, UserID: ownerID, Role: vitrine.RoleOwner,
 			Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
 		err := s.store.CreateTenant(ctx, ch, t, m)

@@ -132,7 +132,14 @@ func (s *Service) Access(ctx context.Context, caller *vitrine.Caller, tenantID s
 		return nil, accounts.ErrUnauthenticated
 	}
 	if !vitrine.ValidID(tenantID) {
-		return nil, vitrine.ErrNoMembership
+		// A company's slug, resolved among the caller's own active
+		// memberships only: a slug of a company the caller is not in
+		// answers as an unknown id does.
+		id, err := s.tenantBySlug(ctx, caller, tenantID)
+		if err != nil {
+			return nil, err
+		}
+		tenantID = id
 	}
 	m, ok := s.members.member(caller.AccessEpoch, tenantID, caller.User.ID)
 	if !ok {
@@ -178,4 +185,22 @@ func (a *Access) Require(p vitrine.Permission) error {
 		return vitrine.ErrPermissionDenied
 	}
 	return nil
+}
+
+// tenantBySlug is the id of the company of that slug among the caller's
+// active memberships, or ErrNoMembership.
+func (s *Service) tenantBySlug(ctx context.Context, caller *vitrine.Caller, slug string) (string, error) {
+	if _, err := vitrine.ValidateSlug("tenant_id", slug); err != nil {
+		return "", vitrine.ErrNoMembership
+	}
+	ms, err := s.store.MembershipsOfUser(ctx, caller.User.ID)
+	if err != nil {
+		return "", err
+	}
+	for _, tm := range ms {
+		if tm.Tenant.Slug == slug && tm.Membership.Status == vitrine.MembershipActive {
+			return tm.Tenant.ID, nil
+		}
+	}
+	return "", vitrine.ErrNoMembership
 }

@@ -41,7 +41,7 @@ func (s *Service) Tenant(ctx context.Context, a *Access) (*TenantAccess, error) 
 }
 
 // CreateTenant creates a company whose first owner is the caller.
-func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name, slug string) (*TenantAccess, error) {
+func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name, slug, currency string) (*TenantAccess, error) {
 	if caller.ReadOnly() {
 		return nil, vitrine.ErrPermissionDenied
 	}
@@ -49,7 +49,7 @@ func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.createTenant(ctx, caller.Change(), name, slug, caller.User.ID)
+	t, err := s.createTenant(ctx, caller.Change(), name, slug, currency, caller.User.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -57,38 +57,47 @@ func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name
 	return &TenantAccess{Tenant: *t, Role: owner.Name, Permissions: owner.Permissions}, nil
 }
 
-// UpdateTenant renames a company, or changes its slug.
-func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug *string) (*TenantAccess, error) {
+// UpdateTenant renames a company, or changes its slug or its currency.
+func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug, currency *string) (*TenantAccess, error) {
 	if err := a.Allow(OpUpdateTenant); err != nil {
 		return nil, err
-	}
-	if name == nil && slug == nil {
-		return nil, vitrine.Invalid("name", "nothing to change: give name, slug or both")
-	}
-	var err error
-	if name != nil {
-		if *name, err = vitrine.ValidateName("name", *name, 200); err != nil {
-			return nil, err
-		}
-	}
-	if slug != nil {
-		if *slug, err = vitrine.ValidateSlug("slug", *slug); err != nil {
-			return nil, err
-		}
 	}
 	t, err := s.store.TenantByID(ctx, a.TenantID)
 	if err != nil {
 		return nil, err
 	}
-	if name != nil {
-		t.Name = *name
+	if err := s.changeTenant(t, name, slug, currency); err != nil {
+		return nil, err
 	}
-	if slug != nil {
-		t.Slug = *slug
-	}
-	t.UpdatedAt = s.now()
 	if err := s.store.UpdateTenant(ctx, a.Change(), t); err != nil {
 		return nil, err
 	}
 	return &TenantAccess{Tenant: *t, Role: a.Membership.Role, Permissions: a.Permissions()}, nil
+}
+
+// changeTenant puts in t the name, slug and currency given, checked. A
+// company's currency is that of its new products, imports and price
+// filters: the products it has keep theirs.
+func (s *Service) changeTenant(t *vitrine.Tenant, name, slug, currency *string) error {
+	if name == nil && slug == nil && currency == nil {
+		return vitrine.Invalid("name", "nothing to change: give name, slug or currency")
+	}
+	var err error
+	if name != nil {
+		if t.Name, err = vitrine.ValidateName("name", *name, 200); err != nil {
+			return err
+		}
+	}
+	if slug != nil {
+		if t.Slug, err = vitrine.ValidateSlug("slug", *slug); err != nil {
+			return err
+		}
+	}
+	if currency != nil {
+		if t.Currency, _, err = vitrine.NormalizeCurrency("currency", *currency); err != nil {
+			return err
+		}
+	}
+	t.UpdatedAt = s.now()
+	return nil
 }

@@ -11,7 +11,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -38,6 +40,10 @@ type Options struct {
 	Logger *slog.Logger
 	// NoMigrate skips bringing the schema up to date on open.
 	NoMigrate bool
+	// MustExist refuses a SQLite file that does not exist, rather than
+	// create an empty database (a typo in a path): the commands that
+	// read one set it; migrate and the demo make one.
+	MustExist bool
 	// Tracer, if set, sees every statement and batch sent to PostgreSQL
 	// (the benchmark counts round trips with it).
 	Tracer pgx.QueryTracer
@@ -59,8 +65,17 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		d, err = sqldb.OpenPostgres(ctx, url, opts.Tracer)
 	case url == "":
 		return nil, errors.New("no database given")
+	case strings.Contains(url, "://") && !strings.HasPrefix(url, "sqlite:"):
+		scheme, _, _ := strings.Cut(url, "://")
+		return nil, fmt.Errorf("unknown database URL scheme %s://...; use a file path or postgres://", scheme)
 	default:
-		d, err = sqldb.OpenSQLite(ctx, strings.TrimPrefix(url, "sqlite:"))
+		path := strings.TrimPrefix(url, "sqlite:")
+		if opts.MustExist {
+			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("no database at %s; vitrine migrate creates one", path)
+			}
+		}
+		d, err = sqldb.OpenSQLite(ctx, path)
 	}
 	if err != nil {
 		return nil, err

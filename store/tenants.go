@@ -9,11 +9,11 @@ import (
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-const tenantColumns = `id, name, slug, created_at, updated_at`
+const tenantColumns = `id, name, slug, currency, created_at, updated_at`
 
 func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
 	var t vitrine.Tenant
-	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.CreatedAt, &t.UpdatedAt); err != nil {
+	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.Currency, &t.CreatedAt, &t.UpdatedAt); err != nil {
 		return nil, err
 	}
 	return &t, nil
@@ -23,8 +23,8 @@ func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
 // transaction. A taken slug is a ConflictError.
 func (db *DB) CreateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant, owner *vitrine.Membership) error {
 	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) error {
-		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)`,
-			t.ID, t.Name, t.Slug, t.CreatedAt, t.UpdatedAt); err != nil {
+		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, currency, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			t.ID, t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), t.CreatedAt, t.UpdatedAt); err != nil {
 			return err
 		}
 		return insertMembership(ctx, c, owner)
@@ -66,15 +66,15 @@ func (db *DB) tenant(ctx context.Context, s sqldb.Scope, query, arg string) (*vi
 	return t, nil
 }
 
-// UpdateTenant writes a tenant's name and slug.
+// UpdateTenant writes a tenant's name, slug and currency.
 func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant) error {
 	if !validIDs(t.ID) {
 		return vitrine.NotFound("Tenant")
 	}
 	var n int64
 	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) (err error) {
-		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, updated_at = $3 WHERE id = $4`,
-			t.Name, t.Slug, t.UpdatedAt, t.ID)
+		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, currency = $3, updated_at = $4 WHERE id = $5`,
+			t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), t.UpdatedAt, t.ID)
 		return err
 	})
 	if name, ok := db.d.Constraint(err); ok && name == "tenants_slug_key" {
@@ -101,4 +101,12 @@ func (db *DB) ListTenants(ctx context.Context, after string, limit int) ([]*vitr
 		return nil, fmt.Errorf("list tenants: %w", err)
 	}
 	return out, nil
+}
+
+// or is s, or fallback when s is empty.
+func or(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }

@@ -19,10 +19,22 @@ import (
 // open opens the database of --db, bringing its schema up to date, and the
 // service over it.
 func (e *env) open(log *slog.Logger) (*store.DB, *service.Service, error) {
+	return e.openDB(log, true)
+}
+
+// openOrCreate is open for the commands that make a database (demo): a
+// SQLite file that does not exist is created.
+func (e *env) openOrCreate(log *slog.Logger) (*store.DB, *service.Service, error) {
+	return e.openDB(log, false)
+}
+
+// openDB opens --db; mustExist refuses a SQLite file that is not there
+// (a typo would otherwise read as an empty database).
+func (e *env) openDB(log *slog.Logger, mustExist bool) (*store.DB, *service.Service, error) {
 	if log == nil {
 		log = discard
 	}
-	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log})
+	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log, MustExist: mustExist})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,10 +76,11 @@ func (c *UserCreateCmd) Run(e *env) error {
 
 // TenantCreateCmd creates a tenant with its first owner.
 type TenantCreateCmd struct {
-	Name  string `required:"" help:"The company's name."`
-	Owner string `required:"" placeholder:"EMAIL" help:"Email of the existing user who becomes its first owner."`
-	Slug  string `help:"Short unique name (lowercase letters, digits, hyphens); derived from the name if omitted."`
-	JSON  bool   `name:"json" help:"Print the new company as one JSON object."`
+	Name     string `required:"" help:"The company's name."`
+	Owner    string `required:"" placeholder:"EMAIL" help:"Email of the existing user who becomes its first owner."`
+	Slug     string `help:"Short unique name (lowercase letters, digits, hyphens); derived from the name if omitted."`
+	Currency string `placeholder:"CODE" help:"ISO 4217 code of its prices: of its new products, imports and price filters unless they say otherwise. Default: BRL."`
+	JSON     bool   `name:"json" help:"Print the new company as one JSON object."`
 }
 
 // Run creates the tenant.
@@ -77,12 +90,36 @@ func (c *TenantCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.Operator().CreateTenant(e.ctx, c.Name, c.Slug, c.Owner)
+	t, err := svc.Operator().NewTenant(e.ctx, c.Name, c.Slug, c.Currency, c.Owner)
 	if err != nil {
 		return err
 	}
-	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "owner": c.Owner, "created_at": t.CreatedAt},
-		"Created company %q (slug %s) with id %s; owner %s", t.Name, t.Slug, t.ID, c.Owner)
+	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "currency": t.Currency, "owner": c.Owner, "created_at": t.CreatedAt},
+		"Created company %q (slug %s, currency %s) with id %s; owner %s", t.Name, t.Slug, t.Currency, t.ID, c.Owner)
+}
+
+// TenantUpdateCmd changes a company's name, slug or currency.
+type TenantUpdateCmd struct {
+	Tenant   string  `arg:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	Name     *string `help:"Its new name."`
+	Slug     *string `help:"Its new slug."`
+	Currency *string `placeholder:"CODE" help:"ISO 4217 code of its new products, imports and price filters; the products it has keep theirs."`
+	JSON     bool    `name:"json" help:"Print the company as one JSON object."`
+}
+
+// Run updates the tenant.
+func (c *TenantUpdateCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := svc.Operator().UpdateTenant(e.ctx, c.Tenant, c.Name, c.Slug, c.Currency)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "currency": t.Currency, "updated_at": t.UpdatedAt},
+		"Company %q (slug %s, currency %s) with id %s", t.Name, t.Slug, t.Currency, t.ID)
 }
 
 // MemberAddCmd adds a membership.
@@ -103,7 +140,7 @@ func (c *MemberAddCmd) Run(e *env) error {
 	defer db.Close()
 	m, err := svc.Operator().AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
 	if err != nil {
-		return err
+		return withRoles(e, svc, c.Tenant, c.Role, err)
 	}
 	return e.print(c.JSON, memberRecord(m), "Added %s to %s as %s (%s)", c.Email, c.Tenant, m.Role, m.Status)
 }
@@ -227,7 +264,7 @@ func (c *MemberUpdateCmd) Run(e *env) error {
 	defer db.Close()
 	m, err := svc.Operator().UpdateMember(e.ctx, c.Tenant, c.Email, service.MemberChanges{Role: c.Role, Status: c.Status})
 	if err != nil {
-		return err
+		return withRoles(e, svc, c.Tenant, c.Role, err)
 	}
 	return e.print(c.JSON, memberRecord(m), "%s is now %s (%s) in %s", c.Email, m.Role, m.Status, c.Tenant)
 }
@@ -287,4 +324,17 @@ func (c *UserUpdateCmd) Run(e *env) error {
 	}
 	return e.print(c.JSON, map[string]any{"id": u.ID, "email": u.Email, "name": u.Name, "subject": u.Subject, "disabled": u.Disabled, "updated_at": u.UpdatedAt},
 		"Updated %s <%s>: disabled %v, subject %q", u.Name, u.Email, u.Disabled, u.Subject)
+}
+
+// withRoles adds the company's roles to an error about a role it does not
+// have, so that the operator can pick one.
+func withRoles(e *env, svc *service.Service, tenant, role string, err error) error {
+	if role == "" || vitrine.TypeOf(err) != vitrine.NotFoundError || !strings.HasPrefix(vitrine.AsError(err).Message, "Role") {
+		return err
+	}
+	names, lerr := svc.Operator().RoleNames(e.ctx, tenant)
+	if lerr != nil {
+		return err
+	}
+	return fmt.Errorf("no role %q in %s; its roles: %s", role, tenant, strings.Join(names, ", "))
 }

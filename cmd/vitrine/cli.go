@@ -61,6 +61,7 @@ type AuditCmd struct {
 // TenantCmd groups the tenant commands.
 type TenantCmd struct {
 	Create TenantCreateCmd `cmd:"" help:"Create a company with its first owner."`
+	Update TenantUpdateCmd `cmd:"" help:"Change a company's name, slug or currency."`
 	List   TenantListCmd   `cmd:"" help:"List every company."`
 }
 

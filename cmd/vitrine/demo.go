@@ -20,7 +20,7 @@ type DemoCmd struct {
 
 // Run seeds the demo world and prints it.
 func (c *DemoCmd) Run(e *env) error {
-	db, svc, err := e.open(nil)
+	db, svc, err := e.openOrCreate(nil)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func TestExportEscapesFormulas(t *testing.T) {
 		"F-3,Plain,1.00,\"cmd|' /C calc'!A0\"\n")
 	must(t, "product", "import", d, "--tenant", "technova", in)
 	out := filepath.Join(dir, "out.csv")
-	must(t, "product", "export", d, "--tenant", "technova", "-o", out)
+	must(t, "product", "export", d, "--tenant", "technova", "--format", "csv", "-o", out)
 	f, err := os.Open(out)
 	if err != nil {
 		t.Fatal(err)

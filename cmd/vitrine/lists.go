@@ -178,8 +178,8 @@ func (c *TokenRevokeCmd) Run(e *env) error {
 
 // AuditListCmd lists audit events.
 type AuditListCmd struct {
-	Tenant  string `xor:"where" required:"" placeholder:"ID|SLUG" help:"The company whose log to read."`
-	Outside bool   `xor:"where" required:"" help:"Read instead the events outside any company (whoami, list_tenants, calls refused for want of a membership)."`
+	Tenant  string `xor:"where" placeholder:"ID|SLUG" help:"The company whose log to read (or --outside)."`
+	Outside bool   `xor:"where" help:"Read instead the events outside any company (whoami, list_tenants, calls refused for want of a membership)."`
 	User    string `placeholder:"EMAIL" help:"Only calls made by this user."`
 	Tool    string `help:"Only calls of this tool."`
 	Outcome string `help:"Only calls that ended so: ok, PermissionError, NotFoundError, ConflictError, ValidationError or Error."`
@@ -191,6 +191,9 @@ type AuditListCmd struct {
 
 // Run lists the events, newest first.
 func (c *AuditListCmd) Run(e *env) error {
+	if c.Tenant == "" && !c.Outside {
+		return &usageError{"give --tenant ID|SLUG, or --outside for the events outside any company"}
+	}
 	if c.Limit < 1 {
 		return &usageError{"--limit must be at least 1"}
 	}

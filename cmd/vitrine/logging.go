@@ -27,7 +27,7 @@ func (f LogFlags) logger(w io.Writer) (app, sdk *slog.Logger) {
 		text = ok && term.IsTerminal(int(file.Fd()))
 	}
 	handler := func(min slog.Level) slog.Handler {
-		opts := &slog.HandlerOptions{Level: min}
+		opts := &slog.HandlerOptions{Level: min, ReplaceAttr: durationText}
 		if text {
 			return slog.NewTextHandler(w, opts)
 		}
@@ -38,3 +38,12 @@ func (f LogFlags) logger(w io.Writer) (app, sdk *slog.Logger) {
 
 // discard is a logger for commands that have nothing to say but errors.
 var discard = slog.New(slog.DiscardHandler)
+
+// durationText writes a duration as Go writes it ("30s"), not as the
+// nanoseconds slog's JSON would ("30000000000").
+func durationText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
+}

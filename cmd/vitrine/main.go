@@ -67,7 +67,22 @@ func newParser(model any, stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Vars{"version": version()},
 		limitVars(),
 		kong.DefaultEnvars("VITRINE"),
+		kong.Help(help),
 	)...)
+}
+
+// help is kong's help, without --db for the commands that open no
+// database (version).
+func help(options kong.HelpOptions, ctx *kong.Context) error {
+	if n := ctx.Selected(); n != nil && n.Name == "version" {
+		for _, f := range ctx.Model.Flags {
+			if f.Name == "db" && !f.Hidden {
+				f.Hidden = true
+				defer func() { f.Hidden = false }()
+			}
+		}
+	}
+	return kong.DefaultHelpPrinter(options, ctx)
 }
 
 // message words an error for the operator: a business error by its own

@@ -61,7 +61,7 @@ func TestOperatorCommands(t *testing.T) {
 }
 
 func operatorCommands(t *testing.T, d string) {
-
+	must(t, "migrate", d)
 	u := mustJSON(t, "user", "create", d, "--email", "Ana@Acme.example", "--name", "Ana Souza")
 	if id, _ := u["id"].(string); len(id) != 36 || u["email"] != "Ana@Acme.example" || u["name"] != "Ana Souza" {
 		t.Fatalf("user create: %v", u)
@@ -166,18 +166,31 @@ func TestDatabaseSelection(t *testing.T) {
 	// Without --db or VITRINE_DB, the database is vitrine.db in the working folder.
 	t.Setenv("VITRINE_DB", "")
 	os.Unsetenv("VITRINE_DB")
+	// A command that reads a database refuses one that is not there (a
+	// typo would read as an empty one); migrate makes it.
+	fails(t, "no database at vitrine.db; vitrine migrate creates one", "user", "create", "--email", "a@x.example", "--name", "A")
+	must(t, "migrate")
 	mustJSON(t, "user", "create", "--email", "a@x.example", "--name", "A")
 	if _, err := os.Stat(filepath.Join(dir, "vitrine.db")); err != nil {
 		t.Fatalf("default database: %v", err)
 	}
 	t.Setenv("VITRINE_DB", "sqlite:"+filepath.Join(dir, "env.db"))
+	must(t, "migrate")
 	mustJSON(t, "user", "create", "--email", "a@x.example", "--name", "A") // a new database: no conflict
 	if _, err := os.Stat(filepath.Join(dir, "env.db")); err != nil {
 		t.Fatalf("VITRINE_DB: %v", err)
 	}
 	// --db wins over VITRINE_DB.
+	must(t, "migrate", "--db", filepath.Join(dir, "flag.db"))
 	mustJSON(t, "user", "create", "--db", filepath.Join(dir, "flag.db"), "--email", "a@x.example", "--name", "A")
 	fails(t, "folder of", "migrate", "--db", filepath.Join(dir, "missing", "x.db"))
+	fails(t, "no database at vitrine.bd; vitrine migrate creates one", "tenant", "list", "--db", "vitrine.bd")
+	if _, err := os.Stat(filepath.Join(dir, "vitrine.bd")); err == nil {
+		t.Errorf("a typo made a database")
+	}
+	fails(t, "unknown database URL scheme mysql://...; use a file path or postgres://", "tenant", "list", "--db", "mysql://localhost/x")
+	// The demo makes its database.
+	must(t, "demo", "--db", filepath.Join(dir, "demo.db"))
 }
 
 func TestMigrateAndDemo(t *testing.T) {
@@ -284,7 +297,7 @@ func TestProductImportExport(t *testing.T) {
 			"CSV-2,Caneta Vermelha,abc,10,\n"+
 			"CSV-3,Lápis,1.20,,\n"), 0o644)
 		out, errs, code := runCLI(t, "product", "import", d, "--tenant", "technova", csvFile)
-		if code != 1 || !strings.Contains(out, "3 rows: 2 created, 0 updated, 1 failed.") || !strings.Contains(errs, `line 3 (SKU "CSV-2"): price must be`) {
+		if code != 1 || !strings.Contains(out, "3 rows: 2 created, 0 updated, 0 unchanged, 1 failed.") || !strings.Contains(errs, `line 3 (SKU "CSV-2"): price must be`) {
 			t.Fatalf("import: exit %d\n%s\n%s", code, out, errs)
 		}
 		// Atomic: the bad row stops everything.
@@ -298,12 +311,12 @@ func TestProductImportExport(t *testing.T) {
 		fails(t, "no such file", "product", "import", d, "--tenant", "technova", filepath.Join(dir, "missing.csv"))
 
 		// Export, in both formats; the CSV imports back as an upsert.
-		exported := must(t, "product", "export", d, "--tenant", "technova")
+		exported := must(t, "product", "export", d, "--tenant", "technova", "--format", "csv")
 		if lines := strings.Split(strings.TrimSpace(exported), "\n"); len(lines) != 13 || !strings.HasPrefix(lines[0], "id,sku,name,") || !strings.Contains(exported, `"Esferográfica, 1 mm"`) {
 			t.Fatalf("export csv:\n%s", exported)
 		}
 		back := writeFile(t, dir, "back.csv", exported)
-		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "12 rows: 0 created, 12 updated, 0 failed.") {
+		if out := must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", back); !strings.Contains(out, "12 rows: 0 created, 0 updated, 12 unchanged, 0 failed.") {
 			t.Errorf("re-import: %s", out)
 		}
 		jsonl := filepath.Join(dir, "out.jsonl")
@@ -321,6 +334,16 @@ func TestProductImportExport(t *testing.T) {
 			t.Errorf("jsonl import: %s", out)
 		}
 		fails(t, "You do not have permission", "product", "import", d, "--tenant", "technova", "--as", "diego@technova.example", jsonl)
+		// Its own export upserted over it changes nothing: not a version,
+		// not a time.
+		if out := must(t, "product", "import", d, "--tenant", "mercado-verde", "--mode", "upsert", jsonl); !strings.Contains(out, "4 rows: 0 created, 0 updated, 4 unchanged, 0 failed.") {
+			t.Errorf("jsonl re-import: %s", out)
+		}
+		again := filepath.Join(dir, "again.jsonl")
+		must(t, "product", "export", d, "--tenant", "mercado-verde", "--format", "jsonl", "-o", again)
+		if data2, _ := os.ReadFile(again); string(data2) != string(data) {
+			t.Errorf("an upsert of its own export changed the catalog:\n%s\n%s", data, data2)
+		}
 	})
 }
 

@@ -23,6 +23,7 @@ func runWithStdin(t *testing.T, stdin string, args ...string) (stdout, stderr st
 func TestPasswordCommands(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		d := "--db=" + url
+		must(t, "migrate", d)
 		mustJSON(t, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
 		acc := accounts.New(dbtest.Open(t, url), nil)
 

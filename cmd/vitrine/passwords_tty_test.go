@@ -44,6 +44,7 @@ func openTerminal(t *testing.T) (tty, keyboard *os.File) {
 func TestSetPasswordOnATerminal(t *testing.T) {
 	url := dbtest.SQLiteURL(t)
 	d := "--db=" + url
+	must(t, "migrate", d)
 	mustJSON(t, "user", "create", d, "--email", "ana@acme.example", "--name", "Ana")
 	acc := accounts.New(dbtest.Open(t, url), nil)
 	type answer struct {

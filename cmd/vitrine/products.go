@@ -27,10 +27,10 @@ type ProductCmd struct {
 type ProductImportCmd struct {
 	Tenant   string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
 	File     string `arg:"" help:"The file: a Shopify product CSV export (--format shopify); JSON Lines of products as export --format jsonl writes them; or a CSV with a header row (sku,name,price and optionally description,currency,stock,status). - reads standard input."`
-	Format   string `enum:"auto,csv,jsonl,shopify" default:"auto" help:"shopify, jsonl or csv; auto goes by the file: .jsonl and .ndjson are jsonl, a CSV whose header starts with Handle is shopify, else csv."`
+	Format   string `enum:"auto,csv,jsonl,shopify" default:"auto" help:"shopify, jsonl or csv; auto goes by the file: .jsonl, .ndjson or a first line that is a JSON object are jsonl, a CSV whose header starts with Handle is shopify, else csv."`
 	Mode     string `enum:"create,upsert" default:"create" help:"create: a product that exists (by handle, else SKU) fails its row; upsert: it updates that product."`
 	Atomic   bool   `help:"Write nothing if any row fails. The whole file is read before anything is written."`
-	Currency string `default:"BRL" help:"The currency of a Shopify file's prices (its CSV does not say)."`
+	Currency string `placeholder:"CODE" help:"The currency of the file's prices where it does not say (a Shopify CSV never does). Default: the company's."`
 	As       string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
 }
 
@@ -49,7 +49,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if format == "auto" {
 		format = "csv"
 		switch head, _ := br.Peek(16); {
-		case strings.HasSuffix(c.File, ".jsonl") || strings.HasSuffix(c.File, ".ndjson"):
+		case strings.HasSuffix(c.File, ".jsonl") || strings.HasSuffix(c.File, ".ndjson") || strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(string(head), "\uFEFF")), "{"):
 			format = "jsonl"
 		case strings.HasPrefix(strings.ToLower(strings.TrimPrefix(string(head), "\uFEFF")), "handle"):
 			format = "shopify"
@@ -103,7 +103,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 				fmt.Fprintf(e.stderr, "line %d (%s): %s\n", lines[r.Index], rowName(r), r.Err.Message)
 			}
 		}
-		total.Created, total.Updated, total.Failed = total.Created+sum.Created, total.Updated+sum.Updated, total.Failed+sum.Failed
+		total.Created, total.Updated, total.Unchanged, total.Failed = total.Created+sum.Created, total.Updated+sum.Updated, total.Unchanged+sum.Unchanged, total.Failed+sum.Failed
 		total.Written = sum.Written
 		first += len(batch)
 		batch, lines = batch[:0], lines[:0]
@@ -117,7 +117,11 @@ func (c *ProductImportCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		batch, lines = append(batch, importRow(row)), append(lines, row.Line)
+		r := importRow(row)
+		if r.Currency == "" {
+			r.Currency = c.Currency
+		}
+		batch, lines = append(batch, r), append(lines, row.Line)
 		if !c.Atomic && len(batch) == importBatch {
 			if err := flush(); err != nil {
 				return err
@@ -131,7 +135,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if first == 0 {
 		return &usageError{"the file holds no rows"}
 	}
-	return c.report(e, first, "rows", &total)
+	return c.report(e, first, "row", &total)
 }
 
 func rowName(r catalog.ImportResult) string {
@@ -144,19 +148,34 @@ func rowName(r catalog.ImportResult) string {
 	return r.Handle
 }
 
+// report prints the import's summary; what is the singular of what was
+// imported (row, product).
 func (c *ProductImportCmd) report(e *env, n int, what string, total *catalog.ImportSummary) error {
-	fmt.Fprintf(e.stdout, "%d %s: %d created, %d updated, %d failed.\n", n, what, total.Created, total.Updated, total.Failed)
+	fmt.Fprintf(e.stdout, "%s: %d created, %d updated, %d unchanged, %d failed.\n", plural(n, what), total.Created, total.Updated, total.Unchanged, total.Failed)
 	if total.Failed > 0 {
 		if c.Atomic {
-			return fmt.Errorf("%d %s failed; nothing was written (--atomic)", total.Failed, what)
+			return fmt.Errorf("%s failed; nothing was written (--atomic)", plural(total.Failed, what))
 		}
-		return fmt.Errorf("%d %s failed (listed above); the others were written", total.Failed, what)
+		others := "the others were written"
+		if total.Failed == n {
+			others = "nothing else to write"
+		}
+		return fmt.Errorf("%s failed (listed above); %s", plural(total.Failed, what), others)
 	}
 	return nil
 }
 
+// plural is n and the noun, with an s unless n is one.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // shopify imports a Shopify product CSV: what it holds that Vitrine does
-// not keep is said once, before the products that failed, by line.
+// not keep is said once a kind, with its count and first lines, before
+// the products that failed, by line.
 func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Access, r io.Reader, bar bar) error {
 	res, err := cat.ImportShopify(e.ctx, a, r, c.Currency, c.Mode, c.Atomic, nil)
 	if err != nil {
@@ -175,7 +194,7 @@ func (c *ProductImportCmd) shopify(e *env, cat *catalog.Catalog, a *service.Acce
 			}
 		}
 	}
-	return c.report(e, len(res.Results), "products", res.ImportSummary)
+	return c.report(e, len(res.Results), "product", res.ImportSummary)
 }
 
 // importRow is the service's import row of a file's product. A line of
@@ -198,7 +217,7 @@ func importRow(row productfile.Row) catalog.ImportRow {
 	}
 	for _, v := range p.Variants {
 		np.Variants = append(np.Variants, catalog.NewVariant{SKU: v.SKU, Options: v.Options, Price: v.Price, CompareAtPrice: v.CompareAtPrice,
-			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, RequiresShipping: v.RequiresShipping,
+			Barcode: v.Barcode, Weight: v.Weight, Stock: v.Stock, InventoryPolicy: v.InventoryPolicy, TrackInventory: v.TrackInventory, RequiresShipping: v.RequiresShipping,
 			Taxable: v.Taxable, Image: v.Image})
 	}
 	if given["categories"] {
@@ -210,7 +229,7 @@ func importRow(row productfile.Row) catalog.ImportRow {
 // ProductExportCmd exports products.
 type ProductExportCmd struct {
 	Tenant string `required:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
-	Format string `enum:"csv,jsonl,shopify" default:"csv" help:"shopify: a Shopify product CSV, which Shopify and Vitrine import; jsonl: every field; csv: the seed's columns, a row per product."`
+	Format string `enum:"csv,jsonl,shopify" default:"jsonl" help:"jsonl (the default: every field, so that the file imports back whole); shopify: a Shopify product CSV, which Shopify and Vitrine import; csv: the seed's columns, a row per product (variants, vendor, tags and images left out)."`
 	Output string `short:"o" default:"-" placeholder:"FILE" help:"Where to write; - is standard output."`
 	As     string `placeholder:"EMAIL" help:"Read as this member of the company; default: its first owner."`
 	// The csv format always escapes; the Shopify format is data for an

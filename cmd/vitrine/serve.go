@@ -110,7 +110,7 @@ type LimitFlags struct {
 	TokenRate        float64       `default:"${token_rate}" help:"Requests per second with one token."`
 	TokenBurst       int           `default:"${token_burst}" help:"Requests at once with one token."`
 	TokenConcurrency int           `default:"${token_concurrency}" help:"Calls of one token in flight at once."`
-	MaxBody          int64         `default:"${max_body}" placeholder:"BYTES" help:"Largest request body."`
+	MaxBody          int64         `default:"${max_body}" help:"Largest request body, in bytes."`
 	BodyTimeout      time.Duration `default:"${body_timeout}" help:"Longest time a client may take to send a request body."`
 	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call; when set, every other origin is refused. Unset: other origins are refused when the server listens beyond loopback (DNS-rebinding protection)."`
 	TrustedProxies   []string      `placeholder:"CIDR" help:"Networks of your reverse proxies (10.0.0.0/8); the per-address limit counts the client they name in X-Forwarded-For. Unset: every request counts against its TCP peer."`
@@ -428,7 +428,8 @@ func (c *StdioCmd) Run(e *env) error {
 		return err
 	}
 	log.Info("serving MCP over stdio", "user", caller.User.Email, "db", db.Dialect())
-	err = srv.Run(e.ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}})
+	gate := newStdioGate(e.ctx, e.stdin, c.CallTimeout+5*time.Second)
+	err = srv.Run(e.ctx, &mcp.IOTransport{Reader: readCloser{gate}, Writer: writeCloser{gateWriter{e.stdout, gate}}})
 	if err != nil && e.ctx.Err() != nil {
 		return nil // interrupted
 	}

@@ -247,6 +247,7 @@ func TestEnvironmentTwins(t *testing.T) {
 	t.Setenv("VITRINE_DB", filepath.Join(t.TempDir(), "env.db"))
 	t.Setenv("VITRINE_JSON", "true")
 	t.Setenv("VITRINE_EMAIL", "env@x.example")
+	must(t, "migrate")
 	out := must(t, "user", "create", "--name", "From the environment")
 	if !strings.Contains(out, `"email":"env@x.example"`) {
 		t.Errorf("user create from the environment: %s", out)

@@ -78,6 +78,7 @@ type Variant struct {
 	Weight           *vitrine.Weight   `json:"weight,omitempty"`
 	Stock            int64             `json:"stock"`
 	InventoryPolicy  string            `json:"inventory_policy,omitempty"`
+	TrackInventory   *bool             `json:"track_inventory,omitempty"` // written only when false
 	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
 	Taxable          *bool             `json:"taxable,omitempty"`
 	Image            string            `json:"image,omitempty"`
@@ -116,6 +117,9 @@ func Of(p *vitrine.Product, categoryPath func(categoryID string) string) *Produc
 		requiresShipping, taxable := v.RequiresShipping, v.Taxable
 		fv := Variant{ID: v.ID, SKU: v.SKU, Options: v.Options, Price: vitrine.FormatPrice(v.Price, scale), Barcode: v.Barcode,
 			Weight: v.Weight, Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &requiresShipping, Taxable: &taxable, Image: v.Image}
+		if v.Untracked {
+			fv.TrackInventory = new(bool)
+		}
 		if v.CompareAtPrice != nil {
 			fv.CompareAtPrice = vitrine.FormatPrice(*v.CompareAtPrice, scale)
 		}

@@ -150,7 +150,6 @@ var aliases = map[string]field{
 
 // Why the columns Vitrine reads only in part are reported all the same.
 var partlyModelled = map[field]string{
-	fTracker:     "not modelled: Vitrine tracks the stock of every variant; a blank cell (Shopify does not track that variant) imports as stock 0 with policy continue, any other tracker as tracked stock; the tracker's name is not kept",
 	fFulfillment: "not modelled: Vitrine has no fulfillment services; the column is read by no field and written as \"manual\"",
 	fGiftCard:    "not modelled: Vitrine has no gift cards; a product marked TRUE imports as an ordinary product, with a note",
 }

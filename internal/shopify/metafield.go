@@ -63,7 +63,8 @@ func (r *Reader) noteMetafields(b *builder, first, rw *row) {
 		if m.index < len(rw.cells) && m.index < len(first.cells) {
 			if s := strings.TrimSpace(rw.cells[m.index]); s != "" && s != strings.TrimSpace(first.cells[m.index]) {
 				b.issues = append(b.issues, Issue{Line: rw.line, Column: m.Column, Handle: b.handle,
-					Message: fmt.Sprintf("ignored: the product's metafields are read from its first row (line %d)", first.line)})
+					Message: fmt.Sprintf("ignored: the product's metafields are read from its first row (line %d)", first.line),
+					Kind:    m.Column + "\x00ignored: metafields"})
 			}
 		}
 	}

@@ -20,11 +20,11 @@ type builder struct {
 }
 
 func (b *builder) refuse(line int, f field, format string, args ...any) {
-	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Refused: true, Message: fmt.Sprintf(format, args...)})
+	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Refused: true, Message: fmt.Sprintf(format, args...), Kind: b.r.name(f) + "\x00" + format})
 }
 
 func (b *builder) note(line int, f field, format string, args ...any) {
-	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Message: fmt.Sprintf(format, args...)})
+	b.issues = append(b.issues, Issue{Line: line, Column: b.r.name(f), Handle: b.handle, Message: fmt.Sprintf(format, args...), Kind: b.r.name(f) + "\x00" + format})
 }
 
 func (b *builder) refused() bool {
@@ -98,7 +98,6 @@ func (r *Reader) build(handle string, rows []*row) (*Record, []Issue, error) {
 	opts := r.options(b, first)
 
 	combos := map[string]int{} // option values → the line of their variant
-	untracked := false
 	for n, rw := range rows {
 		if n > 0 {
 			for _, f := range productCells {
@@ -117,10 +116,9 @@ func (r *Reader) build(handle string, rows []*row) (*Record, []Issue, error) {
 			v := r.variant(b, rw)
 			v.Position = len(p.Variants) + 1
 			r.variantOptions(b, rw, v, opts, combos)
-			if r.col[fTracker] >= 0 && r.cell(rw, fTracker) == "" {
-				untracked = true
-				v.Stock, v.Policy = 0, vitrine.PolicyContinue
-			}
+			// A blank tracker: Shopify does not track the variant's
+			// stock; its quantity and policy are kept as given.
+			v.Untracked = r.col[fTracker] >= 0 && r.cell(rw, fTracker) == ""
 			p.Variants = append(p.Variants, v)
 		} else {
 			for _, f := range defaultedCells {
@@ -130,9 +128,6 @@ func (r *Reader) build(handle string, rows []*row) (*Record, []Issue, error) {
 			}
 		}
 		r.image(b, p, rw)
-	}
-	if untracked {
-		b.note(first.line, fTracker, "%s is blank: Shopify does not track the stock of that variant; it is read with stock 0 and inventory policy continue, so that it stays on sale", r.name(fTracker))
 	}
 
 	finishOptions(p, opts)

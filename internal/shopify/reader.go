@@ -55,6 +55,18 @@ type Issue struct {
 	// for a note about a product that was read all the same.
 	Refused bool
 	Message string
+	// Kind tells issues of the same sort apart from others, whatever their
+	// lines and values: the column with the message's pattern. Issues of
+	// one kind can be reported once, with a count.
+	Kind string
+}
+
+// KindOf is the issue's kind: Kind, or else its column and message.
+func (i Issue) KindOf() string {
+	if i.Kind != "" {
+		return i.Kind
+	}
+	return i.Column + "\x00" + i.Message
 }
 
 func (i Issue) String() string {

@@ -33,7 +33,13 @@ func readAll(t testing.TB, r io.Reader, currency string) (*Reader, []*Record, []
 		if err != nil {
 			t.Fatalf("Next: %v", err)
 		}
-		issues = append(issues, iss...)
+		for _, is := range iss {
+			if !is.Refused && is.Kind == "" {
+				t.Fatalf("a note without its kind: %+v", is)
+			}
+			is.Kind = "" // compared by what a reader sees
+			issues = append(issues, is)
+		}
 		if rec != nil {
 			recs = append(recs, rec)
 		}
@@ -158,7 +164,7 @@ func TestReadClassicExport(t *testing.T) {
 		}
 		cols = append(cols, u.Column)
 	}
-	wantCols := []string{"Variant Inventory Tracker", "Variant Fulfillment Service", "Gift Card",
+	wantCols := []string{"Variant Fulfillment Service", "Gift Card",
 		"Google Shopping / Google Product Category", "Google Shopping / Gender", "Google Shopping / Age Group", "Google Shopping / MPN",
 		"Google Shopping / Condition", "Google Shopping / Custom Product", "Variant Tax Code", "Cost per item",
 		"Included / Brasil", "Price / International", "Compare At Price / International"}
@@ -199,17 +205,17 @@ func TestReadTemplate2024(t *testing.T) {
 	}
 	ticket := recs[1]
 	v := ticket.Product.Variants[0]
-	if ticket.Product.Status != vitrine.ProductDraft || ticket.Product.Options != nil || v.Stock != 0 || v.Policy != vitrine.PolicyContinue ||
+	if ticket.Product.Status != vitrine.ProductDraft || ticket.Product.Options != nil || v.Stock != 0 || v.Policy != vitrine.PolicyDeny || !v.Untracked ||
 		v.RequiresShipping || v.Taxable || v.Weight != nil || ticket.Product.Tags != nil {
 		t.Errorf("ticket %+v %+v", ticket.Product, *v)
 	}
-	// The oversold variant and the untracked one are noted, not refused.
-	if len(issues) != 2 ||
-		issues[0] != (Issue{Line: 3, Column: "Inventory quantity", Handle: "ceramic-pour-over-mug", Message: "Inventory quantity is -3 (oversold): read as 0"}) ||
-		issues[1].Line != 4 || issues[1].Column != "Inventory tracker" || issues[1].Refused {
+	// The oversold variant is noted, not refused; the untracked one is
+	// read as it is, its policy kept.
+	if len(issues) != 1 ||
+		issues[0] != (Issue{Line: 3, Column: "Inventory quantity", Handle: "ceramic-pour-over-mug", Message: "Inventory quantity is -3 (oversold): read as 0"}) {
 		t.Errorf("issues %v", issues)
 	}
-	if len(rd.Unmodelled()) != 17 {
+	if len(rd.Unmodelled()) != 16 {
 		t.Errorf("unmodelled %v", rd.Unmodelled())
 	}
 }
@@ -384,7 +390,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	rd, recs, issues := readAll(t, strings.NewReader(out), "BRL")
-	if len(issues) != 0 || len(rd.Unmodelled()) != 3 { // tracker, fulfillment, gift card
+	if len(issues) != 0 || len(rd.Unmodelled()) != 2 { // fulfillment, gift card
 		t.Errorf("issues %v, unmodelled %v", issues, rd.Unmodelled())
 	}
 	if len(recs) != len(products) {
@@ -576,10 +582,9 @@ func TestReaderRefusesOversizedProductsEarly(t *testing.T) {
 			t.Errorf("issue %d: %v, want line %d, %s, %q", i, is, w.line, w.column, w.text)
 		}
 	}
-	// Linear: a few hundred milliseconds; the quadratic reader took minutes.
-	if took > 20*time.Second {
-		t.Errorf("reading %d rows took %v", n, took)
-	}
+	// What keeps it linear is asserted above: the product refused at its
+	// bound's row, the rest read past. The time is logged, not asserted (a
+	// few hundred milliseconds; the quadratic reader took minutes).
 	t.Logf("%d rows of one handle refused in %v", n, took)
 }
 
@@ -607,5 +612,30 @@ func TestReaderStopsWithItsContext(t *testing.T) {
 	}
 	if _, _, err := rd.Next(); !errors.Is(err, context.Canceled) {
 		t.Errorf("a stopped reader stays stopped: %v", err)
+	}
+}
+
+// A variant Shopify does not track (a blank Variant Inventory Tracker)
+// comes in with its quantity and policy as given, untracked, and goes back
+// out with a blank tracker; a tracked one with "shopify".
+func TestUntrackedRoundTrip(t *testing.T) {
+	in := "Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Price\n" +
+		"mug,Mug,Size,S,MUG-S,,4,deny,10.00\n" +
+		"mug,,Size,M,MUG-M,shopify,6,continue,12.00\n"
+	_, recs, issues := readAll(t, strings.NewReader(in), "BRL")
+	if len(recs) != 1 || len(issues) != 0 {
+		t.Fatalf("read %d products, issues %v", len(recs), issues)
+	}
+	vs := recs[0].Product.Variants
+	if !vs[0].Untracked || vs[0].Stock != 4 || vs[0].Policy != vitrine.PolicyDeny || vs[1].Untracked || vs[1].Stock != 6 || vs[1].Policy != vitrine.PolicyContinue {
+		t.Fatalf("variants %+v %+v", *vs[0], *vs[1])
+	}
+	var buf strings.Builder
+	if err := Write(&buf, []*vitrine.Product{recs[0].Product}, func(*vitrine.Product) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, ",MUG-S,,,4,deny,") || !strings.Contains(out, ",MUG-M,,shopify,6,continue,") {
+		t.Errorf("written:\n%s", out)
 	}
 }

@@ -217,7 +217,9 @@ func (w *Writer) rows(p *vitrine.Product) ([][]string, error) {
 			row[fGrams] = g
 			row[fWeightUnit] = string(v.Weight.Unit)
 		}
-		row[fTracker] = "shopify"
+		if !v.Untracked {
+			row[fTracker] = "shopify"
+		}
 		row[fQty] = strconv.FormatInt(v.Stock, 10)
 		policy := v.Policy
 		if policy == "" {

@@ -84,7 +84,8 @@ func ToolsDoc(tools []*mcpserver.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
 	b.WriteString("<!-- Generated from the code by `make docs`; a test fails when this file drifts. -->\n\n")
-	b.WriteString("Every tenant-scoped tool takes `tenant_id` first; errors follow [the error contract](errors.md); who may " +
+	b.WriteString("Every tenant-scoped tool takes `tenant_id` first: the company's id, or its slug (resolved among your own " +
+		"companies only; another's answers as an unknown id does); errors follow [the error contract](errors.md); who may " +
 		"call what is in [permissions.md](permissions.md). Optional parameters are marked with `?`.\n\n")
 	fmt.Fprintf(&b, "A client lists and calls the tools of the toolsets its token grants (and the deployment serves: "+
 		"`--toolsets`): %s unless the grant says otherwise, the others when the person grants them (the consent page, "+

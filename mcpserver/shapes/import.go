@@ -1,5 +1,7 @@
 package shapes
 
+import "github.com/vitrine/vitrine"
+
 type (
 	importMode string
 	importRows []importRowIn // bounded to MaxImportRows in importTools
@@ -31,11 +33,13 @@ type importFormat string
 
 type ImportIn struct {
 	TenantArg
-	Products importRows   `json:"products,omitempty" jsonschema:"Rows of create_product's fields (no tenant_id)."`
-	Format   importFormat `json:"format,omitempty" jsonschema:"shopify: csv holds a Shopify product CSV export. Default: products."`
-	CSV      longCSV      `json:"csv,omitempty"`
-	Mode     importMode   `json:"mode,omitempty" jsonschema:"upsert: a product that exists (by handle, else SKU) is updated, keeping fields left out. Default: create (an error)."`
-	Atomic   bool         `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
+	Products importRows           `json:"products,omitempty" jsonschema:"Rows of create_product's fields (no tenant_id)."`
+	Format   importFormat         `json:"format,omitempty" jsonschema:"shopify: csv holds a Shopify product CSV export. Default: products."`
+	CSV      longCSV              `json:"csv,omitempty"`
+	Mode     importMode           `json:"mode,omitempty" jsonschema:"upsert: update a product that exists (by handle, else SKU), keeping fields left out. Default: create."`
+	Atomic   bool                 `json:"atomic,omitempty" jsonschema:"true: one failed row writes nothing."`
+	Currency vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Of prices without one. Default: the company's."`
+	Details  bool                 `json:"details,omitempty" jsonschema:"true: all rows, in full."`
 }
 
 // longCSV is a Shopify export sent whole; the HTTP body limit

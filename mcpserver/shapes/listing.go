@@ -15,6 +15,7 @@ import (
 type ProductRow struct {
 	ID             string    `json:"id"`
 	SKU            string    `json:"sku"`
+	Handle         string    `json:"handle"`
 	Name           string    `json:"name"`
 	Price          string    `json:"price"`
 	PriceMax       string    `json:"price_max,omitempty"`
@@ -38,7 +39,7 @@ type rowImage struct {
 }
 
 func ProductRowView(p *vitrine.Product, full bool) ProductRow {
-	r := ProductRow{ID: p.ID, SKU: p.SKU, Name: p.Name, Price: p.PriceString(), Currency: p.Currency,
+	r := ProductRow{ID: p.ID, SKU: p.SKU, Handle: p.Handle, Name: p.Name, Price: p.PriceString(), Currency: p.Currency,
 		Stock: p.Stock, Status: string(p.Status), Variants: len(p.Variants), Vendor: p.Vendor, Version: p.Version, UpdatedAt: p.UpdatedAt}
 	if p.PriceMax != p.Price {
 		r.PriceMax = price(p.PriceMax, p.Currency)

@@ -69,6 +69,7 @@ type variantOut struct {
 	Weight           *vitrine.Weight   `json:"weight,omitempty"`
 	Stock            int64             `json:"stock"`
 	InventoryPolicy  string            `json:"inventory_policy"`
+	TrackInventory   bool              `json:"track_inventory"`
 	RequiresShipping bool              `json:"requires_shipping"`
 	Taxable          bool              `json:"taxable"`
 	Image            string            `json:"image,omitempty"`
@@ -81,7 +82,7 @@ func price(minor int64, currency string) string {
 
 func variantView(p *vitrine.Product, v *vitrine.Variant) variantOut {
 	out := variantOut{ID: v.ID, SKU: v.SKU, Options: v.Options, Price: price(v.Price, p.Currency), Barcode: v.Barcode, Weight: v.Weight,
-		Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: v.RequiresShipping, Taxable: v.Taxable, Image: v.Image, Position: v.Position}
+		Stock: v.Stock, InventoryPolicy: string(v.Policy), TrackInventory: !v.Untracked, RequiresShipping: v.RequiresShipping, Taxable: v.Taxable, Image: v.Image, Position: v.Position}
 	if v.CompareAtPrice != nil {
 		out.CompareAtPrice = price(*v.CompareAtPrice, p.Currency)
 	}
@@ -123,8 +124,9 @@ func orEmpty[T any](s []T) []T {
 
 type GetProductIn struct {
 	TenantArg
-	ID  string `json:"id,omitempty" jsonschema:"Give id or sku."`
-	SKU sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
+	ID     string `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
+	SKU    sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
+	Handle string `json:"handle,omitempty"`
 }
 
 type mediaIn struct {

@@ -3,6 +3,7 @@ package shapes
 import (
 	"time"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -11,6 +12,7 @@ type TenantOut struct {
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Slug        string    `json:"slug"`
+	Currency    string    `json:"currency"`
 	Role        string    `json:"role"`
 	Permissions []string  `json:"permissions"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -19,7 +21,7 @@ type TenantOut struct {
 
 func TenantView(t service.TenantAccess) TenantOut {
 	return TenantOut{
-		ID: t.Tenant.ID, Name: t.Tenant.Name, Slug: t.Tenant.Slug, Role: t.Role,
+		ID: t.Tenant.ID, Name: t.Tenant.Name, Slug: t.Tenant.Slug, Currency: t.Tenant.Currency, Role: t.Role,
 		Permissions: t.Permissions.Strings(), CreatedAt: t.Tenant.CreatedAt, UpdatedAt: t.Tenant.UpdatedAt,
 	}
 }
@@ -57,13 +59,17 @@ type GetTenantIn struct {
 
 type CreateTenantIn struct {
 	Name shortText `json:"name"`
-	Slug slug      `json:"slug,omitempty" jsonschema:"Lowercase letters, digits and inner hyphens, unique. Default: from the name."`
+	Slug slug      `json:"slug,omitempty" jsonschema:"Unique. Default: from the name."`
+	// Currency is the company's: of its new products, imports and price
+	// filters.
+	Currency vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Of new products, imports, price filters."`
 }
 
 type UpdateTenantIn struct {
 	TenantArg
-	Name *shortText `json:"name,omitempty"`
-	Slug *slug      `json:"slug,omitempty" jsonschema:"Unique across Vitrine."`
+	Name     *shortText            `json:"name,omitempty"`
+	Slug     *slug                 `json:"slug,omitempty"`
+	Currency *vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Products keep theirs."`
 }
 
 func TenantOf(t *service.TenantAccess, err error) (TenantOut, error) {

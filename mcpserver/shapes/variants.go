@@ -27,6 +27,7 @@ type UpdateVariantIn struct {
 	Barcode          *shortText        `json:"barcode,omitempty"`
 	Weight           *weightIn         `json:"weight,omitempty"`
 	InventoryPolicy  *policyName       `json:"inventory_policy,omitempty"`
+	TrackInventory   *bool             `json:"track_inventory,omitempty"`
 	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
 	Taxable          *bool             `json:"taxable,omitempty"`
 	Image            *imageURL         `json:"image,omitempty"`
@@ -57,6 +58,7 @@ type variantIn struct {
 	Weight           *weightIn         `json:"weight,omitempty"`
 	Stock            stockLevel        `json:"stock,omitempty"`
 	InventoryPolicy  policyName        `json:"inventory_policy,omitempty" jsonschema:"Default: deny."`
+	TrackInventory   *bool             `json:"track_inventory,omitempty" jsonschema:"false: always available. Default: true."`
 	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
 	Taxable          *bool             `json:"taxable,omitempty"`
 	Image            imageURL          `json:"image,omitempty" jsonschema:"A media URL."`
@@ -65,7 +67,7 @@ type variantIn struct {
 func (v variantIn) NewVariant() catalog.NewVariant {
 	out := catalog.NewVariant{SKU: string(v.SKU), Options: v.Options, Price: string(v.Price), CompareAtPrice: string(v.CompareAtPrice),
 		Barcode: string(v.Barcode), Stock: int64(v.Stock), InventoryPolicy: string(v.InventoryPolicy), RequiresShipping: v.RequiresShipping,
-		Taxable: v.Taxable, Image: string(v.Image)}
+		Taxable: v.Taxable, Image: string(v.Image), TrackInventory: v.TrackInventory}
 	if v.Weight != nil {
 		out.Weight = &vitrine.Weight{Value: string(v.Weight.Value), Unit: vitrine.WeightUnit(v.Weight.Unit)}
 	}

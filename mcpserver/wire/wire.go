@@ -24,6 +24,14 @@ func Compact(v any) string {
 	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
+// ResultSize is how many bytes v takes in a result that carries it twice,
+// as successResult does: as structured content, and as a text content's
+// JSON string, escaped.
+func ResultSize(v any) int {
+	c := Compact(v)
+	return len(c) + len(appendJSONString(nil, c))
+}
+
 // preencoded is a text content whose wire form is made once.
 type preencoded struct {
 	*mcp.TextContent

@@ -3,11 +3,13 @@ package catalog_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -428,15 +430,40 @@ func TestShopifyRoundTrip(t *testing.T) {
 		if second := exportShopify(t, w, b); second != first {
 			t.Errorf("an export imported elsewhere exports differently:\n%s\n---\n%s", first, second)
 		}
-		// Imported again over itself, it changes nothing.
+		// Imported again over itself, it changes nothing: not a version, not
+		// a time.
+		before := stamps(t, w, a)
 		res, err = w.cat.ImportShopify(ctx, a, strings.NewReader(first), "BRL", "upsert", false, nil)
-		if err != nil || res.Failed != 0 || res.Updated != res.Created+res.Updated || res.Updated == 0 {
+		if err != nil || res.Failed != 0 || res.Updated != 0 || res.Created != 0 || res.Unchanged != len(before) {
 			t.Fatalf("upsert of the export: %+v %v", res.ImportSummary, err)
 		}
 		if again := exportShopify(t, w, a); again != first {
 			t.Errorf("an upsert of its own export changed the catalog")
 		}
+		if after := stamps(t, w, a); !maps.Equal(after, before) {
+			t.Errorf("an upsert of its own export changed versions or times:\n%v\n%v", before, after)
+		}
+		// A row that changes one product updates that one alone.
+		changed := strings.Replace(first, "Classic Organic Tee,", "Classic Organic Tee II,", 1)
+		res, err = w.cat.ImportShopify(ctx, a, strings.NewReader(changed), "BRL", "upsert", false, nil)
+		if err != nil || res.Updated != 1 || res.Unchanged != len(before)-1 {
+			t.Fatalf("upsert of one change: %+v %v", res.ImportSummary, err)
+		}
 	})
+}
+
+// stamps is each product's version and update time, by id.
+func stamps(t *testing.T, w *world, a *service.Access) map[string]string {
+	t.Helper()
+	page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Sort: "name"}, 100, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, p := range page.Products {
+		out[p.ID] = fmt.Sprintf("v%d %s", p.Version, p.UpdatedAt.Format(time.RFC3339Nano))
+	}
+	return out
 }
 
 func exportShopify(t *testing.T, w *world, a *service.Access) string {

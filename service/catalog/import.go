@@ -39,8 +39,11 @@ var ImportModes = []string{ImportCreate, ImportUpsert}
 const (
 	RowCreated = "created"
 	RowUpdated = "updated"
-	RowFailed  = "error"
-	RowSkipped = "skipped" // valid, but not written: an atomic import failed
+	// RowUnchanged is a row of upsert that gives a product as it is:
+	// nothing is written.
+	RowUnchanged = "unchanged"
+	RowFailed    = "error"
+	RowSkipped   = "skipped" // valid, but not written: an atomic import failed
 )
 
 // ImportResult is what became of one row.
@@ -55,8 +58,8 @@ type ImportResult struct {
 
 // ImportSummary is the outcome of an import.
 type ImportSummary struct {
-	Results                  []ImportResult
-	Created, Updated, Failed int
+	Results                             []ImportResult
+	Created, Updated, Unchanged, Failed int
 	// Written is false when an atomic import wrote nothing.
 	Written bool
 	// Notices tells, once each, what of the rows was left out: a category
@@ -99,13 +102,17 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 		return nil, err
 	}
 	tx := s.taxonomyOf(ctx, a.TenantID)
+	currency, err := s.currencyOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
 	for i, r := range rows {
 		sum.Results[i] = ImportResult{Index: i, SKU: r.SKU, Handle: r.Handle}
 		if r.refused != nil {
 			fail(i, rowError(i, r.refused))
 			continue
 		}
-		p, err := s.validateNew(r.NewProduct, tx)
+		p, err := s.validateNew(r.NewProduct, tx, currency)
 		if err != nil {
 			fail(i, rowError(i, err))
 			continue
@@ -178,6 +185,12 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 				fail(i, rowError(i, err))
 				continue
 			}
+			if up.SameContent(old) {
+				// Nothing to write: its version and times stay, no
+				// change is audited.
+				sum.Results[i].Status, sum.Results[i].Product = RowUnchanged, old
+				continue
+			}
 			up.UpdatedAt, up.UpdatedBy = now, a.Caller.User.ID
 			writes = append(writes, vitrine.ProductWrite{Update: up, Before: old})
 		default:
@@ -191,7 +204,7 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 		index = append(index, i)
 	}
 
-	invalid := len(writes) < len(rows)
+	invalid := slices.ContainsFunc(sum.Results, func(r ImportResult) bool { return r.Status == RowFailed })
 	if atomic && invalid {
 		// Nothing is written when a row is already known to fail.
 		sum.finish(false)
@@ -201,9 +214,12 @@ func (s *Catalog) ImportProducts(ctx context.Context, a *service.Access, rows []
 	if progress != nil {
 		report = func(done int) { progress(done, len(writes)) }
 	}
-	errs, err := s.store.WriteProducts(ctx, a.Change(), a.TenantID, writes, atomic, report)
-	if err != nil {
-		return nil, err
+	var errs []error
+	if len(writes) > 0 {
+		var err error
+		if errs, err = s.store.WriteProducts(ctx, a.Change(), a.TenantID, writes, atomic, report); err != nil {
+			return nil, err
+		}
 	}
 	failed := false
 	for w, err := range errs {
@@ -366,6 +382,8 @@ func (sum *ImportSummary) finish(written bool) {
 			sum.Created++
 		case RowUpdated:
 			sum.Updated++
+		case RowUnchanged:
+			sum.Unchanged++
 		case RowFailed:
 			sum.Failed++
 		}

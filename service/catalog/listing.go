@@ -37,8 +37,22 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	if err := a.Allow(service.OpListProducts); err != nil {
 		return nil, err
 	}
+	priced := f.MinPrice != "" || f.MaxPrice != ""
+	if priced && f.Currency == "" {
+		// Prices are the company's currency's unless the filter says.
+		c, err := s.currencyOf(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		f.Currency = vitrine.CurrencyCode(c)
+	}
 	if err := normalize(&f, limit); err != nil {
 		return nil, err
+	}
+	if len(f.Options) > 0 {
+		if err := s.foldOptions(ctx, a, &f); err != nil {
+			return nil, err
+		}
 	}
 	if len(f.Attributes) > 0 {
 		var err error
@@ -59,6 +73,11 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	found, err := s.store.FindProducts(ctx, a.TenantID, f)
 	if err != nil {
 		return nil, err
+	}
+	if priced && len(found.Products) == 0 && cursor == "" {
+		if err := s.otherCurrencies(ctx, a, f); err != nil {
+			return nil, err
+		}
 	}
 	page := &ProductPage{Facets: found.Facets}
 	page.Products, page.NextCursor = service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
@@ -216,4 +235,70 @@ func facetNames(names []vitrine.FacetName) ([]vitrine.FacetName, error) {
 		}
 	}
 	return out, nil
+}
+
+// otherCurrencies answers a price filter that kept nothing: when no product
+// the rest of the filter keeps is priced in its currency, but some are in
+// others, a ValidationError says which, rather than an empty page that
+// reads as "none in that range".
+func (s *Catalog) otherCurrencies(ctx context.Context, a *service.Access, f vitrine.ProductFilter) error {
+	rest := f
+	rest.MinMinor, rest.MaxMinor, rest.MinPrice, rest.MaxPrice = nil, nil, "", ""
+	rest.Facets, rest.After, rest.Limit = nil, nil, 20
+	zero := int64(0)
+	same := rest
+	same.MinMinor = &zero // priced in the filter's currency, at any price
+	found, err := s.store.FindProducts(ctx, a.TenantID, same)
+	if err != nil || len(found.Products) > 0 {
+		return err
+	}
+	if found, err = s.store.FindProducts(ctx, a.TenantID, rest); err != nil || len(found.Products) == 0 {
+		return err
+	}
+	var others []string
+	for _, p := range found.Products {
+		if !slices.Contains(others, p.Currency) {
+			others = append(others, p.Currency)
+		}
+	}
+	slices.Sort(others)
+	return vitrine.Invalid("currency", "no product here is priced in %s, the currency of min_price and max_price; they are priced in %s: give currency %q",
+		f.Currency, strings.Join(others, ", "), others[0])
+}
+
+// foldOptions matches the filter's option values in any case, as vendor
+// and tags are: a value the company's products do not hold as written
+// becomes the one they hold that folds alike (the most frequent, if
+// several), read from the company's option facet.
+func (s *Catalog) foldOptions(ctx context.Context, a *service.Access, f *vitrine.ProductFilter) error {
+	all := vitrine.ProductFilter{Facets: []vitrine.FacetName{vitrine.FacetOptions}}
+	if err := normalize(&all, 1); err != nil {
+		return err
+	}
+	all.Limit = 1
+	found, err := s.store.FindProducts(ctx, a.TenantID, all)
+	if err != nil || found.Facets == nil {
+		return err
+	}
+	options := maps.Clone(f.Options)
+	for name, val := range f.Options {
+		for held, values := range found.Facets.Options {
+			if vitrine.OptionKey(held) != vitrine.OptionKey(name) {
+				continue
+			}
+			best := int64(-1)
+			for _, v := range values {
+				if v.Value == val {
+					best = -1
+					options[name] = val
+					break
+				}
+				if vitrine.Fold(v.Value) == vitrine.Fold(val) && v.Count > best {
+					best, options[name] = v.Count, v.Value
+				}
+			}
+		}
+	}
+	f.Options = options
+	return nil
 }

@@ -25,7 +25,7 @@ type NewProduct struct {
 	Name        string
 	Description string
 	Price       string
-	Currency    string // default vitrine.DefaultCurrency
+	Currency    string // default: the company's
 	Stock       int64
 	Status      string // default active
 	Handle      string // default: made from the name
@@ -66,12 +66,24 @@ type ProductChanges struct {
 
 // GetProduct returns a product by id or by SKU: exactly one of them.
 func (s *Catalog) GetProduct(ctx context.Context, a *service.Access, id, sku string) (*vitrine.Product, error) {
+	return s.FindProduct(ctx, a, id, sku, "")
+}
+
+// FindProduct returns a product by exactly one of its id, a variant's SKU
+// (any case) or its handle.
+func (s *Catalog) FindProduct(ctx context.Context, a *service.Access, id, sku, handle string) (*vitrine.Product, error) {
 	if err := a.Allow(service.OpGetProduct); err != nil {
 		return nil, err
 	}
+	given := 0
+	for _, s := range []string{id, sku, handle} {
+		if s != "" {
+			given++
+		}
+	}
 	switch {
-	case id != "" && sku != "":
-		return nil, vitrine.Invalid("id", "give either id or sku, not both")
+	case given > 1:
+		return nil, vitrine.Invalid("id", "give only one of id, sku and handle; got %d", given)
 	case id != "":
 		if !vitrine.ValidID(id) {
 			return nil, vitrine.NotFound("Product")
@@ -79,8 +91,17 @@ func (s *Catalog) GetProduct(ctx context.Context, a *service.Access, id, sku str
 		return s.store.ProductByID(ctx, a.TenantID, id)
 	case sku != "":
 		return s.store.ProductBySKU(ctx, a.TenantID, sku)
+	case handle != "":
+		found, err := s.store.ProductsByHandle(ctx, a.TenantID, []string{strings.ToLower(strings.TrimSpace(handle))})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range found {
+			return p, nil
+		}
+		return nil, vitrine.NotFound("Product")
 	}
-	return nil, vitrine.Invalid("id", "give the product's id, or its sku")
+	return nil, vitrine.Invalid("id", "give the product's id, its sku or its handle")
 }
 
 // IdempotencyTTL is how long create_product remembers an idempotency key.
@@ -100,7 +121,11 @@ func (s *Catalog) CreateProduct(ctx context.Context, a *service.Access, in NewPr
 	if err := a.Allow(service.OpCreateProduct); err != nil {
 		return nil, err
 	}
-	p, err := s.validateNew(in, s.taxonomyOf(ctx, a.TenantID))
+	currency, err := s.currencyOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.validateNew(in, s.taxonomyOf(ctx, a.TenantID), currency)
 	if err != nil {
 		return nil, err
 	}
@@ -152,9 +177,20 @@ func or(s, fallback string) string {
 	return s
 }
 
+// currencyOf is the currency of the access's company: that of its new
+// products, imports and price filters unless they say otherwise.
+func (s *Catalog) currencyOf(ctx context.Context, a *service.Access) (string, error) {
+	t, err := s.store.TenantByID(ctx, a.TenantID)
+	if err != nil {
+		return "", err
+	}
+	return or(t.Currency, vitrine.DefaultCurrency), nil
+}
+
 // validateNew checks a new product's fields in the order the tool lists
-// them and returns the product they describe.
-func (s *Catalog) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, error) {
+// them and returns the product they describe; its currency is currency
+// unless it gives one.
+func (s *Catalog) validateNew(in NewProduct, tx *taxonomy, currency string) (*vitrine.Product, error) {
 	p := &vitrine.Product{Vendor: in.Vendor, ProductType: in.ProductType, Tags: in.Tags, Options: in.Options, Media: in.Media, SEO: in.SEO}
 	var err error
 	if p.Name, err = vitrine.ValidateName("name", in.Name, vitrine.MaxProductNameLength); err != nil {
@@ -166,7 +202,7 @@ func (s *Catalog) validateNew(in NewProduct, tx *taxonomy) (*vitrine.Product, er
 	if p.Handle, err = handleFor(in.Handle, p.Name); err != nil {
 		return nil, err
 	}
-	code, scale, err := vitrine.NormalizeCurrency("currency", or(in.Currency, vitrine.DefaultCurrency))
+	code, scale, err := vitrine.NormalizeCurrency("currency", or(in.Currency, or(currency, vitrine.DefaultCurrency)))
 	if err != nil {
 		return nil, err
 	}

@@ -133,15 +133,15 @@ func TestImportNeedsCatalogManageToDefine(t *testing.T) {
 		}
 		var cat, attr int
 		for _, n := range res.Notices {
-			if strings.Contains(n, "Member Cat > Member Sub") && strings.Contains(n, "catalog:manage") {
+			if strings.Contains(n.Message, "Member Cat > Member Sub") && strings.Contains(n.Message, "catalog:manage") {
 				cat++
 			}
-			if strings.Contains(n, "member_made") && strings.Contains(n, "catalog:manage") {
+			if strings.Contains(n.Message, "member_made") && strings.Contains(n.Message, "catalog:manage") {
 				attr++
 			}
 		}
 		if cat != 1 || attr != 1 {
-			t.Errorf("notices (one for the category, one for the attribute): %q", res.Notices)
+			t.Errorf("notices (one for the category, one for the attribute): %+v", res.Notices)
 		}
 		p, err := w.cat.GetProduct(ctx, owner, res.Results[0].Product.ID, "")
 		if err != nil || len(p.Categories) != 0 || p.Attributes["material"] != "cotton" || p.Attributes["member_made"] != nil {
@@ -182,8 +182,8 @@ func TestAttributesPerCompanyAreCapped(t *testing.T) {
 		if err != nil || res.Created != 1 {
 			t.Fatalf("import: %+v %v", res, err)
 		}
-		if !slices.ContainsFunc(res.Notices, func(n string) bool { return strings.Contains(n, `"y"`) && strings.Contains(n, "3 attributes") }) {
-			t.Errorf("notices: %q", res.Notices)
+		if !slices.ContainsFunc(res.Notices, func(n catalog.Notice) bool { return strings.Contains(n.Message, `"y"`) && strings.Contains(n.Message, "3 attributes") }) {
+			t.Errorf("notices: %+v", res.Notices)
 		}
 		_, err = w.cat.SaveAttribute(ctx, a, catalog.AttributeFields{Key: "z", Type: "text"})
 		if e := vitrine.AsError(err); e == nil || e.Type != vitrine.ValidationError || e.Field != "key" || !strings.Contains(e.Message, "at most 3") {

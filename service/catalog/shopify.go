@@ -19,16 +19,91 @@ const shopifyBatch = 1000
 
 // ShopifyImport is what became of a Shopify product CSV: a result per
 // product, in the file's order, each with the line of its first row; and
-// the notices of what the file holds that Vitrine does not keep, once
-// each, with the notes about products read all the same.
+// the notices of what the file holds that Vitrine does not keep, with the
+// notes about products read all the same, each kind once.
 type ShopifyImport struct {
 	*ImportSummary
 	Lines   []int
-	Notices []string
+	Notices []Notice
+}
+
+// MaxNoticeLines is how many lines a Notice gives as examples.
+const MaxNoticeLines = 3
+
+// Notice is one kind of notice of an import: the first one's text, how
+// many there were, and the lines of the first few (MaxNoticeLines).
+type Notice struct {
+	Message string
+	Count   int
+	Lines   []int
+}
+
+// notices merges issues by kind, in the order each kind first comes.
+type notices struct {
+	list  []Notice
+	index map[string]int
+}
+
+func (n *notices) add(is shopify.Issue) {
+	if n.index == nil {
+		n.index = map[string]int{}
+	}
+	k := is.KindOf()
+	i, ok := n.index[k]
+	if !ok {
+		i = len(n.list)
+		n.index[k] = i
+		n.list = append(n.list, Notice{Message: is.String()})
+	}
+	no := &n.list[i]
+	no.Count++
+	if is.Line > 0 && len(no.Lines) < MaxNoticeLines {
+		no.Lines = append(no.Lines, is.Line)
+	}
+}
+
+// once adds a notice said in words alone (a category path the caller may
+// not make), unless it was given already.
+func (n *notices) once(msg string) {
+	if n.index == nil {
+		n.index = map[string]int{}
+	}
+	k := "once:" + msg
+	if _, ok := n.index[k]; ok {
+		return
+	}
+	n.index[k] = len(n.list)
+	n.list = append(n.list, Notice{Message: msg, Count: 1})
+}
+
+// TextNotices are notices said in words alone (ImportSummary.Notices), as
+// an answer lists them, each once.
+func TextNotices(msgs []string) []Notice {
+	var n notices
+	for _, m := range msgs {
+		n.once(m)
+	}
+	return n.list
+}
+
+// String is the notice as one line: its first text, and how many more.
+func (n Notice) String() string {
+	if n.Count <= 1 {
+		return n.Message
+	}
+	lines := make([]string, len(n.Lines))
+	for i, l := range n.Lines {
+		lines[i] = fmt.Sprint(l)
+	}
+	more := ""
+	if n.Count > len(n.Lines) {
+		more = ", …"
+	}
+	return fmt.Sprintf("%s (%d times: lines %s%s)", n.Message, n.Count, strings.Join(lines, ", "), more)
 }
 
 // ImportShopify imports the products of a Shopify product CSV export, in
-// currency (default BRL). A product the file gets wrong is refused with
+// currency (default: the company's). A product the file gets wrong is refused with
 // the line and column at fault, the others imported; a broken CSV (a
 // stray quote) names its line and imports nothing. Its Product Category
 // paths become categories and its metafield columns text attributes,
@@ -51,7 +126,13 @@ func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r 
 			return nil, err
 		}
 	}
-	code, _, err := vitrine.NormalizeCurrency("currency", or(currency, vitrine.DefaultCurrency))
+	if currency == "" {
+		var err error
+		if currency, err = s.currencyOf(ctx, a); err != nil {
+			return nil, err
+		}
+	}
+	code, _, err := vitrine.NormalizeCurrency("currency", currency)
 	if err != nil {
 		return nil, err
 	}
@@ -60,18 +141,9 @@ func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r 
 		return nil, csvError(err)
 	}
 	out := &ShopifyImport{}
-	noticed := map[string]bool{}
-	// notice adds the notices not given yet: each batch may find the same.
-	notice := func(ns ...string) {
-		for _, n := range ns {
-			if !noticed[n] {
-				noticed[n] = true
-				out.Notices = append(out.Notices, n)
-			}
-		}
-	}
+	var notes notices
 	for _, is := range rd.Unmodelled() {
-		out.Notices = append(out.Notices, is.String())
+		notes.add(is)
 	}
 	type entry struct {
 		line    int
@@ -105,7 +177,9 @@ func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r 
 			return err
 		}
 		results = append(results, sum.Results...)
-		notice(append(notices, sum.Notices...)...)
+		for _, n := range append(notices, sum.Notices...) {
+			notes.once(n) // each batch may find the same
+		}
 		rows, records = nil, nil
 		return nil
 	}
@@ -148,7 +222,7 @@ func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r 
 			continue
 		}
 		for _, is := range issues {
-			out.Notices = append(out.Notices, is.String())
+			notes.add(is)
 		}
 		entries = append(entries, entry{line: rec.Line, row: len(results) + len(rows), handle: rec.Product.Handle})
 		rows = append(rows, shopifyRow(rec))
@@ -202,6 +276,7 @@ func (s *Catalog) ImportShopifyAtMost(ctx context.Context, a *service.Access, r 
 		final.Written = false
 	}
 	out.ImportSummary = final
+	out.Notices = notes.list
 	return out, nil
 }
 
@@ -220,7 +295,8 @@ func shopifyRow(rec *shopify.Record) ImportRow {
 		Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags, Options: p.Options, Media: p.Media, Attributes: p.Attributes, SEO: p.SEO}
 	for _, v := range p.Variants {
 		nv := NewVariant{SKU: v.SKU, Options: v.Options, Price: vitrine.FormatPrice(v.Price, scale), Barcode: v.Barcode, Weight: v.Weight,
-			Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image}
+			Stock: v.Stock, InventoryPolicy: string(v.Policy), RequiresShipping: &v.RequiresShipping, Taxable: &v.Taxable, Image: v.Image,
+			TrackInventory: ptrTo(!v.Untracked)}
 		if v.CompareAtPrice != nil {
 			nv.CompareAtPrice = vitrine.FormatPrice(*v.CompareAtPrice, scale)
 		}
@@ -294,3 +370,5 @@ func (s *Catalog) shopifyTaxonomy(ctx context.Context, a *service.Access, metafi
 	}
 	return notices, nil
 }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -17,11 +17,14 @@ type NewVariant struct {
 	CompareAtPrice string
 	// Currency, when given, must be the product's: one product, one
 	// currency.
-	Currency         string
-	Barcode          string
-	Weight           *vitrine.Weight
-	Stock            int64
-	InventoryPolicy  string
+	Currency        string
+	Barcode         string
+	Weight          *vitrine.Weight
+	Stock           int64
+	InventoryPolicy string
+	// TrackInventory false: the variant's stock is not tracked (always
+	// available). Default: tracked.
+	TrackInventory   *bool
 	RequiresShipping *bool
 	Taxable          *bool
 	Image            string
@@ -38,6 +41,7 @@ type VariantChanges struct {
 	Barcode          *string
 	Weight           *vitrine.Weight
 	InventoryPolicy  *string
+	TrackInventory   *bool
 	RequiresShipping *bool
 	Taxable          *bool
 	Image            *string
@@ -47,7 +51,8 @@ type VariantChanges struct {
 // newVariant checks one variant's fields; prefix names it in errors.
 func newVariant(prefix string, in NewVariant, currency string, scale int) (*vitrine.Variant, error) {
 	v := &vitrine.Variant{Options: in.Options, Barcode: in.Barcode, Weight: in.Weight, Stock: in.Stock,
-		Policy: vitrine.InventoryPolicy(in.InventoryPolicy), RequiresShipping: true, Taxable: true, Image: in.Image}
+		Policy: vitrine.InventoryPolicy(in.InventoryPolicy), RequiresShipping: true, Taxable: true, Image: in.Image,
+		Untracked: in.TrackInventory != nil && !*in.TrackInventory}
 	if v.Options == nil {
 		v.Options = map[string]string{}
 	}
@@ -236,6 +241,9 @@ func (s *Catalog) UpdateVariant(ctx context.Context, a *service.Access, ref Vari
 		}
 		if ch.InventoryPolicy != nil {
 			v.Policy = vitrine.InventoryPolicy(*ch.InventoryPolicy)
+		}
+		if ch.TrackInventory != nil {
+			v.Untracked = !*ch.TrackInventory
 		}
 		set(&v.RequiresShipping, ch.RequiresShipping)
 		set(&v.Taxable, ch.Taxable)

@@ -23,13 +23,13 @@ func variantRow(p *vitrine.Product, v *vitrine.Variant) []any {
 			opts[3*i], opts[3*i+1], opts[3*i+2] = vitrine.OptionKey(o.Name), o.Name, v.Options[o.Name]
 		}
 	}
-	return append([]any{v.Position, sku}, append(opts, v.Price, v.CompareAtPrice, v.Stock)...)
+	return append([]any{v.Position, sku}, append(opts, v.Price, v.CompareAtPrice, v.Stock, !v.Untracked)...)
 }
 
 func insertVariant(ctx context.Context, c sqldb.Conn, p *vitrine.Product, v *vitrine.Variant) error {
 	return sqldb.ExecLater(ctx, c, `INSERT INTO variants (tenant_id, id, product_id, position, sku_key, opt1_key, opt1_name, opt1,
-			opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3, price, compare_at_price, stock)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+			opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3, price, compare_at_price, stock, track_inventory)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
 		append([]any{p.TenantID, v.ID, p.ID}, variantRow(p, v)...)...)
 }
 
@@ -65,8 +65,8 @@ func writeVariants(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, befo
 		case slices.Equal(variantRow(p, v), variantRow(before, was)):
 		default:
 			if err := sqldb.ExecLater(ctx, c, `UPDATE variants SET position = $1, sku_key = $2, opt1_key = $3, opt1_name = $4, opt1 = $5,
-					opt2_key = $6, opt2_name = $7, opt2 = $8, opt3_key = $9, opt3_name = $10, opt3 = $11, price = $12, compare_at_price = $13, stock = $14
-				WHERE tenant_id = $15 AND id = $16`, append(variantRow(p, v), p.TenantID, v.ID)...); err != nil {
+					opt2_key = $6, opt2_name = $7, opt2 = $8, opt3_key = $9, opt3_name = $10, opt3 = $11, price = $12, compare_at_price = $13, stock = $14, track_inventory = $15
+				WHERE tenant_id = $16 AND id = $17`, append(variantRow(p, v), p.TenantID, v.ID)...); err != nil {
 				return err
 			}
 		}
