@@ -87,6 +87,9 @@ func nameScalars(m map[string]any) {
 		if !ok {
 			continue
 		}
+		if _, ok := pm["default"]; ok {
+			delete(pm, "type") // the default's
+		}
 		switch pm["type"] {
 		case "string", "integer", "boolean":
 			if len(pm) == 1 {
@@ -150,10 +153,21 @@ func unsay(m map[string]any, top bool) {
 				}
 			}
 			_, input := items["required"]
-			names := slices.Sorted(maps.Keys(props))
-			for i, n := range names {
-				if input && !required[n] {
-					names[i] = n + "?"
+			// What a result leaves out when it holds its default (a
+			// variant's inventory_policy, ...) is said with its default,
+			// the other fields by name: a client gets every value back.
+			kept := map[string]any{}
+			if !input {
+				kept = defaultsOf(props)
+			}
+			var names []string
+			for _, n := range slices.Sorted(maps.Keys(props)) {
+				switch {
+				case kept[n] != nil:
+				case input && !required[n]:
+					names = append(names, n+"?")
+				default:
+					names = append(names, n)
 				}
 			}
 			desc, _ := m["description"].(string)
@@ -162,8 +176,27 @@ func unsay(m map[string]any, top bool) {
 			}
 			m["description"] = desc + "Each: {" + strings.Join(names, ", ") + "}."
 			m["items"] = map[string]any{"type": "object"}
+			if len(kept) > 0 {
+				m["items"].(map[string]any)["properties"] = kept
+			}
 		}
 	}
+}
+
+// defaultsOf returns, of an object's properties, those whose default the
+// schema states ("default", or a description that says it), with only
+// that: their type is the value's.
+func defaultsOf(props map[string]any) map[string]any {
+	kept := map[string]any{}
+	for n, p := range props {
+		pm, _ := p.(map[string]any)
+		if d, ok := pm["default"]; ok {
+			kept[n] = map[string]any{"default": d}
+		} else if desc, _ := pm["description"].(string); strings.HasPrefix(desc, "Default: ") {
+			kept[n] = map[string]any{"description": desc}
+		}
+	}
+	return kept
 }
 
 // SchemasFile renders schemas.tsv from the tools (make docs).
