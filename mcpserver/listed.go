@@ -62,7 +62,7 @@ func encodeSchema(s *jsonschema.Schema, output bool) json.RawMessage {
 	if err := json.Unmarshal(data, &m); err != nil {
 		panic(err)
 	}
-	unsay(m, true)
+	unsay(m, true, output)
 	if output {
 		nameScalars(m)
 	}
@@ -119,7 +119,7 @@ func nameScalars(m map[string]any) {
 // fields of 200 characters and more (the server holds them, and its
 // ValidationError names the field and its limit) and, below the top, that
 // an object takes no other property.
-func unsay(m map[string]any, top bool) {
+func unsay(m map[string]any, top, output bool) {
 	if n, ok := m["maxLength"].(float64); ok && n >= 200 {
 		delete(m, "maxLength")
 	}
@@ -130,20 +130,21 @@ func unsay(m map[string]any, top bool) {
 		if props, ok := m[k].(map[string]any); ok {
 			for _, p := range props {
 				if pm, ok := p.(map[string]any); ok {
-					unsay(pm, false)
+					unsay(pm, false, output)
 				}
 			}
 		}
 	}
 	for _, k := range []string{"items", "additionalProperties"} {
 		if sub, ok := m[k].(map[string]any); ok {
-			unsay(sub, false)
+			unsay(sub, false, output)
 		}
 	}
 	// An array of objects (a product's variants, media, options) lists
 	// its items' fields by name, "?" after the optional ones of an input:
 	// their types and descriptions are the server's to check, and its
-	// ValidationError names the item and the field.
+	// ValidationError names the item and the field. A result's items
+	// keep only the fields left out at their default, with it.
 	if items, ok := m["items"].(map[string]any); ok && !top {
 		if props, ok := items["properties"].(map[string]any); ok && len(props) > 1 {
 			required := map[string]bool{}
@@ -157,7 +158,7 @@ func unsay(m map[string]any, top bool) {
 			// variant's inventory_policy, ...) is said with its default,
 			// the other fields by name: a client gets every value back.
 			kept := map[string]any{}
-			if !input {
+			if output {
 				kept = defaultsOf(props)
 			}
 			var names []string
@@ -175,9 +176,13 @@ func unsay(m map[string]any, top bool) {
 				desc += " "
 			}
 			m["description"] = desc + "Each: {" + strings.Join(names, ", ") + "}."
-			m["items"] = map[string]any{"type": "object"}
-			if len(kept) > 0 {
-				m["items"].(map[string]any)["properties"] = kept
+			switch {
+			case len(kept) > 0:
+				m["items"] = map[string]any{"type": "object", "properties": kept}
+			case output:
+				delete(m, "items") // "Each" says they are objects
+			default:
+				m["items"] = map[string]any{"type": "object"}
 			}
 		}
 	}
