@@ -30,8 +30,10 @@ type Variant struct {
 	Stock          int64           `json:"stock"`
 	Policy         InventoryPolicy `json:"inventory_policy"`
 	// Untracked is true for a variant whose stock is not tracked (Shopify's
-	// blank Variant Inventory Tracker): always available, its quantity kept
-	// as given. Stored so, variants of before are tracked.
+	// blank Variant Inventory Tracker): its quantity and policy are kept as
+	// given, and exported with a blank tracker again. Stock filters and
+	// adjust_stock still read the quantity as they do a tracked variant's.
+	// Stored so, variants of before are tracked.
 	Untracked bool `json:"untracked,omitempty"`
 	// RequiresShipping and Taxable default to true.
 	RequiresShipping bool   `json:"requires_shipping"`

@@ -48,6 +48,29 @@ async function listed(client) {
   }
 }
 
+// withDefaults is a value as a client reads it by its schema: what a
+// product record leaves out (empty fields, a variant's defaults) given the
+// default the schema states, an item's position its place in the list.
+function withDefaults(schema, v) {
+  if (Array.isArray(v)) {
+    const items = schema?.items ?? {};
+    const placed = (items.properties?.position?.description ?? '').startsWith('Default: its place');
+    return v.map((x, i) => {
+      x = withDefaults(items, x);
+      return placed && x.position === undefined ? { ...x, position: i + 1 } : x;
+    });
+  }
+  if (v && typeof v === 'object') {
+    const out = { ...v };
+    for (const [name, p] of Object.entries(schema?.properties ?? {})) {
+      if (name in out) out[name] = withDefaults(p, out[name]);
+      else if ('default' in p) out[name] = structuredClone(p.default);
+    }
+    return out;
+  }
+  return v;
+}
+
 // same is a product without what differs between two copies of it: its
 // ids, company, times, authors and version.
 function same(p) {
@@ -57,7 +80,7 @@ function same(p) {
 
 for (const kind of databases) {
   describe(`${kind.name}: a real shop's catalog`, kind.options, () => {
-    let db, server, dir, tokens, shop, call, one, two;
+    let db, server, dir, tokens, shop, call, record, one, two;
     before(async () => {
       db = await kind.create();
       dir = mkdtempSync(join(tmpdir(), 'vitrine-catalog-'));
@@ -69,6 +92,8 @@ for (const kind of databases) {
       server = await serve(db.url);
       shop = await connect(tokens.all);
       call = async (name, args, options) => shop.callTool({ name, arguments: args }, undefined, options);
+      const schema = (await shop.listTools()).tools.find((t) => t.name === 'get_product').outputSchema;
+      record = (p) => withDefaults(schema, p);
     });
     after(async () => {
       await shop?.close();
@@ -82,9 +107,10 @@ for (const kind of databases) {
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
       return client;
     }
-    const product = async (tenant, sku) => ok(await call('get_product', { tenant_id: tenant, sku }));
+    // A product record as a client reads it: with the defaults its schema states.
+    const product = async (tenant, sku) => record(ok(await call('get_product', { tenant_id: tenant, sku })));
     const names = async (args) => ok(await call('list_products', { tenant_id: one.id, ...args })).products.map((p) => p.name);
-    const everything = async (tenant) => ok(await call('list_products', { tenant_id: tenant, detail: 'full', limit: 100 })).products;
+    const everything = async (tenant) => ok(await call('list_products', { tenant_id: tenant, detail: 'full', limit: 100 })).products.map(record);
     const cli = (...args) => exec(bin, ['product', ...args, '--db', db.url]);
 
     test('a Shopify export comes in whole through import_products', async () => {
@@ -103,8 +129,11 @@ for (const kind of databases) {
       assert.deepEqual(columns, unmodelled, imported.notices.map((n) => n.message).join('\n'));
 
       // A product of four variants over two options, an image-only row, variant images, compare-at prices.
-      const tee = ok(await call('get_product', { tenant_id: one.id, id: imported.rows[0].id }));
-      assert.deepEqual(ok(await call('get_product', { tenant_id: one.id, sku: 'tee-m-wht' })), tee, 'by any variant\'s SKU, any case');
+      const lean = ok(await call('get_product', { tenant_id: one.id, id: imported.rows[0].id }));
+      assert.deepEqual([lean.variants[0].inventory_policy, lean.variants[2].inventory_policy, lean.variants[0].position, lean.media[0].position],
+        [undefined, 'continue', undefined, undefined], 'a record leaves out a variant\'s defaults and positions at their place');
+      const tee = record(lean);
+      assert.deepEqual(await product(one.id, 'tee-m-wht'), tee, 'by any variant\'s SKU, any case');
       assert.deepEqual([tee.name, tee.vendor, tee.product_type, tee.status], ['Classic Organic Tee', 'Vitrine Basics', 'T-Shirt', 'active']);
       assert.deepEqual(tee.tags, ['cotton', 'organic', 'summer sale'], 'tags split on commas, spaces kept inside one');
       assert.deepEqual([tee.sku, tee.price, tee.price_max, tee.compare_at_price, tee.currency, tee.stock], ['TEE-S-BLK', '89.90', '94.90', '119.90', 'BRL', 25]);
@@ -127,7 +156,7 @@ for (const kind of databases) {
       assert.match(tee.description, /^<p>Our (&#34;|")everyday(&#34;|") tee.*<li>Printed in São Paulo<\/li>\n<\/ul>$/s);
 
       // A draft of one variant without a SKU; an archived product whose second variant has none.
-      const tote = ok(await call('get_product', { tenant_id: one.id, id: imported.rows[1].id }));
+      const tote = record(ok(await call('get_product', { tenant_id: one.id, id: imported.rows[1].id })));
       assert.deepEqual([tote.status, tote.sku, tote.options, tote.variants.length, tote.variants[0].options, tote.variants[0].taxable],
         ['draft', '', [], 1, {}, false]);
       assert.deepEqual([tote.variants[0].weight, tote.stock, tote.media.map((m) => m.url)], [{ value: '350', unit: 'g' }, 40, [cdn('tote.jpg?v=1700000010')]]);
@@ -227,7 +256,7 @@ for (const kind of databases) {
       assert.deepEqual(changed.variants.find((v) => v.id === large.id), { ...large, price: '97.00', compare_at_price: '120.00' });
       assert.equal(changed.price_max, '97.00');
       assert.deepEqual(await names({ options: { Size: 'L' }, on_sale: true }), ['Classic Organic Tee']);
-      const removed = ok(await call('delete_variant', { tenant_id: one.id, sku: 'tee-l-blk' }));
+      const removed = record(ok(await call('delete_variant', { tenant_id: one.id, sku: 'tee-l-blk' })));
       assert.deepEqual(same(removed), same(before), 'back to the four variants and their options');
       assert.equal(failure(await call('get_product', { tenant_id: one.id, sku: 'TEE-L-BLK' })).type, 'NotFoundError');
     });

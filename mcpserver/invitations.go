@@ -15,7 +15,7 @@ func invitationTools() []*Tool {
 		callerTool(Tool{
 			Name:        "list_invitations",
 			Title:       "List my invitations",
-			Description: "List the companies that invited you and that you have not yet accepted or declined.",
+			Description: "List the companies that invited you, not yet accepted or declined.",
 			Toolset:     "tenants", ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ shapes.NoArgs) (shapes.ListInvitationsOut, error) {
 			invs, err := svc.Invitations(ctx, c)
@@ -31,7 +31,7 @@ func invitationTools() []*Tool {
 		callerTool(Tool{
 			Name:        "accept_invitation",
 			Title:       "Accept an invitation",
-			Description: "Join a company that invited you, with the role it offered. Returns the company as you now reach it.",
+			Description: "Join a company that invited you, with the role it offered; returns the company.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
 		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.InvitationIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.AcceptInvitation(ctx, c, in.TenantID))
@@ -39,7 +39,7 @@ func invitationTools() []*Tool {
 		callerTool(Tool{
 			Name:        "decline_invitation",
 			Title:       "Decline an invitation",
-			Description: "Decline a company's invitation; it is deleted, and the company can invite you again.",
+			Description: "Decline a company's invitation; it is deleted, and the company may invite again.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
 		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.InvitationIn) (shapes.DeclineInvitationOut, error) {
 			if err := svc.DeclineInvitation(ctx, c, in.TenantID); err != nil {

@@ -62,7 +62,7 @@ func encodeSchema(s *jsonschema.Schema, output bool) json.RawMessage {
 	if err := json.Unmarshal(data, &m); err != nil {
 		panic(err)
 	}
-	unsay(m, true)
+	unsay(m, true, output)
 	if output {
 		nameScalars(m)
 	}
@@ -86,6 +86,9 @@ func nameScalars(m map[string]any) {
 		pm, ok := p.(map[string]any)
 		if !ok {
 			continue
+		}
+		if _, ok := pm["default"]; ok {
+			delete(pm, "type") // the default's
 		}
 		switch pm["type"] {
 		case "string", "integer", "boolean":
@@ -116,7 +119,7 @@ func nameScalars(m map[string]any) {
 // fields of 200 characters and more (the server holds them, and its
 // ValidationError names the field and its limit) and, below the top, that
 // an object takes no other property.
-func unsay(m map[string]any, top bool) {
+func unsay(m map[string]any, top, output bool) {
 	if n, ok := m["maxLength"].(float64); ok && n >= 200 {
 		delete(m, "maxLength")
 	}
@@ -127,20 +130,21 @@ func unsay(m map[string]any, top bool) {
 		if props, ok := m[k].(map[string]any); ok {
 			for _, p := range props {
 				if pm, ok := p.(map[string]any); ok {
-					unsay(pm, false)
+					unsay(pm, false, output)
 				}
 			}
 		}
 	}
 	for _, k := range []string{"items", "additionalProperties"} {
 		if sub, ok := m[k].(map[string]any); ok {
-			unsay(sub, false)
+			unsay(sub, false, output)
 		}
 	}
 	// An array of objects (a product's variants, media, options) lists
 	// its items' fields by name, "?" after the optional ones of an input:
 	// their types and descriptions are the server's to check, and its
-	// ValidationError names the item and the field.
+	// ValidationError names the item and the field. A result's items
+	// keep only the fields left out at their default, with it.
 	if items, ok := m["items"].(map[string]any); ok && !top {
 		if props, ok := items["properties"].(map[string]any); ok && len(props) > 1 {
 			required := map[string]bool{}
@@ -150,10 +154,21 @@ func unsay(m map[string]any, top bool) {
 				}
 			}
 			_, input := items["required"]
-			names := slices.Sorted(maps.Keys(props))
-			for i, n := range names {
-				if input && !required[n] {
-					names[i] = n + "?"
+			// What a result leaves out when it holds its default (a
+			// variant's inventory_policy, ...) is said with its default,
+			// the other fields by name: a client gets every value back.
+			kept := map[string]any{}
+			if output {
+				kept = defaultsOf(props)
+			}
+			var names []string
+			for _, n := range slices.Sorted(maps.Keys(props)) {
+				switch {
+				case kept[n] != nil:
+				case input && !required[n]:
+					names = append(names, n+"?")
+				default:
+					names = append(names, n)
 				}
 			}
 			desc, _ := m["description"].(string)
@@ -161,9 +176,32 @@ func unsay(m map[string]any, top bool) {
 				desc += " "
 			}
 			m["description"] = desc + "Each: {" + strings.Join(names, ", ") + "}."
-			m["items"] = map[string]any{"type": "object"}
+			switch {
+			case len(kept) > 0:
+				m["items"] = map[string]any{"type": "object", "properties": kept}
+			case output:
+				delete(m, "items") // "Each" says they are objects
+			default:
+				m["items"] = map[string]any{"type": "object"}
+			}
 		}
 	}
+}
+
+// defaultsOf returns, of an object's properties, those whose default the
+// schema states ("default", or a description that says it), with only
+// that: their type is the value's.
+func defaultsOf(props map[string]any) map[string]any {
+	kept := map[string]any{}
+	for n, p := range props {
+		pm, _ := p.(map[string]any)
+		if d, ok := pm["default"]; ok {
+			kept[n] = map[string]any{"default": d}
+		} else if desc, _ := pm["description"].(string); strings.HasPrefix(desc, "Default: ") {
+			kept[n] = map[string]any{"description": desc}
+		}
+	}
+	return kept
 }
 
 // SchemasFile renders schemas.tsv from the tools (make docs).

@@ -13,7 +13,7 @@ func productTools(opts Options) []*Tool {
 		catalogTool(Tool{
 			Name:        "get_product",
 			Title:       "Get a product",
-			Description: "Get a product whole, variants and media too, by id, a variant's SKU or handle.",
+			Description: "Get a product whole (variants, media) by id, a variant's SKU or handle.",
 			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.GetProductIn) (shapes.ProductOut, error) {
 			p, err := cat.FindProduct(ctx, a, in.ID, string(in.SKU), in.Handle)
@@ -49,7 +49,7 @@ func productTools(opts Options) []*Tool {
 		tenantTool(Tool{
 			Name:        "delete_product",
 			Title:       "Delete a product",
-			Description: "Delete a product for good; archiving (update_product) keeps it. The user may be asked to confirm.",
+			Description: "Delete a product for good; archiving (update_product) keeps it. The user may have to confirm.",
 			Toolset:     "products", Op: service.OpDeleteProduct, Destructive: true, Idempotent: true, TargetArg: "id",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.DeleteProductIn) (shapes.DeleteProductOut, error) {
 			cat := catalog.New(svc)

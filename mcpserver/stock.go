@@ -13,7 +13,7 @@ func stockTools() []*Tool {
 		catalogTool(Tool{
 			Name:        "adjust_stock",
 			Title:       "Adjust stock",
-			Description: "Add or take away units of a variant's stock, atomically, never below zero; movements are kept.",
+			Description: "Add or take away units of a variant's stock, atomically, never below zero; movements kept.",
 			Toolset:     "products", Op: service.OpAdjustStock,
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.AdjustStockIn) (shapes.AdjustStockOut, error) {
 			ch, err := cat.AdjustStock(ctx, a, catalog.VariantRef{ProductID: in.ID, VariantID: in.VariantID, SKU: string(in.SKU)}, in.Delta, string(in.Reason))

@@ -24,7 +24,7 @@ func tenantTools() []*Tool {
 		callerTool(Tool{
 			Name:  "whoami",
 			Title: "Who am I",
-			Description: "Tell who you act for: user, token, and your companies with your role and permissions in each. " +
+			Description: "Who you act for: user, token, your companies with your role and permissions in each. " +
 				"Call it first.",
 			Toolset: "tenants", ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, _ shapes.NoArgs) (shapes.WhoamiOut, error) {
@@ -51,7 +51,7 @@ func tenantTools() []*Tool {
 		tenantTool(Tool{
 			Name:        "get_tenant",
 			Title:       "Get a company",
-			Description: "Get a company you belong to: its name and slug, with your role and permissions there.",
+			Description: "Get a company you belong to: its name and slug, your role and permissions there.",
 			Toolset:     "tenants", Op: service.OpGetTenant, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.GetTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.Tenant(ctx, a))
@@ -59,7 +59,7 @@ func tenantTools() []*Tool {
 		callerTool(Tool{
 			Name:        "create_tenant",
 			Title:       "Create a company",
-			Description: "Create a company (tenant); you become its owner, with every permission in it.",
+			Description: "Create a company (tenant); you become its owner, with every permission.",
 			Toolset:     "tenants", ResultAs: "get_tenant",
 		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.CreateTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.CreateTenant(ctx, c, string(in.Name), string(in.Slug), string(in.Currency)))

@@ -209,7 +209,30 @@ func fields(s *jsonschema.Schema) string {
 	for i, n := range s.PropertyOrder {
 		names[i] = "`" + n + "`"
 	}
-	return "an object with " + strings.Join(names, ", ")
+	out := "an object with " + strings.Join(names, ", ")
+	if d := defaults(s, ""); len(d) > 0 {
+		out += "; left out when at its default: " + strings.Join(d, ", ")
+	}
+	return out
+}
+
+// defaults lists the fields of a result left out when they hold their
+// default, with it: "`tags` []", "`variants[].taxable` true".
+func defaults(s *jsonschema.Schema, prefix string) []string {
+	var out []string
+	for _, n := range s.PropertyOrder {
+		p := s.Properties[n]
+		switch {
+		case p.Default != nil:
+			out = append(out, "`"+prefix+n+"` "+string(p.Default))
+		case strings.HasPrefix(p.Description, "Default: "):
+			out = append(out, "`"+prefix+n+"` ("+strings.TrimSuffix(strings.ToLower(strings.TrimPrefix(p.Description, "Default: ")), ".")+")")
+		}
+		if p.Items != nil && p.Items.Properties != nil {
+			out = append(out, defaults(p.Items, prefix+n+"[].")...)
+		}
+	}
+	return out
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

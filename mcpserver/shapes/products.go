@@ -24,29 +24,34 @@ type (
 	roleText      string
 )
 
-// productOut is a product as tools return it: the whole record.
+// ProductOut is a product as tools return it: the whole record, lean. A
+// record leaves out what says nothing, so that every agent's context holds
+// fewer bytes: a field that is empty (its schema's default: "", [], {}),
+// and a variant's field that holds its documented default (variantOut).
+// The output schema states each default ("default"), so that a client
+// gets every value back by applying them.
 type ProductOut struct {
 	ID             string           `json:"id"`
 	TenantID       string           `json:"tenant_id"`
 	Handle         string           `json:"handle"`
 	Name           string           `json:"name"`
-	Description    string           `json:"description"`
+	Description    string           `json:"description,omitempty" default:"\"\""`
 	Vendor         string           `json:"vendor,omitempty"`
 	ProductType    string           `json:"product_type,omitempty"`
-	Tags           []string         `json:"tags"`
+	Tags           []string         `json:"tags,omitempty" default:"[]"`
 	Status         string           `json:"status"`
-	SKU            string           `json:"sku"`
+	SKU            string           `json:"sku,omitempty" default:"\"\""`
 	Price          string           `json:"price" jsonschema:"Lowest."`
 	PriceMax       string           `json:"price_max,omitempty" jsonschema:"Highest, when they differ."`
 	CompareAtPrice string           `json:"compare_at_price,omitempty"`
 	Currency       string           `json:"currency"`
 	Stock          int64            `json:"stock" jsonschema:"Total."`
-	Options        []vitrine.Option `json:"options"`
+	Options        []vitrine.Option `json:"options,omitempty" default:"[]"`
 	Variants       []variantOut     `json:"variants"`
-	Media          []vitrine.Media  `json:"media"`
-	Categories     []categoryRef    `json:"categories"`
-	Attributes     map[string]any   `json:"attributes"`
-	SEO            vitrine.SEO      `json:"seo"`
+	Media          []mediaOut       `json:"media,omitempty" default:"[]"`
+	Categories     []categoryRef    `json:"categories,omitempty" default:"[]"`
+	Attributes     map[string]any   `json:"attributes,omitempty" default:"{}"`
+	SEO            vitrine.SEO      `json:"seo,omitzero" default:"{}"`
 	Version        int64            `json:"version"`
 	CreatedAt      time.Time        `json:"created_at"`
 	CreatedBy      string           `json:"created_by"`
@@ -59,30 +64,71 @@ type categoryRef struct {
 	Name string `json:"name"`
 }
 
+// variantOut is a variant in a record. A field whose default is not its
+// empty value is of a type that knows its default (defaultTrue,
+// policyOut): encoding/json leaves it out when it holds it (omitzero
+// asks the type), and the schema states it (typeSchemas). A field of one
+// more default is one more line: `TrackInventory defaultTrue
+// json:"track_inventory,omitzero"`.
 type variantOut struct {
 	ID               string            `json:"id"`
-	SKU              string            `json:"sku"`
-	Options          map[string]string `json:"options"`
+	SKU              string            `json:"sku,omitempty" default:"\"\""`
+	Options          map[string]string `json:"options,omitempty" default:"{}"`
 	Price            string            `json:"price"`
 	CompareAtPrice   string            `json:"compare_at_price,omitempty"`
 	Barcode          string            `json:"barcode,omitempty"`
 	Weight           *vitrine.Weight   `json:"weight,omitempty"`
 	Stock            int64             `json:"stock"`
-	InventoryPolicy  string            `json:"inventory_policy"`
-	TrackInventory   bool              `json:"track_inventory"`
-	RequiresShipping bool              `json:"requires_shipping"`
-	Taxable          bool              `json:"taxable"`
+	InventoryPolicy  policyOut         `json:"inventory_policy,omitzero"`
+	TrackInventory   defaultTrue       `json:"track_inventory,omitzero"`
+	RequiresShipping defaultTrue       `json:"requires_shipping,omitzero"`
+	Taxable          defaultTrue       `json:"taxable,omitzero"`
 	Image            string            `json:"image,omitempty"`
-	Position         int               `json:"position"`
+	Position         atIndex           `json:"position,omitzero"`
+}
+
+// mediaOut is an image in a record; its position, always its place in
+// media, left out as a variant's is.
+type mediaOut struct {
+	URL      string  `json:"url"`
+	Alt      string  `json:"alt,omitempty"`
+	Position atIndex `json:"position,omitzero"`
+}
+
+// The types of fields left out when they hold their default: each says
+// what its default is (IsZero, which omitzero asks) and its schema states
+// it (typeSchemas).
+type (
+	// defaultTrue is a flag that is true unless said: left out when true.
+	defaultTrue bool
+	// policyOut is a variant's inventory policy: left out when deny.
+	policyOut string
+	// atIndex is a position (from 1) in its list: left out when it is
+	// the item's place in the list, as the view writes it (position, 0
+	// when it is the place).
+	atIndex int
+)
+
+func (f defaultTrue) IsZero() bool { return bool(f) }
+func (p policyOut) IsZero() bool   { return p == policyOut(vitrine.PolicyDeny) }
+
+// position is what a record says of an item's position: nothing (0) when
+// it is the item's place in its list, i from 0.
+func position(pos, i int) atIndex {
+	if pos == i+1 {
+		return 0
+	}
+	return atIndex(pos)
 }
 
 func price(minor int64, currency string) string {
 	return vitrine.FormatPrice(minor, vitrine.CurrencyScale(currency))
 }
 
-func variantView(p *vitrine.Product, v *vitrine.Variant) variantOut {
+func variantView(p *vitrine.Product, v *vitrine.Variant, i int) variantOut {
 	out := variantOut{ID: v.ID, SKU: v.SKU, Options: v.Options, Price: price(v.Price, p.Currency), Barcode: v.Barcode, Weight: v.Weight,
-		Stock: v.Stock, InventoryPolicy: string(v.Policy), TrackInventory: !v.Untracked, RequiresShipping: v.RequiresShipping, Taxable: v.Taxable, Image: v.Image, Position: v.Position}
+		Stock: v.Stock, InventoryPolicy: policyOut(v.Policy), TrackInventory: defaultTrue(!v.Untracked), RequiresShipping: defaultTrue(v.RequiresShipping),
+		Taxable: defaultTrue(v.Taxable), Image: v.Image, Position: position(v.Position, i)}
 	if v.CompareAtPrice != nil {
 		out.CompareAtPrice = price(*v.CompareAtPrice, p.Currency)
 	}
@@ -92,13 +138,10 @@ func variantView(p *vitrine.Product, v *vitrine.Variant) variantOut {
 func ProductView(p *vitrine.Product) ProductOut {
 	out := ProductOut{
 		ID: p.ID, TenantID: p.TenantID, Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
-		Tags: orEmpty(p.Tags), Status: string(p.Status), SKU: p.SKU, Price: p.PriceString(), Currency: p.Currency, Stock: p.Stock,
-		Options: orEmpty(p.Options), Media: orEmpty(p.Media), Attributes: p.Attributes, SEO: p.SEO, Version: p.Version,
+		Tags: p.Tags, Status: string(p.Status), SKU: p.SKU, Price: p.PriceString(), Currency: p.Currency, Stock: p.Stock,
+		Options: p.Options, Attributes: p.Attributes, SEO: p.SEO, Version: p.Version,
 		CreatedAt: p.CreatedAt, CreatedBy: p.CreatedBy, UpdatedAt: p.UpdatedAt, UpdatedBy: p.UpdatedBy,
-		Variants: make([]variantOut, len(p.Variants)), Categories: make([]categoryRef, len(p.Categories)),
-	}
-	if out.Attributes == nil {
-		out.Attributes = map[string]any{}
+		Variants: make([]variantOut, len(p.Variants)),
 	}
 	if p.PriceMax != p.Price {
 		out.PriceMax = price(p.PriceMax, p.Currency)
@@ -107,19 +150,21 @@ func ProductView(p *vitrine.Product) ProductOut {
 		out.CompareAtPrice = price(*p.CompareAtPrice, p.Currency)
 	}
 	for i, v := range p.Variants {
-		out.Variants[i] = variantView(p, v)
+		out.Variants[i] = variantView(p, v, i)
 	}
-	for i, c := range p.Categories {
-		out.Categories[i] = categoryRef(c)
+	if len(p.Media) > 0 {
+		out.Media = make([]mediaOut, len(p.Media))
+		for i, m := range p.Media {
+			out.Media[i] = mediaOut{URL: m.URL, Alt: m.Alt, Position: position(m.Position, i)}
+		}
+	}
+	if len(p.Categories) > 0 {
+		out.Categories = make([]categoryRef, len(p.Categories))
+		for i, c := range p.Categories {
+			out.Categories[i] = categoryRef(c)
+		}
 	}
 	return out
-}
-
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 type GetProductIn struct {

@@ -1,9 +1,11 @@
 package shapes
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vitrine/vitrine"
@@ -44,6 +46,10 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[importMode]():            {Type: "string", Enum: enum(catalog.ImportModes)},
 	reflect.TypeFor[auditOutcome]():          {Type: "string", Enum: append([]any{vitrine.OutcomeOK}, enum(vitrine.ErrorTypes)...)},
 	reflect.TypeFor[permissionName]():        {Type: "string", Enum: permissionEnum()},
+	// A record's fields left out when they hold their default (ProductOut).
+	reflect.TypeFor[defaultTrue](): {Type: "boolean", Default: json.RawMessage("true")},
+	reflect.TypeFor[policyOut]():   {Type: "string", Enum: []any{string(vitrine.PolicyDeny), string(vitrine.PolicyContinue)}, Default: json.RawMessage(`"deny"`)},
+	reflect.TypeFor[atIndex]():     {Type: "integer", Description: "Default: its place, from 1."},
 }
 
 // enum is a schema enum of the domain's values: the domain states them, the
@@ -90,7 +96,37 @@ func SchemaFor[T any]() *jsonschema.Schema {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
 	}
 	simplify(s)
+	stateDefaults(reflect.TypeFor[T](), s)
 	return s
+}
+
+// stateDefaults sets in s the default of each field of t that states one
+// in its tag (`default:"[]"`, JSON), all the way down: what a result
+// leaves out when it is empty.
+func stateDefaults(t reflect.Type, s *jsonschema.Schema) {
+	for s != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice) {
+		if t.Kind() == reflect.Slice {
+			s = s.Items
+		}
+		t = t.Elem()
+	}
+	if s == nil || t.Kind() != reflect.Struct {
+		return
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		p := s.Properties[name]
+		if f.Anonymous || !f.IsExported() || name == "" || name == "-" || p == nil {
+			continue
+		}
+		if d, ok := f.Tag.Lookup("default"); ok {
+			if !json.Valid([]byte(d)) {
+				panic(fmt.Sprintf("%s.%s: default %q is not JSON", t, f.Name, d))
+			}
+			p.Default = json.RawMessage(d)
+		}
+		stateDefaults(f.Type, p)
+	}
 }
 
 // simplify replaces ["null", T] unions with T, all the way down.

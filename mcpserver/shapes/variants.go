@@ -58,7 +58,7 @@ type variantIn struct {
 	Weight           *weightIn         `json:"weight,omitempty"`
 	Stock            stockLevel        `json:"stock,omitempty"`
 	InventoryPolicy  policyName        `json:"inventory_policy,omitempty" jsonschema:"Default: deny."`
-	TrackInventory   *bool             `json:"track_inventory,omitempty" jsonschema:"false: always available. Default: true."`
+	TrackInventory   *bool             `json:"track_inventory,omitempty" jsonschema:"false: not tracked (a blank Shopify tracker), stock kept as given. Default: true."`
 	RequiresShipping *bool             `json:"requires_shipping,omitempty"`
 	Taxable          *bool             `json:"taxable,omitempty"`
 	Image            imageURL          `json:"image,omitempty" jsonschema:"A media URL."`

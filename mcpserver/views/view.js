@@ -136,6 +136,22 @@ async function loadPermissions(tenantID) {
 }
 function canEdit() { return !!V.perms && V.perms.includes('products:update'); }
 
+// withDefaults is a product record with what it leaves out filled in:
+// get_product's output schema states each default (an empty field's, a
+// variant's inventory_policy, requires_shipping, taxable, options), and a
+// variant's or an image's position is its place in the list.
+const productDefaults = {description: '', sku: '', tags: [], options: [], media: [], categories: [], attributes: {}, seo: {}};
+const variantDefaults = {sku: '', options: {}, inventory_policy: 'deny', track_inventory: true, requires_shipping: true, taxable: true};
+function withDefaults(p) {
+  if (!p || typeof p !== 'object' || !Array.isArray(p.variants)) return p; // a list's row, not a record
+  const fill = (x, defaults) => { for (const [k, d] of Object.entries(defaults)) if (!(k in x)) x[k] = structuredClone(d); return x; };
+  const placed = (x, i) => Object.assign({position: i + 1}, x);
+  const out = fill(Object.assign({}, p), productDefaults);
+  out.variants = p.variants.map((v, i) => fill(placed(v, i), variantDefaults));
+  out.media = out.media.map(placed);
+  return out;
+}
+
 function variantsOf(p) {
   if (Array.isArray(p.variants) && p.variants.length) return p.variants;
   return [{sku: p.sku, price: p.price, compare_at_price: p.compare_at_price, stock: p.stock, one: true}];
@@ -150,6 +166,7 @@ function variantName(v, p) {
 
 // renderProduct draws a product (get_product's result) into the page.
 function renderProduct(p, back) {
+  p = withDefaults(p);
   const tenantID = V.args.tenant_id || p.tenant_id;
   const media = (Array.isArray(p.media) && p.media.length ? p.media : p.image ? [p.image] : []).slice().sort((a, b) => (a.position || 0) - (b.position || 0));
   let shown = 0;
