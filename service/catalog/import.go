@@ -320,6 +320,12 @@ func merge(old, p *vitrine.Product, given map[string]bool) (*vitrine.Product, er
 			return nil, vitrine.Invalid("currency", "the product's prices are in %s; give currency %q with its prices", old.Currency, old.Currency)
 		}
 	}
+	if len(p.Options) == 0 && len(p.Variants) <= 1 && len(old.Variants) > 1 {
+		// A row of one price and stock (the plain CSV's) over a product of
+		// variants would make it a product of one variant: refused, never
+		// done in silence.
+		return nil, vitrine.Invalid("variants", "product %q has %d variants; this row gives one price and stock, which would replace them all: import it with its variants (JSON Lines or Shopify CSV), or change its variants with update_variant", old.Handle, len(old.Variants))
+	}
 	up.Options = p.Options
 	var variants []*vitrine.Variant
 	for _, v := range p.Variants {

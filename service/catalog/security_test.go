@@ -182,7 +182,9 @@ func TestAttributesPerCompanyAreCapped(t *testing.T) {
 		if err != nil || res.Created != 1 {
 			t.Fatalf("import: %+v %v", res, err)
 		}
-		if !slices.ContainsFunc(res.Notices, func(n catalog.Notice) bool { return strings.Contains(n.Message, `"y"`) && strings.Contains(n.Message, "3 attributes") }) {
+		if !slices.ContainsFunc(res.Notices, func(n catalog.Notice) bool {
+			return strings.Contains(n.Message, `"y"`) && strings.Contains(n.Message, "3 attributes")
+		}) {
 			t.Errorf("notices: %+v", res.Notices)
 		}
 		_, err = w.cat.SaveAttribute(ctx, a, catalog.AttributeFields{Key: "z", Type: "text"})
