@@ -24,8 +24,10 @@ func TestShopifyImportIsCappedPerCall(t *testing.T) {
 		}
 		testkit.Fails(t, cs, "import_products", map[string]any{"tenant_id": technova, "format": "shopify", "csv": b.String()},
 			`{"error":true,"type":"ValidationError","message":"csv holds more than 1000 products, the most one call imports; line 1002 starts product 1001 (vitrine product import reads a file of any size)","field":"csv"}`)
-		if list := testkit.OK[productList](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "cap"}); len(list.Products) != 0 {
-			t.Errorf("a refused import wrote %d products", len(list.Products))
+		// Nothing of it was written: not its first product, not its last.
+		for _, handle := range []string{"cap-0", "cap-999"} {
+			testkit.Fails(t, cs, "get_product", map[string]any{"tenant_id": technova, "handle": handle},
+				`{"error":true,"type":"NotFoundError","message":"Product not found"}`)
 		}
 	})
 }
