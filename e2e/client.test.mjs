@@ -169,12 +169,13 @@ test('http: raw 2026-07-28 requests', async () => {
     return { status: res.status, msgs, last: msgs[msgs.length - 1] };
   };
   const { capabilities } = (await send('server/discover')).last.result;
-  assert.deepEqual(capabilities, { logging: {}, prompts: {}, resources: {}, tools: {} }, 'no list changes while the server runs');
+  assert.deepEqual(capabilities, { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    logging: {}, prompts: {}, resources: {}, tools: {} }, 'no list changes while the server runs; the views\' extension declared');
   const prompts = (await send('prompts/list')).last.result;
   assert.deepEqual(prompts.prompts, []);
   assert.deepEqual([prompts.cacheScope, prompts.ttlMs], ['public', 3600000]);
   const tools = (await send('tools/list')).last.result;
-  assert.equal(tools.cacheScope, 'private');
+  assert.deepEqual([tools.cacheScope, tools.ttlMs], ['private', 3600000], 'a list that changes with the deployment and the grant');
   const uri = `vitrine://tenants/${w.tenants['technova']}/products/id-invalido`;
   const missing = await send('resources/read', { uri }, uri);
   assert.equal(missing.last.error.code, -32602);

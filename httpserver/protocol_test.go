@@ -98,7 +98,7 @@ func TestCapabilitiesAndCaching(t *testing.T) {
 	_, msgs := rpc2026(t, hs.URL, token, "server/discover", "")
 	discover := result(t, "server/discover", msgs)
 	caps, _ := json.Marshal(discover["capabilities"])
-	if string(caps) != `{"logging":{},"prompts":{},"resources":{},"tools":{}}` {
+	if string(caps) != `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"logging":{},"prompts":{},"resources":{},"tools":{}}` {
 		t.Errorf("capabilities %s", caps)
 	}
 	_, msgs = rpc2026(t, hs.URL, token, "prompts/list", "")
@@ -111,7 +111,7 @@ func TestCapabilitiesAndCaching(t *testing.T) {
 		{"prompts/list", "", "public 3600000"},
 		{"resources/list", "", "public 3600000"},
 		{"resources/templates/list", "", "public 3600000"},
-		{"tools/list", "", "private 0"},
+		{"tools/list", "", "private 3600000"},
 		{"resources/read", `{"uri":"` + product + `"}`, "private 0"},
 	} {
 		_, msgs := rpc2026(t, hs.URL, token, c.method, c.params)
