@@ -100,7 +100,7 @@ func importFiles(dir string, variants int) (shopifyFile, jsonlFile string, produ
 }
 
 // importSummary is the line `vitrine product import` ends with.
-var importSummary = regexp.MustCompile(`(\d+) (?:rows|products): (\d+) created, (\d+) updated, (\d+) failed\.`)
+var importSummary = regexp.MustCompile(`(\d+) (?:rows?|products?): (\d+) created, (\d+) updated, (?:\d+ unchanged, )?(\d+) failed\.`)
 
 // timeImport runs `vitrine product import --format FORMAT FILE` into a
 // new company of a new database, and times it from exec to exit. On
