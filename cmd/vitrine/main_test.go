@@ -91,7 +91,7 @@ func operatorCommands(t *testing.T, d string) {
 		t.Fatalf("member add: %v", m)
 	}
 	fails(t, "This user is already a member", "member", "add", d, "--tenant", tn["id"].(string), "--email", "bia@acme.example", "--role", "admin")
-	fails(t, "Role not found", "member", "add", d, "--tenant", "acme-comercio", "--email", "ana@acme.example", "--role", "boss")
+	fails(t, `no role "boss" in acme-comercio; its roles: owner, admin, member, viewer`, "member", "add", d, "--tenant", "acme-comercio", "--email", "ana@acme.example", "--role", "boss")
 	fails(t, `no company has the id or slug "nope"`, "member", "add", d, "--tenant", "nope", "--email", "bia@acme.example", "--role", "viewer")
 	fails(t, "--status must be one of \"active\",\"inactive\"", "member", "add", d, "--tenant", "acme-comercio", "--email", "bia@acme.example", "--role", "viewer", "--status", "gone")
 
