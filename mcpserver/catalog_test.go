@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -146,12 +147,18 @@ func TestImportProducts(t *testing.T) {
 		technova := w.tenants["technova"]
 		var progress []float64
 		var mu sync.Mutex
+		// The client hands notifications to their handler on its own
+		// goroutines: the last may be handled after the result arrives.
+		last := make(chan struct{})
 		client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
 			ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 				mu.Lock()
 				defer mu.Unlock()
 				if r.Params.ProgressToken == "import-1" && r.Params.Total == 995 {
 					progress = append(progress, r.Params.Progress)
+					if r.Params.Progress == 995 {
+						close(last)
+					}
 				}
 			}})
 		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.tokens[member]), MaxRetries: -1}, nil)
@@ -203,6 +210,11 @@ func TestImportProducts(t *testing.T) {
 			if want := bad[r.Index]; r.Status != "error" || r.Error == nil || r.Error.Type+" "+r.Error.Field != want {
 				t.Errorf("row %d: %+v, want %s", r.Index, r, want)
 			}
+		}
+		select {
+		case <-last:
+		case <-time.After(10 * time.Second):
+			t.Error("no notification of the last row written")
 		}
 		mu.Lock()
 		if len(progress) < 2 || progress[len(progress)-1] != 995 || !slices.IsSorted(progress) {

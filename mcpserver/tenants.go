@@ -51,7 +51,7 @@ func tenantTools() []*Tool {
 		tenantTool(Tool{
 			Name:        "get_tenant",
 			Title:       "Get a company",
-			Description: "Get a company you belong to: its name and slug, your role and permissions there.",
+			Description: "Get a company you belong to: name, slug, your role and permissions there.",
 			Toolset:     "tenants", Op: service.OpGetTenant, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.GetTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.Tenant(ctx, a))
@@ -67,7 +67,7 @@ func tenantTools() []*Tool {
 		tenantTool(Tool{
 			Name:        "update_tenant",
 			Title:       "Update a company",
-			Description: "Rename a company or change its slug or currency; a slug taken is a ConflictError. Returns the company.",
+			Description: "Change a company's name, slug or currency; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id", ResultAs: "get_tenant",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency)))

@@ -19,6 +19,7 @@ type (
 	shortText     string // names, reasons, queries, keys
 	longText      string
 	slug          string
+	handle        string // a product's, as its URL shows it
 	email         string
 	roleName      string
 	roleText      string
@@ -171,7 +172,7 @@ type GetProductIn struct {
 	TenantArg
 	ID     string `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
 	SKU    sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
-	Handle string `json:"handle,omitempty"`
+	Handle handle `json:"handle,omitempty"`
 }
 
 type mediaIn struct {
