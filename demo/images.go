@@ -4,6 +4,8 @@ import (
 	"embed"
 	"net/http"
 	"strings"
+
+	"github.com/vitrine/vitrine/internal/svgfile"
 )
 
 // ImagesPath is where the HTTP server serves the demo's images.
@@ -24,19 +26,5 @@ var images embed.FS
 // request's path value "file", with the headers of an image that changes
 // only with a release.
 func Images() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("file")
-		svg, err := images.ReadFile("images/" + name)
-		if err != nil || strings.Contains(name, "/") {
-			http.NotFound(w, r)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", "image/svg+xml")
-		h.Set("Cache-Control", "public, max-age=86400")
-		// An SVG opened by itself runs no script and loads nothing.
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		w.Write(svg)
-	})
+	return svgfile.Handler(images, "images")
 }

@@ -3,10 +3,10 @@ package mcpserver
 import (
 	"embed"
 	"net/http"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/svgfile"
 )
 
 // icons are the SVGs the server names: its own (vitrine.svg), one per
@@ -28,21 +28,7 @@ const description = "Your companies' product catalog: products, stock, teams and
 // is the request's path value "file", with the headers of an image that
 // changes only with a release.
 func Icons() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("file")
-		svg, err := icons.ReadFile("icons/" + name)
-		if err != nil || strings.Contains(name, "/") {
-			http.NotFound(w, r)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", "image/svg+xml")
-		h.Set("Cache-Control", "public, max-age=86400")
-		// An SVG opened by itself runs no script and loads nothing.
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		w.Write(svg)
-	})
+	return svgfile.Handler(icons, "icons")
 }
 
 // implementation is the server's identity, as initialize and server/discover
