@@ -93,14 +93,15 @@ func (w *pgWrite) defer_(query string, args []any) {
 	w.pending = append(w.pending, statement{sql: query, args: args})
 }
 
-// send sends what is held, then last, in one batch, and returns the
-// results with those of the held statements read.
-func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, error) {
+// batch starts a batch with the statements held (the transaction's
+// begin, its scope, the epoch check), on the connection it acquires at
+// the first, and returns them to read their results first.
+func (w *pgWrite) batch(ctx context.Context) (*pgx.Batch, []statement, error) {
 	w.used = true
 	if w.conn == nil {
 		c, err := w.pool.Acquire(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("postgres: begin: %w", err)
+			return nil, nil, fmt.Errorf("postgres: begin: %w", err)
 		}
 		w.conn = c
 	}
@@ -110,6 +111,16 @@ func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, 
 	}
 	held := w.pending
 	w.pending = nil
+	return b, held, nil
+}
+
+// send sends what is held, then last, in one batch, and returns the
+// results with those of the held statements read.
+func (w *pgWrite) send(ctx context.Context, last *statement) (pgx.BatchResults, error) {
+	b, held, err := w.batch(ctx)
+	if err != nil {
+		return nil, err
+	}
 	b.Queue(last.sql, last.args...)
 	br := w.conn.SendBatch(ctx, b)
 	for _, q := range held {
@@ -170,20 +181,10 @@ func (w *pgWrite) Pipeline(ctx context.Context, stmts []Statement) (affected []i
 	if len(stmts) == 0 {
 		return affected, 0, nil
 	}
-	w.used = true
-	if w.conn == nil {
-		c, err := w.pool.Acquire(ctx)
-		if err != nil {
-			return affected, -1, fmt.Errorf("postgres: begin: %w", err)
-		}
-		w.conn = c
+	b, held, err := w.batch(ctx)
+	if err != nil {
+		return affected, -1, err
 	}
-	b := &pgx.Batch{}
-	for _, q := range w.pending {
-		b.Queue(q.sql, q.args...)
-	}
-	held := w.pending
-	w.pending = nil
 	for _, s := range stmts {
 		b.Queue(s.SQL, s.Args...)
 	}
