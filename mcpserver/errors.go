@@ -6,24 +6,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/mcpserver/wire"
 )
-
-// errorBody is the JSON of a tool error. Its first three keys, in this
-// order, are the contract of docs/errors.md; the keys after them appear
-// only where they help the agent act.
-type errorBody struct {
-	Error     bool   `json:"error"`
-	Type      string `json:"type"`
-	Message   string `json:"message"`
-	Field     string `json:"field,omitempty"`
-	RequestID string `json:"request_id,omitempty"`
-	// Toolset names the toolset to ask for, when the token does not grant
-	// the call's (outsideGrant).
-	Toolset string `json:"toolset,omitempty"`
-	// URI is the resource a read failed on (resources only).
-	URI string `json:"uri,omitempty"`
-}
 
 // internalMessage is what an agent learns of an unexpected failure: that it
 // happened, and the id that finds it in the log.
@@ -37,8 +22,8 @@ func InternalErrorMessage(requestID string) string { return fmt.Sprintf(internal
 // that happens, for tools, resources and import rows alike. A business
 // error shows its own type and message; anything else shows only a
 // generic message with the request id (the pipeline logs the detail).
-func errorBodyOf(err error, requestID string) errorBody {
-	body := errorBody{Error: true}
+func errorBodyOf(err error, requestID string) shapes.ErrorBody {
+	body := shapes.ErrorBody{Error: true}
 	if e := vitrine.AsError(err); e != nil {
 		body.Type, body.Message, body.Field = string(e.Type), e.Message, e.Field
 		var og *outsideGrant

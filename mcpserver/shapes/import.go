@@ -1,6 +1,10 @@
 package shapes
 
-import "github.com/vitrine/vitrine"
+import (
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/wire"
+	"github.com/vitrine/vitrine/service/catalog"
+)
 
 type (
 	importMode string
@@ -47,3 +51,130 @@ type ImportIn struct {
 type longCSV string
 
 const maxCSVLength = 32 << 20
+
+type ImportRowOut struct {
+	Index  int        `json:"index"`
+	Line   int        `json:"line,omitempty" jsonschema:"The CSV line of the product's first row."`
+	Handle string     `json:"handle,omitempty"`
+	SKU    string     `json:"sku"`
+	Status string     `json:"status" jsonschema:"created, updated, unchanged, error, or skipped (an atomic import failed)."`
+	ID     string     `json:"id,omitempty"`
+	Error  *ErrorBody `json:"error,omitempty" jsonschema:"As a tool's error."`
+}
+
+type ImportNoticeOut struct {
+	Message string `json:"message"`
+	Count   int    `json:"count"`
+	Lines   []int  `json:"lines,omitempty"`
+}
+
+type ImportOut struct {
+	Created   int            `json:"created"`
+	Updated   int            `json:"updated"`
+	Unchanged int            `json:"unchanged"`
+	Failed    int            `json:"failed"`
+	Written   bool           `json:"written"`
+	Rows      []ImportRowOut `json:"rows" jsonschema:"Every row; if too many, failed ones (*_omitted: left out)."`
+	// RowsOmitted and NoticesOmitted say what a bounded answer left out.
+	RowsOmitted    int               `json:"rows_omitted,omitempty"`
+	Notices        []ImportNoticeOut `json:"notices,omitempty" jsonschema:"What is not kept, each kind once."`
+	NoticesOmitted int               `json:"notices_omitted,omitempty"`
+}
+
+// The bounds of an import's answer when the caller does not ask for every
+// row, in bytes of the result, which carries it twice (structured and as
+// text, wire.ResultSize): its rows and notices, of which notices may take
+// importNoticeBudget, the rest of 16 KiB left to the counts and the
+// envelope; and the length of a message in it.
+const (
+	importBudget       = 14 << 10
+	importNoticeBudget = 4 << 10
+	importMessageMax   = 300
+)
+
+// ImportAnswer is an import's summary as import_products returns it;
+// lines gives each row's line in a CSV, bodyOf a row's error as a tool's
+// error (mcpserver's one mapping). Unless details, the answer is bounded
+// (importBudget) whatever the file: every row when all fit, else the
+// failed ones that fit, and the kinds of notice that fit, each cut short;
+// what is left out is counted.
+func ImportAnswer(sum *catalog.ImportSummary, lines []int, notices []catalog.Notice, details bool, bodyOf func(error, string) ErrorBody) ImportOut {
+	out := ImportOut{Created: sum.Created, Updated: sum.Updated, Unchanged: sum.Unchanged, Failed: sum.Failed, Written: sum.Written,
+		Rows: []ImportRowOut{}}
+	clip := func(s string) string {
+		if details {
+			return s
+		}
+		return vitrine.Clip(s, importMessageMax)
+	}
+	used := 0
+	fits := func(v any, budget int) bool {
+		if details {
+			return true
+		}
+		n := wire.ResultSize(v) + 2
+		if used+n > budget {
+			return false
+		}
+		used += n
+		return true
+	}
+	for _, n := range notices {
+		no := ImportNoticeOut{Message: clip(n.Message), Count: n.Count, Lines: n.Lines}
+		if !fits(no, importNoticeBudget) {
+			out.NoticesOmitted = len(notices) - len(out.Notices)
+			break
+		}
+		out.Notices = append(out.Notices, no)
+	}
+	rows := make([]ImportRowOut, len(sum.Results))
+	size := 0
+	for i, r := range sum.Results {
+		rows[i] = ImportRowOut{Index: r.Index, Handle: r.Handle, SKU: r.SKU, Status: r.Status}
+		if lines != nil {
+			rows[i].Line = lines[i]
+		}
+		if r.Product != nil {
+			rows[i].ID = r.Product.ID
+		}
+		if r.Err != nil {
+			body := bodyOf(r.Err, "")
+			body.Message = clip(body.Message)
+			rows[i].Error = &body
+		}
+		if !details && size <= importBudget {
+			size += wire.ResultSize(rows[i]) + 2
+		}
+	}
+	if details || used+size <= importBudget {
+		out.Rows = rows
+		return out
+	}
+	for _, r := range rows {
+		if r.Status != catalog.RowFailed {
+			continue
+		}
+		if !fits(r, importBudget) {
+			break
+		}
+		out.Rows = append(out.Rows, r)
+	}
+	out.RowsOmitted = len(rows) - len(out.Rows)
+	return out
+}
+
+// ErrorBody is the JSON of a tool error. Its first three keys, in this
+// order, are the contract of docs/errors.md; the keys after them appear
+// only where they help the agent act.
+type ErrorBody struct {
+	Error     bool   `json:"error"`
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Field     string `json:"field,omitempty"`
+	RequestID string `json:"request_id,omitempty"`
+	// Toolset names the toolset to ask for, when the token does not grant
+	// the call's (outsideGrant).
+	Toolset string `json:"toolset,omitempty"`
+	// URI is the resource a read failed on (resources only).
+	URI string `json:"uri,omitempty"`
+}
