@@ -31,6 +31,9 @@ type Attribute struct {
 	Name      string
 	Type      AttributeType
 	Values    []string // of an enum
+	// Public attributes are shown in the company's shop window and feeds;
+	// the others are kept to the company (the default).
+	Public    bool
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
