@@ -28,6 +28,7 @@ import (
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/shopwindow"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -52,12 +53,38 @@ type ServeCmd struct {
 	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address (keep it private). Unset: on the main address only when it is loopback and no --public-url says a proxy is in front; otherwise nowhere, which the server says at start."`
 	PprofAddr       string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
+	ShopFlags
 	ToolFlags
 	AuditFlags
 	OAuthFlags `prefix:"oauth-"`
 	LoginFlags
 	LimitFlags
 	LogFlags
+}
+
+// ShopFlags configure the companies' shop windows (docs/shop.md).
+type ShopFlags struct {
+	ShopDomain               string `name:"shop-domain" placeholder:"DOMAIN" help:"Serve each open shop window at the root of {slug}.DOMAIN too (point a wildcard DNS record and certificate at this server); they are always at --public-url + /shops/{slug}/."`
+	DevInsecureAgentProfiles bool   `name:"dev-insecure-agent-profiles" help:"For development and tests only: fetch shopping agents' UCP profiles over http and from private and loopback addresses."`
+}
+
+// shop is the shop windows' configuration, or nil when the store keeps
+// no windows.
+func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error) {
+	d, err := vitrine.ValidateDomain("--shop-domain", f.ShopDomain)
+	if err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	if f.DevInsecureAgentProfiles {
+		log.Warn("INSECURE: shopping agents' profiles are fetched over http and from private and loopback addresses " +
+			"(--dev-insecure-agent-profiles): anyone who reaches a shop window can make this server request its inside network; never do this in production")
+	}
+	var st any = db
+	ws, ok := st.(shopwindow.Store)
+	if !ok {
+		return nil, nil
+	}
+	return &httpserver.Shop{Store: ws, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles}}, nil
 }
 
 // LoginFlags configure Vitrine's own authorization server, on when no
@@ -187,6 +214,10 @@ func (c *ServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	shop, err := c.shop(db, log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
@@ -214,7 +245,7 @@ func (c *ServeCmd) Run(e *env) error {
 		return err
 	}
 	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	hopts := httpserver.Options{Logger: log, Metrics: reg, OAuth: oauth, PublicURL: publicURL, Limits: limits, Ready: db.Ready}
+	hopts := httpserver.Options{Logger: log, Metrics: reg, OAuth: oauth, PublicURL: publicURL, Limits: limits, Ready: db.Ready, Shop: shop}
 	if as != nil {
 		hopts.AuthorizationServer = as
 	}
