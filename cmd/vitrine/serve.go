@@ -68,8 +68,7 @@ type ShopFlags struct {
 	DevInsecureAgentProfiles bool   `name:"dev-insecure-agent-profiles" help:"For development and tests only: fetch shopping agents' UCP profiles over http and from private and loopback addresses."`
 }
 
-// shop is the shop windows' configuration, or nil when the store keeps
-// no windows.
+// shop is the shop windows' configuration.
 func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error) {
 	d, err := vitrine.ValidateDomain("--shop-domain", f.ShopDomain)
 	if err != nil {
@@ -79,12 +78,7 @@ func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error
 		log.Warn("INSECURE: shopping agents' profiles are fetched over http and from private and loopback addresses " +
 			"(--dev-insecure-agent-profiles): anyone who reaches a shop window can make this server request its inside network; never do this in production")
 	}
-	var st any = db
-	ws, ok := st.(shopwindow.Store)
-	if !ok {
-		return nil, nil
-	}
-	return &httpserver.Shop{Store: ws, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles}}, nil
+	return &httpserver.Shop{Store: db, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles}}, nil
 }
 
 // LoginFlags configure Vitrine's own authorization server, on when no
