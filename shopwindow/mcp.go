@@ -86,7 +86,7 @@ func (s *Server) mcpServer() *mcp.Server {
 	})
 	for _, t := range toolOps {
 		srv.AddTool(&mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: t.input, OutputSchema: t.output,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}}, s.toolHandler(t.op))
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}}, s.toolHandler(t.op))
 	}
 	return srv
 }
