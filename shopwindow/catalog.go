@@ -293,14 +293,7 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 		if !shown(win, p) {
 			continue
 		}
-		pp := v.productOf(p)
-		// The best match first: the variant within the price filter.
-		if fl.min != nil || fl.max != nil {
-			if i := slices.IndexFunc(p.Variants, fl.keepsVariant); i > 0 {
-				pp.Variants = featuredFirst(pp.Variants, i)
-			}
-		}
-		out.Products = append(out.Products, pp)
+		out.Products = append(out.Products, v.listed(p, fl))
 	}
 	return out, nil
 }
@@ -632,4 +625,29 @@ func bound(b *int64) string {
 		return ""
 	}
 	return fmt.Sprint(*b)
+}
+
+// Bounds of a product as a search lists it: a list to choose from, whose
+// detail get_product gives.
+const (
+	listedDescription = 300 // runes of plain text
+	listedMedia       = 1
+)
+
+// listed is a product as a search answers it: its featured variant alone
+// (the first available within the price filter), its first image, its
+// description's text shortened; the options say what else there is.
+func (v *view) listed(p *vitrine.Product, fl *filter) *product {
+	pp := v.productOf(p)
+	if id := featured(p, fl); id != "" {
+		i := slices.IndexFunc(p.Variants, func(x *vitrine.Variant) bool { return x.ID == id })
+		pp.Variants = pp.Variants[i : i+1]
+	} else if len(pp.Variants) > 1 {
+		pp.Variants = pp.Variants[:1]
+	}
+	if len(pp.Media) > listedMedia {
+		pp.Media = pp.Media[:listedMedia]
+	}
+	pp.Description = description{Plain: truncate(pp.Description.Plain, listedDescription)}
+	return pp
 }

@@ -64,8 +64,12 @@ type ServeCmd struct {
 
 // ShopFlags configure the companies' shop windows (docs/shop.md).
 type ShopFlags struct {
-	ShopDomain               string `name:"shop-domain" placeholder:"DOMAIN" help:"Serve each open shop window at the root of {slug}.DOMAIN too (point a wildcard DNS record and certificate at this server); they are always at --public-url + /shops/{slug}/."`
-	DevInsecureAgentProfiles bool   `name:"dev-insecure-agent-profiles" help:"For development and tests only: fetch shopping agents' UCP profiles over http and from private and loopback addresses."`
+	ShopDomain               string  `name:"shop-domain" placeholder:"DOMAIN" help:"Serve each open shop window at the root of {slug}.DOMAIN too (point a wildcard DNS record and certificate at this server); they are always at --public-url + /shops/{slug}/."`
+	ShopIPRate               float64 `name:"shop-ip-rate" default:"${shop_ip_rate}" help:"Shop window requests per second from one address (0: no limit)."`
+	ShopIPBurst              int     `name:"shop-ip-burst" default:"${shop_ip_burst}" help:"Shop window requests at once from one address."`
+	ShopProfileRate          float64 `name:"shop-profile-rate" default:"${shop_profile_rate}" help:"Shop window requests per second naming one agent profile (0: no limit)."`
+	ShopProfileBurst         int     `name:"shop-profile-burst" default:"${shop_profile_burst}" help:"Shop window requests at once naming one agent profile."`
+	DevInsecureAgentProfiles bool    `name:"dev-insecure-agent-profiles" help:"For development and tests only: fetch shopping agents' UCP profiles over http and from private and loopback addresses."`
 }
 
 // shop is the shop windows' configuration.
@@ -78,7 +82,9 @@ func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error
 		log.Warn("INSECURE: shopping agents' profiles are fetched over http and from private and loopback addresses " +
 			"(--dev-insecure-agent-profiles): anyone who reaches a shop window can make this server request its inside network; never do this in production")
 	}
-	return &httpserver.Shop{Store: db, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles}}, nil
+	limits := shopwindow.DefaultLimits
+	limits.AddrRate, limits.AddrBurst, limits.ProfileRate, limits.ProfileBurst = f.ShopIPRate, f.ShopIPBurst, f.ShopProfileRate, f.ShopProfileBurst
+	return &httpserver.Shop{Store: db, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles, Limits: &limits}}, nil
 }
 
 // LoginFlags configure Vitrine's own authorization server, on when no
@@ -140,7 +146,7 @@ type LimitFlags struct {
 
 // limitVars are the defaults of LimitFlags, for kong's interpolation.
 func limitVars() kong.Vars {
-	d := httpserver.DefaultLimits
+	d, s := httpserver.DefaultLimits, shopwindow.DefaultLimits
 	return kong.Vars{
 		"toolsets": strings.Join(vitrine.ToolsetNames(), ", "), "default_toolsets": strings.Join(vitrine.DefaultToolsets(), ", "),
 		"default_toolset_list": strings.Join(vitrine.DefaultToolsets(), ","),
@@ -148,6 +154,8 @@ func limitVars() kong.Vars {
 		"token_rate": strconv.FormatFloat(d.TokenRate, 'g', -1, 64), "token_burst": strconv.Itoa(d.TokenBurst),
 		"token_concurrency": strconv.Itoa(d.TokenConcurrency), "max_body": strconv.FormatInt(d.MaxBodyBytes, 10),
 		"body_timeout": d.BodyTimeout.String(), "sessions_per_user": strconv.Itoa(d.SessionsPerUser),
+		"shop_ip_rate": strconv.FormatFloat(s.AddrRate, 'g', -1, 64), "shop_ip_burst": strconv.Itoa(s.AddrBurst),
+		"shop_profile_rate": strconv.FormatFloat(s.ProfileRate, 'g', -1, 64), "shop_profile_burst": strconv.Itoa(s.ProfileBurst),
 	}
 }
 
