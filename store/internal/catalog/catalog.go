@@ -31,6 +31,9 @@ func New(d sqldb.Dialect) *Store {
 	return &Store{d: d, search: search}
 }
 
+// write runs fn as base.Write does: everything the catalog writes is
+// what a company's window shows, so that every write bumps the company's
+// catalog sequence.
 func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
-	return base.Write(ctx, db.d, s, ch, target, fn)
+	return base.Write(ctx, db.d, s, ch, base.Catalog, target, fn)
 }
