@@ -65,7 +65,10 @@ type googleWriter struct {
 
 func newGoogleWriter(w io.Writer, win *Window) *googleWriter {
 	buf := bufio.NewWriterSize(w, 64<<10)
-	return &googleWriter{win: win, buf: buf, enc: xml.NewEncoder(buf)}
+	enc := xml.NewEncoder(buf)
+	// One element a line: a person reading the feed finds an item.
+	enc.Indent("", " ")
+	return &googleWriter{win: win, buf: buf, enc: enc}
 }
 
 func (g *googleWriter) begin() error {
