@@ -71,8 +71,8 @@ func shirt(id string) *vitrine.Product {
 	p := &vitrine.Product{ID: id, TenantID: tenantID, Handle: "camiseta-" + id[len(id)-4:], Name: "Camiseta Básica",
 		Description: "<p>Algodão <b>macio</b> &amp; fresco</p>", Vendor: "Malharia Sul", ProductType: "Camisetas",
 		Status: vitrine.ProductActive, Currency: "BRL",
-		Options: []vitrine.Option{{Name: "Tamanho", Values: []string{"M", "G"}}, {Name: "Cor", Values: []string{"Azul"}}},
-		Media:   []vitrine.Media{{URL: "https://cdn.example/shirt.jpg", Position: 1}, {URL: "/demo/images/shirt-back.svg", Position: 2}},
+		Options:    []vitrine.Option{{Name: "Tamanho", Values: []string{"M", "G"}}, {Name: "Cor", Values: []string{"Azul"}}},
+		Media:      []vitrine.Media{{URL: "https://cdn.example/shirt.jpg", Position: 1}, {URL: "/demo/images/shirt-back.svg", Position: 2}},
 		Attributes: map[string]any{"fabric": "Algodão", "margin": "62% secret"},
 		Variants: []*vitrine.Variant{
 			{ID: id + "-v1", SKU: "CAM-" + id[len(id)-4:] + "-M", Options: map[string]string{"Tamanho": "M", "Cor": "Azul"}, Price: 4990, CompareAtPrice: ptr[int64](5990),
