@@ -237,11 +237,11 @@ func write(w io.Writer, win Window, pages *pager, first []*vitrine.Product, kind
 			if p.Status != vitrine.ProductActive || p.TenantID != win.Tenant.ID {
 				continue
 			}
-			whole, variants := blocked(Problems(channel, win.Shop, p))
+			pr := fw.product(p)
+			whole, variants := blocked(problems(channel, win.Shop, p, pr.description != ""))
 			if whole {
 				continue
 			}
-			pr := fw.product(p)
 			for _, v := range p.Variants {
 				if variants[v.ID] {
 					continue

@@ -4,11 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/internal/sanitize"
 )
 
 // item is one variant as both feeds see it: what it is called, where it
@@ -76,6 +73,9 @@ type product struct {
 	images      []string
 	types       []string
 	details     []detail
+	// attrs are the feed attributes the product's options fill, by the
+	// options' order ("" for none).
+	attrs []string
 }
 
 // productOf reads what p's items share; maxDescription bounds the
@@ -94,6 +94,10 @@ func productOf(win *Window, p *vitrine.Product, maxDescription int) *product {
 		if t := clean(p.ProductType); t != "" {
 			pr.types = []string{t}
 		}
+	}
+	pr.attrs = make([]string, len(p.Options))
+	for i, o := range p.Options {
+		pr.attrs[i], _ = win.Shop.FeedAttribute(o.Name)
 	}
 	for _, k := range slices.Sorted(maps.Keys(p.Attributes)) {
 		def := win.Attributes[k]
@@ -139,14 +143,14 @@ func itemOf(win *Window, pr *product, v *vitrine.Variant) *item {
 	if it.GTIN = gtin(v.Barcode); it.GTIN == "" {
 		it.MPN = v.SKU
 	}
-	for _, o := range p.Options {
+	for i, o := range p.Options {
 		val := clean(v.Options[o.Name])
 		if val == "" {
 			continue
 		}
 		it.Options = append(it.Options, option{Name: clean(o.Name), Value: val})
-		attr, ok := win.Shop.FeedAttribute(o.Name)
-		if !ok {
+		attr := pr.attrs[i]
+		if attr == "" {
 			continue
 		}
 		switch attr {
@@ -257,82 +261,4 @@ func gtin(barcode string) string {
 		return ""
 	}
 	return barcode
-}
-
-// plainText is the text of an HTML description, its runs of white space
-// made one space, cut to at most max characters at a word's end.
-func plainText(html string, max int) string {
-	if strings.TrimSpace(html) == "" {
-		return ""
-	}
-	s := html
-	if strings.ContainsAny(s, "<&") {
-		s = sanitize.Text(s)
-	}
-	return truncate(strings.Join(strings.Fields(clean(s)), " "), max)
-}
-
-// truncate cuts s to at most max characters, at a space when there is one
-// in its last fifth, marking the cut with an ellipsis.
-func truncate(s string, max int) string {
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	cut := 0
-	for i := range s {
-		if cut == max-1 {
-			cut = i
-			break
-		}
-		cut++
-	}
-	s = s[:cut]
-	if i := strings.LastIndexByte(s, ' '); i > len(s)*4/5 {
-		s = s[:i]
-	}
-	return strings.TrimRight(s, " ") + "…"
-}
-
-// clean drops what no feed may carry: invalid UTF-8, control characters
-// (XML 1.0 takes none but tab, newline and return), the noncharacters
-// U+FFFE and U+FFFF and the surrogates; and trims the ends.
-func clean(s string) string {
-	ok := true
-	for i, r := range s {
-		if bad(r) || r == utf8.RuneError && isInvalid(s[i:]) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return strings.TrimSpace(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range s {
-		if bad(r) || r == utf8.RuneError && isInvalid(s[i:]) {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return strings.TrimSpace(b.String())
-}
-
-func bad(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n' || r == '\r':
-		return false
-	case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0xfffe || r == 0xffff || r >= 0xd800 && r <= 0xdfff:
-		return true
-	}
-	return !unicode.IsPrint(r) && !unicode.IsSpace(r) && unicode.Is(unicode.Cc, r)
-}
-
-// isInvalid reports whether s starts with a byte that is not UTF-8 (rather
-// than a U+FFFD written out).
-func isInvalid(s string) bool {
-	_, n := utf8.DecodeRuneInString(s)
-	return n <= 1
 }

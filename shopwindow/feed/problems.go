@@ -75,8 +75,17 @@ var channelRules = map[string]rules{
 // product come first, then those of each variant, in the order of
 // Reasons.
 func Problems(channel string, shop *vitrine.Shop, p *vitrine.Product) []Problem {
+	if p == nil {
+		return nil
+	}
+	return problems(channel, shop, p, plainText(p.Description, 1) != "")
+}
+
+// problems is Problems of a product whose description has text or not
+// (which a feed reads once for both).
+func problems(channel string, shop *vitrine.Shop, p *vitrine.Product, described bool) []Problem {
 	r, ok := channelRules[channel]
-	if !ok || p == nil {
+	if !ok {
 		return nil
 	}
 	if shop == nil {
@@ -92,7 +101,7 @@ func Problems(channel string, shop *vitrine.Shop, p *vitrine.Product) []Problem 
 	if r.country && shop.Country == "" {
 		add(NoCountry, "", "the window names no country it sells to: set country with update_shop, such as \"BR\"")
 	}
-	if plainText(p.Description, 1) == "" {
+	if !described {
 		add(NoDescription, "", "the product has no description")
 	}
 	if r.image && len(p.Media) == 0 {
