@@ -268,3 +268,44 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// Options fill the feeds' size, color, material, gender and age group by
+// the window's mapping and its defaults; gender and age group only with
+// the values the surfaces know.
+func TestOptionsFillFeedAttributes(t *testing.T) {
+	p := shirt(shirtID)
+	p.Options = []vitrine.Option{{Name: "Gênero", Values: []string{"Feminino", "Outro"}}, {Name: "Faixa etária", Values: []string{"Infantil"}}, {Name: "Modelo", Values: []string{"Linho"}}}
+	p.Variants[0].Options = map[string]string{"Gênero": "Feminino", "Faixa etária": "Infantil", "Modelo": "Linho"}
+	p.Variants[1].Options = map[string]string{"Gênero": "Outro", "Faixa etária": "Infantil", "Modelo": "Linho"}
+	win := window()
+	win.Shop.Options = map[string]string{"modelo": "material"}
+	body := writeFeed(t, win, &memSource{products: []*vitrine.Product{p}}, feed.Google)
+	items := parseGoogle(t, body)
+	if it := items[shirtID+"-v1"]; it.Gender != "female" || it.Title != "Camiseta Básica — Feminino / Infantil / Linho" {
+		t.Errorf("v1: gender %q, title %q", it.Gender, it.Title)
+	}
+	if it := items[shirtID+"-v2"]; it.Gender != "" {
+		t.Errorf("v2: gender %q; want none for Outro", it.Gender)
+	}
+	for _, want := range []string{"<g:age_group>kids</g:age_group>", "<g:material>Linho</g:material>"} {
+		if !bytes.Contains(body, []byte(want)) {
+			t.Errorf("the feed has no %s", want)
+		}
+	}
+	oi := parseOpenAI(t, writeFeed(t, win, &memSource{products: []*vitrine.Product{p}}, feed.OpenAI))[shirtID+"-v1"]
+	if oi["gender"] != "female" || oi["age_group"] != "kids" || oi["material"] != "Linho" {
+		t.Errorf("OpenAI: gender %v, age_group %v, material %v", oi["gender"], oi["age_group"], oi["material"])
+	}
+}
+
+// Bytes that are not UTF-8 never reach a feed: both parsers would refuse
+// the file, or a surface show garbage.
+func TestFeedsDropInvalidUTF8(t *testing.T) {
+	p := shirt(shirtID)
+	p.Name = "Caneca \xff\xfe Azul \xef\xbf\xbe"
+	win := window()
+	items := parseGoogle(t, writeFeed(t, win, &memSource{products: []*vitrine.Product{p}}, feed.Google))
+	if got := items[shirtID+"-v1"].Title; got != "Caneca Azul — M / Azul" {
+		t.Errorf("title %q", got)
+	}
+}

@@ -191,11 +191,20 @@ var (
 // itemTitle is a variant's title: the product's name, then its option
 // values in the product's order ("Camiseta — M / Azul").
 func itemTitle(p *vitrine.Product, v *vitrine.Variant) string {
-	name := clean(p.Name)
+	name := oneLine(p.Name)
 	if w := variantWords(p, v); w != "" {
 		return name + " — " + w
 	}
 	return name
+}
+
+// oneLine is s cleaned, its runs of white space made one space.
+func oneLine(s string) string {
+	s = clean(s)
+	if strings.Contains(s, "  ") || strings.ContainsAny(s, "\t\n\r") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	return s
 }
 
 // variantWords are a variant's option values in the product's order: "M /
