@@ -2,7 +2,9 @@ package httpserver_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"log/slog"
@@ -583,4 +585,61 @@ func bytesJSONEqual(a, b []byte) bool {
 	xa, _ := json.Marshal(x)
 	ya, _ := json.Marshal(y)
 	return bytes.Equal(xa, ya)
+}
+
+// The feeds are served under each open window: parsed as what they say
+// they are, drafts and another company's products never in them, 304
+// when unchanged, and gone when the window closes.
+func TestShopWindowFeeds(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		sw := newShopWorld(t, url, nil)
+		sw.open("technova")
+		google := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", nil)
+		if google.status != 200 || google.header.Get("ETag") == "" {
+			t.Fatalf("google feed: %d %v", google.status, google.header)
+		}
+		var rss struct {
+			Items []struct {
+				ID    string `xml:"http://base.google.com/ns/1.0 id"`
+				Group string `xml:"http://base.google.com/ns/1.0 item_group_id"`
+			} `xml:"channel>item"`
+		}
+		if err := xml.Unmarshal(google.body, &rss); err != nil || len(rss.Items) == 0 {
+			t.Fatalf("google feed parsed: %v, %d items", err, len(rss.Items))
+		}
+		hidden := map[string]bool{sw.productID("technova", "BONE-TN"): true, sw.productID("technova", "CH-ERGO-01"): true,
+			sw.productID("mercado-verde", "FR-MACA-FUJI"): true}
+		for _, it := range rss.Items {
+			if hidden[it.Group] {
+				t.Errorf("a hidden product in the feed: %s", it.Group)
+			}
+		}
+		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-None-Match": google.header.Get("ETag")}); again.status != 304 {
+			t.Errorf("the unchanged feed again: %d", again.status)
+		}
+		openai := sw.do("GET", "", "/shops/technova/feeds/openai.jsonl.gz", "", nil)
+		zr, err := gzip.NewReader(bytes.NewReader(openai.body))
+		if openai.status != 200 || err != nil {
+			t.Fatalf("openai feed: %d %v", openai.status, err)
+		}
+		lines, _ := io.ReadAll(zr)
+		for _, line := range bytes.Split(bytes.TrimSpace(lines), []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			var item map[string]any
+			if err := json.Unmarshal(line, &item); err != nil {
+				t.Fatalf("openai feed line %q: %v", line, err)
+			}
+			for _, id := range []string{"item_group_id", "group_id", "id"} {
+				if g, _ := item[id].(string); hidden[g] {
+					t.Errorf("a hidden product in openai's feed: %s", line)
+				}
+			}
+		}
+		sw.setShop("technova", func(s *vitrine.Shop) { s.Open = false })
+		if res := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", nil); res.status != 404 {
+			t.Errorf("the feed of a closed window: %d", res.status)
+		}
+	})
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/shopwindow/feed"
 	"golang.org/x/time/rate"
 )
 
@@ -95,9 +96,6 @@ type Options struct {
 	ClientAddr func(*http.Request) string
 	Logger     *slog.Logger
 	Metrics    prometheus.Registerer
-	// Feed, when set, serves the feeds of an open window (kind "google"
-	// or "openai"); unset, they are not found.
-	Feed func(w http.ResponseWriter, r *http.Request, win *Window, src Store, kind, stamp string)
 }
 
 // Window is one open window as a request reaches it.
@@ -285,18 +283,36 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 	case "search", "lookup", "product":
 		s.serveREST(w, r, win, route)
 	case "google", "openai":
-		if s.opts.Feed == nil {
-			s.notFound(w)
-			return
-		}
-		stamp, err := s.store.CatalogStamp(r.Context(), tenant.ID)
-		if err != nil {
-			s.internal(w, r, "read a catalog's stamp", err)
-			return
-		}
-		s.metrics.requests.WithLabelValues(tenant.Slug, route, "ok").Inc()
-		s.opts.Feed(w, r, win, s.store, route, stamp)
+		s.serveFeed(w, r, win, route)
 	}
+}
+
+// serveFeed answers a merchant feed (package feed): tagged by the
+// catalog's stamp, 304 when the client has it, streamed otherwise.
+func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, route string) {
+	stamp, err := s.store.CatalogStamp(r.Context(), win.Tenant.ID)
+	if err != nil {
+		s.internal(w, r, "read a catalog's stamp", err)
+		return
+	}
+	defs, err := s.store.Attributes(r.Context(), win.Tenant.ID)
+	if err != nil {
+		s.internal(w, r, "read attribute definitions", err)
+		return
+	}
+	fw := feed.Window{Tenant: win.Tenant, Shop: win.Shop, BaseURL: win.Base, Origin: win.Origin,
+		Attributes: make(map[string]*vitrine.Attribute, len(defs)), Log: s.log}
+	for _, d := range defs {
+		fw.Attributes[d.Key] = d
+	}
+	kind := feed.Google
+	if route == "openai" {
+		kind = feed.OpenAI
+	}
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
+	// No Last-Modified: the stamp says whether the catalog changed, not
+	// when; the ETag answers 304.
+	feed.Serve(w, r, fw, s.store, kind, stamp, time.Time{})
 }
 
 // routeOf names the route of a window's path, "" for none.
