@@ -527,10 +527,7 @@ func TestShopWindowOverMCP(t *testing.T) {
 					}
 				}
 
-				var ids []string
-				for _, sku := range []string{"NB-DELL-5440", "MS-LOGI-MX3S", "MN-LG-29WQ600", "KB-KEYC-K2", "HS-JBL-T520", "MP-RD-M", "MP-RD-G", "MP-RD-XG"} {
-					ids = append(ids, sku)
-				}
+				ids := []string{"NB-DELL-5440", "MS-LOGI-MX3S", "MN-LG-29WQ600", "KB-KEYC-K2", "HS-JBL-T520", "MP-RD-M", "MP-RD-G", "MP-RD-XG"}
 				ids = append(ids, sw.productID("technova", "NB-DELL-5440"), "mousepad-speed-redragon", "camiseta-technova-dev", "missing-one")
 				look := call("lookup_catalog", map[string]any{"ids": ids})
 				ps := productsOf(t, look)

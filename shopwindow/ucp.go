@@ -2,7 +2,6 @@ package shopwindow
 
 import (
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/vitrine/vitrine"
@@ -356,16 +355,4 @@ func withVariant(page, id string) string {
 	q.Set("variant", id)
 	u.RawQuery = q.Encode()
 	return u.String()
-}
-
-// featuredFirst moves the variant at i to the front.
-func featuredFirst(vs []*variant, i int) []*variant {
-	if i <= 0 || i >= len(vs) {
-		return vs
-	}
-	out := slices.Clone(vs)
-	f := out[i]
-	copy(out[1:i+1], out[:i])
-	out[0] = f
-	return out
 }
