@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -37,6 +39,7 @@ type shopWorld struct {
 	profile string
 	agent   *httptest.Server
 	fetches atomic.Int64
+	metrics *prometheus.Registry
 }
 
 // agentProfiles serves agents' profiles: a valid one, and broken ones.
@@ -60,12 +63,12 @@ func (sw *shopWorld) agentProfiles(w http.ResponseWriter, r *http.Request) {
 
 func newShopWorld(t *testing.T, url string, limits *shopwindow.Limits) *shopWorld {
 	t.Helper()
-	sw := &shopWorld{world: newWorld(t, url)}
+	sw := &shopWorld{world: newWorld(t, url), metrics: prometheus.NewRegistry()}
 	sw.agent = httptest.NewServer(http.HandlerFunc(sw.agentProfiles))
 	t.Cleanup(sw.agent.Close)
 	sw.profile = sw.agent.URL + "/agent.json"
 	srv := sw.server(mcpserver.Options{})
-	h := serveHTTP(t, sw.svc, srv, httpserver.Options{Logger: slog.New(slog.NewTextHandler(sw.log, nil)), PublicURL: "http://vitrine.test",
+	h := serveHTTP(t, sw.svc, srv, httpserver.Options{Logger: slog.New(slog.NewTextHandler(sw.log, nil)), PublicURL: "http://vitrine.test", Metrics: sw.metrics,
 		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true, Limits: limits}}})
 	sw.hs = httptest.NewServer(h)
 	t.Cleanup(sw.hs.Close)
@@ -639,4 +642,34 @@ func TestShopWindowFeeds(t *testing.T) {
 			t.Errorf("the feed of a closed window: %d", res.status)
 		}
 	})
+}
+
+// Public reads are counted by company, operation and outcome, and not
+// written to the audit log one by one.
+func TestShopWindowCountsReads(t *testing.T) {
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), nil)
+	sw.open("technova")
+	before, err := sw.db.ListAudit(ctx, sw.tenants["technova"], vitrine.AuditFilter{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.rest("technova", "search", `{"query":"logitech"}`)
+	sw.rest("technova", "search", `{"query":"dell"}`)
+	sw.rest("technova", "product", `{"id":"no-such-product"}`)
+	sw.rest("technova", "lookup", `{"ids":[]}`)
+	want := `
+# HELP vitrine_shop_requests_total Requests to shop windows, by company (slug), operation (profile, search, lookup, product, google, openai) and outcome (ok, not_found, not_modified, or a UCP error code).
+# TYPE vitrine_shop_requests_total counter
+vitrine_shop_requests_total{operation="lookup",outcome="invalid_request",shop="technova"} 1
+vitrine_shop_requests_total{operation="product",outcome="not_found",shop="technova"} 1
+vitrine_shop_requests_total{operation="search",outcome="ok",shop="technova"} 2
+`
+	if err := testutil.GatherAndCompare(sw.metrics, strings.NewReader(want), "vitrine_shop_requests_total"); err != nil {
+		t.Error(err)
+	}
+	sw.svc.Audit().Flush(ctx)
+	after, err := sw.db.ListAudit(ctx, sw.tenants["technova"], vitrine.AuditFilter{Limit: 100})
+	if err != nil || len(after) != len(before) {
+		t.Errorf("the audit log grew with public reads: %d events, then %d (%v)", len(before), len(after), err)
+	}
 }

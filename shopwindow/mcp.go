@@ -134,7 +134,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 				s.log.Error("shop window: "+op, "request_id", id, "err", err)
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error (request " + id + ")"}
 			}
-			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "ok").Inc()
+			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 			payload = res
 		}
 		text, err := json.Marshal(payload)

@@ -470,11 +470,7 @@ func (s *Server) run(ctx context.Context, win *Window, op string, body []byte) (
 		if err := decode(body, &req); err != nil {
 			return nil, err
 		}
-		res, err := s.catalog.getProduct(ctx, win, &req)
-		if err == nil && res.Product == nil {
-			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "not_found").Inc()
-		}
-		return res, err
+		return s.catalog.getProduct(ctx, win, &req)
 	}
 }
 
@@ -495,6 +491,15 @@ func jsonProblem(err error) string {
 		return te.Field + " must be a " + te.Type.String()
 	}
 	return "malformed JSON"
+}
+
+// outcome names an answer in the metrics: ok, or not_found for
+// get_product's answer of a product not found.
+func outcome(res any) string {
+	if pr, ok := res.(*productResponse); ok && pr.Product == nil {
+		return "not_found"
+	}
+	return "ok"
 }
 
 // capabilityOf is the capability an operation belongs to.
@@ -564,7 +569,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		s.internal(w, r, op, err)
 		return
 	}
-	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "ok").Inc()
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 	s.metrics.seconds.WithLabelValues(op, "rest").Observe(time.Since(start).Seconds())
 	writeJSON(w, http.StatusOK, res)
 }
