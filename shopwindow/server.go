@@ -67,7 +67,7 @@ type Limits struct {
 	// agent profile.
 	ProfileRate  float64
 	ProfileBurst int
-	// MaxBodyBytes bounds a request's body.
+	// MaxBodyBytes bounds a request's body; 0 is the default's.
 	MaxBodyBytes int64
 }
 
@@ -129,10 +129,14 @@ func New(store Store, svc *service.Service, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if opts.Limits == nil {
-		l := DefaultLimits
-		opts.Limits = &l
+	l := DefaultLimits
+	if opts.Limits != nil {
+		l = *opts.Limits
 	}
+	if l.MaxBodyBytes <= 0 {
+		l.MaxBodyBytes = DefaultLimits.MaxBodyBytes
+	}
+	opts.Limits = &l
 	s := &Server{store: store, opts: opts, log: opts.Logger, scheme: "https", catalog: &catalog{store: store, svc: svc},
 		metrics: newMetrics(opts.Metrics)}
 	if opts.PublicURL != "" {

@@ -76,7 +76,7 @@ type ShopFlags struct {
 func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error) {
 	d, err := vitrine.ValidateDomain("--shop-domain", f.ShopDomain)
 	if err != nil {
-		return nil, &usageError{err.Error()}
+		return nil, &usageError{message(err)}
 	}
 	if f.DevInsecureAgentProfiles {
 		log.Warn("INSECURE: shopping agents' profiles are fetched over http and from private and loopback addresses " +
