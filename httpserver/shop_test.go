@@ -475,6 +475,14 @@ func TestShopWindowRateLimits(t *testing.T) {
 	if fmt.Sprint(codes) != "[200 200 429 429]" {
 		t.Errorf("statuses past a profile's limit: %v", codes)
 	}
+	// Over MCP too: 429, UCP's -32000 with retry_after, before the SDK.
+	rpc := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_catalog","arguments":{"meta":{"ucp-agent":{"profile":"` +
+		sw2.profile + `"}},"catalog":{"query":"mouse"}}}}`
+	res = sw2.do("POST", "", "/shops/technova/ucp/mcp", rpc, map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25"})
+	if res.status != 429 || res.header.Get("Retry-After") == "" || !strings.Contains(string(res.body), `"code":-32000`) ||
+		!strings.Contains(string(res.body), `"id":7`) || !strings.Contains(string(res.body), `"retry_after"`) {
+		t.Errorf("MCP past a profile's limit: %d %s", res.status, res.body)
+	}
 }
 
 // The official Go SDK client, anonymous, on both revisions: the three

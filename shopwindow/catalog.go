@@ -349,12 +349,14 @@ func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (
 	if len(req.IDs) == 0 {
 		return nil, invalid("ids must name at least one product or variant")
 	}
-	ids := make([]string, 0, len(req.IDs))
+	ids := make([]string, 0, min(len(req.IDs), maxLookupIDs+1))
+	seen := make(map[string]bool, len(ids))
 	for i, id := range req.IDs {
 		if err := checkID(fmt.Sprintf("ids[%d]", i), id); err != nil {
 			return nil, err
 		}
-		if !slices.Contains(ids, id) {
+		if !seen[id] {
+			seen[id] = true
 			ids = append(ids, id)
 		}
 	}
@@ -373,15 +375,17 @@ func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (
 	var order []string
 	hits := map[string]*hit{}
 	out := &lookupResponse{UCP: envelopeFor(CapLookup, ""), Products: []*product{}, Messages: fl.notes}
+	found, err := c.resolve(ctx, win, ids)
+	if err != nil {
+		return nil, err
+	}
 	for _, id := range ids {
-		p, variantID, err := c.findOne(ctx, win, id)
-		if err != nil {
-			return nil, err
-		}
-		if p == nil {
+		r := found[id]
+		if r.p == nil {
 			out.Messages = append(out.Messages, message{Type: "info", Code: "not_found", Content: id})
 			continue
 		}
+		p, variantID := r.p, r.variantID
 		h := hits[p.ID]
 		if h == nil {
 			h = &hit{p: p, inputs: map[string][]inputCorrelation{}}
@@ -425,6 +429,65 @@ func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (
 		}
 		pp.Variants = kept
 		out.Products = append(out.Products, pp)
+	}
+	return out, nil
+}
+
+// resolved is what one identifier of a lookup names: a product, and the
+// variant when it named one; nothing when the window shows none.
+type resolved struct {
+	p         *vitrine.Product
+	variantID string
+}
+
+// resolve resolves a lookup's identifiers: ids by the product, then the
+// variant, each; the others (SKUs, handles) in two batches, whatever
+// their number: a lookup of 50 SKUs is two queries, not 100.
+func (c *catalog) resolve(ctx context.Context, win *Window, ids []string) (map[string]resolved, error) {
+	out := make(map[string]resolved, len(ids))
+	var names []string
+	for _, id := range ids {
+		if !vitrine.ValidID(id) {
+			names = append(names, id)
+			continue
+		}
+		p, variantID, err := c.findOne(ctx, win, id)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = resolved{p, variantID}
+	}
+	if len(names) == 0 {
+		return out, nil
+	}
+	bySKU, err := c.store.ProductsBySKU(ctx, win.Tenant.ID, names)
+	if err != nil {
+		return nil, err
+	}
+	var handles []string
+	for _, id := range names {
+		if p := bySKU[vitrine.SKUKey(id)]; p != nil {
+			for _, v := range p.Variants {
+				if v.SKU != "" && vitrine.SKUKey(v.SKU) == vitrine.SKUKey(id) && shown(win, p) {
+					out[id] = resolved{p, v.ID}
+				}
+			}
+		}
+		if out[id].p == nil {
+			handles = append(handles, strings.ToLower(id))
+		}
+	}
+	if len(handles) == 0 {
+		return out, nil
+	}
+	byHandle, err := c.store.ProductsByHandle(ctx, win.Tenant.ID, handles)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range names {
+		if p := byHandle[strings.ToLower(id)]; out[id].p == nil && shown(win, p) {
+			out[id] = resolved{p: p}
+		}
 	}
 	return out, nil
 }

@@ -14,6 +14,7 @@
 package shopwindow
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -52,6 +53,7 @@ type Store interface {
 	ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error)
 	ProductByVariant(ctx context.Context, tenantID, variantID string) (*vitrine.Product, error)
 	ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error)
+	ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error)
 	Attributes(ctx context.Context, tenantID string) ([]*vitrine.Attribute, error)
 	Categories(ctx context.Context, tenantID string) ([]*vitrine.Category, error)
 }
@@ -261,7 +263,11 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		}
 		if d := s.addrs.Wait(addrlimit.Key(addr), time.Now()); d > 0 {
 			s.metrics.limited.WithLabelValues("address").Inc()
-			tooMany(w, d)
+			if route == "mcp" {
+				tooManyRPC(w, nil, d)
+			} else {
+				tooMany(w, d)
+			}
 			return
 		}
 	}
@@ -283,7 +289,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 	case "profile":
 		s.serveProfile(w, r, win)
 	case "mcp":
-		s.mcp.ServeHTTP(w, r)
+		s.serveMCP(w, r)
 	case "search", "lookup", "product":
 		s.serveREST(w, r, win, route)
 	case "google", "openai":
@@ -317,6 +323,51 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 	// No Last-Modified: the stamp says whether the catalog changed, not
 	// when; the ETag answers 304.
 	feed.Serve(w, r, fw, s.store, kind, stamp, time.Time{})
+}
+
+// serveMCP answers the window's MCP endpoint, after the per-profile
+// limit: it reads the profile a tools/call names before the SDK does, so
+// that a request past it is answered 429, as UCP asks of MCP over HTTP,
+// with a JSON-RPC error of code -32000 and its retry_after.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && s.agents != nil {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Arguments toolArgs `json:"arguments"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
+			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+				tooManyRPC(w, m.ID, d)
+				return
+			}
+		}
+	}
+	s.mcp.ServeHTTP(w, r)
+}
+
+// tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
+func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
+	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	writeJSON(w, http.StatusTooManyRequests, map[string]any{"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": rpcProtocol, "message": "Rate limit exceeded", "data": map[string]any{"retry_after": secs}}})
 }
 
 // routeOf names the route of a window's path, "" for none.
@@ -425,23 +476,28 @@ func matchesETag(header, etag string) bool {
 	return false
 }
 
-// negotiate reads the agent's profile, applies its rate limit, and
-// checks that it supports the capability the operation needs. A refusal
+// negotiate reads the agent's profile and checks that it supports the capability the operation needs. A refusal
 // is a ucpError; an agent that lacks the capability gets UCP's
 // capabilities_incompatible outcome (ok false, no error).
 func (s *Server) negotiate(ctx context.Context, profileURL, capability string) (ok bool, err *ucpError) {
-	if s.agents != nil && profileURL != "" {
-		if d := s.agents.Wait(profileURL, time.Now()); d > 0 {
-			s.metrics.limited.WithLabelValues("profile").Inc()
-			return false, &ucpError{status: http.StatusTooManyRequests, rpc: rpcProtocol, code: "rate_limited",
-				content: "Too many requests from this agent profile; retry in " + strconv.Itoa(int(math.Ceil(d.Seconds()))) + " s."}
-		}
-	}
 	p, perr := s.profiles.get(ctx, profileURL)
 	if perr != nil {
 		return false, perr
 	}
 	return p.Capabilities[capability], nil
+}
+
+// profileWait applies the per-profile limit to a request naming
+// profileURL: how long it must wait, or 0 to go ahead (and be counted).
+func (s *Server) profileWait(profileURL string) time.Duration {
+	if s.agents == nil || profileURL == "" {
+		return 0
+	}
+	d := s.agents.Wait(profileURL, time.Now())
+	if d > 0 {
+		s.metrics.limited.WithLabelValues("profile").Inc()
+	}
+	return d
 }
 
 // incompatible is UCP's answer to an agent whose profile shares no
@@ -534,6 +590,11 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		return
 	}
 	profileURL, _ := agentHeader(r.Header.Get("UCP-Agent"))
+	if d := s.profileWait(profileURL); d > 0 {
+		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "rate_limited").Inc()
+		tooMany(w, d)
+		return
+	}
 	capability := capabilityOf(op)
 	ok, uerr := s.negotiate(r.Context(), profileURL, capability)
 	if uerr != nil {
