@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serve, world } from './harness.mjs';
@@ -214,6 +215,33 @@ test('REST by plain fetch: search with a price filter, get_product with selectio
   assert.equal(tooMany.status, 400);
   assert.equal(tooMany.body.code, 'request_too_large');
   assert.ok(agent.fetches() >= 1 && agent.fetches() <= 2, `the profile fetched ${agent.fetches()} times`);
+});
+
+test('a Shopify export imported by the owner is found through the window, its draft and archived products never', async () => {
+  const client = await admin();
+  try {
+    const imported = ok(await client.callTool({ name: 'import_products', arguments: { tenant_id: w.tenants['technova'], format: 'shopify',
+      csv: readFileSync(new URL('../internal/shopify/testdata/export_classic.csv', import.meta.url), 'utf8') } }));
+    assert.equal(imported.created, 3);
+  } finally {
+    await client.close();
+  }
+  const found = await rest('search', { query: 'organic' });
+  assert.deepEqual(found.body.products.map((p) => p.title), ['Classic Organic Tee']);
+  const tee = found.body.products[0];
+  assert.deepEqual(tee.price_range.min, { amount: 8990, currency: 'BRL' });
+  assert.deepEqual(tee.options.map((o) => o.name), ['Size', 'Color']);
+  for (const q of ['tote', 'beanie', 'merino', 'canvas']) {
+    assert.deepEqual((await rest('search', { query: q })).body.products, [], `${q}: a draft or archived product`);
+  }
+  const looked = await rest('lookup', { ids: ['canvas-tote-bag', 'merino-beanie', 'BEANIE-GRY', 'classic-organic-tee', 'TEE-M-WHT'] });
+  assert.deepEqual(looked.body.products.map((p) => p.title), ['Classic Organic Tee']);
+  const inputs = looked.body.products[0].variants.flatMap((v) => v.inputs.map((i) => `${i.id}:${i.match}:${v.sku}`));
+  assert.ok(inputs.includes('TEE-M-WHT:exact:TEE-M-WHT'), inputs.join(' '));
+  assert.ok(inputs.some((i) => i.startsWith('classic-organic-tee:featured:')), inputs.join(' '));
+  const white = await rest('product', { id: 'classic-organic-tee', selected: [{ name: 'Size', label: 'M' }, { name: 'Color', label: 'White' }] });
+  assert.equal(white.body.product.variants[0].sku, 'TEE-M-WHT');
+  assert.deepEqual(white.body.product.selected, [{ name: 'Size', label: 'M' }, { name: 'Color', label: 'White' }]);
 });
 
 test('closed again: every URL of the window is gone at once', async () => {
