@@ -17,6 +17,7 @@ type ShopCmd struct {
 	Show  ShopShowCmd  `cmd:"" help:"Show a company's shop window: open or closed, its settings, the option mapping in effect, its URLs."`
 	Open  ShopOpenCmd  `cmd:"" help:"Open a company's shop window, with the settings given."`
 	Close ShopCloseCmd `cmd:"" help:"Close a company's shop window (every public URL answers 404), with the settings given."`
+	Check ShopCheckCmd `cmd:"" help:"List, per channel, the active products that cannot be published there and why."`
 }
 
 // shopWhere are the flags that say where the window is served, as vitrine
@@ -162,4 +163,65 @@ func (w shopWhere) print(e *env, st *shop.Settings) error {
 	}
 	_, err := fmt.Fprintln(e.stdout, strings.Join(lines, "\n"))
 	return err
+}
+
+// ShopCheckCmd reports what keeps products off the channels.
+type ShopCheckCmd struct {
+	catalogActor
+	Channel string `placeholder:"ucp|google|openai" help:"One channel; default: every one."`
+	Reason  string `placeholder:"REASON" help:"With --channel: list every product of that reason (no_image, no_brand...), not three."`
+	JSON    bool   `name:"json" help:"Print the report as one JSON object, as check_shop answers."`
+}
+
+// Run prints the report: per channel, per reason, the count and the
+// products (three of each, or every one of --reason).
+func (c *ShopCheckCmd) Run(e *env) error {
+	done, w, a, err := c.shopAccess(e, "shop check")
+	if err != nil {
+		return err
+	}
+	defer done()
+	q := shop.CheckQuery{Channel: c.Channel, Reason: c.Reason}
+	if c.Reason != "" {
+		q.Limit = vitrine.MaxPageLimit
+	}
+	r, err := w.Check(e.ctx, a, q)
+	if err != nil {
+		return err
+	}
+	// Every page of the reason asked for, for a report whole.
+	for c.Reason != "" && len(r.Channels) == 1 && len(r.Channels[0].Reasons) == 1 && r.Channels[0].Reasons[0].NextCursor != "" {
+		rr := &r.Channels[0].Reasons[0]
+		q.Cursor = rr.NextCursor
+		next, err := w.Check(e.ctx, a, q)
+		if err != nil {
+			return err
+		}
+		more := next.Channels[0].Reasons[0]
+		rr.Page, rr.NextCursor, rr.More = append(rr.Page, more.Page...), more.NextCursor, more.More
+	}
+	if c.JSON {
+		return e.print(true, shapes.CheckShopView(r), "")
+	}
+	state := "closed"
+	if r.Open {
+		state = "open"
+	}
+	fmt.Fprintf(e.stdout, "%d active products; the window is %s.\n", r.Products, state)
+	for _, ch := range r.Channels {
+		fmt.Fprintf(e.stdout, "%s: %d ready, %d blocked\n", ch.Channel, ch.Ready, ch.Blocked)
+		for _, rr := range ch.Reasons {
+			fmt.Fprintf(e.stdout, "  %s: %d products\n", rr.Reason, rr.Products)
+			if rr.Fix != "" {
+				fmt.Fprintf(e.stdout, "    %s\n", rr.Fix)
+			}
+			for _, b := range rr.Page {
+				fmt.Fprintf(e.stdout, "    %s  %s: %s\n", b.ID, b.Handle, b.Detail)
+			}
+			if rr.More && c.Reason == "" {
+				fmt.Fprintf(e.stdout, "    ... --channel %s --reason %s lists them all\n", ch.Channel, rr.Reason)
+			}
+		}
+	}
+	return nil
 }
