@@ -57,5 +57,18 @@ func TestShopCommands(t *testing.T) {
 		if audit := must(t, "audit", "list", d, "--tenant", "technova", "--tool", "vitrine shop open"); strings.Count(audit, " ok ") != 1 {
 			t.Errorf("the open's audit events:\n%s", audit)
 		}
+
+		// What keeps products off the channels: the window's settings said
+		// once; a reason needs its channel; --json answers as check_shop.
+		out := must(t, "shop", "check", d, "--tenant", "mercado-verde", "--channel", "openai")
+		if !strings.Contains(out, "openai: 0 ready") || !strings.Contains(out, "no_product_url: ") || !strings.Contains(out, "set product_url with update_shop") {
+			t.Errorf("check:\n%s", out)
+		}
+		fails(t, "give channel too", "shop", "check", d, "--tenant", "mercado-verde", "--reason", "no_image")
+		fails(t, "channel must be one of", "shop", "check", d, "--tenant", "mercado-verde", "--channel", "amazon")
+		report := mustJSON(t, "shop", "check", d, "--tenant", "technova", "--channel", "google", "--reason", "no_brand")
+		if channels, _ := report["channels"].([]any); len(channels) != 1 || report["products"].(float64) < 1 {
+			t.Errorf("check --json: %v", report)
+		}
 	})
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Problem is why a product, or one variant of it, cannot be published on
-// a channel: package shopwindow/feed's rules (rules.go) say it.
+// a channel, as package shopwindow/feed's rules (rules.go) say.
 type Problem struct {
 	Reason string
 	// VariantID is the variant it is of; "" for the whole product.
@@ -165,10 +165,6 @@ type reasonTally struct {
 	detail   string // the first product's
 	page     []Blocked
 }
-
-// windowReasons are the reasons of the window's own settings, which every
-// product has until they are set (feed.NoProductURL, feed.NoCountry).
-var windowReasons = []string{"no_product_url", "no_country"}
 
 func (t *channelTally) add(p *vitrine.Product, problems []Problem, only string, pg *service.Page[checkCursor], shown int) {
 	if len(problems) == 0 {

@@ -4,20 +4,40 @@ import (
 	"errors"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/shopwindow/feed"
 )
 
 // The channels' rules are package shopwindow/feed's (feed.Problems,
 // feed.Reasons): what a feed leaves out is what check_shop reports.
-// Until that package is on this branch's main, no rules are wired, and a
-// check fails rather than report nothing wrong.
 
 // problemsOf returns what keeps p off channel, in the order of
-// reasonOrder; nil when no rules are wired.
-var problemsOf func(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem
+// reasonOrder. (A variable, so that tests may stand rules in for them.)
+var problemsOf = func(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {
+	found := feed.Problems(channel, s, p)
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]Problem, len(found))
+	for i, pr := range found {
+		out[i] = Problem{Reason: string(pr.Reason), VariantID: pr.VariantID, Detail: pr.Detail}
+	}
+	return out
+}
 
-// reasonOrder lists the reasons in the order they are reported
-// (feed.Reasons).
-var reasonOrder = []string{"no_product_url", "no_country", "no_description", "no_image", "no_brand", "price_zero", "title_too_long", "no_gtin_or_mpn"}
+// reasonOrder lists the reasons in the order they are reported.
+var reasonOrder = reasons()
 
-// errNoRules is a check's failure while no rules are wired.
-var errNoRules = errors.New("shop: the channels' rules (shopwindow/feed) are not wired")
+func reasons() []string {
+	out := make([]string, len(feed.Reasons))
+	for i, r := range feed.Reasons {
+		out[i] = string(r)
+	}
+	return out
+}
+
+// windowReasons are the reasons of the window's own settings, which every
+// product has until they are set.
+var windowReasons = []string{string(feed.NoProductURL), string(feed.NoCountry)}
+
+// errNoRules is a check's failure without rules (a test's).
+var errNoRules = errors.New("shop: no rules of the channels")
