@@ -58,6 +58,17 @@ func TestShopCommands(t *testing.T) {
 			t.Errorf("the open's audit events:\n%s", audit)
 		}
 
+		// An attribute is shown in the window only when made public.
+		must(t, "attribute", "save", "fabric", d, "--tenant", "technova", "--type", "text", "--public")
+		must(t, "attribute", "save", "fabric", d, "--tenant", "technova", "--name", "Fabric")
+		if list := must(t, "attribute", "list", d, "--tenant", "technova", "--json"); !strings.Contains(list, `"key":"fabric","name":"Fabric","public":true`) {
+			t.Errorf("made public, then renamed:\n%s", list)
+		}
+		must(t, "attribute", "save", "fabric", d, "--tenant", "technova", "--no-public")
+		if list := must(t, "attribute", "list", d, "--tenant", "technova", "--json"); !strings.Contains(list, `"key":"fabric","name":"Fabric","public":false`) {
+			t.Errorf("made private:\n%s", list)
+		}
+
 		// What keeps products off the channels: the window's settings said
 		// once; a reason needs its channel; --json answers as check_shop.
 		out := must(t, "shop", "check", d, "--tenant", "mercado-verde", "--channel", "openai")
