@@ -171,3 +171,117 @@ func TestShopWindowThroughTheTools(t *testing.T) {
 		}
 	})
 }
+
+type checkOut struct {
+	Open     bool
+	Products int
+	Channels []struct {
+		Channel        string
+		Ready, Blocked int
+		Reasons        []struct {
+			Reason     string
+			Products   int
+			Fix        string
+			More       bool
+			NextCursor string `json:"next_cursor"`
+			Page       []struct {
+				ID, Handle, Detail string
+				Variants           int
+			}
+		}
+	}
+}
+
+// check_shop as an agent uses it to get a company's products published:
+// the window's own settings first (a fix said once, not a product each),
+// then the products the channel's rules keep out, by reason, paged; fixed,
+// they are ready at the next check. Drafts are never checked.
+func TestCheckShopThroughTheTools(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		cs := w.session("memory", verde)
+		tn := w.tenants["mercado-verde"]
+		check := func(args map[string]any) checkOut {
+			t.Helper()
+			args["tenant_id"] = tn
+			return testkit.OK[checkOut](t, cs, "check_shop", args)
+		}
+		r := check(map[string]any{"channel": "openai"})
+		if len(r.Channels) != 1 || r.Products == 0 || r.Channels[0].Ready != 0 || r.Channels[0].Blocked != r.Products || len(r.Channels[0].Reasons) < 2 {
+			t.Fatalf("a window never set: %+v", r)
+		}
+		for _, rr := range r.Channels[0].Reasons[:2] {
+			if (rr.Reason != "no_product_url" && rr.Reason != "no_country") || rr.Fix == "" || len(rr.Page) != 0 || rr.Products != r.Products {
+				t.Errorf("the window's own reason: %+v", rr)
+			}
+		}
+		testkit.OK[shopOut](t, cs, "update_shop", map[string]any{"tenant_id": tn, "product_url": "https://verde.example/p/{handle}", "country": "BR"})
+
+		var made []string
+		for _, name := range []string{"Sabonete", "Shampoo", "Condicionador"} {
+			made = append(made, testkit.OK[struct{ ID string }](t, cs, "create_product", map[string]any{"tenant_id": tn, "name": name, "price": "10.00",
+				"sku": "VERDE-" + name, "description": "Natural."}).ID)
+		}
+		testkit.OK[struct{ ID string }](t, cs, "create_product", map[string]any{"tenant_id": tn, "name": "Rascunho", "price": "0", "status": "draft"})
+		r = check(map[string]any{})
+		if len(r.Channels) != 3 {
+			t.Fatalf("every channel: %+v", r)
+		}
+		var google []string
+		for _, c := range r.Channels {
+			if c.Channel != "google" {
+				continue
+			}
+			for _, rr := range c.Reasons {
+				google = append(google, rr.Reason)
+				if rr.Reason == "no_brand" && (rr.Products < 3 || len(rr.Page) != 3 || rr.More != (rr.Products > 3) || rr.NextCursor != "") {
+					t.Errorf("no_brand: %+v", rr)
+				}
+			}
+		}
+		if !slices.Contains(google, "no_brand") || !slices.Contains(google, "no_image") || slices.Contains(google, "no_product_url") {
+			t.Errorf("google's reasons: %v", google)
+		}
+
+		// Paged through, one at a time: every product of the reason once.
+		seen := map[string]bool{}
+		args := map[string]any{"channel": "google", "reason": "no_brand", "limit": 1}
+		for pages := 0; ; pages++ {
+			r := check(args)
+			rr := r.Channels[0].Reasons[0]
+			if pages > 100 || len(rr.Page) != 1 {
+				t.Fatalf("page %d: %+v", pages, rr)
+			}
+			if seen[rr.Page[0].ID] {
+				t.Fatalf("%s twice", rr.Page[0].ID)
+			}
+			seen[rr.Page[0].ID] = true
+			if rr.NextCursor == "" {
+				if len(seen) != rr.Products {
+					t.Errorf("paged %d of %d", len(seen), rr.Products)
+				}
+				break
+			}
+			args["cursor"] = rr.NextCursor
+		}
+		for _, id := range made {
+			if !seen[id] {
+				t.Errorf("%s not among the products without a brand", id)
+			}
+		}
+
+		// Fixed, it is ready.
+		testkit.OK[map[string]any](t, cs, "update_product", map[string]any{"tenant_id": tn, "id": made[0], "vendor": "Verde",
+			"media": []map[string]any{{"url": "https://verde.example/sabonete.jpg"}}})
+		r = check(map[string]any{"channel": "google", "reason": "no_brand", "limit": 100})
+		for _, b := range r.Channels[0].Reasons[0].Page {
+			if b.ID == made[0] {
+				t.Errorf("the fixed product is still without a brand: %+v", b)
+			}
+		}
+		e := testkit.ErrorOf(t, cs, "check_shop", map[string]any{"tenant_id": tn, "reason": "no_brand"})
+		if e["type"] != "ValidationError" || e["field"] != "reason" {
+			t.Errorf("a reason without a channel: %v", e)
+		}
+	})
+}
