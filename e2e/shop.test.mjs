@@ -114,8 +114,9 @@ async function rpc2026(method, params = {}) {
 }
 
 test('a closed window is not found, the same as a company that does not exist', async () => {
+  // The demo opens TechNova's window and leaves Mercado Verde's closed.
   for (const path of ['/.well-known/ucp', '/ucp/mcp', '/ucp/catalog/search', '/feeds/google.xml']) {
-    const closed = await fetch(`${origin}/shops/technova${path}`);
+    const closed = await fetch(`${origin}/shops/mercado-verde${path}`);
     const absent = await fetch(`${origin}/shops/no-such-company${path}`);
     assert.equal(closed.status, 404);
     assert.equal(absent.status, 404);
@@ -123,7 +124,7 @@ test('a closed window is not found, the same as a company that does not exist', 
   }
 });
 
-test('the owner opens the window; its profile names both transports and both catalog capabilities', async () => {
+test('the owner sets the window; its profile names both transports and both catalog capabilities', async () => {
   const shop = await setWindow({ open: true, product_url: 'https://technova.example/products/{handle}', country: 'BR' });
   assert.equal(shop.open, true);
   const res = await fetch(`${window_}/.well-known/ucp`);

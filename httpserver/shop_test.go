@@ -72,6 +72,8 @@ func newShopWorld(t *testing.T, url string, limits *shopwindow.Limits) *shopWorl
 		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true, Limits: limits}}})
 	sw.hs = httptest.NewServer(h)
 	t.Cleanup(sw.hs.Close)
+	// The demo opens TechNova's window: each test opens what it needs.
+	sw.setShop("technova", func(s *vitrine.Shop) { s.Open = false })
 	return sw
 }
 
