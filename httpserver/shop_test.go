@@ -371,15 +371,24 @@ func TestShopWindowHosts(t *testing.T) {
 		sw := newShopWorld(t, url, nil)
 		sw.open("technova")
 		sw.setShop("technova", func(s *vitrine.Shop) { s.Domain = "loja.technova.example" })
-		for _, host := range []string{"technova." + shopDomain, "TechNova." + shopDomain + ".", "loja.technova.example", "loja.technova.example:8443"} {
+		for host, root := range map[string]string{
+			"technova." + shopDomain:       "http://technova." + shopDomain,
+			"TechNova." + shopDomain + ".": "http://technova." + shopDomain,
+			"loja.technova.example":        "http://loja.technova.example",
+			"loja.technova.example:8443":   "http://loja.technova.example:8443",
+		} {
 			res := sw.do("GET", host, "/.well-known/ucp", "", nil)
 			if res.status != 200 {
 				t.Errorf("%s: %d %s", host, res.status, res.body)
 				continue
 			}
-			if !strings.Contains(string(res.body), "/ucp/mcp") || strings.Contains(string(res.body), "/shops/") {
+			if !strings.Contains(string(res.body), `"endpoint":"`+root+`/ucp/mcp"`) || !strings.Contains(string(res.body), `"endpoint":"`+root+`/ucp"`) {
 				t.Errorf("%s's profile names: %s", host, res.body)
 			}
+		}
+		// By path, the window's root names the company's slug as stored.
+		if res := sw.do("GET", "", "/shops/technova/.well-known/ucp", "", nil); !strings.Contains(string(res.body), `"endpoint":"http://vitrine.test/shops/technova/ucp"`) {
+			t.Errorf("the profile by path: %s", res.body)
 		}
 		absent := sw.do("GET", "", "/shops/nobody/.well-known/ucp", "", nil)
 		for _, c := range []struct{ host, path string }{

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/wire"
 )
 
 // The windows' MCP server: UCP's MCP binding of the catalog, three tools
@@ -137,12 +138,11 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 			payload = res
 		}
-		text, err := json.Marshal(payload)
-		if err != nil {
-			return nil, err
-		}
+		// Encoded once, as the admin tools' results are (mcpserver/wire):
+		// the text content's wire form is made from it, not encoded again.
+		text := wire.Compact(payload)
 		s.metrics.seconds.WithLabelValues(op, "mcp").Observe(time.Since(start).Seconds())
-		return &mcp.CallToolResult{StructuredContent: json.RawMessage(text), Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(text), Content: []mcp.Content{wire.Text(text)}}, nil
 	}
 }
 

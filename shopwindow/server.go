@@ -178,7 +178,7 @@ func (s *Server) Route(next http.Handler) http.Handler {
 			}
 			s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 				return s.store.OpenShopBySlug(ctx, slug)
-			}, s.scheme+"://"+r.Host, r.URL.Path)
+			}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
 			return
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
@@ -186,7 +186,7 @@ func (s *Server) Route(next http.Handler) http.Handler {
 				slug, path, _ := strings.Cut(rest, "/")
 				s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 					return s.store.OpenShopBySlug(ctx, slug)
-				}, s.origin(r)+"/shops/"+slug, "/"+path)
+				}, func(t *vitrine.Tenant) string { return s.origin(r) + "/shops/" + t.Slug }, "/"+path)
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -198,8 +198,18 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 			return s.store.OpenShopByDomain(ctx, host)
-		}, "https://"+host, r.URL.Path)
+		}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
 	})
+}
+
+// hostRoot is the root URL of a window served at a host of its own: the
+// server's scheme, the host as hostOf wrote it, the request's port if it
+// named one.
+func (s *Server) hostRoot(r *http.Request, host string) string {
+	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
+		host = net.JoinHostPort(host, port)
+	}
+	return s.scheme + "://" + host
 }
 
 // hostOf is a Host header's name: lower case, without its port or a
@@ -248,7 +258,8 @@ func windowOf(ctx context.Context) *Window {
 
 // serveWindow answers a request for one window's path: the window's
 // routes, after the per-address limit, once the window is found open.
-func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(context.Context) (*vitrine.Tenant, *vitrine.Shop, error), base, path string) {
+func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(context.Context) (*vitrine.Tenant, *vitrine.Shop, error),
+	base func(*vitrine.Tenant) string, path string) {
 	route := routeOf(r.Method, path)
 	if route == "" {
 		s.notFound(w)
@@ -280,7 +291,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
-	win := &Window{Tenant: tenant, Shop: shop, Base: base, Origin: s.origin(r)}
+	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r)}
 	r = r.WithContext(context.WithValue(r.Context(), windowKey{}, win))
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.Limits.MaxBodyBytes)

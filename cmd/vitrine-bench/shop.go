@@ -246,13 +246,14 @@ func serveAgentProfile() (string, func(), error) {
 func shopReport(r *catalogReport, c *ShopCmd, ms map[string]*harness.Measure, sizes map[string]int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Shop window (%s, %d products, %d sessions, %s each, GOGC %s, %s)\n\n", r.dialect, c.Products, c.Concurrency, c.Duration, c.GOGC, r.server)
-	fmt.Fprintf(&b, "| scenario | calls/s | p50 | p95 | errors | answer bytes |\n|---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| scenario | calls/s | p50 | p95 | server CPU/call | errors | answer bytes |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, name := range []string{scShopList, scShopSearch, scShopGet, scShopUCPGet} {
 		m := ms[name]
 		if m == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %d | %d |\n", name, m.PerSecond(), harness.MS(m.Percentile(.5)), harness.MS(m.Percentile(.95)), m.Errors, sizes[name])
+		fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %d | %d |\n", name, m.PerSecond(), harness.MS(m.Percentile(.5)), harness.MS(m.Percentile(.95)),
+			harness.MS(m.CPUPerCall()), m.Errors, sizes[name])
 	}
 	t := harness.NewTargets()
 	if l, s := ms[scShopList], ms[scShopSearch]; l != nil && s != nil && l.Percentile(.5) > 0 {
