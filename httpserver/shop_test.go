@@ -636,6 +636,19 @@ func TestShopWindowFeeds(t *testing.T) {
 		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-None-Match": google.header.Get("ETag")}); again.status != 304 {
 			t.Errorf("the unchanged feed again: %d", again.status)
 		}
+		modified := google.header.Get("Last-Modified")
+		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-Modified-Since": modified}); modified == "" || again.status != 304 {
+			t.Errorf("the unchanged feed since %q: %d", modified, again.status)
+		}
+		// A change moves the stamp: the feed is sent again, with a later date.
+		sw.setShop("technova", func(s *vitrine.Shop) { s.Country = "PT" })
+		changed := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-None-Match": google.header.Get("ETag"), "If-Modified-Since": modified})
+		if changed.status != 200 || changed.header.Get("ETag") == google.header.Get("ETag") {
+			t.Errorf("the feed after a change: %d, ETag %s", changed.status, changed.header.Get("ETag"))
+		}
+		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-Modified-Since": modified}); again.status != 200 {
+			t.Errorf("the changed feed since the old date %q: %d", modified, again.status)
+		}
 		openai := sw.do("GET", "", "/shops/technova/feeds/openai.jsonl.gz", "", nil)
 		zr, err := gzip.NewReader(bytes.NewReader(openai.body))
 		if openai.status != 200 || err != nil {
@@ -690,5 +703,29 @@ vitrine_shop_requests_total{operation="search",outcome="ok",shop="technova"} 2
 	after, err := sw.db.ListAudit(ctx, sw.tenants["technova"], vitrine.AuditFilter{Limit: 100})
 	if err != nil || len(after) != len(before) {
 		t.Errorf("the audit log grew with public reads: %d events, then %d (%v)", len(before), len(after), err)
+	}
+}
+
+// A window opened or closed through one instance is so at the next
+// request of another: nothing about a window is kept between requests.
+func TestShopWindowAcrossInstances(t *testing.T) {
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), nil)
+	other := httptest.NewServer(serveHTTP(t, sw.svc, sw.server(mcpserver.Options{}), httpserver.Options{PublicURL: "http://vitrine.test",
+		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{InsecureProfiles: true}}}))
+	defer other.Close()
+	status := func(base string) int {
+		res, err := http.Get(base + "/shops/technova/.well-known/ucp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, open := range []bool{true, false, true} {
+		sw.setShop("technova", func(s *vitrine.Shop) { s.Open = open })
+		want := map[bool]int{true: 200, false: 404}[open]
+		if a, b := status(sw.hs.URL), status(other.URL); a != want || b != want {
+			t.Errorf("open %v: %d and %d, want %d on both", open, a, b, want)
+		}
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -124,6 +125,7 @@ type Server struct {
 	addrs    *addrlimit.Table
 	agents   *addrlimit.Table
 	metrics  *metrics
+	seen     stampsSeen
 }
 
 // New returns the windows of store's companies; svc signs their cursors.
@@ -331,9 +333,48 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 		kind = feed.OpenAI
 	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
-	// No Last-Modified: the stamp says whether the catalog changed, not
-	// when; the ETag answers 304.
-	feed.Serve(w, r, fw, s.store, kind, stamp, time.Time{})
+	feed.Serve(w, r, fw, s.store, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
+}
+
+// stampsSeen remembers, per company, its catalog's latest stamp and when
+// this instance first saw it: the feeds' Last-Modified. The stamp says
+// whether the catalog changed, not when; the first sight of a stamp is
+// never before its change, so a client that has the feed of an older
+// stamp from this instance is never told 304 by If-Modified-Since.
+// Another instance names its own time for the same stamp: a later one
+// costs a client a download; within one second of a change, an earlier
+// one could answer 304 to a client that sends If-Modified-Since alone
+// (If-None-Match, which the feeds' readers send, decides first). One
+// entry a company.
+type stampsSeen struct {
+	mu sync.Mutex
+	m  map[string]stampSeen
+}
+
+type stampSeen struct {
+	stamp string
+	at    time.Time
+}
+
+func (s *stampsSeen) since(tenantID, stamp string) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.m[tenantID]
+	if ok && e.stamp == stamp {
+		return e.at
+	}
+	if s.m == nil {
+		s.m = map[string]stampSeen{}
+	}
+	// In whole seconds, as HTTP dates are: the next second, and after the
+	// previous stamp's, so that a client holding that one's date is not
+	// told 304 for this one.
+	at := time.Now().UTC().Truncate(time.Second).Add(time.Second)
+	if ok && !at.After(e.at) {
+		at = e.at.Add(time.Second)
+	}
+	s.m[tenantID] = stampSeen{stamp, at}
+	return at
 }
 
 // serveMCP answers the window's MCP endpoint, after the per-profile
