@@ -3,15 +3,18 @@
 // served by this test on loopback), a company's window opened by its owner
 // through update_shop, then, without any token, the official TypeScript
 // SDK's client at 2025-11-25, raw requests at 2026-07-28 (the TypeScript
-// SDK does not speak it yet), and REST by plain fetch. Drafts, archived
+// SDK does not speak it yet), and REST by plain fetch; closed at the end
+// by `vitrine shop close` in another process. Drafts, archived
 // products and another company's products are never found.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { serve, world } from './harness.mjs';
+import { bin, serve, world } from './harness.mjs';
 
 let w, server, origin, agent, profile, window_;
 const owner = 'ana@technova.example';
@@ -245,8 +248,8 @@ test('a Shopify export imported by the owner is found through the window, its dr
   assert.deepEqual(white.body.product.selected, [{ name: 'Size', label: 'M' }, { name: 'Color', label: 'White' }]);
 });
 
-test('closed again: every URL of the window is gone at once', async () => {
-  await setWindow({ open: false });
+test('closed again, by the operator\'s CLI in another process: every URL of the window is gone at the next request', async () => {
+  await promisify(execFile)(bin, ['shop', 'close', '--db', w.db, '--tenant', 'technova']);
   assert.equal((await fetch(`${window_}/.well-known/ucp`)).status, 404);
   assert.equal((await rest('search', { query: 'mouse' })).status, 404);
 });
