@@ -1,6 +1,6 @@
 // The shop window as shoppers' agents meet it: the real `vitrine serve`
 // (with --dev-insecure-agent-profiles, so that the agent's profile may be
-// served by this test on loopback), a company's window opened by its owner
+// served by this test on loopback), TechNova's window (the demo opens it) set by its owner
 // through update_shop, then, without any token, the official TypeScript
 // SDK's client at 2025-11-25, raw requests at 2026-07-28 (the TypeScript
 // SDK does not speak it yet), and REST by plain fetch; closed at the end
