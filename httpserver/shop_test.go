@@ -386,6 +386,14 @@ func TestShopWindowHosts(t *testing.T) {
 				t.Errorf("%s's profile names: %s", host, res.body)
 			}
 		}
+		// Its MCP endpoint at those hosts, on this loopback listener too.
+		for _, host := range []string{"technova." + shopDomain, "loja.technova.example"} {
+			res := sw.do("POST", host, "/ucp/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`,
+				map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25"})
+			if res.status != 200 || !strings.Contains(string(res.body), "search_catalog") {
+				t.Errorf("MCP at %s: %d %s", host, res.status, res.body)
+			}
+		}
 		// By path, the window's root names the company's slug as stored.
 		if res := sw.do("GET", "", "/shops/technova/.well-known/ucp", "", nil); !strings.Contains(string(res.body), `"endpoint":"http://vitrine.test/shops/technova/ucp"`) {
 			t.Errorf("the profile by path: %s", res.body)

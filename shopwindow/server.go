@@ -706,8 +706,13 @@ func (s *Server) refuseREST(w http.ResponseWriter, win *Window, op string, e *uc
 // kept), both revisions Vitrine serves, the three catalog tools.
 func (s *Server) mcpHandler() http.Handler {
 	srv := s.mcpServer()
+	// Without the SDK's DNS-rebinding check, which on a loopback listener
+	// refuses a Host that is not loopback: a window is reached by its own
+	// hosts (behind a proxy on the same machine too), holds nothing
+	// private and takes no credential, so a rebound page learns nothing
+	// the internet cannot read.
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true})
+		&mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 }
 
 // metrics count the windows' reads by company and operation.
