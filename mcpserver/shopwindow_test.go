@@ -130,6 +130,9 @@ func TestShopWindowThroughTheTools(t *testing.T) {
 			{map[string]any{"country": "BRA"}, "country"},
 			{map[string]any{"domain": "https://shop.example/"}, "domain"},
 			{map[string]any{"domain": "localhost"}, "domain"},
+			{map[string]any{"domain": "vitrine.example"}, "domain"},
+			{map[string]any{"domain": "shops.example"}, "domain"},
+			{map[string]any{"domain": "mercado-verde.shops.example"}, "domain"},
 			{map[string]any{"stock": "all"}, "stock"},
 			{map[string]any{"options": map[string]any{"Size": "width"}}, "options.Size"},
 		} {

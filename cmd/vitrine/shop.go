@@ -114,7 +114,7 @@ func setShop(e *env, actor catalogActor, where shopWhere, what string, ch shop.C
 		return err
 	}
 	defer done()
-	st, err := w.Update(e.ctx, a, ch)
+	st, err := w.Reserving(where.PublicURL, where.ShopDomain).Update(e.ctx, a, ch)
 	if err != nil {
 		return err
 	}
