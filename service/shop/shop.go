@@ -175,7 +175,7 @@ func (ch Changes) applyTo(s *vitrine.Shop) {
 // saveTries bounds the retries of an update without an expected version
 // that meets another's save between its read and its write: it applies
 // its changes again to what that one saved.
-const saveTries = 3
+const saveTries = 8
 
 // Update changes the company's window: the settings given, at the next
 // version, audited in the write. A domain another company's window holds
