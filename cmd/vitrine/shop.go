@@ -46,7 +46,7 @@ func (s shopSettings) changes(open bool) shop.Changes {
 	return ch
 }
 
-// access acts in the company as its member (--as, default its first
+// shopAccess acts in the company as its member (--as, default its first
 // owner), whose permissions apply; a write is audited as a call of the
 // command, in its own transaction.
 func (c catalogActor) shopAccess(e *env, what string) (func() error, *shop.Window, *service.Access, error) {
