@@ -33,7 +33,7 @@ func shopTools(opts Options) []*Tool {
 			Description: "Open or close the company's shop window, or change the settings given.",
 			Toolset:     "shop", Op: service.OpUpdateShop, Idempotent: true, ResultAs: "get_shop",
 		}, func(ctx context.Context, w *shop.Window, a *service.Access, in shapes.UpdateShopIn) (shapes.ShopOut, error) {
-			return view(w.Update(ctx, a, in.Changes()))
+			return view(w.Reserving(opts.PublicURL, opts.ShopDomain).Update(ctx, a, in.Changes()))
 		}),
 		shopTool(Tool{
 			Name:        "check_shop",

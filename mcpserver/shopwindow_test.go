@@ -73,44 +73,44 @@ type shopOut struct {
 func TestShopWindowThroughTheTools(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
-		tn := w.tenants["technova"]
+		tn := w.tenants["mercado-verde"]
 		opts := mcpserver.Options{PublicURL: "https://vitrine.example/", ShopDomain: "shops.example"}
 		session := func(email string) *mcp.ClientSession {
 			o := opts
 			o.Token = w.tokens[email]
 			return w.connectWith(o, nil)
 		}
-		ana := session(owner)
+		marina := session(verde)
 
-		s := testkit.OK[shopOut](t, ana, "get_shop", map[string]any{"tenant_id": tn})
+		s := testkit.OK[shopOut](t, marina, "get_shop", map[string]any{"tenant_id": tn})
 		if s.Open || s.Version != 0 || s.Stock != "availability" || s.UpdatedAt != nil || s.Options["tamanho"] != "size" || s.Options["colour"] != "color" {
 			t.Errorf("a window never set: %+v", s)
 		}
-		base := "https://vitrine.example/shops/technova"
+		base := "https://vitrine.example/shops/mercado-verde"
 		if u := s.URLs; u.Window != base+"/" || u.Profile != base+"/.well-known/ucp" || u.MCP != base+"/ucp/mcp" || u.REST != base+"/ucp/catalog" ||
-			u.GoogleFeed != base+"/feeds/google.xml" || u.OpenAIFeed != base+"/feeds/openai.jsonl.gz" || !slices.Equal(u.Hosts, []string{"https://technova.shops.example/"}) {
+			u.GoogleFeed != base+"/feeds/google.xml" || u.OpenAIFeed != base+"/feeds/openai.jsonl.gz" || !slices.Equal(u.Hosts, []string{"https://mercado-verde.shops.example/"}) {
 			t.Errorf("urls: %+v", u)
 		}
 
-		s = testkit.OK[shopOut](t, ana, "update_shop", map[string]any{"tenant_id": tn, "open": true,
-			"product_url": "https://technova.example/produtos/{handle}", "country": "br", "domain": "Loja.TechNova.example",
+		s = testkit.OK[shopOut](t, marina, "update_shop", map[string]any{"tenant_id": tn, "open": true,
+			"product_url": "https://verde.example/produtos/{handle}", "country": "br", "domain": "Loja.Verde.example",
 			"options": map[string]any{"Estilo": "pattern", "cor": ""}})
-		if !s.Open || s.Version != 1 || s.Country != "BR" || s.Domain != "loja.technova.example" || s.ProductURL != "https://technova.example/produtos/{handle}" ||
+		if !s.Open || s.Version != 1 || s.Country != "BR" || s.Domain != "loja.verde.example" || s.ProductURL != "https://verde.example/produtos/{handle}" ||
 			s.Stock != "availability" || s.Options["estilo"] != "pattern" || s.Options["size"] != "size" || s.UpdatedAt == nil {
 			t.Errorf("opened: %+v", s)
 		}
 		if _, ok := s.Options["cor"]; ok {
 			t.Errorf("cor mapped to none is still mapped: %v", s.Options)
 		}
-		if !slices.Equal(s.URLs.Hosts, []string{"https://technova.shops.example/", "https://loja.technova.example/"}) {
+		if !slices.Equal(s.URLs.Hosts, []string{"https://mercado-verde.shops.example/", "https://loja.verde.example/"}) {
 			t.Errorf("hosts: %v", s.URLs.Hosts)
 		}
-		if _, sh, err := w.db.OpenShopBySlug(ctx, "technova"); err != nil || !sh.Open {
+		if _, sh, err := w.db.OpenShopBySlug(ctx, "mercado-verde"); err != nil || !sh.Open {
 			t.Errorf("the public finds it: %+v %v", sh, err)
 		}
 
 		// Partial: what is not given stays.
-		s = testkit.OK[shopOut](t, ana, "update_shop", map[string]any{"tenant_id": tn, "stock": "exact", "expected_version": 1})
+		s = testkit.OK[shopOut](t, marina, "update_shop", map[string]any{"tenant_id": tn, "stock": "exact", "expected_version": 1})
 		if s.Version != 2 || s.Stock != "exact" || s.Country != "BR" || !s.Open || s.Options["estilo"] != "pattern" {
 			t.Errorf("partial: %+v", s)
 		}
@@ -130,31 +130,33 @@ func TestShopWindowThroughTheTools(t *testing.T) {
 			{map[string]any{"country": "BRA"}, "country"},
 			{map[string]any{"domain": "https://shop.example/"}, "domain"},
 			{map[string]any{"domain": "localhost"}, "domain"},
+			{map[string]any{"domain": "vitrine.example"}, "domain"},
+			{map[string]any{"domain": "shops.example"}, "domain"},
+			{map[string]any{"domain": "technova.shops.example"}, "domain"},
 			{map[string]any{"stock": "all"}, "stock"},
 			{map[string]any{"options": map[string]any{"Size": "width"}}, "options.Size"},
 		} {
 			c.args["tenant_id"] = tn
-			e := testkit.ErrorOf(t, ana, "update_shop", c.args)
+			e := testkit.ErrorOf(t, marina, "update_shop", c.args)
 			if e["type"] != "ValidationError" || e["field"] != c.field {
 				t.Errorf("update_shop(%v): %v", c.args, e)
 			}
 		}
-		e := testkit.ErrorOf(t, ana, "update_shop", map[string]any{"tenant_id": tn, "open": false, "expected_version": 1})
+		e := testkit.ErrorOf(t, marina, "update_shop", map[string]any{"tenant_id": tn, "open": false, "expected_version": 1})
 		if e["type"] != "ConflictError" || e["field"] != "expected_version" {
 			t.Errorf("a stale version: %v", e)
 		}
-		if now := testkit.OK[shopOut](t, ana, "get_shop", map[string]any{"tenant_id": tn}); now.Version != 2 || !now.Open || now.Stock != "exact" {
+		if now := testkit.OK[shopOut](t, marina, "get_shop", map[string]any{"tenant_id": tn}); now.Version != 2 || !now.Open || now.Stock != "exact" {
 			t.Errorf("after the refusals: %+v", now)
 		}
 
 		// Another company cannot take the domain.
-		verdeID := w.tenants["mercado-verde"]
-		e = testkit.ErrorOf(t, session(verde), "update_shop", map[string]any{"tenant_id": verdeID, "domain": "loja.technova.example"})
+		e = testkit.ErrorOf(t, session(owner), "update_shop", map[string]any{"tenant_id": w.tenants["technova"], "domain": "loja.verde.example"})
 		if e["type"] != "ConflictError" || e["field"] != "domain" {
 			t.Errorf("a domain another company holds: %v", e)
 		}
 
-		// A member reads the window, and may not change it.
+		// A viewer reads the window, and may not change it.
 		carla := session(member)
 		if got := testkit.OK[shopOut](t, carla, "get_shop", map[string]any{"tenant_id": tn}); got.Version != 2 {
 			t.Errorf("a member reads %+v", got)

@@ -46,7 +46,7 @@ func (s shopSettings) changes(open bool) shop.Changes {
 	return ch
 }
 
-// access acts in the company as its member (--as, default its first
+// shopAccess acts in the company as its member (--as, default its first
 // owner), whose permissions apply; a write is audited as a call of the
 // command, in its own transaction.
 func (c catalogActor) shopAccess(e *env, what string) (func() error, *shop.Window, *service.Access, error) {
@@ -114,7 +114,7 @@ func setShop(e *env, actor catalogActor, where shopWhere, what string, ch shop.C
 		return err
 	}
 	defer done()
-	st, err := w.Update(e.ctx, a, ch)
+	st, err := w.Reserving(where.PublicURL, where.ShopDomain).Update(e.ctx, a, ch)
 	if err != nil {
 		return err
 	}

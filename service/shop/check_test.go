@@ -45,7 +45,7 @@ func withRules(t *testing.T, rules func(string, *vitrine.Shop, *vitrine.Product)
 	t.Cleanup(func() { problemsOf = was })
 }
 
-func company(t *testing.T, svc *service.Service, slug string) *service.Access {
+func company(t testing.TB, svc *service.Service, slug string) *service.Access {
 	t.Helper()
 	if _, err := svc.Operator().CreateTenant(ctx, "Shop "+slug, slug, "olga@example.com"); err != nil {
 		t.Fatal(err)
