@@ -237,7 +237,9 @@ func (c *ServeCmd) Run(e *env) error {
 			return err
 		}
 	}
-	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}
+	// get_shop lists the hosts of {slug}.{shop domain}, and update_shop
+	// refuses a company's domain under it.
+	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg, ShopDomain: shop.Options.ShopDomain}
 	if publicURL != "" {
 		mopts.IconsURL = httpserver.IconsURL(publicURL)
 		mopts.PublicURL = publicURL // where get_shop says the windows are
