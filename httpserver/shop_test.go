@@ -737,3 +737,36 @@ func TestShopWindowAcrossInstances(t *testing.T) {
 		}
 	}
 }
+
+// Requests are bounded: a body past 64 KiB, a lookup of thousands of ids,
+// a forged cursor are refused at once with UCP's codes; a page size past
+// the maximum is clamped, as UCP allows.
+func TestShopWindowBoundsRequests(t *testing.T) {
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), nil)
+	sw.open("technova")
+	big := `{"query":"` + strings.Repeat("a ", 40<<10) + `"}`
+	if res := sw.rest("technova", "search", big); res.status != 413 || res.json(t)["code"] != "request_too_large" {
+		t.Errorf("a body past the bound: %d %s", res.status, res.body)
+	}
+	ids := make([]string, 3000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("i%d", i)
+	}
+	body, _ := json.Marshal(map[string]any{"ids": ids})
+	if res := sw.rest("technova", "lookup", string(body)); res.status != 400 || res.json(t)["code"] != "request_too_large" {
+		t.Errorf("a lookup of 3,000 ids: %d %s", res.status, res.body)
+	}
+	if res := sw.rest("technova", "search", `{"query":"technova","pagination":{"cursor":"forged"}}`); res.status != 400 || res.json(t)["code"] != "invalid_request" {
+		t.Errorf("a forged cursor: %d %s", res.status, res.body)
+	}
+	if res := sw.rest("technova", "search", `{"filters":{"price":{"min":0}},"pagination":{"limit":100000}}`); res.status != 200 {
+		t.Errorf("a page size past the maximum: %d %s", res.status, res.body)
+	} else if ps := productsOf(t, res.json(t)); len(ps) == 0 || len(ps) > 50 {
+		t.Errorf("a clamped page: %d products", len(ps))
+	}
+	for _, bad := range []string{`{}`, `{"query":"   "}`, `{"query":42}`, `not json`, `{"filters":{"price":{"min":-1}}}`} {
+		if res := sw.rest("technova", "search", bad); res.status != 400 || res.json(t)["code"] != "invalid_request" {
+			t.Errorf("search %s: %d %s", bad, res.status, res.body)
+		}
+	}
+}
