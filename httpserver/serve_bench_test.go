@@ -196,54 +196,69 @@ func cpuTime() time.Duration {
 }
 
 // BenchmarkServeSessionCall is a tools/call of a 2025-11-25 session, in
-// process, with no other session open and with 5,000 idle ones (clients
+// process, over loopback HTTP (the go-sdk client's CPU counted with the
+// server's), with no other session open and with 5,000 idle ones (clients
 // that initialized and went quiet): what a session's request costs must
-// not grow with the sessions the instance holds. Compare the two
-// sub-benchmarks' cpu-ns/op (go test ./httpserver -run '^$' -bench
-// ServeSessionCall).
+// not grow with the sessions the instance holds. Beside each, the bare
+// go-sdk no-op in a session of its default handler, with as many idle
+// sessions of its own: compare the sub-benchmarks' cpu-ns/op (go test
+// ./httpserver -run '^$' -bench ServeSessionCall).
 func BenchmarkServeSessionCall(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	w := newWorld(b, dbtest.SQLiteURL(b))
 	quiet := slog.New(slog.DiscardHandler)
-	h := serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{})
-	srv := httptest.NewServer(h)
-	b.Cleanup(srv.Close)
-	product := map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}
-	open := func() string {
-		r := httptest.NewRequest(http.MethodPost, httpserver.MCPPath, strings.NewReader(initialize))
-		r.Header.Set("Authorization", "Bearer "+w.tokens[owner])
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		id := rec.Header().Get("Mcp-Session-Id")
-		if rec.Code != http.StatusOK || id == "" {
-			b.Fatalf("initialize: %d %s", rec.Code, rec.Body)
-		}
-		return id
-	}
-	idle := 0
-	for _, others := range []int{0, 5000} {
-		for ; idle < others; idle++ {
-			open()
-		}
-		b.Run(fmt.Sprintf("%d idle sessions", others), func(b *testing.B) {
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-				&mcp.StreamableClientTransport{Endpoint: srv.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearerTransport(w.tokens[owner])}, MaxRetries: -1},
-				&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
-			b.ReportAllocs()
-			start := cpuTime()
-			for b.Loop() {
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_product", Arguments: product})
-				if err != nil || res.IsError {
-					b.Fatal(err, res)
-				}
-			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	noop := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, &mcp.ServerOptions{Logger: quiet})
+	noop.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
 		})
+	mux := http.NewServeMux()
+	mux.Handle(httpserver.MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return noop }, &mcp.StreamableHTTPOptions{Logger: quiet}))
+	product := map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}
+	for _, c := range []struct {
+		name, tool string
+		h          http.Handler
+		args       map[string]any
+	}{
+		{"noop", "noop", mux, map[string]any{}},
+		{"get_product", "get_product", serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{}), product},
+	} {
+		srv := httptest.NewServer(c.h)
+		b.Cleanup(srv.Close)
+		open := func() {
+			r := httptest.NewRequest(http.MethodPost, httpserver.MCPPath, strings.NewReader(initialize))
+			r.Header.Set("Authorization", "Bearer "+w.tokens[owner])
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			rec := httptest.NewRecorder()
+			c.h.ServeHTTP(rec, r)
+			if rec.Code != http.StatusOK || rec.Header().Get("Mcp-Session-Id") == "" {
+				b.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+			}
+		}
+		idle := 0
+		for _, others := range []int{0, 5000} {
+			for ; idle < others; idle++ {
+				open()
+			}
+			b.Run(fmt.Sprintf("%s, %d idle sessions", c.name, others), func(b *testing.B) {
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
+					&mcp.StreamableClientTransport{Endpoint: srv.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearerTransport(w.tokens[owner])}, MaxRetries: -1},
+					&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cs.Close()
+				b.ReportAllocs()
+				start := cpuTime()
+				for b.Loop() {
+					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+					if err != nil || res.IsError {
+						b.Fatal(err, res)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			})
+		}
 	}
 }
