@@ -122,19 +122,24 @@ func BenchmarkServeCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The same on PostgreSQL (one round trip a call: TestAReadIsOneRoundTrip).
+	pg := newWorld(b, dbtest.PostgresURL(b))
+	pgProduct := map[string]any{"tenant_id": pg.tenants["technova"], "id": pg.productID("technova", "NB-DELL-5440")}
 	for _, c := range []struct {
 		name, tool string
 		h          http.Handler
 		args       map[string]any
+		token      string
 	}{
-		{"noop", "noop", mux, map[string]any{}},
-		{"noop, get_product's answer", "get_product", echoMux, product},
-		{"get_product", "get_product", vitrine, product},
-		{"get_product, no log line", "get_product", serveHTTP(b, w.svc, unlogged, httpserver.Options{}), product},
-		{"get_product, no log line, reads not audited", "get_product", serveHTTP(b, unaudited, notAudited, httpserver.Options{}), product},
+		{"noop", "noop", mux, map[string]any{}, w.tokens[owner]},
+		{"noop, get_product's answer", "get_product", echoMux, product, w.tokens[owner]},
+		{"get_product", "get_product", vitrine, product, w.tokens[owner]},
+		{"get_product, no log line", "get_product", serveHTTP(b, w.svc, unlogged, httpserver.Options{}), product, w.tokens[owner]},
+		{"get_product, no log line, reads not audited", "get_product", serveHTTP(b, unaudited, notAudited, httpserver.Options{}), product, w.tokens[owner]},
+		{"get_product, postgres", "get_product", serveHTTP(b, pg.svc, pg.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{}), pgProduct, pg.tokens[owner]},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			header, body := recordCall(b, c.h, w.tokens[owner], c.tool, c.args)
+			header, body := recordCall(b, c.h, c.token, c.tool, c.args)
 			if header.Get("Mcp-Session-Id") != "" {
 				b.Fatal("the client holds a session")
 			}
