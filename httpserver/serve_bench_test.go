@@ -200,66 +200,90 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkServeSessionCall is a tools/call of a 2025-11-25 session, in
-// process, over loopback HTTP (the go-sdk client's CPU counted with the
-// server's), with no other session open and with 5,000 idle ones (clients
-// that initialized and went quiet): what a session's request costs must
-// not grow with the sessions the instance holds. Beside each, the bare
-// go-sdk no-op in a session of its default handler, with as many idle
-// sessions of its own: compare the sub-benchmarks' cpu-ns/op (go test
-// ./httpserver -run '^$' -bench ServeSessionCall).
+// BenchmarkServeSessionCall is what a tools/call of a 2025-11-25 session
+// costs the server alone, in process, as BenchmarkServeCall is for the
+// sessionless revision: a session opened over HTTP (initialize, then
+// notifications/initialized), its tools/call served again and again,
+// with no other session open and with 5,000 idle ones (clients that
+// initialized and went quiet): what a session's request costs must not
+// grow with the sessions the instance holds. Beside get_product, the bare
+// go-sdk server in a session of its default handler, with as many idle
+// sessions of its own, its tool doing nothing and answering
+// get_product's very result. Compare the sub-benchmarks' cpu-ns/op (go
+// test ./httpserver -run '^$' -bench ServeSessionCall).
 func BenchmarkServeSessionCall(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	w := newWorld(b, dbtest.SQLiteURL(b))
 	quiet := slog.New(slog.DiscardHandler)
-	noop := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, &mcp.ServerOptions{Logger: quiet})
-	noop.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
-		})
-	mux := http.NewServeMux()
-	mux.Handle(httpserver.MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return noop }, &mcp.StreamableHTTPOptions{Logger: quiet}))
+	vitrine := serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{})
 	product := map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}
+	answer := answerOf(b, vitrine, w.tokens[owner], product)
+	bare := func() http.Handler {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, &mcp.ServerOptions{Logger: quiet})
+		for _, name := range []string{"noop", "get_product"} {
+			srv.AddTool(&mcp.Tool{Name: name, InputSchema: &jsonschema.Schema{Type: "object"}},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					if name == "noop" {
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: answer.text}}, StructuredContent: answer.structured}, nil
+				})
+		}
+		mux := http.NewServeMux()
+		mux.Handle(httpserver.MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Logger: quiet}))
+		return mux
+	}
+	post := func(h http.Handler, session, body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, httpserver.MCPPath, strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+w.tokens[owner])
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			r.Header.Set("Mcp-Session-Id", session)
+			r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec
+	}
+	open := func(h http.Handler) string {
+		rec := post(h, "", initialize)
+		id := rec.Header().Get("Mcp-Session-Id")
+		if rec.Code != http.StatusOK || id == "" {
+			b.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+		}
+		if rec := post(h, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); rec.Code != http.StatusAccepted {
+			b.Fatalf("initialized: %d %s", rec.Code, rec.Body)
+		}
+		return id
+	}
+	args, err := json.Marshal(product)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name, tool string
 		h          http.Handler
-		args       map[string]any
+		args       string
 	}{
-		{"noop", "noop", mux, map[string]any{}},
-		{"get_product", "get_product", serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{}), product},
+		{"noop", "noop", bare(), "{}"},
+		{"noop, get_product's answer", "get_product", bare(), string(args)},
+		{"get_product", "get_product", vitrine, string(args)},
 	} {
-		srv := httptest.NewServer(c.h)
-		b.Cleanup(srv.Close)
-		open := func() {
-			r := httptest.NewRequest(http.MethodPost, httpserver.MCPPath, strings.NewReader(initialize))
-			r.Header.Set("Authorization", "Bearer "+w.tokens[owner])
-			r.Header.Set("Content-Type", "application/json")
-			r.Header.Set("Accept", "application/json, text/event-stream")
-			rec := httptest.NewRecorder()
-			c.h.ServeHTTP(rec, r)
-			if rec.Code != http.StatusOK || rec.Header().Get("Mcp-Session-Id") == "" {
-				b.Fatalf("initialize: %d %s", rec.Code, rec.Body)
-			}
-		}
+		call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + c.tool + `","arguments":` + c.args + `}}`
 		idle := 0
 		for _, others := range []int{0, 5000} {
 			for ; idle < others; idle++ {
-				open()
+				open(c.h)
 			}
 			b.Run(fmt.Sprintf("%s, %d idle sessions", c.name, others), func(b *testing.B) {
-				cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
-					&mcp.StreamableClientTransport{Endpoint: srv.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearerTransport(w.tokens[owner])}, MaxRetries: -1},
-					&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer cs.Close()
+				id := open(c.h)
 				b.ReportAllocs()
 				start := cpuTime()
 				for b.Loop() {
-					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
-					if err != nil || res.IsError {
-						b.Fatal(err, res)
+					rec := post(c.h, id, call)
+					if rec.Code != http.StatusOK || !bytes.Contains(rec.Body.Bytes(), []byte(`"result"`)) || bytes.Contains(rec.Body.Bytes(), []byte(`"isError":true`)) {
+						b.Fatalf("%d %s", rec.Code, rec.Body)
 					}
 				}
 				b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
