@@ -80,4 +80,5 @@ bench: build
 	bin/vitrine-bench shop --products 100000 --duration 15s $(SHOP_ARGS)
 	$(GO) test ./shopwindow/feed -run '^$$' -bench Feeds -benchtime 1x -timeout 30m
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
+	$(GO) test ./httpserver -run '^$$' -bench ServeSessionCall -benchtime 5000x
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

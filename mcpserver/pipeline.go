@@ -167,35 +167,48 @@ func guard(ctx context.Context, svc *service.Service, c *vitrine.Caller, run run
 // returns its level: an internal error is an error, with its detail; the
 // rest is information.
 func (s *Server) logCall(ctx context.Context, kind string, e *vitrine.AuditEvent, err error, took time.Duration) slog.Level {
-	attrs := []slog.Attr{
-		slog.String("request_id", e.RequestID),
-		slog.String(map[string]string{"tool call": "tool", "resource read": "resource"}[kind], e.Tool),
-		slog.Duration("duration", took),
-		slog.String("outcome", outcome(err)),
-	}
-	if e.UserID != "" {
-		attrs = append(attrs, slog.String("user_id", e.UserID))
-	}
-	switch {
-	case e.TenantID != vitrine.NoTenant:
-		attrs = append(attrs, slog.String("tenant_id", e.TenantID))
-	case e.TargetID != "":
-		attrs = append(attrs, slog.String("target_id", e.TargetID)) // refused outside any tenant: the one tried
-	}
 	level := slog.LevelInfo
-	if err != nil && vitrine.AsError(err) == nil {
+	internal := err != nil && vitrine.AsError(err) == nil
+	if internal {
 		level = slog.LevelError
-		attrs = append(attrs, slog.String("err", err.Error()))
 	}
 	// The record straight to the handler: Logger.LogAttrs would walk the
 	// stack for the caller's position, which no handler here prints, at
-	// every call.
-	if h := s.log.Handler(); h.Enabled(ctx, level) {
-		r := slog.NewRecord(time.Now(), level, kind, 0)
-		r.AddAttrs(attrs...)
-		h.Handle(ctx, r)
+	// every call. Its attributes added one by one, into the record's own
+	// room for five: no slice, no map a call.
+	h := s.log.Handler()
+	if !h.Enabled(ctx, level) {
+		return level
 	}
+	r := slog.NewRecord(time.Now(), level, kind, 0)
+	r.AddAttrs(slog.String("request_id", e.RequestID), slog.String(targetKey(kind), e.Tool),
+		slog.Duration("duration", took), slog.String("outcome", outcome(err)))
+	if e.UserID != "" {
+		r.AddAttrs(slog.String("user_id", e.UserID))
+	}
+	switch {
+	case e.TenantID != vitrine.NoTenant:
+		r.AddAttrs(slog.String("tenant_id", e.TenantID))
+	case e.TargetID != "":
+		r.AddAttrs(slog.String("target_id", e.TargetID)) // refused outside any tenant: the one tried
+	}
+	if internal {
+		r.AddAttrs(slog.String("err", err.Error()))
+	}
+	h.Handle(ctx, r)
 	return level
+}
+
+// targetKey is the log line's key for what a call of the kind ran: the
+// tool, the resource.
+func targetKey(kind string) string {
+	switch kind {
+	case "tool call":
+		return "tool"
+	case "resource read":
+		return "resource"
+	}
+	return ""
 }
 
 func outcome(err error) string {

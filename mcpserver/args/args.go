@@ -286,11 +286,17 @@ func (d *decoder) lead(name, kind string, field reflect.Value) {
 	}
 }
 
+// openSchema is the schema of a value the schema leaves open. Shared, read
+// only: a jsonschema.Schema is large, and one made in value would sit in
+// its frame, at each level of its recursion (the goroutine's stack grown,
+// and copied, at every call).
+var openSchema = &jsonschema.Schema{}
+
 // value checks and decodes the value at the current token into dst
 // (nothing when !dst.IsValid()), and moves past it.
 func (d *decoder) value(path string, s *jsonschema.Schema, dst reflect.Value) error {
 	if s == nil {
-		s = &jsonschema.Schema{}
+		s = openSchema
 	}
 	switch {
 	case dst.IsValid() && dst.Kind() == reflect.Pointer:
