@@ -163,14 +163,14 @@ func BenchmarkServeCall(b *testing.B) {
 	}
 }
 
-// answer is a tool call's result as it went on the wire.
-type answer struct {
+// toolAnswer is a tool call's result as it went on the wire.
+type toolAnswer struct {
 	text       string
 	structured json.RawMessage
 }
 
 // answerOf calls get_product through h once and returns its result.
-func answerOf(b *testing.B, h http.Handler, token string, args map[string]any) answer {
+func answerOf(b *testing.B, h http.Handler, token string, args map[string]any) toolAnswer {
 	header, body := recordCall(b, h, token, "get_product", args)
 	r := httptest.NewRequest(http.MethodPost, httpserver.MCPPath, bytes.NewReader(body))
 	r.Header = header
@@ -191,7 +191,7 @@ func answerOf(b *testing.B, h http.Handler, token string, args map[string]any) a
 	if err := json.Unmarshal(msg, &m); err != nil || len(m.Result.Content) != 1 || m.Result.StructuredContent == nil {
 		b.Fatalf("get_product's answer: %v %s", err, rec.Body)
 	}
-	return answer{m.Result.Content[0].Text, m.Result.StructuredContent}
+	return toolAnswer{m.Result.Content[0].Text, m.Result.StructuredContent}
 }
 
 // cpuTime is the process's CPU time so far, user and system.
