@@ -20,6 +20,9 @@ type Store struct {
 	// search returns how queries read the tenant's products holding words,
 	// as the dialect's index of words allows (search.go).
 	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
+	// ix, if not nil, are the facet indexes faceted lists count by
+	// (indexes.go).
+	ix *Indexes
 }
 
 // New returns the catalog's store on d.

@@ -39,7 +39,13 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	if !base.ValidIDs(tenantID) {
 		return out, nil
 	}
-	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+	// A faceted list reads in one snapshot, at one catalog sequence: the
+	// page and its counts agree, and an index counts for that sequence.
+	unit := db.d.Read
+	if len(f.Facets) > 0 && db.ix != nil {
+		unit = db.d.Snapshot
+	}
+	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		pq := productQuery{tenantID: tenantID, f: f}
 		if len(f.Words) > 0 {
 			var err error
@@ -57,7 +63,14 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 				pq.categories = []string{noCategory} // the filter matches nothing
 			}
 		}
-		if len(f.Facets) > 0 {
+		if len(f.Facets) > 0 && db.ix != nil {
+			var err error
+			if out.Facets, err = db.indexFacets(ctx, c, pq); err != nil {
+				return err
+			}
+			db.ix.count(out.Facets != nil)
+		}
+		if len(f.Facets) > 0 && out.Facets == nil {
 			var err error
 			if out.Facets, err = db.facets(ctx, c, pq); err != nil {
 				return err
