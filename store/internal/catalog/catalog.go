@@ -34,6 +34,14 @@ func New(d sqldb.Dialect) *Store {
 	return &Store{d: d, search: search}
 }
 
-func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
-	return base.Write(ctx, db.d, s, ch, target, fn)
+// write runs fn as base.Write does, and records in the same transaction,
+// at the catalog sequence it moves to, what changed tells it fn changed,
+// for the facet indexes (changes.go).
+func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, changed func() changes, fn func(sqldb.Conn) error) error {
+	return base.Write(ctx, db.d, s, ch, target, func(c sqldb.Conn) error {
+		if err := fn(c); err != nil {
+			return err
+		}
+		return db.recordChanges(ctx, c, s.TenantID, changed())
+	})
 }
