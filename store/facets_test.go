@@ -1,0 +1,232 @@
+package store_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/store"
+)
+
+// openWith opens url with opts, closing it when t ends.
+func openWith(t *testing.T, url string, opts store.Options) *store.DB {
+	t.Helper()
+	db, err := store.Open(ctx, url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// facetCatalog writes a random catalog into the tenant: vendors and tags
+// in several forms that compare alike, options on some products, a tree
+// of categories, attributes, prices, stock and sales of every kind.
+type facetCatalog struct {
+	cats  []*vitrine.Category
+	words []string
+}
+
+var (
+	fVendors = []string{"Acme", "ACME", "acme", "Zeta", "Órbita", ""}
+	fTypes   = []string{"Shirt", "shirt", "Mug", ""}
+	fTags    = []string{"Sale", "sale", "new", "Summer", "inverno", "Ação"}
+	fSizes   = []string{"S", "M", "L", "m"}
+	fColors  = []string{"Red", "Blue", "red"}
+	fNames   = []string{"Camisa azul", "Caneca", "Camiseta verde", "Casaco", "Meia", "Cadeira"}
+	fMater   = []string{"cotton", "wool", "linen"}
+)
+
+func writeFacetCatalog(t *testing.T, db *store.DB, r *rand.Rand, tenantID string, n int) *facetCatalog {
+	t.Helper()
+	fc := &facetCatalog{words: []string{"cam", "camisa", "caneca", "acme", "sale", "m", "verde", "zz"}}
+	now := vitrine.Now()
+	for i := range 6 {
+		c := &vitrine.Category{ID: vitrine.NewID(), TenantID: tenantID, Name: fmt.Sprintf("Cat %d", i), Handle: fmt.Sprintf("cat-%d", i),
+			Position: i, CreatedAt: now, UpdatedAt: now}
+		if i > 0 && r.IntN(3) > 0 {
+			c.ParentID = fc.cats[r.IntN(i)].ID
+		}
+		if err := db.SaveCategory(ctx, testChange, c, false); err != nil {
+			t.Fatal(err)
+		}
+		fc.cats = append(fc.cats, c)
+	}
+	if err := db.SaveAttribute(ctx, testChange, &vitrine.Attribute{TenantID: tenantID, Key: "material", Name: "Material", Type: vitrine.AttributeText,
+		CreatedAt: now, UpdatedAt: now}, false); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		p := randomProduct(r, tenantID, fc, i)
+		if err := createProduct(db, p); err != nil {
+			t.Fatalf("product %d: %v", i, err)
+		}
+	}
+	return fc
+}
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+func randomProduct(r *rand.Rand, tenantID string, fc *facetCatalog, i int) *vitrine.Product {
+	sku := fmt.Sprintf("SKU-%d-%d", i, r.IntN(1000))
+	p := newProduct(tenantID, sku, pick(r, fNames)+fmt.Sprintf(" %d", i), 0, pick(r, []vitrine.ProductStatus{vitrine.ProductActive, vitrine.ProductDraft, vitrine.ProductArchived}))
+	p.Vendor, p.ProductType = pick(r, fVendors), pick(r, fTypes)
+	if r.IntN(3) == 0 {
+		p.Description = "Feito de " + pick(r, fMater)
+	}
+	for range r.IntN(3) {
+		if tag := pick(r, fTags); !slices.ContainsFunc(p.Tags, func(t string) bool { return vitrine.TagKey(t) == vitrine.TagKey(tag) }) {
+			p.Tags = append(p.Tags, tag)
+		}
+	}
+	for range r.IntN(3) {
+		if c := pick(r, fc.cats); !slices.ContainsFunc(p.Categories, func(pc vitrine.ProductCategory) bool { return pc.ID == c.ID }) {
+			p.Categories = append(p.Categories, vitrine.ProductCategory{ID: c.ID})
+		}
+	}
+	if r.IntN(2) == 0 {
+		p.Attributes = map[string]any{"material": pick(r, fMater)}
+	}
+	base := p.Variants[0]
+	p.Variants = nil
+	switch r.IntN(3) {
+	case 0: // no options: one variant
+		v := *base
+		p.Variants = []*vitrine.Variant{&v}
+	default:
+		p.Options = []vitrine.Option{{Name: pick(r, []string{"Size", "size"})}}
+		if r.IntN(2) == 0 {
+			p.Options = append(p.Options, vitrine.Option{Name: "Color"})
+		}
+		seen := map[string]bool{}
+		for j := range 1 + r.IntN(4) {
+			opts := map[string]string{p.Options[0].Name: pick(r, fSizes)}
+			if len(p.Options) > 1 {
+				opts["Color"] = pick(r, fColors)
+			}
+			key := fmt.Sprint(opts)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			v := *base
+			v.ID, v.SKU, v.Options, v.Position = vitrine.NewID(), fmt.Sprintf("%s-%d", sku, j), opts, len(p.Variants)+1
+			p.Variants = append(p.Variants, &v)
+		}
+		for k := range p.Options {
+			for _, v := range p.Variants {
+				if val := v.Options[p.Options[k].Name]; !slices.Contains(p.Options[k].Values, val) {
+					p.Options[k].Values = append(p.Options[k].Values, val)
+				}
+			}
+		}
+	}
+	for _, v := range p.Variants {
+		v.Price = int64(100 * (1 + r.IntN(20)))
+		v.Stock = int64(r.IntN(3))
+		if r.IntN(4) == 0 {
+			c := v.Price + int64(r.IntN(3)-1)*50
+			v.CompareAtPrice = &c
+		}
+	}
+	p.UpdatedAt = p.UpdatedAt.Add(-time.Duration(r.IntN(10)) * time.Hour)
+	p.Summarize()
+	return p
+}
+
+// randomFilter is a filter of a few random terms, with every facet.
+func randomFilter(r *rand.Rand, fc *facetCatalog) vitrine.ProductFilter {
+	f := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+	yes, no := true, false
+	for range r.IntN(4) {
+		switch r.IntN(11) {
+		case 0:
+			f.Status = pick(r, []vitrine.ProductStatus{vitrine.ProductActive, vitrine.ProductDraft})
+		case 1:
+			f.Vendor = vitrine.QueryText(pick(r, fVendors[:5]))
+		case 2:
+			f.ProductType = vitrine.QueryText(pick(r, fTypes[:3]))
+		case 3:
+			f.Tags = append(f.Tags, vitrine.QueryText(pick(r, fTags)))
+		case 4:
+			f.CategoryID = pick(r, fc.cats).ID
+		case 5:
+			if f.Options == nil {
+				f.Options = map[string]string{}
+			}
+			if r.IntN(2) == 0 {
+				f.Options[pick(r, []string{"Size", "size"})] = pick(r, fSizes)
+			} else {
+				f.Options["Color"] = pick(r, fColors)
+			}
+		case 6:
+			f.Attributes = map[string]any{"material": pick(r, fMater)}
+		case 7:
+			f.OnSale = pick(r, []*bool{&yes, &no})
+		case 8:
+			f.InStock = pick(r, []*bool{&yes, &no})
+		case 9:
+			lo, hi := int64(100*r.IntN(10)), int64(100*(5+r.IntN(20)))
+			f.MinMinor, f.MaxMinor, f.Currency = &lo, &hi, "BRL"
+		case 10:
+			f.Words = append(f.Words, vitrine.Words(pick(r, fc.words))...)
+		}
+	}
+	if r.IntN(8) == 0 {
+		since := vitrine.Now().Add(-time.Duration(r.IntN(10)) * time.Hour)
+		f.Since = &since
+	}
+	return f
+}
+
+// TestFacetsFromTheIndexAreSQLs holds the facet index to the SQL it stands
+// for: over random catalogs and random filters, a faceted list counts the
+// same from a store whose index answers as from one without an index (the
+// SQL path), on both databases; another company's products are never
+// counted; the first faceted call, while the index builds, answers at
+// once, by SQL, the same.
+func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a, b := f.tenant("a", ana), f.tenant("b", ana)
+		r := rand.New(rand.NewPCG(35, 2))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 150)
+		writeFacetCatalog(t, f.db, r, b.ID, 40) // another company's: never counted
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+
+		check := func(t *testing.T, flt vitrine.ProductFilter) {
+			t.Helper()
+			got, err := f.db.FindProducts(ctx, a.ID, flt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := bySQL.FindProducts(ctx, a.ID, flt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := fmt.Sprint(got.Facets.Values, got.Facets.Options), fmt.Sprint(want.Facets.Values, want.Facets.Options); g != w {
+				t.Fatalf("filter %+v:\n index %s\n   sql %s", flt, g, w)
+			}
+			if !slices.Equal(ids(got.Products), ids(want.Products)) {
+				t.Fatalf("filter %+v: page %v, want %v", flt, ids(got.Products), ids(want.Products))
+			}
+		}
+		// The first call: no index yet; it builds meanwhile.
+		check(t, vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5})
+		if s := f.db.IndexStats(); s.SQL != 1 || s.Index != 0 {
+			t.Fatalf("the first faceted call: %+v, want one by SQL", s)
+		}
+		f.db.WaitIndexes()
+		for range 300 {
+			check(t, randomFilter(r, fc))
+		}
+		if s := f.db.IndexStats(); s.Index != 300 || s.Builds != 1 {
+			t.Fatalf("after the build: %+v, want 300 lists counted by the index, one build", s)
+		}
+	})
+}
