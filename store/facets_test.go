@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -227,6 +228,105 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 		}
 		if s := f.db.IndexStats(); s.Index != 300 || s.Builds != 1 {
 			t.Fatalf("after the build: %+v, want 300 lists counted by the index, one build", s)
+		}
+	})
+}
+
+// TestFacetsCoherentAcrossInstances writes through one instance and lists
+// through another, each with its own index of the company: every write is
+// in the other's counts at its next call (products created, updated,
+// deleted, imported; a category deleted), which brings its index up by
+// the changes recorded with the write, and counts what SQL counts.
+func TestFacetsCoherentAcrossInstances(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a := f.tenant("a", ana)
+		r := rand.New(rand.NewPCG(35, 3))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 60)
+		other := openWith(t, url, store.Options{})
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		counts := func(db *store.DB, flt vitrine.ProductFilter) string {
+			t.Helper()
+			found, err := db.FindProducts(ctx, a.ID, flt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(found.Facets.Values, found.Facets.Options)
+		}
+		counts(other, all)
+		other.WaitIndexes()
+		same := func(step string) {
+			t.Helper()
+			before := other.IndexStats()
+			for _, flt := range []vitrine.ProductFilter{all, {Facets: vitrine.FacetNames, Vendor: "acme", Sort: vitrine.SortName, Limit: 5},
+				{Facets: vitrine.FacetNames, Words: []string{"cam"}, Sort: vitrine.SortName, Limit: 5}} {
+				if got, want := counts(other, flt), counts(bySQL, flt); got != want {
+					t.Fatalf("%s: the other instance counts\n %s\nwant\n %s", step, got, want)
+				}
+			}
+			if s := other.IndexStats(); s.Index != before.Index+3 {
+				t.Fatalf("%s: %+v, before %+v: the index did not answer", step, s, before)
+			}
+		}
+		same("built")
+
+		p := randomProduct(r, a.ID, fc, 1000)
+		p.Vendor, p.Tags = "Brand new", []string{"fresh"}
+		if err := createProduct(f.db, p); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); !strings.Contains(got, "Brand new") || !strings.Contains(got, "fresh") {
+			t.Fatalf("a product created on one instance is not in the other's counts: %s", got)
+		}
+		same("created")
+
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error {
+			p.Vendor = "Renamed"
+			p.Variants[0].Stock = 0
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); strings.Contains(got, "Brand new") || !strings.Contains(got, "Renamed") {
+			t.Fatalf("a product updated on one instance is not so in the other's counts: %s", got)
+		}
+		same("updated")
+
+		if err := f.db.DeleteProduct(ctx, testChange, a.ID, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); strings.Contains(got, "Renamed") || strings.Contains(got, "fresh") {
+			t.Fatalf("a product deleted on one instance is still in the other's counts: %s", got)
+		}
+		same("deleted")
+
+		var writes []vitrine.ProductWrite
+		for i := range 20 {
+			writes = append(writes, vitrine.ProductWrite{Create: randomProduct(r, a.ID, fc, 2000+i)})
+		}
+		if _, err := f.db.WriteProducts(ctx, testChange, a.ID, writes, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		same("imported")
+
+		// A category without children deleted: its products leave it.
+		leaf := fc.cats[len(fc.cats)-1]
+		for _, c := range fc.cats {
+			if c.ParentID == leaf.ID {
+				t.Skip("the last category has children")
+			}
+		}
+		if err := f.db.DeleteCategory(ctx, testChange, a.ID, leaf.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); strings.Contains(got, leaf.ID) {
+			t.Fatalf("a deleted category is still in the other's counts: %s", got)
+		}
+		same("category deleted")
+		if s := other.IndexStats(); s.Builds != 1 || s.CaughtUp < 5 {
+			t.Fatalf("%+v: want one build, every change applied to it", s)
 		}
 	})
 }
