@@ -330,3 +330,113 @@ func TestFacetsCoherentAcrossInstances(t *testing.T) {
 		}
 	})
 }
+
+// TestFacetsAfterPrunedChanges: an index older than the changes kept
+// (pruned past a few sequences here) is not brought up by the rest: the
+// list counts by SQL, as exactly, while the index is built again.
+func TestFacetsAfterPrunedChanges(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		defer store.PruneChanges(2, 5000, 1)()
+		f := newFixture(t, url)
+		a := f.tenant("a", f.user("ana@example.com"))
+		r := rand.New(rand.NewPCG(35, 4))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 30)
+		other := openWith(t, url, store.Options{})
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		counts := func(db *store.DB) string {
+			t.Helper()
+			found, err := db.FindProducts(ctx, a.ID, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(found.Facets.Values, found.Facets.Options)
+		}
+		counts(other)
+		other.WaitIndexes()
+		for i := range 5 {
+			p := randomProduct(r, a.ID, fc, 100+i)
+			p.Vendor = fmt.Sprintf("Vendor %d", i)
+			if err := createProduct(f.db, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := other.IndexStats()
+		if got, want := counts(other), counts(bySQL); got != want || !strings.Contains(got, "Vendor 0") {
+			t.Fatalf("after pruned changes:\n %s\nwant\n %s", got, want)
+		}
+		if s := other.IndexStats(); s.SQL != before.SQL+1 {
+			t.Fatalf("%+v, before %+v: want the list counted by SQL", s, before)
+		}
+		other.WaitIndexes()
+		if got, want := counts(other), counts(bySQL); got != want {
+			t.Fatalf("rebuilt:\n %s\nwant\n %s", got, want)
+		}
+		if s := other.IndexStats(); s.Builds != 2 || s.Index != before.Index+1 {
+			t.Fatalf("%+v: want a second build, answering", s)
+		}
+	})
+}
+
+// TestFacetIndexesWithinTheirMemory: the indexes of many companies stay
+// within the memory given, the least recently listed dropped first; a
+// company whose index is dropped is counted by SQL, as exactly, and its
+// index built again.
+func TestFacetIndexesWithinTheirMemory(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		r := rand.New(rand.NewPCG(35, 5))
+		var tenants []string
+		for i := range 3 {
+			tn := f.tenant(fmt.Sprintf("t%d", i), ana)
+			writeFacetCatalog(t, f.db, r, tn.ID, 40)
+			tenants = append(tenants, tn.ID)
+		}
+		// Measure one company's index, then allow two and a half.
+		probe := openWith(t, url, store.Options{})
+		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		if _, err := probe.FindProducts(ctx, tenants[0], all); err != nil {
+			t.Fatal(err)
+		}
+		probe.WaitIndexes()
+		one := probe.IndexBytes()
+		if one == 0 {
+			t.Fatal("no index built")
+		}
+		budget := one * 5 / 2
+		db := openWith(t, url, store.Options{FacetIndexMemory: budget})
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		list := func(tenant string) {
+			t.Helper()
+			got, err := db.FindProducts(ctx, tenant, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := bySQL.FindProducts(ctx, tenant, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := fmt.Sprint(got.Facets.Values, got.Facets.Options), fmt.Sprint(want.Facets.Values, want.Facets.Options); g != w {
+				t.Fatalf("%s:\n %s\nwant\n %s", tenant, g, w)
+			}
+			db.WaitIndexes()
+			if b := db.IndexBytes(); b > budget {
+				t.Fatalf("the indexes hold %d bytes, over %d", b, budget)
+			}
+		}
+		for _, tn := range tenants { // each built; the third drops the first
+			list(tn)
+		}
+		before := db.IndexStats()
+		list(tenants[2])
+		list(tenants[1])
+		if s := db.IndexStats(); s.Index != before.Index+2 || s.Builds != 3 {
+			t.Fatalf("%+v, before %+v: the two most recent companies are held", s, before)
+		}
+		list(tenants[0]) // dropped: by SQL, and built again
+		if s := db.IndexStats(); s.SQL != before.SQL+1 || s.Builds != 4 {
+			t.Fatalf("%+v, before %+v: the least recently listed company was not the one dropped", s, before)
+		}
+	})
+}

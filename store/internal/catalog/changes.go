@@ -23,11 +23,20 @@ func noChanges() changes { return changes{} }
 
 // Pruning keeps a company's changes of its last keepSeqs sequences, and
 // at most keepRows rows; it runs at one write in pruneEvery.
-const (
+// (Variables for the tests: SetPruning.)
+var (
 	keepSeqs   = 1000
 	keepRows   = 5000
 	pruneEvery = 64
 )
+
+// SetPruning sets how the changes are pruned, and returns what restores
+// the defaults: for the tests.
+func SetPruning(seqs, rows, every int) (restore func()) {
+	s, r, e := keepSeqs, keepRows, pruneEvery
+	keepSeqs, keepRows, pruneEvery = seqs, rows, every
+	return func() { keepSeqs, keepRows, pruneEvery = s, r, e }
+}
 
 // recordChanges adds ch to catalog_changes at the sequence the write's
 // transaction bumps the company's catalog sequence to (base.Write, as its
