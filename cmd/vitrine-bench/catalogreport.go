@@ -161,7 +161,7 @@ func (r *catalogReport) targets() string {
 		row("round trips to PostgreSQL per get_product of 10 variants and 10 images ≤ 1.1 (one)", fmt.Sprintf("%.2f (1 variant: %.2f)", r.richTrips, r.singleTrips), r.richTrips <= 1.1)
 	}
 	if plain := r.measures[scPlain]; plain != nil && plain.Calls > 0 {
-		for _, name := range []string{scOptions, scTag} {
+		for _, name := range []string{scOptions, scTag, scQuery} {
 			m := r.measures[name]
 			if m == nil || m.Calls == 0 {
 				continue
