@@ -23,6 +23,7 @@ const (
 	RolesManage    Permission = "roles:manage"
 	AuditRead      Permission = "audit:read"
 	CatalogManage  Permission = "catalog:manage"
+	ShopManage     Permission = "shop:manage"
 )
 
 // PermissionInfo describes a permission for people and models.
@@ -48,6 +49,7 @@ var Permissions = []PermissionInfo{
 	{AuditRead, "Read the audit log of every action taken in the company."},
 	// Last: a set's bits are stored, and those before keep their place.
 	{CatalogManage, "Define the company's categories and product attributes."},
+	{ShopManage, "Open and close the company's shop window and set what it publishes."},
 }
 
 // PermissionSet is a set of permissions, one bit per catalog entry.

@@ -22,6 +22,7 @@ type Store interface {
 	TokenStore
 	ProductStore
 	TaxonomyStore
+	ShopStore
 	AuditStore
 	MCPSessionStore
 	// AccessEpoch returns a number that grows whenever a user, token,

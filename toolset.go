@@ -37,6 +37,7 @@ var Toolsets = []Toolset{
 	{Name: "members", About: "A company's members, their roles and grants.", Icon: "members.svg"},
 	{Name: "roles", About: "The permission catalog and custom roles.", Icon: "roles.svg"},
 	{Name: "audit", About: "The audit log of every call.", Icon: "audit.svg"},
+	{Name: "shop", About: "The shop window: what the company publishes to shopping agents and feeds.", Icon: "shop.svg"},
 }
 
 // The access scopes: write grants every tool of the toolsets granted, read

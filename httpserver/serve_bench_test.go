@@ -3,11 +3,13 @@ package httpserver_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -142,4 +144,57 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkServeSessionCall is a tools/call of a 2025-11-25 session, in
+// process, with no other session open and with 5,000 idle ones (clients
+// that initialized and went quiet): what a session's request costs must
+// not grow with the sessions the instance holds. Compare the two
+// sub-benchmarks' cpu-ns/op (go test ./httpserver -run '^$' -bench
+// ServeSessionCall).
+func BenchmarkServeSessionCall(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	w := newWorld(b, dbtest.SQLiteURL(b))
+	quiet := slog.New(slog.DiscardHandler)
+	h := serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{})
+	srv := httptest.NewServer(h)
+	b.Cleanup(srv.Close)
+	product := map[string]any{"tenant_id": w.tenants["technova"], "id": w.productID("technova", "NB-DELL-5440")}
+	open := func() string {
+		r := httptest.NewRequest(http.MethodPost, httpserver.MCPPath, strings.NewReader(initialize))
+		r.Header.Set("Authorization", "Bearer "+w.tokens[owner])
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		id := rec.Header().Get("Mcp-Session-Id")
+		if rec.Code != http.StatusOK || id == "" {
+			b.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+		}
+		return id
+	}
+	idle := 0
+	for _, others := range []int{0, 5000} {
+		for ; idle < others; idle++ {
+			open()
+		}
+		b.Run(fmt.Sprintf("%d idle sessions", others), func(b *testing.B) {
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
+				&mcp.StreamableClientTransport{Endpoint: srv.URL + httpserver.MCPPath, HTTPClient: &http.Client{Transport: bearerTransport(w.tokens[owner])}, MaxRetries: -1},
+				&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_product", Arguments: product})
+				if err != nil || res.IsError {
+					b.Fatal(err, res)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		})
+	}
 }

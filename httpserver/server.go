@@ -87,6 +87,7 @@ type Server struct {
 	limits   *limiter
 	sessions *sessionCap
 	ended    *endedSessions
+	held     heldSessions
 	// exchanges counts the requests to /mcp that are not event streams (a
 	// call's answer is written after its handler returns), for Shutdown.
 	exchanges atomic.Int64

@@ -70,13 +70,51 @@ func (s *Server) streamable() http.Handler {
 const sessionlessProtocol = "2026-07-28"
 
 // hasSession reports whether this instance holds the session.
-func (s *Server) hasSession(id string) bool {
-	for ss := range s.mcp.MCP().Sessions() {
-		if ss.ID() == id {
-			return true
+func (s *Server) hasSession(id string) bool { return s.held.get(id) != nil }
+
+// heldSessions are the sessions this instance holds, by id, so that a
+// request finds its session by a map read: the SDK's Server.Sessions
+// copies the list of every session at each call, and every request of a
+// session walked it (with 5,000 sessions open, 40 KB copied and 5,000 ids
+// compared a request). A session is added when its initialize hands out
+// its id, and leaves when it closes, however it closes (its client's
+// DELETE, the idle timeout, the session cap, shutdown): one goroutine a
+// session waits for that.
+type heldSessions struct {
+	mu   sync.Mutex
+	byID map[string]*mcp.ServerSession
+}
+
+// add records the session with that id, just opened on srv.
+func (h *heldSessions) add(srv *mcp.Server, id string) {
+	for ss := range srv.Sessions() {
+		if ss.ID() != id {
+			continue
 		}
+		h.mu.Lock()
+		if h.byID == nil {
+			h.byID = map[string]*mcp.ServerSession{}
+		}
+		h.byID[id] = ss
+		h.mu.Unlock()
+		go func() {
+			_ = ss.Wait()
+			h.mu.Lock()
+			if h.byID[id] == ss {
+				delete(h.byID, id)
+			}
+			h.mu.Unlock()
+		}()
+		return
 	}
-	return false
+}
+
+// get returns the session with that id, or nil if this instance does not
+// hold it.
+func (h *heldSessions) get(id string) *mcp.ServerSession {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.byID[id]
 }
 
 // endedSessions answers the requests of sessions their clients ended
@@ -142,11 +180,9 @@ func (e *endedSessions) elsewhere(ctx context.Context, id string) bool {
 	if err != nil || !ended {
 		return false
 	}
-	for ss := range e.s.mcp.MCP().Sessions() {
-		if ss.ID() == id {
-			e.s.log.Info("session closed: its client ended it on another instance", "session", id)
-			go ss.Close() // its in-flight requests finish; this one is answered 404
-		}
+	if ss := e.s.held.get(id); ss != nil {
+		e.s.log.Info("session closed: its client ended it on another instance", "session", id)
+		go ss.Close() // its in-flight requests finish; this one is answered 404
 	}
 	return true
 }
@@ -177,17 +213,20 @@ func newSessionCap(s *Server, max int) *sessionCap {
 // Mcp-Session-Id), making room for it first.
 func (c *sessionCap) serveNew(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	caller := callerOf(r)
-	if c.max <= 0 || caller == nil || r.Method != http.MethodPost {
+	if r.Method != http.MethodPost {
 		next.ServeHTTP(w, r)
 		return
 	}
-	if !c.makeRoom(caller.User.ID) {
+	capped := c.max > 0 && caller != nil
+	if capped && !c.makeRoom(caller.User.ID) {
 		c.s.limits.tooMany(w, "sessions", time.Second)
 		return
 	}
-	rw := &sessionIDWriter{ResponseWriter: w}
+	// The session is held from before its id reaches the client, whose
+	// next request may come before this one's handler returns.
+	rw := &sessionIDWriter{ResponseWriter: w, opened: func(id string) { c.s.held.add(c.s.mcp.MCP(), id) }}
 	next.ServeHTTP(rw, r)
-	if rw.id != "" {
+	if rw.id != "" && capped {
 		c.mu.Lock()
 		c.uses[rw.id] = &sessionUse{user: caller.User.ID, last: time.Now()}
 		c.mu.Unlock()
@@ -220,10 +259,8 @@ func (c *sessionCap) serve(id string, w http.ResponseWriter, r *http.Request, ne
 // user holds fewer than max, forgetting the sessions that ended on their
 // own. It reports whether there is room.
 func (c *sessionCap) makeRoom(user string) bool {
-	open := map[string]bool{}
-	for ss := range c.s.mcp.MCP().Sessions() {
-		open[ss.ID()] = true
-	}
+	open := func(id string) bool { return c.s.held.get(id) != nil }
+	closed := map[string]bool{}
 	c.mu.Lock()
 	var (
 		held   int
@@ -232,7 +269,7 @@ func (c *sessionCap) makeRoom(user string) bool {
 	for {
 		held, oldest = 0, ""
 		for id, u := range c.uses {
-			if !open[id] {
+			if closed[id] || !open(id) {
 				delete(c.uses, id)
 				continue
 			}
@@ -248,7 +285,7 @@ func (c *sessionCap) makeRoom(user string) bool {
 			break
 		}
 		delete(c.uses, oldest)
-		open[oldest] = false
+		closed[oldest] = true
 		c.mu.Unlock()
 		c.close(oldest)
 		c.mu.Lock()
@@ -258,34 +295,41 @@ func (c *sessionCap) makeRoom(user string) bool {
 }
 
 func (c *sessionCap) close(id string) {
-	for ss := range c.s.mcp.MCP().Sessions() {
-		if ss.ID() == id {
-			c.s.log.Info("session closed: too many sessions of one user", "session", id)
-			ss.Close()
-			return
-		}
+	if ss := c.s.held.get(id); ss != nil {
+		c.s.log.Info("session closed: too many sessions of one user", "session", id)
+		ss.Close()
 	}
 }
 
-// sessionIDWriter notes the session id a response hands out.
+// sessionIDWriter notes the session id a response hands out, and calls
+// opened with it before the response's header is written.
 type sessionIDWriter struct {
 	http.ResponseWriter
-	id string
+	id     string
+	opened func(id string)
+}
+
+func (w *sessionIDWriter) note() {
+	if w.id != "" {
+		return
+	}
+	if w.id = w.Header().Get("Mcp-Session-Id"); w.id != "" {
+		w.opened(w.id)
+	}
 }
 
 func (w *sessionIDWriter) WriteHeader(code int) {
-	w.id = w.Header().Get("Mcp-Session-Id")
+	w.note()
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *sessionIDWriter) Write(p []byte) (int, error) {
-	if w.id == "" {
-		w.id = w.Header().Get("Mcp-Session-Id")
-	}
+	w.note()
 	return w.ResponseWriter.Write(p)
 }
 
 func (w *sessionIDWriter) Flush() {
+	w.note()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}

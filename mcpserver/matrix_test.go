@@ -53,6 +53,8 @@ var allowed = map[string][]string{
 	"delete_category":      {"owner", "admin"},
 	"save_attribute":       {"owner", "admin"},
 	"delete_attribute":     {"owner", "admin"},
+	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
+	"update_shop":          {"owner", "admin"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

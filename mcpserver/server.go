@@ -44,6 +44,13 @@ type Options struct {
 	// and by every tool. Empty (stdio: no URL to name), the server's
 	// icon is a data: URI and tools name none.
 	IconsURL string
+	// PublicURL is the base URL the HTTP server is reached at, under which
+	// the shop windows are served ({PublicURL}/shops/{slug}/): get_shop
+	// names their URLs. Empty (stdio), it names only the hosts.
+	PublicURL string
+	// ShopDomain, if set, serves each open window at the root of
+	// {slug}.{ShopDomain} too, as get_shop says.
+	ShopDomain string
 	// ConfirmDestructive makes delete_product ask the user to confirm,
 	// through elicitation, when the client can ask.
 	ConfirmDestructive bool
@@ -145,7 +152,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 
 func allTools(opts Options, s *Server) []*Tool {
 	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
-		memberTools(), roleTools(), auditTools())
+		memberTools(), roleTools(), auditTools(), shopTools(opts))
 	return append(tools, discoveryTools(s)...)
 }
 

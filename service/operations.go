@@ -45,6 +45,8 @@ const (
 	OpListAttributes   Operation = "list_attributes"
 	OpSaveAttribute    Operation = "save_attribute"
 	OpDeleteAttribute  Operation = "delete_attribute"
+	OpGetShop          Operation = "get_shop"
+	OpUpdateShop       Operation = "update_shop"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -80,6 +82,11 @@ var needs = map[Operation]vitrine.Permission{
 	OpListAttributes:     vitrine.ProductsRead,
 	OpSaveAttribute:      vitrine.CatalogManage,
 	OpDeleteAttribute:    vitrine.CatalogManage,
+	// The window's settings and URLs are what it shows the public anyway,
+	// and whoever fixes what keeps products from it (a reader of products)
+	// needs them: the product page template, the option mapping.
+	OpGetShop:    vitrine.ProductsRead,
+	OpUpdateShop: vitrine.ShopManage,
 }
 
 // Needs returns the permission the operation needs.

@@ -12,9 +12,16 @@ import (
 )
 
 // write runs fn in a write transaction of the scope's tenant, with the
-// audit event of ch's call in the same transaction (base.Write).
+// audit event of ch's call in the same transaction (base.Write): a write
+// of accounts, which no shop window shows.
 func (db *DB) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
-	return base.Write(ctx, db.d, s, ch, target, fn)
+	return base.Write(ctx, db.d, s, ch, base.Accounts, target, fn)
+}
+
+// writeCatalog runs fn as write does, for a write of what the tenant's
+// shop window shows: it bumps the tenant's catalog sequence too.
+func (db *DB) writeCatalog(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
+	return base.Write(ctx, db.d, s, ch, base.Catalog, target, fn)
 }
 
 // is returns a target that is known before the write.

@@ -72,7 +72,9 @@ func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Te
 		return vitrine.NotFound("Tenant")
 	}
 	var n int64
-	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) (err error) {
+	// The company's name and slug are its window's too: the catalog's
+	// sequence moves, and feeds tagged by it are read anew.
+	err := db.writeCatalog(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, currency = $3, updated_at = $4 WHERE id = $5`,
 			t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), t.UpdatedAt, t.ID)
 		return err

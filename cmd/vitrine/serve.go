@@ -209,6 +209,7 @@ func (c *ServeCmd) Run(e *env) error {
 	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}
 	if publicURL != "" {
 		mopts.IconsURL = httpserver.IconsURL(publicURL)
+		mopts.PublicURL = publicURL // where get_shop says the windows are
 	}
 	srv, err := mcpserver.New(svc, c.options(mopts))
 	if err != nil {

@@ -47,6 +47,11 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[importMode]():            {Type: "string", Enum: enum(catalog.ImportModes)},
 	reflect.TypeFor[auditOutcome]():          {Type: "string", Enum: append([]any{vitrine.OutcomeOK}, enum(vitrine.ErrorTypes)...)},
 	reflect.TypeFor[permissionName]():        {Type: "string", Enum: permissionEnum()},
+	reflect.TypeFor[shopURLTemplate]():       {Type: "string", MaxLength: ptr(vitrine.MaxShopURLLength)},
+	reflect.TypeFor[countryCode]():           {Type: "string", MaxLength: ptr(2)},
+	reflect.TypeFor[domainName]():            {Type: "string", MaxLength: ptr(253)},
+	reflect.TypeFor[stockShown]():            {Type: "string", Enum: []any{string(vitrine.StockAvailability), string(vitrine.StockExact)}},
+	reflect.TypeFor[feedAttribute]():         {Type: "string", Enum: feedAttributes()},
 	// A record's fields left out when they hold their default (ProductOut).
 	reflect.TypeFor[defaultTrue](): {Type: "boolean", Default: json.RawMessage("true")},
 	reflect.TypeFor[policyOut]():   {Type: "string", Enum: []any{string(vitrine.PolicyDeny), string(vitrine.PolicyContinue)}, Default: json.RawMessage(`"deny"`)},

@@ -50,10 +50,11 @@ type AttributeOut struct {
 	Name   string   `json:"name"`
 	Type   string   `json:"type"`
 	Values []string `json:"values,omitempty" jsonschema:"An enum's."`
+	Public bool     `json:"public" jsonschema:"Shown in the shop window."`
 }
 
 func AttributeView(a *vitrine.Attribute) AttributeOut {
-	return AttributeOut{Key: a.Key, Name: a.Name, Type: string(a.Type), Values: a.Values}
+	return AttributeOut{Key: a.Key, Name: a.Name, Type: string(a.Type), Values: a.Values, Public: a.Public}
 }
 
 type ListAttributesOut struct {
@@ -68,6 +69,7 @@ type SaveAttributeIn struct {
 	Name   *shortText    `json:"name,omitempty" jsonschema:"Default: the key."`
 	Type   attributeType `json:"type,omitempty" jsonschema:"Needed to make one; fixed after."`
 	Values *[]shortText  `json:"values,omitempty" jsonschema:"An enum's allowed values."`
+	Public *bool         `json:"public,omitempty" jsonschema:"Shown in the shop window. Default: false."`
 }
 
 type AttributeKeyIn struct {

@@ -211,6 +211,9 @@ type AttributeFields struct {
 	Name   *string
 	Type   string
 	Values *[]string
+	// Public shows the attribute in the company's shop window; unset, a
+	// new one is private and an existing one stays as it is.
+	Public *bool
 }
 
 var attributeKeyRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
@@ -307,6 +310,9 @@ func (s *Catalog) DeleteAttribute(ctx context.Context, a *service.Access, key st
 }
 
 func (in AttributeFields) applyTo(at *vitrine.Attribute) error {
+	if in.Public != nil {
+		at.Public = *in.Public
+	}
 	if in.Name != nil {
 		name, err := vitrine.ValidateName("name", *in.Name, 255)
 		if err != nil {

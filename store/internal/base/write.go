@@ -10,20 +10,45 @@ import (
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
+// Touches says what a write changes besides its audit event, for what the
+// transaction does after it.
+type Touches uint8
+
+const (
+	// Accounts is a write of tenancy, memberships or roles: nothing a
+	// company's shop window shows.
+	Accounts Touches = iota
+	// Catalog is a write of what a company's window shows: its products,
+	// variants and stock, categories, attribute definitions, the window's
+	// own settings, the company's name. It adds one to the company's
+	// catalog sequence (tenants.catalog_seq), by which feeds are tagged
+	// and the facet index follows the catalog's changes.
+	Catalog
+)
+
 // Write runs fn in a write transaction of the scope's tenant, and stores
 // in the same transaction the audit event of ch's call (if it has one),
 // about what target returns once fn has written: a change never commits
 // without its trace, nor its trace without it. (Calls that write nothing
 // have their events stored by the service's audit log instead; the
 // event's id is the call's, so that the audit log's copy of a write's
-// event adds no second row.)
-func Write(ctx context.Context, d sqldb.Dialect, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
+// event adds no second row.) A Catalog write then bumps the tenant's
+// catalog sequence, as the transaction's last statement: the tenant's row
+// is locked only from there to the commit (on PostgreSQL the bump goes in
+// the COMMIT's round trip), and the sequences commit in their order. A
+// write that fails, or that fn refuses, rolls the bump back with the rest.
+func Write(ctx context.Context, d sqldb.Dialect, s sqldb.Scope, ch vitrine.Change, touches Touches, target func() string, fn func(sqldb.Conn) error) error {
 	return d.Write(ctx, s, func(c sqldb.Conn) error {
 		if err := fn(c); err != nil {
 			return err
 		}
 		if e := ch.Event(s.TenantID, target()); e != nil {
-			return InsertAudit(ctx, c, []*vitrine.AuditEvent{e})
+			if err := InsertAudit(ctx, c, []*vitrine.AuditEvent{e}); err != nil {
+				return err
+			}
+		}
+		if touches == Catalog {
+			return sqldb.ExecLater(ctx, c, `UPDATE tenants SET catalog_seq = catalog_seq + 1 WHERE id = $1`, s.TenantID)
 		}
 		return nil
 	})

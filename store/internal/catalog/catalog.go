@@ -34,11 +34,13 @@ func New(d sqldb.Dialect) *Store {
 	return &Store{d: d, search: search}
 }
 
-// write runs fn as base.Write does, and records in the same transaction,
-// at the catalog sequence it moves to, what changed tells it fn changed,
-// for the facet indexes (changes.go).
+// write runs fn as base.Write does: everything the catalog writes is
+// what a company's window shows, so that every write bumps the company's
+// catalog sequence. It records in the same transaction, at the sequence
+// it moves to, what changed tells it fn changed, for the facet indexes
+// (changes.go).
 func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, changed func() changes, fn func(sqldb.Conn) error) error {
-	return base.Write(ctx, db.d, s, ch, target, func(c sqldb.Conn) error {
+	return base.Write(ctx, db.d, s, ch, base.Catalog, target, func(c sqldb.Conn) error {
 		if err := fn(c); err != nil {
 			return err
 		}

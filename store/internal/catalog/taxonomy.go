@@ -170,12 +170,12 @@ func (db *Store) Attributes(ctx context.Context, tenantID string) ([]*vitrine.At
 				typ    string
 				values string
 			)
-			if err := r.Scan(&a.TenantID, &a.Key, &a.Name, &typ, &values, &a.CreatedAt, &a.UpdatedAt); err != nil {
+			if err := r.Scan(&a.TenantID, &a.Key, &a.Name, &typ, &values, &a.Public, &a.CreatedAt, &a.UpdatedAt); err != nil {
 				return nil, err
 			}
 			a.Type = vitrine.AttributeType(typ)
 			return &a, json.Unmarshal([]byte(values), &a.Values)
-		}, `SELECT tenant_id, key, name, type, enum_values, created_at, updated_at FROM attributes WHERE tenant_id = $1 ORDER BY key`, tenantID)
+		}, `SELECT tenant_id, key, name, type, enum_values, public, created_at, updated_at FROM attributes WHERE tenant_id = $1 ORDER BY key`, tenantID)
 		return err
 	})
 	if err != nil {
@@ -198,12 +198,12 @@ func (db *Store) SaveAttribute(ctx context.Context, ch vitrine.Change, a *vitrin
 	}
 	err = db.write(ctx, base.Tenant(a.TenantID), ch, base.Is(a.Key), noChanges, func(c sqldb.Conn) error {
 		if !update {
-			_, err := c.Exec(ctx, `INSERT INTO attributes (tenant_id, key, name, type, enum_values, created_at, updated_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7)`, a.TenantID, a.Key, a.Name, string(a.Type), string(values), a.CreatedAt, a.UpdatedAt)
+			_, err := c.Exec(ctx, `INSERT INTO attributes (tenant_id, key, name, type, enum_values, public, created_at, updated_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, a.TenantID, a.Key, a.Name, string(a.Type), string(values), a.Public, a.CreatedAt, a.UpdatedAt)
 			return err
 		}
-		n, err := c.Exec(ctx, `UPDATE attributes SET name = $1, enum_values = $2, updated_at = $3 WHERE tenant_id = $4 AND key = $5`,
-			a.Name, string(values), a.UpdatedAt, a.TenantID, a.Key)
+		n, err := c.Exec(ctx, `UPDATE attributes SET name = $1, enum_values = $2, public = $3, updated_at = $4 WHERE tenant_id = $5 AND key = $6`,
+			a.Name, string(values), a.Public, a.UpdatedAt, a.TenantID, a.Key)
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Attribute")
 		}

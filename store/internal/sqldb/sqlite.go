@@ -297,6 +297,7 @@ var sqliteUniqueColumns = map[string]string{
 	"attributes.tenant_id, attributes.key":       "attributes_pkey",
 	"memberships.tenant_id, memberships.user_id": "memberships_pkey",
 	"api_tokens.prefix":                          "api_tokens_prefix_key",
+	"shops.domain":                               "shops_domain_key",
 }
 
 func (d *sqliteDB) Constraint(err error) (string, bool) {

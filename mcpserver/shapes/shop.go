@@ -1,0 +1,84 @@
+package shapes
+
+import (
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service/shop"
+)
+
+type (
+	shopURLTemplate string
+	countryCode     string
+	domainName      string
+	stockShown      string
+	feedAttribute   string
+)
+
+// ShopOut is the company's shop window as get_shop and update_shop show it.
+type ShopOut struct {
+	Open       bool              `json:"open"`
+	ProductURL string            `json:"product_url"`
+	Country    string            `json:"country"`
+	Stock      string            `json:"stock"`
+	Domain     string            `json:"domain"`
+	Options    map[string]string `json:"options" jsonschema:"Option name to the feed attribute it fills, defaults included."`
+	Version    int64             `json:"version"`
+	UpdatedAt  *time.Time        `json:"updated_at,omitempty"`
+	URLs       ShopURLsOut       `json:"urls"`
+}
+
+// ShopURLsOut are where the window is served, open or not.
+type ShopURLsOut struct {
+	Window     string   `json:"window,omitempty"`
+	Profile    string   `json:"ucp_profile,omitempty"`
+	MCP        string   `json:"ucp_mcp,omitempty"`
+	REST       string   `json:"ucp_rest,omitempty"`
+	GoogleFeed string   `json:"google_feed,omitempty"`
+	OpenAIFeed string   `json:"openai_feed,omitempty"`
+	Hosts      []string `json:"hosts,omitempty" jsonschema:"Also served at these roots."`
+}
+
+// ShopView is the window of st as it is served at u.
+func ShopView(st *shop.Settings, u shop.URLs) ShopOut {
+	s := st.Shop
+	out := ShopOut{Open: s.Open, ProductURL: s.ProductURL, Country: s.Country, Stock: string(s.Stock), Domain: s.Domain,
+		Options: shop.Options(s), Version: s.Version,
+		URLs: ShopURLsOut{Window: u.Window, Profile: u.Profile, MCP: u.MCP, REST: u.Catalog, GoogleFeed: u.GoogleFeed, OpenAIFeed: u.OpenAIFeed, Hosts: u.Hosts}}
+	if s.Version > 0 {
+		at := s.UpdatedAt
+		out.UpdatedAt = &at
+	}
+	return out
+}
+
+type UpdateShopIn struct {
+	TenantArg
+	Open            *bool                     `json:"open,omitempty" jsonschema:"Closed: 404 at every public URL."`
+	ProductURL      *shopURLTemplate          `json:"product_url,omitempty" jsonschema:"https://shop.example/products/{handle}; \"\" clears."`
+	Country         *countryCode              `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 it sells to."`
+	Stock           *stockShown               `json:"stock,omitempty" jsonschema:"What the public sees of stock."`
+	Domain          *domainName               `json:"domain,omitempty" jsonschema:"The company's own host; \"\" clears."`
+	Options         *map[string]feedAttribute `json:"options,omitempty" jsonschema:"Option name to feed attribute (\"\": none), over the defaults; replaces the last."`
+	ExpectedVersion *int64                    `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
+}
+
+// Changes are the service's changes of the arguments given.
+func (in UpdateShopIn) Changes() shop.Changes {
+	ch := shop.Changes{Open: in.Open, ProductURL: (*string)(in.ProductURL), Country: (*string)(in.Country), Stock: (*string)(in.Stock),
+		Domain: (*string)(in.Domain), ExpectedVersion: in.ExpectedVersion}
+	if in.Options != nil {
+		m := make(map[string]string, len(*in.Options))
+		for k, v := range *in.Options {
+			m[k] = string(v)
+		}
+		ch.Options = &m
+	}
+	return ch
+}
+
+// feedAttributes are the values an option maps to: a feed attribute, or
+// "" for none.
+func feedAttributes() []any {
+	return append(enum(vitrine.FeedAttributes), "")
+}

@@ -1,0 +1,273 @@
+package feed
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/vitrine/vitrine"
+)
+
+// item is one variant as both feeds see it: what it is called, where it
+// is, what it costs, whether it can be bought. The feeds differ only in
+// how they name and write these.
+type item struct {
+	ID, GroupID string
+	Variants    int // of the product: more than one makes a group
+	Title       string
+	Description string
+	Link        string
+	Image       string
+	Images      []string // the others, in the product's order
+	// Price is what is asked before a sale; SalePrice, when not "", what
+	// is asked now.
+	Price, SalePrice string
+	Availability     availability
+	// Quantity is the stock, when the window discloses it exactly and the
+	// variant's stock is tracked.
+	Quantity    *int64
+	Brand       string
+	GTIN, MPN   string
+	ProductType []string
+	// Attrs are the feed attributes the variant's options fill (size,
+	// color...), by feed attribute.
+	Attrs map[string]string
+	// Options are the variant's options, by option name, in the product's
+	// order.
+	Options []option
+	// Details are the product's public attributes.
+	Details []detail
+}
+
+type option struct{ Name, Value string }
+
+type detail struct{ Name, Value string }
+
+// availability is whether a variant can be bought.
+type availability int
+
+const (
+	inStock availability = iota
+	outOfStock
+	backorder
+)
+
+// availabilityOf reads a variant's availability: an untracked stock is
+// always available; a sold out variant whose policy continues selling is
+// on backorder.
+func availabilityOf(v *vitrine.Variant) availability {
+	switch {
+	case v.Untracked || v.Stock > 0:
+		return inStock
+	case v.Policy == vitrine.PolicyContinue:
+		return backorder
+	}
+	return outOfStock
+}
+
+// product is what the items of one product share, computed once.
+type product struct {
+	p           *vitrine.Product
+	description string
+	brand       string
+	images      []string
+	types       []string
+	details     []detail
+	// attrs are the feed attributes the product's options fill, by the
+	// options' order ("" for none).
+	attrs []string
+}
+
+// productOf reads what p's items share; maxDescription bounds the
+// description's characters.
+func productOf(win *Window, p *vitrine.Product, maxDescription int) *product {
+	pr := &product{p: p, description: plainText(p.Description, maxDescription), brand: clean(p.Vendor)}
+	for _, m := range p.Media {
+		pr.images = append(pr.images, win.mediaURL(m.URL))
+	}
+	for _, c := range p.Categories {
+		if n := clean(c.Name); n != "" {
+			pr.types = append(pr.types, n)
+		}
+	}
+	if len(pr.types) == 0 {
+		if t := clean(p.ProductType); t != "" {
+			pr.types = []string{t}
+		}
+	}
+	pr.attrs = make([]string, len(p.Options))
+	for i, o := range p.Options {
+		pr.attrs[i], _ = win.Shop.FeedAttribute(o.Name)
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Attributes)) {
+		def := win.Attributes[k]
+		if def == nil || !def.Public {
+			continue
+		}
+		if v := clean(vitrine.AttributeString(p.Attributes[k])); v != "" {
+			pr.details = append(pr.details, detail{Name: clean(def.Name), Value: v})
+		}
+	}
+	return pr
+}
+
+// itemOf maps a variant of pr's product.
+func itemOf(win *Window, pr *product, v *vitrine.Variant) *item {
+	p := pr.p
+	it := &item{ID: v.ID, GroupID: p.ID, Variants: len(p.Variants), Title: itemTitle(p, v), Description: pr.description,
+		Link: variantLink(win.Shop, p, v), Brand: pr.brand, ProductType: pr.types, Details: pr.details,
+		Availability: availabilityOf(v)}
+	if len(pr.images) > 0 {
+		it.Image, it.Images = pr.images[0], pr.images[1:]
+	}
+	if v.Image != "" {
+		// The variant's own image first, then the product's others.
+		img := win.mediaURL(v.Image)
+		it.Image, it.Images = img, make([]string, 0, len(pr.images))
+		for _, u := range pr.images {
+			if u != img {
+				it.Images = append(it.Images, u)
+			}
+		}
+	}
+	scale := vitrine.CurrencyScale(p.Currency)
+	money := func(minor int64) string { return vitrine.FormatPrice(minor, scale) + " " + p.Currency }
+	it.Price = money(v.Price)
+	if v.CompareAtPrice != nil && *v.CompareAtPrice > v.Price {
+		it.Price, it.SalePrice = money(*v.CompareAtPrice), money(v.Price)
+	}
+	if win.Shop.Stock == vitrine.StockExact && !v.Untracked {
+		q := max(v.Stock, 0)
+		it.Quantity = &q
+	}
+	if it.GTIN = gtin(v.Barcode); it.GTIN == "" {
+		it.MPN = v.SKU
+	}
+	for i, o := range p.Options {
+		val := clean(v.Options[o.Name])
+		if val == "" {
+			continue
+		}
+		it.Options = append(it.Options, option{Name: clean(o.Name), Value: val})
+		attr := pr.attrs[i]
+		if attr == "" {
+			continue
+		}
+		switch attr {
+		case "gender":
+			val = genders[vitrine.Fold(val)]
+		case "age_group":
+			val = ageGroups[vitrine.Fold(val)]
+		}
+		if val == "" {
+			continue
+		}
+		if it.Attrs == nil {
+			it.Attrs = map[string]string{}
+		}
+		if _, taken := it.Attrs[attr]; !taken {
+			it.Attrs[attr] = val
+		}
+	}
+	return it
+}
+
+// genders and ageGroups map option values (folded) to the values both
+// feeds take; a value not here is left out rather than sent wrong.
+var (
+	genders = map[string]string{
+		"male": "male", "men": "male", "man": "male", "masculino": "male", "homem": "male", "homens": "male", "hombre": "male", "homme": "male",
+		"female": "female", "women": "female", "woman": "female", "feminino": "female", "mulher": "female", "mulheres": "female", "mujer": "female", "femme": "female",
+		"unisex": "unisex", "unissex": "unisex",
+	}
+	ageGroups = map[string]string{
+		"adult": "adult", "adults": "adult", "adulto": "adult", "adultos": "adult",
+		"kids": "kids", "kid": "kids", "child": "kids", "children": "kids", "infantil": "kids", "crianca": "kids", "criancas": "kids", "nino": "kids", "ninos": "kids",
+		"toddler": "toddler", "infant": "infant", "bebe": "infant", "baby": "infant",
+		"newborn": "newborn", "recem-nascido": "newborn", "recem nascido": "newborn",
+	}
+)
+
+// itemTitle is a variant's title: the product's name, then its option
+// values in the product's order ("Camiseta — M / Azul").
+func itemTitle(p *vitrine.Product, v *vitrine.Variant) string {
+	name := oneLine(p.Name)
+	if w := variantWords(p, v); w != "" {
+		return name + " — " + w
+	}
+	return name
+}
+
+// oneLine is s cleaned, its runs of white space made one space.
+func oneLine(s string) string {
+	s = clean(s)
+	if strings.Contains(s, "  ") || strings.ContainsAny(s, "\t\n\r") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	return s
+}
+
+// variantWords are a variant's option values in the product's order: "M /
+// Azul"; "" for a product without options.
+func variantWords(p *vitrine.Product, v *vitrine.Variant) string {
+	var words []string
+	for _, o := range p.Options {
+		if val := clean(v.Options[o.Name]); val != "" {
+			words = append(words, val)
+		}
+	}
+	return strings.Join(words, " / ")
+}
+
+// variantLink is the product's page with the variant preselected:
+// ?variant=<id>, as Shopify's pages take it.
+func variantLink(shop *vitrine.Shop, p *vitrine.Product, v *vitrine.Variant) string {
+	u := shop.ProductPageURL(p.Handle)
+	if u == "" {
+		return ""
+	}
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + "variant=" + v.ID
+}
+
+// mediaURL makes a media path absolute against the server's public URL
+// (the demo's images are kept as /demo/images/x.svg); absolute URLs are
+// kept.
+func (w *Window) mediaURL(u string) string {
+	if strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") {
+		return strings.TrimSuffix(w.Origin, "/") + u
+	}
+	return u
+}
+
+// gtin returns a barcode that is a GTIN (8, 12, 13 or 14 digits whose last
+// checks the others), or "".
+func gtin(barcode string) string {
+	switch len(barcode) {
+	case 8, 12, 13, 14:
+	default:
+		return ""
+	}
+	sum := 0
+	for i := len(barcode) - 1; i >= 0; i-- {
+		c := barcode[i]
+		if c < '0' || c > '9' {
+			return ""
+		}
+		if i == len(barcode)-1 {
+			continue
+		}
+		d := int(c - '0')
+		if (len(barcode)-2-i)%2 == 0 {
+			d *= 3
+		}
+		sum += d
+	}
+	if int(barcode[len(barcode)-1]-'0') != (10-sum%10)%10 {
+		return ""
+	}
+	return barcode
+}
