@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,8 @@ type IndexStats struct {
 	// Builds counts the indexes built; CaughtUp the lists that applied
 	// changes to an index before counting.
 	Builds, CaughtUp int64
+	// Among counts the pages read among the ids the index found.
+	Among int64
 }
 
 // maxCatchUp bounds the changes a list applies to an index to bring it
@@ -120,9 +123,12 @@ func (db *Store) IndexBytes() int64 {
 	return db.ix.cache.Bytes()
 }
 
-func (ixs *Indexes) count(index bool) {
+func (ixs *Indexes) count(index, among bool) {
 	ixs.mu.Lock()
 	defer ixs.mu.Unlock()
+	if among {
+		ixs.stats.Among++
+	}
 	if index {
 		ixs.stats.Index++
 	} else {
@@ -133,13 +139,15 @@ func (ixs *Indexes) count(index bool) {
 // indexFacets returns the facets of pq from the company's index, read in
 // c (a snapshot), or nil when the index cannot answer for that snapshot:
 // none is built yet (a build starts), it is too far behind (likewise), or
-// it is ahead of the snapshot.
-func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
+// it is ahead of the snapshot. With them, the ids of the products the
+// filter keeps when they are few enough (pageAmong) that reading the page
+// among them costs less than walking the company's products in order.
+func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, []string, error) {
 	ixs := db.ix
 	tenant := pq.tenantID
 	seq, pruned, err := readSeq(ctx, c, tenant)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ixs.mu.Lock()
 	at, refused := ixs.refused[tenant]
@@ -149,28 +157,37 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 	}
 	ixs.mu.Unlock()
 	if refused {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ix := ixs.cache.Get(tenant)
 	if ix == nil {
 		ixs.start(tenant)
-		return nil, nil
+		return nil, nil, nil
 	}
 	if from := ix.Seq(); from < seq {
 		ok, err := db.catchUp(ctx, c, tenant, ix, from, seq, pruned)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !ok {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	q := facetindex.Query{Filter: pq.f, Categories: pq.categories, Facets: pq.f.Facets}
-	facets, ok := ix.FacetsAt(seq, q)
+	facets, ids, ok := ix.FacetsMatchAt(seq, q, pageAmong(ix.Len(), pq.f.Limit))
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return facets, nil
+	return facets, ids, nil
+}
+
+// pageAmong is the number of products a filter keeps under which its page
+// is read among them, by id: reading n rows by their key and sorting them
+// costs about what walking the company's products in the sort's order
+// costs to find limit of them, total÷n a match, at n² = limit × total;
+// the walk checks the filter's terms on each row, so twice that.
+func pageAmong(total, limit int) int {
+	return max(int(math.Sqrt(2*float64(max(limit, 1))*float64(total))), 100)
 }
 
 // readSeq reads the company's catalog sequence and the sequence up to

@@ -47,12 +47,6 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	}
 	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		pq := productQuery{tenantID: tenantID, f: f}
-		if len(f.Words) > 0 {
-			var err error
-			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
-				return err
-			}
-		}
 		if f.CategoryID != "" {
 			ids, err := db.categoryAndBelow(ctx, c, tenantID, f.CategoryID)
 			if err != nil {
@@ -65,10 +59,19 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		}
 		if len(f.Facets) > 0 && db.ix != nil {
 			var err error
-			if out.Facets, err = db.indexFacets(ctx, c, pq); err != nil {
+			if out.Facets, pq.only, err = db.indexFacets(ctx, c, pq); err != nil {
 				return err
 			}
-			db.ix.count(out.Facets != nil)
+			if f.Sort == vitrine.SortRelevance {
+				pq.only = nil // its ranks are read by the search
+			}
+			db.ix.count(out.Facets != nil, pq.only != nil)
+		}
+		if len(f.Words) > 0 && pq.only == nil {
+			var err error
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
+				return err
+			}
 		}
 		if len(f.Facets) > 0 && out.Facets == nil {
 			var err error
@@ -140,6 +143,10 @@ type productQuery struct {
 	// categories are f.CategoryID and those under it; noCategory alone
 	// when it is not the tenant's.
 	categories []string
+	// only, when not nil, are the ids of every product the filter keeps,
+	// as the company's facet index found them in the same snapshot: the
+	// page is read among them, by id, rather than by the filter's terms.
+	only []string
 }
 
 // filter adds to q the terms of pq's filter that do not depend on the
@@ -231,13 +238,29 @@ func skuIs(q *base.QueryBuilder, sku string) string {
 // and 2, each product's read with it).
 func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, rank int, out *vitrine.FoundProducts) error {
 	var q base.QueryBuilder
-	db.filter(&q, pq)
 	f, ws := pq.f, pq.ws
-	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	from := "products"
+	if pq.only != nil {
+		if len(pq.only) == 0 {
+			return nil
+		}
+		// The products by their ids: on SQLite, the ids drive the join
+		// (CROSS JOIN keeps its order), each found by the primary key,
+		// and only they are sorted.
+		q.Add(`tenant_id = `, pq.tenantID)
+		ids := q.Arg(base.IDArg(db.d, pq.only))
+		if db.d.Name() == "postgres" {
+			q.Where = append(q.Where, `id = ANY(CAST(`+ids+` AS uuid[]))`)
+		} else {
+			from = `(SELECT value AS only_id FROM json_each(` + ids + `)) AS only CROSS JOIN products ON products.id = only.only_id`
+		}
+	} else {
+		db.filter(&q, pq)
+	}
+	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	switch rank {
 	case -1:
-		if len(f.Words) > 0 {
+		if len(f.Words) > 0 && pq.only == nil {
 			q.Where = append(q.Where, match("search", true))
 			from = ws.from("search")
 		}
