@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -342,7 +343,32 @@ func TestFacetsCoherentAcrossInstances(t *testing.T) {
 			t.Fatalf("a deleted category is still in the other's counts: %s", got)
 		}
 		same("category deleted")
-		if s := other.IndexStats(); s.Builds != 1 || s.CaughtUp < 5 {
+		fc.cats = fc.cats[:len(fc.cats)-1]
+		// Writes at once, each its own transaction: their changes commit
+		// in the order of their sequences, and are all counted.
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 5 {
+					p := randomProduct(rand.New(rand.NewPCG(uint64(w), uint64(i))), a.ID, fc, 3000+10*w+i)
+					p.Vendor = fmt.Sprintf("Writer %d", w)
+					if err := createProduct(f.db, p); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		same("written at once")
+		if s := other.IndexStats(); s.Builds != 1 || s.CaughtUp < 6 {
 			t.Fatalf("%+v: want one build, every change applied to it", s)
 		}
 	})

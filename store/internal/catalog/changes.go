@@ -41,8 +41,10 @@ func SetPruning(seqs, rows, every int) (restore func()) {
 // recordChanges adds ch to catalog_changes at the sequence the write's
 // transaction bumps the company's catalog sequence to (base.Write, as its
 // last statement): these statements come just before it, and lock the
-// tenant's row (FOR UPDATE on PostgreSQL; SQLite has one writer) from
-// there to the commit, so that the sequences, and the changes with them,
+// tenant's row from there to the commit (on PostgreSQL FOR NO KEY UPDATE,
+// the bump's own lock, which the key-share locks of the write's foreign
+// keys do not wait for, nor make wait: FOR UPDATE deadlocked two writes
+// that each held one; SQLite has one writer), so that the sequences, and the changes with them,
 // commit in their order. On PostgreSQL they go, as the bump does, in the
 // COMMIT's round trip. At one sequence in pruneEvery they prune the
 // changes past keepSeqs sequences or keepRows rows, and move
@@ -53,7 +55,7 @@ func (db *Store) recordChanges(ctx context.Context, c sqldb.Conn, tenant string,
 	}
 	ids, lock, greatest := `SELECT value AS id FROM json_each($2)`, ``, `max`
 	if db.d.Name() == "postgres" {
-		ids, lock, greatest = `SELECT unnest(CAST($2 AS uuid[])) AS id`, ` FOR UPDATE OF t`, `GREATEST`
+		ids, lock, greatest = `SELECT unnest(CAST($2 AS uuid[])) AS id`, ` FOR NO KEY UPDATE OF t`, `GREATEST`
 	}
 	if len(ch.products) > 0 {
 		if err := sqldb.ExecLater(ctx, c, `INSERT INTO catalog_changes (tenant_id, seq, product_id)
