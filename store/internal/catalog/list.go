@@ -244,15 +244,18 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		if len(pq.only) == 0 {
 			return nil
 		}
-		// The products by their ids: on SQLite, the ids drive the join
-		// (CROSS JOIN keeps its order), each found by the primary key,
-		// and only they are sorted.
-		q.Add(`tenant_id = `, pq.tenantID)
+		// The products by their ids: the ids drive the join, each
+		// product found by its primary key, and only they are sorted (on
+		// SQLite, CROSS JOIN keeps the order; on PostgreSQL, whose planner
+		// takes an array of unknown length for a hundred rows, a nested
+		// loop on the key. As a filter, = ANY(ids) walked the company's
+		// products in the sort's order, each compared to every id).
+		q.Add(`products.tenant_id = `, pq.tenantID)
 		ids := q.Arg(base.IDArg(db.d, pq.only))
 		if db.d.Name() == "postgres" {
-			q.Where = append(q.Where, `id = ANY(CAST(`+ids+` AS uuid[]))`)
+			from = `unnest(CAST(` + ids + ` AS uuid[])) AS among (among_id) JOIN products ON products.id = among.among_id`
 		} else {
-			from = `(SELECT value AS only_id FROM json_each(` + ids + `)) AS only CROSS JOIN products ON products.id = only.only_id`
+			from = `(SELECT value AS among_id FROM json_each(` + ids + `)) AS among CROSS JOIN products ON products.id = among.among_id`
 		}
 	} else {
 		db.filter(&q, pq)
