@@ -246,14 +246,17 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		}
 		// The products by their ids: the ids drive the join, each
 		// product found by its primary key, and only they are sorted (on
-		// SQLite, CROSS JOIN keeps the order; on PostgreSQL, whose planner
-		// takes an array of unknown length for a hundred rows, a nested
-		// loop on the key. As a filter, = ANY(ids) walked the company's
-		// products in the sort's order, each compared to every id).
+		// SQLite, CROSS JOIN keeps the order; on PostgreSQL, a LATERAL
+		// subquery that its LIMIT keeps from being pulled up into a join,
+		// which the planner, misled by the row-level security's filter,
+		// made a hash join over the company's products. As a filter,
+		// = ANY(ids) walked them in the sort's order, each compared to
+		// every id).
 		q.Add(`products.tenant_id = `, pq.tenantID)
 		ids := q.Arg(base.IDArg(db.d, pq.only))
 		if db.d.Name() == "postgres" {
-			from = `unnest(CAST(` + ids + ` AS uuid[])) AS among (among_id) JOIN products ON products.id = among.among_id`
+			from = `unnest(CAST(` + ids + ` AS uuid[])) AS among (among_id) CROSS JOIN LATERAL (SELECT * FROM products
+				WHERE products.tenant_id = $1 AND products.id = among.among_id LIMIT 1) AS products`
 		} else {
 			from = `(SELECT value AS among_id FROM json_each(` + ids + `)) AS among CROSS JOIN products ON products.id = among.among_id`
 		}
