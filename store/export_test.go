@@ -61,3 +61,6 @@ func EpochChecked(s vitrine.EpochStore) bool { return !s.(*DB).d.check.Pending()
 func PruneChanges(seqs, rows, every int) (restore func()) {
 	return catalog.SetPruning(seqs, rows, every)
 }
+
+// BuildChunk sets the products a facet index's build reads at a time.
+func BuildChunk(n int) (restore func()) { return catalog.SetBuildChunk(n) }

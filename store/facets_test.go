@@ -199,6 +199,7 @@ func randomFilter(r *rand.Rand, fc *facetCatalog) vitrine.ProductFilter {
 // counted; the first faceted call, while the index builds, answers at
 // once, by SQL, the same.
 func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
+	defer store.BuildChunk(7)() // a build of many chunks
 	dbtest.Each(t, func(t *testing.T, url string) {
 		f := newFixture(t, url)
 		ana := f.user("ana@example.com")

@@ -65,8 +65,17 @@ type IndexStats struct {
 // and lists count by SQL meanwhile.
 const maxCatchUp = 1000
 
-// buildChunk is the number of products a build reads at a time.
-const buildChunk = 2000
+// buildChunk is the number of products a build reads at a time (a
+// variable for the tests: SetBuildChunk).
+var buildChunk = 2000
+
+// SetBuildChunk sets the products a build reads at a time, and returns
+// what restores it: for the tests.
+func SetBuildChunk(n int) (restore func()) {
+	was := buildChunk
+	buildChunk = n
+	return func() { buildChunk = was }
+}
 
 // EnableIndexes gives db facet indexes within memory bytes (0: none).
 func (db *Store) EnableIndexes(memory int64, log *slog.Logger) {
@@ -435,16 +444,22 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 	if err := rows.Err(); err != nil || len(ps) == 0 {
 		return err
 	}
+	// The rows beside them: of the ids', or, for a chunk of the company's
+	// products in order, of the range of ids it spans (a range of each
+	// table's index by product, rather than a probe an id).
 	list := make([]string, len(ps))
 	for i, p := range ps {
 		list[i] = p.ID
 	}
-	in, arg := `product_id `+base.IDList(db.d), base.IDArg(db.d, list)
+	in, args := `product_id `+base.IDList(db.d), []any{tenant, base.IDArg(db.d, list)}
+	if ids == nil {
+		in, args = `product_id > $2 AND product_id <= $3`, []any{tenant, after, list[len(list)-1]}
+	}
 	get := func(id string) *facetindex.Product { return byID[strings.ToLower(id)] }
 	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3,
 			CAST(price AS TEXT), coalesce(CAST(compare_at_price AS TEXT), ''), CAST(stock AS TEXT)
 			FROM `+base.By(db.d, "variants", "variants_by_product")+` WHERE tenant_id = $1 AND `+in+` ORDER BY product_id, position`,
-		[]any{tenant, arg}, func(r []string) {
+		args, func(r []string) {
 			p := get(r[0])
 			if p == nil {
 				return
@@ -477,7 +492,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		return err
 	}
 	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), tag FROM `+base.By(db.d, "product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND `+in,
-		[]any{tenant, arg}, func(r []string) {
+		args, func(r []string) {
 			if p := get(r[0]); p != nil {
 				p.Tags = append(p.Tags, r[1])
 			}
@@ -486,7 +501,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		return err
 	}
 	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), CAST(category_id AS TEXT) FROM `+base.By(db.d, "product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND `+in,
-		[]any{tenant, arg}, func(r []string) {
+		args, func(r []string) {
 			if p := get(r[0]); p != nil {
 				p.Categories = append(p.Categories, strings.ToLower(r[1]))
 			}
@@ -495,7 +510,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		return err
 	}
 	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), key, value FROM product_attributes WHERE tenant_id = $1 AND `+in,
-		[]any{tenant, arg}, func(r []string) {
+		args, func(r []string) {
 			if p := get(r[0]); p != nil {
 				if p.Attributes == nil {
 					p.Attributes = map[string]string{}
