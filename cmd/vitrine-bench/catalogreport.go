@@ -21,8 +21,11 @@ type catalogReport struct {
 	fills []fillResult
 	// products and variants are the list's catalog's.
 	products, variants int
-	names              []string
-	measures           map[string]*harness.Measure
+	// indexWait is how long the benchmark waited, after its probes, for
+	// the server to build the company's facet index.
+	indexWait time.Duration
+	names     []string
+	measures  map[string]*harness.Measure
 	// matching is how many products each faceted list's filter matches;
 	// bytes, the size of each scenario's result.
 	matching map[string]int64
@@ -113,6 +116,9 @@ func (r *catalogReport) markdown() string {
 			scenarioRow(&b, name, r.measures[name], r.bytes[name], matching)
 		}
 		fmt.Fprintf(&b, "\nPeak RSS of the server: %s.", mib(r.readsRSS))
+		if r.indexWait > 0 {
+			fmt.Fprintf(&b, " The faceted lists measured on the company's facet index, built while the probes answered (waited for %s after them).", r.indexWait.Round(time.Millisecond))
+		}
 		if r.richTrips > 0 {
 			fmt.Fprintf(&b, " Round trips to PostgreSQL per get_product: %.2f (10 variants, 10 images), %.2f (1 variant).", r.richTrips, r.singleTrips)
 		}
