@@ -343,8 +343,15 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 			return k, err
 		}
 	}
-	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
-		` ORDER BY ` + order + base.LimitTo(q.Arg(f.Limit))
+	limit := base.LimitTo(q.Arg(f.Limit))
+	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) + ` ORDER BY ` + order + limit
+	if pq.only != nil {
+		// The page's ids first, sorted by their keys alone, then their
+		// rows: the record and the categories' names are read for the
+		// page, not for every id.
+		query = columns + ` FROM products WHERE tenant_id = $1 AND id IN (SELECT products.id FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
+			` ORDER BY ` + order + limit + `) ORDER BY ` + order
+	}
 	rows, err := sqldb.Collect(ctx, c, scan, query, q.Args...)
 	if err != nil {
 		return err
