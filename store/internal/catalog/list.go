@@ -347,10 +347,15 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) + ` ORDER BY ` + order + limit
 	if pq.only != nil {
 		// The page's ids first, sorted by their keys alone, then their
-		// rows: the record and the categories' names are read for the
-		// page, not for every id.
-		query = columns + ` FROM products WHERE tenant_id = $1 AND id IN (SELECT products.id FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
-			` ORDER BY ` + order + limit + `) ORDER BY ` + order
+		// rows, by the key (CROSS JOIN: as id IN (...), SQLite walked the
+		// company's products in the sort's order): the record and the
+		// categories' names are read for the page, not for every id.
+		join := `CROSS JOIN`
+		if db.d.Name() == "postgres" {
+			join = `JOIN` // a nested loop on the key, for the LIMIT's rows
+		}
+		query = columns + ` FROM (SELECT products.id AS page_id FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
+			` ORDER BY ` + order + limit + `) AS page ` + join + ` products ON products.tenant_id = $1 AND products.id = page.page_id ORDER BY ` + order
 	}
 	rows, err := sqldb.Collect(ctx, c, scan, query, q.Args...)
 	if err != nil {
