@@ -44,6 +44,7 @@ const (
 	scOptions   = "list_products, options Size=M + vendor, 4 facets"
 	scTag       = "list_products, tag, 4 facets"
 	scQuery     = "list_products, query " + filterQuery + ", 4 facets"
+	scQueryPage = "list_products, query " + filterQuery + ", no facets"
 	scMix       = "mix: get_product, faceted list_products"
 )
 
@@ -186,12 +187,13 @@ func catalogProducts(rng *rand.Rand, tenantID, author string, i int, leaves []le
 }
 
 // listArgs are the arguments of the three lists measured.
-func listArgs(tenantID string) (plain, options, tag, query map[string]any) {
+func listArgs(tenantID string) (plain, options, tag, query, queryPage map[string]any) {
 	plain = map[string]any{"tenant_id": tenantID, "limit": 50}
 	options = map[string]any{"tenant_id": tenantID, "limit": 50, "options": map[string]string{"Size": filterSize}, "vendor": filterVendor, "facets": catalogFacets}
 	tag = map[string]any{"tenant_id": tenantID, "limit": 50, "tags": []string{filterTag}, "facets": catalogFacets}
 	query = map[string]any{"tenant_id": tenantID, "limit": 50, "query": filterQuery, "facets": catalogFacets}
-	return plain, options, tag, query
+	queryPage = map[string]any{"tenant_id": tenantID, "limit": 50, "query": filterQuery}
+	return plain, options, tag, query, queryPage
 }
 
 // probe calls a tool once, before its scenario, and returns the size of
@@ -290,7 +292,7 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 			return err
 		}
 	}
-	plain, options, tag, query := listArgs(big)
+	plain, options, tag, query, queryPage := listArgs(big)
 	scenarios := []struct {
 		name, tool string
 		args       map[string]any
@@ -302,6 +304,7 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 		{scOptions, "list_products", options, list(options)},
 		{scTag, "list_products", tag, list(tag)},
 		{scQuery, "list_products", query, list(query)},
+		{scQueryPage, "list_products", queryPage, list(queryPage)},
 	}
 	r.matching, r.bytes = map[string]int64{}, map[string]int{}
 	for _, sc := range scenarios {
@@ -402,7 +405,7 @@ func (c *CatalogCmd) memory(e *env, server string, r *catalogReport) error {
 		return err
 	}
 	defer s.close()
-	_, options, tag, _ := listArgs(tenantID)
+	_, options, tag, _, _ := listArgs(tenantID)
 	r.rssMix = c.measure(e, s, scMix, func(cs *mcp.ClientSession, rng *rand.Rand) error {
 		var err error
 		switch rng.IntN(4) {

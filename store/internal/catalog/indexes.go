@@ -183,7 +183,7 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 		}
 	}
 	q := facetindex.Query{Filter: pq.f, Categories: pq.categories, Facets: pq.f.Facets}
-	facets, ids, ok := ix.FacetsMatchAt(seq, q, pageAmong(ix.Len(), pq.f.Limit))
+	facets, ids, ok := ix.FacetsMatchAt(seq, q, pageAmong(ix.Len(), pq.f.Limit, len(pq.f.Options) > 0))
 	if !ok {
 		return nil, nil, nil
 	}
@@ -191,12 +191,21 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 }
 
 // pageAmong is the number of products a filter keeps under which its page
-// is read among them, by id: reading n rows by their key and sorting them
-// costs about what walking the company's products in the sort's order
-// costs to find limit of them, total÷n a match, at n² = limit × total;
-// the walk checks the filter's terms on each row, so twice that.
-func pageAmong(total, limit int) int {
-	return max(int(math.Sqrt(2*float64(max(limit, 1))*float64(total))), 100)
+// is read among them, by id. Reading n rows by their key costs about n
+// lookups; walking the company's products in the sort's order to find
+// limit of them costs about limit × total ÷ n index entries, each checked
+// against the filter's terms: equal at n² = limit × total × (a check's
+// cost ÷ a lookup's). A lookup reads the row (on SQLite, in the server's
+// own CPU: about 8 µs at 100,000 products); a check of a tag or a vendor
+// reads an index entry (about a microsecond: the ratio taken is 1/4), a
+// check of option values their variants' rows (the ratio taken is 2).
+// Measured with bin/vitrine-bench catalog (docs/performance.md).
+func pageAmong(total, limit int, options bool) int {
+	ratio := 0.25
+	if options {
+		ratio = 2
+	}
+	return max(int(math.Sqrt(ratio*float64(max(limit, 1))*float64(total))), 100)
 }
 
 // readSeq reads the company's catalog sequence and the sequence up to
