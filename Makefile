@@ -68,10 +68,16 @@ fuzz:
 # the imports of 100,000 products, RSS at a million variants;
 # CATALOG_ARGS='--postgres postgres://...' for PostgreSQL, where the JSON
 # Lines import goes through a login that is not a superuser and is held to
-# SQLite's in the same run), another fifteen to twenty minutes.
+# SQLite's in the same run), another fifteen to twenty minutes. And the
+# shop window's (bin/vitrine-bench shop: search_catalog's p50 against admin
+# list_products', UCP get_product's calls/s against admin get_product's, in
+# rounds of the same run; SHOP_ARGS='--postgres postgres://...'), a few
+# minutes.
 bench: build
 	test -x cmd/vitrine-bench/ts/node_modules/node/bin/node || (cd cmd/vitrine-bench/ts && npm ci --no-audit --no-fund --loglevel=error)
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
 	bin/vitrine-bench catalog --products 100000 --import 300000 --rss-variants 1000000 --duration 5s $(CATALOG_ARGS)
+	bin/vitrine-bench shop --products 100000 --duration 15s $(SHOP_ARGS)
+	$(GO) test ./shopwindow/feed -run '^$$' -bench Feeds -benchtime 1x -timeout 30m
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

@@ -26,11 +26,11 @@ var AttributeTypes = []AttributeType{AttributeText, AttributeNumber, AttributeBo
 
 // Attribute is a company's definition of a product field of its own.
 type Attribute struct {
-	TenantID  string
-	Key       string
-	Name      string
-	Type      AttributeType
-	Values    []string // of an enum
+	TenantID string
+	Key      string
+	Name     string
+	Type     AttributeType
+	Values   []string // of an enum
 	// Public attributes are shown in the company's shop window and feeds;
 	// the others are kept to the company (the default).
 	Public    bool

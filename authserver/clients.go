@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/vitrine/vitrine/signin"
-	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -16,12 +15,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
+	"github.com/vitrine/vitrine/internal/safefetch"
 	"golang.org/x/net/idna"
 	"golang.org/x/time/rate"
 )
@@ -31,8 +30,10 @@ import (
 // metadata document (the MCP authorization spec's Client ID Metadata
 // Documents), fetched and kept for metadataTTL.
 type clients struct {
-	db   signin.OAuthStore
-	http *http.Client
+	db signin.OAuthStore
+	// fetcher fetches documents from public addresses only (unless
+	// insecure), bounded in size and time.
+	fetcher *safefetch.Fetcher
 	// insecure lets metadata documents be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	insecure bool
@@ -57,80 +58,8 @@ const (
 
 func newClients(db signin.OAuthStore, insecure bool, now func() time.Time) *clients {
 	// 10 documents from one address, then one every 30 s.
-	c := &clients{db: db, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize)}
-	dialer := &net.Dialer{Timeout: metadataTimeout, Control: func(_, address string, _ syscall.RawConn) error {
-		// Checked on the address actually dialled, after DNS: a name
-		// that resolves to an inside address (or rebinds to one) is
-		// refused all the same.
-		if ap, err := netip.ParseAddrPort(address); err == nil && !c.insecure && !publicAddr(ap.Addr()) {
-			return fmt.Errorf("the address %s is not a public one", ap.Addr())
-		}
-		return nil
-	}}
-	c.http = &http.Client{
-		Timeout:   metadataTimeout,
-		Transport: &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: metadataTimeout, ResponseHeaderTimeout: metadataTimeout, Proxy: nil},
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return errors.New("a client metadata document must not redirect")
-		},
-	}
-	return c
-}
-
-// The address ranges a metadata document is never fetched from: every
-// entry of IANA's IPv4 and IPv6 special-purpose address registries (and
-// multicast), whether or not the registry calls it globally reachable,
-// and, for IPv6, all that is not global unicast (2000::/3): loopback,
-// unspecified, IPv4-compatible (::/96), discard (100::/64), unique local,
-// link-local, site-local (fec0::/10), multicast. NAT64's well-known prefix
-// carries an IPv4 address, which is checked instead.
-var (
-	special4 = prefixes("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-		"192.0.0.0/24", "192.0.2.0/24", "192.31.196.0/24", "192.52.193.0/24", "192.88.99.0/24", "192.168.0.0/16",
-		"192.175.48.0/24", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4")
-	global6  = netip.MustParsePrefix("2000::/3")
-	special6 = prefixes(
-		"2001::/23",         // IETF protocol assignments: Teredo, benchmarking, AMT, AS112, ORCHID, drone remote ID
-		"2001:db8::/32",     // documentation
-		"2002::/16",         // 6to4, which carries any IPv4 address
-		"2620:4f:8000::/48", // AS112
-		"3fff::/20",         // documentation
-	)
-	nat64      = netip.MustParsePrefix("64:ff9b::/96")
-	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
-)
-
-func prefixes(ps ...string) []netip.Prefix {
-	out := make([]netip.Prefix, len(ps))
-	for i, p := range ps {
-		out[i] = netip.MustParsePrefix(p)
-	}
-	return out
-}
-
-// publicAddr reports whether an address is one on the internet: in none
-// of the special-purpose ranges above; an IPv4 address written as IPv6
-// (::ffff:a.b.c.d, or behind NAT64's 64:ff9b::/96) is judged as the IPv4
-// address it reaches.
-func publicAddr(a netip.Addr) bool {
-	a = a.WithZone("").Unmap()
-	if a.Is6() && nat64.Contains(a) {
-		b := a.As16()
-		return publicAddr(netip.AddrFrom4([4]byte(b[12:])))
-	}
-	special := special4
-	if a.Is6() {
-		if !global6.Contains(a) || nat64Local.Contains(a) {
-			return false
-		}
-		special = special6
-	}
-	for _, p := range special {
-		if p.Contains(a) {
-			return false
-		}
-	}
-	return a.IsValid()
+	return &clients{db: db, insecure: insecure, now: now, fetches: addrlimit.New(rate.Every(30*time.Second), 10, limitTableSize),
+		fetcher: safefetch.New("a client metadata document", metadataMaxBytes, metadataTimeout, insecure)}
 }
 
 // isMetadataURL reports whether a client_id names a metadata document.
@@ -198,13 +127,13 @@ func (c *clients) checkURL(id string) error {
 		return errors.New("its client_id is not an https URL")
 	case u.Path == "" || u.Path == "/":
 		return errors.New("its client_id URL has no path")
-	case !asciiOnly(u.Host):
+	case !safefetch.ASCIIOnly(u.Host):
 		// The consent page shows the host: in Unicode it could pass for
 		// another (а, Cyrillic, for a), while the fetch goes to its
 		// punycode.
 		return errors.New("its client_id URL's host is not ASCII: write it in punycode (xn--…)")
 	}
-	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !c.insecure && !publicAddr(ip) {
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !c.insecure && !safefetch.PublicAddr(ip) {
 		return errors.New("its client_id names an address that is not a public one")
 	}
 	return nil
@@ -215,25 +144,9 @@ func (c *clients) fetch(ctx context.Context, id string) (*signin.ClientMetadata,
 	if err := c.checkURL(id); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, id, nil)
+	body, _, err := c.fetcher.Get(ctx, id, "application/json")
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	res, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("fetching it failed (%v)", trimErr(err))
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("it answered %s", res.Status)
-	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, metadataMaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading it failed (%v)", trimErr(err))
-	}
-	if len(body) > metadataMaxBytes {
-		return nil, fmt.Errorf("it is larger than %d bytes", metadataMaxBytes)
 	}
 	var doc struct {
 		signin.ClientMetadata
@@ -256,14 +169,6 @@ func (c *clients) fetch(ctx context.Context, id string) (*signin.ClientMetadata,
 		return nil, err
 	}
 	return meta, nil
-}
-
-func trimErr(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
 }
 
 // checkMetadata validates and cleans what a client says of itself.
@@ -332,19 +237,10 @@ func plainHost(h string) bool {
 	return len(h) <= 253 && hostLabels.MatchString(h)
 }
 
-func asciiOnly(s string) bool {
-	for i := range len(s) {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 // displayHost is a host as the pages show it: in ASCII (punycode), so
 // that a Unicode lookalike shows as what it is.
 func displayHost(h string) string {
-	if asciiOnly(h) {
+	if safefetch.ASCIIOnly(h) {
 		return h
 	}
 	name, port, err := net.SplitHostPort(h)

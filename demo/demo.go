@@ -3,7 +3,8 @@
 // membership, one in both companies) and their catalogs: products with
 // options and variants at different prices, vendors, types, tags, a tree
 // of categories, typed attributes, images served by the binary,
-// compare-at prices, drafts and sold-out stock.
+// compare-at prices, drafts and sold-out stock. TechNova's shop window is
+// open; Mercado Verde's is closed.
 package demo
 
 import (
@@ -14,6 +15,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
+	shopwindow "github.com/vitrine/vitrine/service/shop"
 )
 
 // User is a demo user and the token and password made for them by this
@@ -55,9 +57,12 @@ type membership struct {
 var tenants = []struct {
 	name, slug, owner string
 	catalog           *shop
+	// window is the product page template of the company's open shop
+	// window; "" leaves it closed.
+	window string
 }{
-	{"TechNova Comércio Eletrônico", "technova", "ana@technova.example", technovaShop},
-	{"Mercado Verde", "mercado-verde", "marina@mercadoverde.example", mercadoVerdeShop},
+	{"TechNova Comércio Eletrônico", "technova", "ana@technova.example", technovaShop, "https://technova.example/produtos/{handle}"},
+	{"Mercado Verde", "mercado-verde", "marina@mercadoverde.example", mercadoVerdeShop, ""},
 }
 
 var members = []member{
@@ -103,6 +108,9 @@ func SeedAt(ctx context.Context, svc *service.Service, baseURL string) (*World, 
 			if err := fill(ctx, svc, tenant.ID, t.owner, t.catalog, ImagesURL(baseURL)); err != nil {
 				return nil, fmt.Errorf("demo products of %s: %w", t.slug, err)
 			}
+			if err := openWindow(ctx, svc, t.slug, t.owner, t.window); err != nil {
+				return nil, fmt.Errorf("demo shop window of %s: %w", t.slug, err)
+			}
 		}
 	}
 	for _, m := range members {
@@ -138,6 +146,23 @@ func SeedAt(ctx context.Context, svc *service.Service, baseURL string) (*World, 
 		w.Users = append(w.Users, User{Email: m.email, Name: m.name, Roles: roles, Token: secret, Password: password})
 	}
 	return w, nil
+}
+
+// openWindow opens the company's shop window, selling to Brazil, its
+// product pages at the template: shoppers' agents find its active
+// products under /shops/{slug}/ (docs/shop.md). Without a template the
+// window stays closed.
+func openWindow(ctx context.Context, svc *service.Service, slug, owner, productURL string) error {
+	if productURL == "" {
+		return nil
+	}
+	a, err := svc.Operator().Actor(ctx, slug, owner, "vitrine demo")
+	if err != nil {
+		return err
+	}
+	open, country := true, "BR"
+	_, err = shopwindow.New(svc).Update(ctx, a, shopwindow.Changes{Open: &open, ProductURL: &productURL, Country: &country})
+	return err
 }
 
 // demoTokenName names the tokens the demo makes.

@@ -23,6 +23,7 @@ import (
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/shopwindow"
 )
 
 // MCPPath is where the Streamable HTTP endpoint is served.
@@ -60,6 +61,17 @@ type Options struct {
 	Ready func(context.Context) error
 	// Limits are the abuse limits.
 	Limits Limits
+	// Shop, if set, serves the companies' open shop windows (package
+	// shopwindow) at /shops/{slug}/ and at their hosts.
+	Shop *Shop
+}
+
+// Shop configures the shop windows a server serves: its store, and their
+// options (the server fills in its public URL, logger, metrics and the
+// client's address as its own per-address limit counts it).
+type Shop struct {
+	Store   shopwindow.Store
+	Options shopwindow.Options
 }
 
 // AuthorizationServer is Vitrine's own authorization server (package
@@ -85,6 +97,7 @@ type Server struct {
 	oauth    *resourceServer // nil without an external authorization server
 	self     *selfIssued     // nil without Vitrine's own
 	limits   *limiter
+	shops    *shopwindow.Server // nil without shop windows
 	sessions *sessionCap
 	ended    *endedSessions
 	held     heldSessions
@@ -116,6 +129,24 @@ func New(srv *mcpserver.Server, svc *service.Service, opts Options) (*Server, er
 	s.limits = newLimiter(opts.Limits, s.metrics)
 	s.sessions = newSessionCap(s, opts.Limits.SessionsPerUser)
 	s.ended = &endedSessions{s: s}
+	if opts.Shop != nil {
+		so := opts.Shop.Options
+		if so.PublicURL == "" {
+			so.PublicURL = opts.PublicURL
+		}
+		if so.Logger == nil {
+			so.Logger = opts.Logger
+		}
+		if so.Metrics == nil {
+			so.Metrics = opts.Metrics
+		}
+		so.ClientAddr = s.limits.clientAddr
+		shops, err := shopwindow.New(opts.Shop.Store, svc, so)
+		if err != nil {
+			return nil, err
+		}
+		s.shops = shops
+	}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -130,7 +161,9 @@ func ResourceURL(publicURL string) string { return strings.TrimSuffix(publicURL,
 // with a WWW-Authenticate header, and never reaches a tool); with OAuth,
 // the protected-resource metadata of RFC 9728 at the root and
 // path-suffixed well-known URLs; /healthz and /readyz; /metrics when it
-// has a handler; the authorization server's routes when it is on.
+// has a handler; the authorization server's routes when it is on; the
+// shop windows, when the server has them, at /shops/{slug}/ and at the
+// hosts of windows (shopwindow.Server.Route).
 //
 // Every route is behind the per-address limit and the body bounds
 // (limits.everyRequest); /mcp and the metadata check the origin of
@@ -161,6 +194,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	if s.opts.MetricsHandler != nil {
 		mux.Handle("GET /metrics", s.opts.MetricsHandler)
+	}
+	if s.shops != nil {
+		// The windows are public: no token, no origin check (they serve
+		// no cookie and no admin), their own limits besides these.
+		return s.limits.everyRequest(s.shops.Route(mux))
 	}
 	return s.limits.everyRequest(mux)
 }

@@ -25,8 +25,10 @@ const sessionIdleTimeout = 30 * time.Minute
 // database: every instance then answers its requests 404, as the protocol
 // asks (ended). Standalone server-to-client streams (GET) exist only on the
 // session's instance; elsewhere GET answers 405, which clients read as "no
-// such stream". Requests of the sessionless protocol revision (2026-07-28
-// and later) are always served statelessly.
+// such stream". A session this instance closed itself (its user opened one
+// more past the cap) is answered 404 too, as MCP asks of a session the
+// server terminated. Requests of the sessionless protocol revision
+// (2026-07-28 and later) are always served statelessly.
 func (s *Server) streamable() http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return s.mcp.MCP() }
 	stateful := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: sessionIdleTimeout})
@@ -56,6 +58,8 @@ func (s *Server) streamable() http.Handler {
 			w.WriteHeader(http.StatusNoContent) // nothing else of it lives here
 		case s.hasSession(id) && !s.ended.elsewhere(r.Context(), id):
 			s.sessions.serve(id, w, r, stateful)
+		case s.held.closedHere(id):
+			http.Error(w, "session not found: the server closed it", http.StatusNotFound)
 		case s.ended.ended(w, r, id):
 		case r.Method == http.MethodPost:
 			stateless.ServeHTTP(w, r)
@@ -83,6 +87,47 @@ func (s *Server) hasSession(id string) bool { return s.held.get(id) != nil }
 type heldSessions struct {
 	mu   sync.Mutex
 	byID map[string]*mcp.ServerSession
+	// closed are the sessions this instance closed on purpose (one more
+	// of their user's past the cap), by id, with when: MCP asks that a
+	// session the server terminated be answered 404, which tells its
+	// client to start another, rather than served as if it lived.
+	closed map[string]time.Time
+}
+
+// maxClosedSessions bounds the closed sessions remembered: beyond it,
+// those closed longer ago than the idle timeout are forgotten.
+const maxClosedSessions = 10_000
+
+// close closes the session this instance holds, and remembers it.
+func (h *heldSessions) close(id string) bool {
+	ss := h.get(id)
+	if ss == nil {
+		return false
+	}
+	now := time.Now()
+	h.mu.Lock()
+	if h.closed == nil {
+		h.closed = map[string]time.Time{}
+	}
+	h.closed[id] = now
+	if len(h.closed) > maxClosedSessions {
+		for k, at := range h.closed {
+			if now.Sub(at) > sessionIdleTimeout {
+				delete(h.closed, k)
+			}
+		}
+	}
+	h.mu.Unlock()
+	ss.Close()
+	return true
+}
+
+// closedHere reports whether this instance closed the session on purpose.
+func (h *heldSessions) closedHere(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.closed[id]
+	return ok
 }
 
 // add records the session with that id, just opened on srv.
@@ -295,9 +340,8 @@ func (c *sessionCap) makeRoom(user string) bool {
 }
 
 func (c *sessionCap) close(id string) {
-	if ss := c.s.held.get(id); ss != nil {
+	if c.s.held.close(id) {
 		c.s.log.Info("session closed: too many sessions of one user", "session", id)
-		ss.Close()
 	}
 }
 

@@ -55,6 +55,7 @@ var allowed = map[string][]string{
 	"delete_attribute":     {"owner", "admin"},
 	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
 	"update_shop":          {"owner", "admin"},
+	"check_shop":           {"owner", "admin", "member", "viewer", "custom"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

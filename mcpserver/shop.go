@@ -22,7 +22,7 @@ func shopTools(opts Options) []*Tool {
 		shopTool(Tool{
 			Name:        "get_shop",
 			Title:       "Get the shop window",
-			Description: "The company's shop window: open or not, its settings, the option mapping in effect, its public URLs (UCP profile, MCP, REST, feeds).",
+			Description: "The company's shop window: open or not, its settings, option mapping and public URLs.",
 			Toolset:     "shop", Op: service.OpGetShop, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, w *shop.Window, a *service.Access, _ shapes.TenantArg) (shapes.ShopOut, error) {
 			return view(w.Get(ctx, a))
@@ -30,10 +30,22 @@ func shopTools(opts Options) []*Tool {
 		shopTool(Tool{
 			Name:        "update_shop",
 			Title:       "Update the shop window",
-			Description: "Open or close the company's shop window, or change the settings given; a domain another company holds is a ConflictError.",
+			Description: "Open or close the company's shop window, or change the settings given.",
 			Toolset:     "shop", Op: service.OpUpdateShop, Idempotent: true, ResultAs: "get_shop",
 		}, func(ctx context.Context, w *shop.Window, a *service.Access, in shapes.UpdateShopIn) (shapes.ShopOut, error) {
-			return view(w.Update(ctx, a, in.Changes()))
+			return view(w.Reserving(opts.PublicURL, opts.ShopDomain).Update(ctx, a, in.Changes()))
+		}),
+		shopTool(Tool{
+			Name:        "check_shop",
+			Title:       "Check the shop window",
+			Description: "Per channel, the active products that cannot be published and why: counts by reason, a few of each. Fix them, then check again.",
+			Toolset:     "shop", Op: service.OpCheckShop, ReadOnly: true, Idempotent: true,
+		}, func(ctx context.Context, w *shop.Window, a *service.Access, in shapes.CheckShopIn) (shapes.CheckShopOut, error) {
+			r, err := w.Check(ctx, a, shop.CheckQuery{Channel: string(in.Channel), Reason: string(in.Reason), Limit: int(in.PageSize), Cursor: string(in.Cursor)})
+			if err != nil {
+				return shapes.CheckShopOut{}, err
+			}
+			return shapes.CheckShopView(r), nil
 		}),
 	}
 }

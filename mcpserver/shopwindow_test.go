@@ -73,44 +73,44 @@ type shopOut struct {
 func TestShopWindowThroughTheTools(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
-		tn := w.tenants["technova"]
+		tn := w.tenants["mercado-verde"]
 		opts := mcpserver.Options{PublicURL: "https://vitrine.example/", ShopDomain: "shops.example"}
 		session := func(email string) *mcp.ClientSession {
 			o := opts
 			o.Token = w.tokens[email]
 			return w.connectWith(o, nil)
 		}
-		ana := session(owner)
+		marina := session(verde)
 
-		s := testkit.OK[shopOut](t, ana, "get_shop", map[string]any{"tenant_id": tn})
+		s := testkit.OK[shopOut](t, marina, "get_shop", map[string]any{"tenant_id": tn})
 		if s.Open || s.Version != 0 || s.Stock != "availability" || s.UpdatedAt != nil || s.Options["tamanho"] != "size" || s.Options["colour"] != "color" {
 			t.Errorf("a window never set: %+v", s)
 		}
-		base := "https://vitrine.example/shops/technova"
+		base := "https://vitrine.example/shops/mercado-verde"
 		if u := s.URLs; u.Window != base+"/" || u.Profile != base+"/.well-known/ucp" || u.MCP != base+"/ucp/mcp" || u.REST != base+"/ucp/catalog" ||
-			u.GoogleFeed != base+"/feeds/google.xml" || u.OpenAIFeed != base+"/feeds/openai.jsonl.gz" || !slices.Equal(u.Hosts, []string{"https://technova.shops.example/"}) {
+			u.GoogleFeed != base+"/feeds/google.xml" || u.OpenAIFeed != base+"/feeds/openai.jsonl.gz" || !slices.Equal(u.Hosts, []string{"https://mercado-verde.shops.example/"}) {
 			t.Errorf("urls: %+v", u)
 		}
 
-		s = testkit.OK[shopOut](t, ana, "update_shop", map[string]any{"tenant_id": tn, "open": true,
-			"product_url": "https://technova.example/produtos/{handle}", "country": "br", "domain": "Loja.TechNova.example",
+		s = testkit.OK[shopOut](t, marina, "update_shop", map[string]any{"tenant_id": tn, "open": true,
+			"product_url": "https://verde.example/produtos/{handle}", "country": "br", "domain": "Loja.Verde.example",
 			"options": map[string]any{"Estilo": "pattern", "cor": ""}})
-		if !s.Open || s.Version != 1 || s.Country != "BR" || s.Domain != "loja.technova.example" || s.ProductURL != "https://technova.example/produtos/{handle}" ||
+		if !s.Open || s.Version != 1 || s.Country != "BR" || s.Domain != "loja.verde.example" || s.ProductURL != "https://verde.example/produtos/{handle}" ||
 			s.Stock != "availability" || s.Options["estilo"] != "pattern" || s.Options["size"] != "size" || s.UpdatedAt == nil {
 			t.Errorf("opened: %+v", s)
 		}
 		if _, ok := s.Options["cor"]; ok {
 			t.Errorf("cor mapped to none is still mapped: %v", s.Options)
 		}
-		if !slices.Equal(s.URLs.Hosts, []string{"https://technova.shops.example/", "https://loja.technova.example/"}) {
+		if !slices.Equal(s.URLs.Hosts, []string{"https://mercado-verde.shops.example/", "https://loja.verde.example/"}) {
 			t.Errorf("hosts: %v", s.URLs.Hosts)
 		}
-		if _, sh, err := w.db.OpenShopBySlug(ctx, "technova"); err != nil || !sh.Open {
+		if _, sh, err := w.db.OpenShopBySlug(ctx, "mercado-verde"); err != nil || !sh.Open {
 			t.Errorf("the public finds it: %+v %v", sh, err)
 		}
 
 		// Partial: what is not given stays.
-		s = testkit.OK[shopOut](t, ana, "update_shop", map[string]any{"tenant_id": tn, "stock": "exact", "expected_version": 1})
+		s = testkit.OK[shopOut](t, marina, "update_shop", map[string]any{"tenant_id": tn, "stock": "exact", "expected_version": 1})
 		if s.Version != 2 || s.Stock != "exact" || s.Country != "BR" || !s.Open || s.Options["estilo"] != "pattern" {
 			t.Errorf("partial: %+v", s)
 		}
@@ -130,31 +130,33 @@ func TestShopWindowThroughTheTools(t *testing.T) {
 			{map[string]any{"country": "BRA"}, "country"},
 			{map[string]any{"domain": "https://shop.example/"}, "domain"},
 			{map[string]any{"domain": "localhost"}, "domain"},
+			{map[string]any{"domain": "vitrine.example"}, "domain"},
+			{map[string]any{"domain": "shops.example"}, "domain"},
+			{map[string]any{"domain": "technova.shops.example"}, "domain"},
 			{map[string]any{"stock": "all"}, "stock"},
 			{map[string]any{"options": map[string]any{"Size": "width"}}, "options.Size"},
 		} {
 			c.args["tenant_id"] = tn
-			e := testkit.ErrorOf(t, ana, "update_shop", c.args)
+			e := testkit.ErrorOf(t, marina, "update_shop", c.args)
 			if e["type"] != "ValidationError" || e["field"] != c.field {
 				t.Errorf("update_shop(%v): %v", c.args, e)
 			}
 		}
-		e := testkit.ErrorOf(t, ana, "update_shop", map[string]any{"tenant_id": tn, "open": false, "expected_version": 1})
+		e := testkit.ErrorOf(t, marina, "update_shop", map[string]any{"tenant_id": tn, "open": false, "expected_version": 1})
 		if e["type"] != "ConflictError" || e["field"] != "expected_version" {
 			t.Errorf("a stale version: %v", e)
 		}
-		if now := testkit.OK[shopOut](t, ana, "get_shop", map[string]any{"tenant_id": tn}); now.Version != 2 || !now.Open || now.Stock != "exact" {
+		if now := testkit.OK[shopOut](t, marina, "get_shop", map[string]any{"tenant_id": tn}); now.Version != 2 || !now.Open || now.Stock != "exact" {
 			t.Errorf("after the refusals: %+v", now)
 		}
 
 		// Another company cannot take the domain.
-		verdeID := w.tenants["mercado-verde"]
-		e = testkit.ErrorOf(t, session(verde), "update_shop", map[string]any{"tenant_id": verdeID, "domain": "loja.technova.example"})
+		e = testkit.ErrorOf(t, session(owner), "update_shop", map[string]any{"tenant_id": w.tenants["technova"], "domain": "loja.verde.example"})
 		if e["type"] != "ConflictError" || e["field"] != "domain" {
 			t.Errorf("a domain another company holds: %v", e)
 		}
 
-		// A member reads the window, and may not change it.
+		// A viewer reads the window, and may not change it.
 		carla := session(member)
 		if got := testkit.OK[shopOut](t, carla, "get_shop", map[string]any{"tenant_id": tn}); got.Version != 2 {
 			t.Errorf("a member reads %+v", got)
@@ -168,6 +170,120 @@ func TestShopWindowThroughTheTools(t *testing.T) {
 		}
 		if events, _ := w.db.ListAudit(ctx, tn, vitrine.AuditFilter{Tool: "update_shop", Outcome: "PermissionError", Limit: 10}); len(events) != 1 {
 			t.Errorf("the member's refused call is not in the audit log: %+v", events)
+		}
+	})
+}
+
+type checkOut struct {
+	Open     bool
+	Products int
+	Channels []struct {
+		Channel        string
+		Ready, Blocked int
+		Reasons        []struct {
+			Reason     string
+			Products   int
+			Fix        string
+			More       bool
+			NextCursor string `json:"next_cursor"`
+			Page       []struct {
+				ID, Handle, Detail string
+				Variants           int
+			}
+		}
+	}
+}
+
+// check_shop as an agent uses it to get a company's products published:
+// the window's own settings first (a fix said once, not a product each),
+// then the products the channel's rules keep out, by reason, paged; fixed,
+// they are ready at the next check. Drafts are never checked.
+func TestCheckShopThroughTheTools(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		cs := w.session("memory", verde)
+		tn := w.tenants["mercado-verde"]
+		check := func(args map[string]any) checkOut {
+			t.Helper()
+			args["tenant_id"] = tn
+			return testkit.OK[checkOut](t, cs, "check_shop", args)
+		}
+		r := check(map[string]any{"channel": "openai"})
+		if len(r.Channels) != 1 || r.Products == 0 || r.Channels[0].Ready != 0 || r.Channels[0].Blocked != r.Products || len(r.Channels[0].Reasons) < 2 {
+			t.Fatalf("a window never set: %+v", r)
+		}
+		for _, rr := range r.Channels[0].Reasons[:2] {
+			if (rr.Reason != "no_product_url" && rr.Reason != "no_country") || rr.Fix == "" || len(rr.Page) != 0 || rr.Products != r.Products {
+				t.Errorf("the window's own reason: %+v", rr)
+			}
+		}
+		testkit.OK[shopOut](t, cs, "update_shop", map[string]any{"tenant_id": tn, "product_url": "https://verde.example/p/{handle}", "country": "BR"})
+
+		var made []string
+		for _, name := range []string{"Sabonete", "Shampoo", "Condicionador"} {
+			made = append(made, testkit.OK[struct{ ID string }](t, cs, "create_product", map[string]any{"tenant_id": tn, "name": name, "price": "10.00",
+				"sku": "VERDE-" + name, "description": "Natural."}).ID)
+		}
+		testkit.OK[struct{ ID string }](t, cs, "create_product", map[string]any{"tenant_id": tn, "name": "Rascunho", "price": "0", "status": "draft"})
+		r = check(map[string]any{})
+		if len(r.Channels) != 3 {
+			t.Fatalf("every channel: %+v", r)
+		}
+		var google []string
+		for _, c := range r.Channels {
+			if c.Channel != "google" {
+				continue
+			}
+			for _, rr := range c.Reasons {
+				google = append(google, rr.Reason)
+				if rr.Reason == "no_brand" && (rr.Products < 3 || len(rr.Page) != 3 || rr.More != (rr.Products > 3) || rr.NextCursor != "") {
+					t.Errorf("no_brand: %+v", rr)
+				}
+			}
+		}
+		if !slices.Contains(google, "no_brand") || !slices.Contains(google, "no_image") || slices.Contains(google, "no_product_url") {
+			t.Errorf("google's reasons: %v", google)
+		}
+
+		// Paged through, one at a time: every product of the reason once.
+		seen := map[string]bool{}
+		args := map[string]any{"channel": "google", "reason": "no_brand", "limit": 1}
+		for pages := 0; ; pages++ {
+			r := check(args)
+			rr := r.Channels[0].Reasons[0]
+			if pages > 100 || len(rr.Page) != 1 {
+				t.Fatalf("page %d: %+v", pages, rr)
+			}
+			if seen[rr.Page[0].ID] {
+				t.Fatalf("%s twice", rr.Page[0].ID)
+			}
+			seen[rr.Page[0].ID] = true
+			if rr.NextCursor == "" {
+				if len(seen) != rr.Products {
+					t.Errorf("paged %d of %d", len(seen), rr.Products)
+				}
+				break
+			}
+			args["cursor"] = rr.NextCursor
+		}
+		for _, id := range made {
+			if !seen[id] {
+				t.Errorf("%s not among the products without a brand", id)
+			}
+		}
+
+		// Fixed, it is ready.
+		testkit.OK[map[string]any](t, cs, "update_product", map[string]any{"tenant_id": tn, "id": made[0], "vendor": "Verde",
+			"media": []map[string]any{{"url": "https://verde.example/sabonete.jpg"}}})
+		r = check(map[string]any{"channel": "google", "reason": "no_brand", "limit": 100})
+		for _, b := range r.Channels[0].Reasons[0].Page {
+			if b.ID == made[0] {
+				t.Errorf("the fixed product is still without a brand: %+v", b)
+			}
+		}
+		e := testkit.ErrorOf(t, cs, "check_shop", map[string]any{"tenant_id": tn, "reason": "no_brand"})
+		if e["type"] != "ValidationError" || e["field"] != "reason" {
+			t.Errorf("a reason without a channel: %v", e)
 		}
 	})
 }

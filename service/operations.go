@@ -47,6 +47,7 @@ const (
 	OpDeleteAttribute  Operation = "delete_attribute"
 	OpGetShop          Operation = "get_shop"
 	OpUpdateShop       Operation = "update_shop"
+	OpCheckShop        Operation = "check_shop"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -87,6 +88,7 @@ var needs = map[Operation]vitrine.Permission{
 	// needs them: the product page template, the option mapping.
 	OpGetShop:    vitrine.ProductsRead,
 	OpUpdateShop: vitrine.ShopManage,
+	OpCheckShop:  vitrine.ProductsRead,
 }
 
 // Needs returns the permission the operation needs.

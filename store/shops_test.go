@@ -209,6 +209,10 @@ func TestCatalogStamp(t *testing.T) {
 			}
 			return s
 		}
+		epoch, err := f.db.AccessEpoch(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		seen := map[string]string{stamp(a.ID): "the start"}
 		bStamp := stamp(b.ID)
 		moves := func(what string, write func() error) {
@@ -299,6 +303,12 @@ func TestCatalogStamp(t *testing.T) {
 			c := &vitrine.Category{ID: vitrine.NewID(), TenantID: a.ID, ParentID: vitrine.NewID(), Name: "X", Handle: "x", CreatedAt: now, UpdatedAt: now}
 			return f.db.SaveCategory(ctx, testChange, c, false)
 		})
+
+		// The bump writes the company's row, which moves no access epoch:
+		// every caller's cached access stays good.
+		if now, err := f.db.AccessEpoch(ctx); err != nil || now != epoch {
+			t.Errorf("the access epoch moved with the catalog's writes: %d -> %d, %v", epoch, now, err)
+		}
 
 		if _, err := f.db.CatalogStamp(ctx, vitrine.NewID()); vitrine.TypeOf(err) != vitrine.NotFoundError {
 			t.Errorf("the stamp of no company: %v", err)

@@ -153,7 +153,7 @@ func (c *AttributeListCmd) Run(e *env) error {
 	}
 	l := e.lister(c.JSON, "KEY\tTYPE\tNAME\tVALUES")
 	for _, at := range all {
-		if err := l.row(map[string]any{"key": at.Key, "name": at.Name, "type": at.Type, "values": at.Values},
+		if err := l.row(map[string]any{"key": at.Key, "name": at.Name, "type": at.Type, "values": at.Values, "public": at.Public},
 			at.Key, string(at.Type), at.Name, strings.Join(at.Values, ", ")); err != nil {
 			return err
 		}
@@ -168,6 +168,7 @@ type AttributeSaveCmd struct {
 	Name   *string  `help:"Its name; default: the key."`
 	Type   string   `enum:",text,number,boolean,enum" default:"" help:"text, number, boolean or enum: needed to define it, fixed after."`
 	Values []string `help:"An enum's values, comma-separated." sep:","`
+	Public *bool    `negatable:"" help:"Show it in the company's shop window and feeds (--no-public: keep it to the company, the default of a new one)."`
 }
 
 // Run saves the definition.
@@ -177,7 +178,7 @@ func (c *AttributeSaveCmd) Run(e *env) error {
 		return err
 	}
 	defer done()
-	f := catalog.AttributeFields{Key: c.Key, Name: c.Name, Type: c.Type}
+	f := catalog.AttributeFields{Key: c.Key, Name: c.Name, Type: c.Type, Public: c.Public}
 	if c.Values != nil {
 		f.Values = &c.Values
 	}

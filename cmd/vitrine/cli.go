@@ -22,6 +22,7 @@ type CLI struct {
 	Product   ProductCmd   `cmd:"" help:"Import and export a company's products."`
 	Category  CategoryCmd  `cmd:"" help:"Manage a company's categories."`
 	Attribute AttributeCmd `cmd:"" help:"Manage a company's attribute definitions."`
+	Shop      ShopCmd      `cmd:"" help:"Show, open and close a company's shop window."`
 	Token     TokenCmd     `cmd:"" help:"Manage personal access tokens."`
 	Version   VersionCmd   `cmd:"" help:"Print the version, the commit and the Go version."`
 }

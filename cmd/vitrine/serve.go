@@ -28,6 +28,7 @@ import (
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/shopwindow"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -53,12 +54,38 @@ type ServeCmd struct {
 	PprofAddr        string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout  time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 75); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is this plus 128 MiB."`
+	ShopFlags
 	ToolFlags
 	AuditFlags
 	OAuthFlags `prefix:"oauth-"`
 	LoginFlags
 	LimitFlags
 	LogFlags
+}
+
+// ShopFlags configure the companies' shop windows (docs/shop.md).
+type ShopFlags struct {
+	ShopDomain               string  `name:"shop-domain" placeholder:"DOMAIN" help:"Serve each open shop window at the root of {slug}.DOMAIN too (point a wildcard DNS record and certificate at this server); they are always at --public-url + /shops/{slug}/."`
+	ShopIPRate               float64 `name:"shop-ip-rate" default:"${shop_ip_rate}" help:"Shop window requests per second from one address (0: no limit)."`
+	ShopIPBurst              int     `name:"shop-ip-burst" default:"${shop_ip_burst}" help:"Shop window requests at once from one address."`
+	ShopProfileRate          float64 `name:"shop-profile-rate" default:"${shop_profile_rate}" help:"Shop window requests per second naming one agent profile (0: no limit)."`
+	ShopProfileBurst         int     `name:"shop-profile-burst" default:"${shop_profile_burst}" help:"Shop window requests at once naming one agent profile."`
+	DevInsecureAgentProfiles bool    `name:"dev-insecure-agent-profiles" help:"For development and tests only: fetch shopping agents' UCP profiles over http and from private and loopback addresses."`
+}
+
+// shop is the shop windows' configuration.
+func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error) {
+	d, err := vitrine.ValidateDomain("--shop-domain", f.ShopDomain)
+	if err != nil {
+		return nil, &usageError{message(err)}
+	}
+	if f.DevInsecureAgentProfiles {
+		log.Warn("INSECURE: shopping agents' profiles are fetched over http and from private and loopback addresses " +
+			"(--dev-insecure-agent-profiles): anyone who reaches a shop window can make this server request its inside network; never do this in production")
+	}
+	limits := shopwindow.DefaultLimits
+	limits.AddrRate, limits.AddrBurst, limits.ProfileRate, limits.ProfileBurst = f.ShopIPRate, f.ShopIPBurst, f.ShopProfileRate, f.ShopProfileBurst
+	return &httpserver.Shop{Store: db, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles, Limits: &limits}}, nil
 }
 
 // LoginFlags configure Vitrine's own authorization server, on when no
@@ -120,7 +147,7 @@ type LimitFlags struct {
 
 // limitVars are the defaults of LimitFlags, for kong's interpolation.
 func limitVars() kong.Vars {
-	d := httpserver.DefaultLimits
+	d, s := httpserver.DefaultLimits, shopwindow.DefaultLimits
 	return kong.Vars{
 		"toolsets": strings.Join(vitrine.ToolsetNames(), ", "), "default_toolsets": strings.Join(vitrine.DefaultToolsets(), ", "),
 		"default_toolset_list": strings.Join(vitrine.DefaultToolsets(), ","),
@@ -129,6 +156,8 @@ func limitVars() kong.Vars {
 		"token_concurrency": strconv.Itoa(d.TokenConcurrency), "max_body": strconv.FormatInt(d.MaxBodyBytes, 10),
 		"body_timeout": d.BodyTimeout.String(), "sessions_per_user": strconv.Itoa(d.SessionsPerUser),
 		"facet_index_memory": strconv.Itoa(store.DefaultFacetIndexMemory >> 20),
+		"shop_ip_rate":       strconv.FormatFloat(s.AddrRate, 'g', -1, 64), "shop_ip_burst": strconv.Itoa(s.AddrBurst),
+		"shop_profile_rate": strconv.FormatFloat(s.ProfileRate, 'g', -1, 64), "shop_profile_burst": strconv.Itoa(s.ProfileBurst),
 	}
 }
 
@@ -189,6 +218,10 @@ func (c *ServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	shop, err := c.shop(db, log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
@@ -206,7 +239,9 @@ func (c *ServeCmd) Run(e *env) error {
 			return err
 		}
 	}
-	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg}
+	// get_shop lists the hosts of {slug}.{shop domain}, and update_shop
+	// refuses a company's domain under it.
+	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg, ShopDomain: shop.Options.ShopDomain}
 	if publicURL != "" {
 		mopts.IconsURL = httpserver.IconsURL(publicURL)
 		mopts.PublicURL = publicURL // where get_shop says the windows are
@@ -217,7 +252,7 @@ func (c *ServeCmd) Run(e *env) error {
 		return err
 	}
 	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	hopts := httpserver.Options{Logger: log, Metrics: reg, OAuth: oauth, PublicURL: publicURL, Limits: limits, Ready: db.Ready}
+	hopts := httpserver.Options{Logger: log, Metrics: reg, OAuth: oauth, PublicURL: publicURL, Limits: limits, Ready: db.Ready, Shop: shop}
 	if as != nil {
 		hopts.AuthorizationServer = as
 	}

@@ -52,6 +52,7 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[domainName]():            {Type: "string", MaxLength: ptr(253)},
 	reflect.TypeFor[stockShown]():            {Type: "string", Enum: []any{string(vitrine.StockAvailability), string(vitrine.StockExact)}},
 	reflect.TypeFor[feedAttribute]():         {Type: "string", Enum: feedAttributes()},
+	reflect.TypeFor[shopChannel]():           {Type: "string", Enum: enum(vitrine.ShopChannels)},
 	// A record's fields left out when they hold their default (ProductOut).
 	reflect.TypeFor[defaultTrue](): {Type: "boolean", Default: json.RawMessage("true")},
 	reflect.TypeFor[policyOut]():   {Type: "string", Enum: []any{string(vitrine.PolicyDeny), string(vitrine.PolicyContinue)}, Default: json.RawMessage(`"deny"`)},

@@ -22,7 +22,7 @@ type ShopOut struct {
 	Country    string            `json:"country"`
 	Stock      string            `json:"stock"`
 	Domain     string            `json:"domain"`
-	Options    map[string]string `json:"options" jsonschema:"Option name to the feed attribute it fills, defaults included."`
+	Options    map[string]string `json:"options" jsonschema:"Option name to feed attribute, defaults included."`
 	Version    int64             `json:"version"`
 	UpdatedAt  *time.Time        `json:"updated_at,omitempty"`
 	URLs       ShopURLsOut       `json:"urls"`
@@ -54,12 +54,12 @@ func ShopView(st *shop.Settings, u shop.URLs) ShopOut {
 
 type UpdateShopIn struct {
 	TenantArg
-	Open            *bool                     `json:"open,omitempty" jsonschema:"Closed: 404 at every public URL."`
+	Open            *bool                     `json:"open,omitempty" jsonschema:"Closed: 404 to the public."`
 	ProductURL      *shopURLTemplate          `json:"product_url,omitempty" jsonschema:"https://shop.example/products/{handle}; \"\" clears."`
-	Country         *countryCode              `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2 it sells to."`
-	Stock           *stockShown               `json:"stock,omitempty" jsonschema:"What the public sees of stock."`
+	Country         *countryCode              `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2."`
+	Stock           *stockShown               `json:"stock,omitempty"`
 	Domain          *domainName               `json:"domain,omitempty" jsonschema:"The company's own host; \"\" clears."`
-	Options         *map[string]feedAttribute `json:"options,omitempty" jsonschema:"Option name to feed attribute (\"\": none), over the defaults; replaces the last."`
+	Options         *map[string]feedAttribute `json:"options,omitempty" jsonschema:"Option name to feed attribute (\"\": none); replaces the last."`
 	ExpectedVersion *int64                    `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
 }
 
@@ -81,4 +81,60 @@ func (in UpdateShopIn) Changes() shop.Changes {
 // "" for none.
 func feedAttributes() []any {
 	return append(enum(vitrine.FeedAttributes), "")
+}
+
+type shopChannel string
+
+type CheckShopIn struct {
+	TenantArg
+	Channel shopChannel `json:"channel,omitempty" jsonschema:"Default: every channel."`
+	Reason  shortText   `json:"reason,omitempty" jsonschema:"With channel: its products, paged."`
+	pageArgs
+}
+
+type CheckShopOut struct {
+	Open     bool             `json:"open"`
+	Products int              `json:"products" jsonschema:"Active products checked."`
+	Channels []shopChannelOut `json:"channels"`
+}
+
+type shopChannelOut struct {
+	Channel string          `json:"channel"`
+	Ready   int             `json:"ready"`
+	Blocked int             `json:"blocked" jsonschema:"Left out, or some of their variants."`
+	Reasons []shopReasonOut `json:"reasons"`
+}
+
+type shopReasonOut struct {
+	Reason     string           `json:"reason"`
+	Products   int              `json:"products"`
+	Fix        string           `json:"fix,omitempty" jsonschema:"A window setting every product lacks."`
+	Page       []blockedProduct `json:"page,omitempty"`
+	More       bool             `json:"more,omitempty" jsonschema:"Page with channel and reason."`
+	NextCursor string           `json:"next_cursor,omitempty"`
+}
+
+type blockedProduct struct {
+	ID       string `json:"id"`
+	Handle   string `json:"handle"`
+	Name     string `json:"name"`
+	Variants int    `json:"variants,omitempty" jsonschema:"Of its variants; absent: the product."`
+	Detail   string `json:"detail"`
+}
+
+// CheckShopView is a check's report as check_shop answers it.
+func CheckShopView(r *shop.Report) CheckShopOut {
+	out := CheckShopOut{Open: r.Open, Products: r.Products, Channels: make([]shopChannelOut, len(r.Channels))}
+	for i, c := range r.Channels {
+		co := shopChannelOut{Channel: c.Channel, Ready: c.Ready, Blocked: c.Blocked, Reasons: make([]shopReasonOut, len(c.Reasons))}
+		for j, rr := range c.Reasons {
+			ro := shopReasonOut{Reason: rr.Reason, Products: rr.Products, Fix: rr.Fix, More: rr.More, NextCursor: rr.NextCursor}
+			for _, b := range rr.Page {
+				ro.Page = append(ro.Page, blockedProduct{ID: b.ID, Handle: b.Handle, Name: b.Name, Variants: b.Variants, Detail: b.Detail})
+			}
+			co.Reasons[j] = ro
+		}
+		out.Channels[i] = co
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,12 +26,46 @@ type Window struct {
 	svc   *service.Service
 	store vitrine.Store
 	now   func() time.Time
+	// reserved are the host names the server serves itself at, which no
+	// company may take for its window (Reserving).
+	reserved []string
+	// shopDomain is the domain under which every window has a host of its
+	// own ({slug}.{shopDomain}), none of which a company may take either.
+	shopDomain string
 }
 
 // New returns the window operations of svc: every adapter that serves them
 // makes one (the MCP server, the command line).
 func New(svc *service.Service) *Window {
 	return &Window{svc: svc, store: svc.Store(insider.Pass{}), now: vitrine.Now}
+}
+
+// Reserving returns w refusing, as a company's domain, the host of the
+// server's public URL, the shop domain and every host under it: the Host
+// header decides what a request reaches, and a company's domain must not
+// shadow the server's own pages or another company's window.
+func (w *Window) Reserving(publicURL, shopDomain string) *Window {
+	v := *w
+	v.reserved = nil
+	if u, err := url.Parse(publicURL); err == nil && u.Hostname() != "" {
+		v.reserved = append(v.reserved, strings.ToLower(u.Hostname()))
+	}
+	v.shopDomain = strings.TrimSuffix(strings.ToLower(shopDomain), ".")
+	if v.shopDomain != "" {
+		v.reserved = append(v.reserved, v.shopDomain)
+	}
+	return &v
+}
+
+// checkHost refuses a domain the server keeps for itself.
+func (w *Window) checkHost(domain string) error {
+	if domain == "" {
+		return nil
+	}
+	if slices.Contains(w.reserved, domain) || (w.shopDomain != "" && strings.HasSuffix(domain, "."+w.shopDomain)) {
+		return vitrine.Invalid("domain", "%s is the server's own host, or under its shop domain, where every window has its host already; give the company's own domain", domain)
+	}
+	return nil
 }
 
 // Settings are a company's window with the company it belongs to.
@@ -140,7 +175,7 @@ func (ch Changes) applyTo(s *vitrine.Shop) {
 // saveTries bounds the retries of an update without an expected version
 // that meets another's save between its read and its write: it applies
 // its changes again to what that one saved.
-const saveTries = 3
+const saveTries = 8
 
 // Update changes the company's window: the settings given, at the next
 // version, audited in the write. A domain another company's window holds
@@ -152,6 +187,11 @@ func (w *Window) Update(ctx context.Context, a *service.Access, ch Changes) (*Se
 	ch, err := ch.check()
 	if err != nil {
 		return nil, err
+	}
+	if ch.Domain != nil {
+		if err := w.checkHost(*ch.Domain); err != nil {
+			return nil, err
+		}
 	}
 	for try := 1; ; try++ {
 		st, err := w.settings(ctx, a.TenantID)

@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net/http"
@@ -120,15 +121,15 @@ func (p *peak) end() (heap, rss int64) {
 	return p.heap.Load(), p.rss.Load()
 }
 
-// BenchmarkGoogleFeed streams the Google feed of a company of 100,000
-// products (300,000 variants) from the real SQLite store over HTTP, and
-// reports its speed (variants/s), how much the heap in use and the
-// process's resident set grow while it streams (MiB, over what they were
-// before), and the time of an unchanged feed's 304 (ms). Targets: 20,000
-// variants/s, 50 MiB, 5 ms.
+// BenchmarkFeeds streams each feed of a company of 100,000 products
+// (300,000 variants) from the real SQLite store over HTTP, and reports its
+// speed (variants/s), how much the heap in use and the process's resident
+// set grow while it streams (MiB, over what they were before), and the
+// time of an unchanged feed's 304 (ms/304). Targets (the issue's, for
+// Google's feed): 20,000 variants/s, 50 MiB, 5 ms.
 //
-//	go test ./shopwindow/feed -run '^$' -bench GoogleFeed -benchtime 1x -timeout 30m
-func BenchmarkGoogleFeed(b *testing.B) {
+//	go test ./shopwindow/feed -run '^$' -bench Feeds -benchtime 1x -timeout 30m
+func BenchmarkFeeds(b *testing.B) {
 	n := benchProducts(b)
 	db := dbtest.Open(b, dbtest.SQLiteURL(b))
 	tn, owner := newCompany(b, db, "bench")
@@ -139,69 +140,94 @@ func BenchmarkGoogleFeed(b *testing.B) {
 	win.Tenant = tn
 	win.Shop.TenantID = tn.ID
 	modified := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		feed.Serve(w, r, win, db, feed.Google, "stamp-1", modified)
-	}))
-	defer srv.Close()
-
-	var variants, size int64
-	var heapGrowth, rssGrowth int64
-	var elapsed, cpu time.Duration
-	etag := ""
-	runs := 0
-	for b.Loop() {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		heap0, rss0 := int64(ms.HeapInuse), rssBytes()
-		w := watch()
-		t0, cpu0 := time.Now(), cpuTime()
-		res, err := http.Get(srv.URL)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cr := &countingReader{r: res.Body}
-		if _, err := io.Copy(io.Discard, cr); err != nil {
-			b.Fatal(err)
-		}
-		res.Body.Close()
-		elapsed += time.Since(t0)
-		cpu += cpuTime() - cpu0
-		heap, rss := w.end()
-		heapGrowth, rssGrowth = max(heapGrowth, heap-heap0), max(rssGrowth, rss-rss0)
-		variants += cr.items
-		size += cr.n
-		etag = res.Header.Get("ETag")
-		runs++
+	servers := map[feed.Kind]*httptest.Server{}
+	for _, kind := range feed.Kinds {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			feed.Serve(w, r, win, db, kind, "stamp-1", modified)
+		}))
+		defer srv.Close()
+		servers[kind] = srv
 	}
-	if want := int64(3 * n * runs); variants != want {
-		b.Fatalf("%d items streamed; want %d", variants, want)
+	for _, kind := range feed.Kinds {
+		b.Run(kind.String(), func(b *testing.B) {
+			var variants, size int64
+			var heapGrowth, rssGrowth int64
+			var elapsed, cpu time.Duration
+			runs := 0
+			for b.Loop() {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				heap0, rss0 := int64(ms.HeapInuse), rssBytes()
+				w := watch()
+				t0, cpu0 := time.Now(), cpuTime()
+				res, err := http.Get(servers[kind].URL)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cr := &countingReader{r: res.Body, mark: itemTag, counts: true}
+				var body io.Reader = res.Body
+				if kind == feed.OpenAI {
+					// Counted as a surface reads it: unzipped, a line an item.
+					zr, err := gzip.NewReader(io.TeeReader(res.Body, &sizeCounter{n: &cr.n}))
+					if err != nil {
+						b.Fatal(err)
+					}
+					body, cr.mark, cr.counts = zr, []byte("\n"), false
+				}
+				cr.r = body
+				if _, err := io.Copy(io.Discard, cr); err != nil {
+					b.Fatal(err)
+				}
+				res.Body.Close()
+				elapsed += time.Since(t0)
+				cpu += cpuTime() - cpu0
+				heap, rss := w.end()
+				heapGrowth, rssGrowth = max(heapGrowth, heap-heap0), max(rssGrowth, rss-rss0)
+				variants += cr.items
+				size += cr.n
+				runs++
+			}
+			if want := int64(3 * n * runs); variants != want {
+				b.Fatalf("%d items streamed; want %d", variants, want)
+			}
+			b.ReportMetric(float64(variants)/elapsed.Seconds(), "variants/s")
+			// The machine may be shared: the process's CPU time (server
+			// and client together) says what the feed costs whatever else
+			// runs.
+			b.ReportMetric(float64(variants)/cpu.Seconds(), "variants/cpu-s")
+			b.ReportMetric(float64(heapGrowth)/(1<<20), "heap-MiB")
+			b.ReportMetric(float64(rssGrowth)/(1<<20), "rss-MiB")
+			b.ReportMetric(float64(size)/float64(runs)/(1<<20), "feed-MiB")
+		})
 	}
-	b.ReportMetric(float64(variants)/elapsed.Seconds(), "variants/s")
-	// The machine may be shared: the process's CPU time (server and
-	// client together) says what the feed costs whatever else runs.
-	b.ReportMetric(float64(variants)/cpu.Seconds(), "variants/cpu-s")
-	b.ReportMetric(float64(heapGrowth)/(1<<20), "heap-MiB")
-	b.ReportMetric(float64(rssGrowth)/(1<<20), "rss-MiB")
-	b.ReportMetric(float64(size)/float64(runs)/(1<<20), "feed-MiB")
-
 	// The unchanged feed's 304, as a surface revalidating it gets it.
-	const revalidations = 200
-	req, _ := http.NewRequest("GET", srv.URL, nil)
-	req.Header.Set("If-None-Match", etag)
-	t0 := time.Now()
-	for range revalidations {
-		res, err := http.DefaultClient.Do(req)
+	b.Run("304", func(b *testing.B) {
+		res, err := http.Head(servers[feed.Google].URL)
 		if err != nil {
 			b.Fatal(err)
 		}
-		io.Copy(io.Discard, res.Body)
 		res.Body.Close()
-		if res.StatusCode != http.StatusNotModified {
-			b.Fatalf("revalidation: %d", res.StatusCode)
+		req, _ := http.NewRequest("GET", servers[feed.Google].URL, nil)
+		req.Header.Set("If-None-Match", res.Header.Get("ETag"))
+		// An op is 100 revalidations, so that -benchtime 1x measures more
+		// than a connection's setup.
+		const each = 100
+		for b.Loop() {
+			for range each {
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusNotModified {
+					b.Fatalf("revalidation: %d", res.StatusCode)
+				}
+			}
 		}
-	}
-	b.ReportMetric(float64(time.Since(t0).Microseconds())/revalidations/1000, "ms/304")
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*each)/1000, "ms/304")
+	})
 }
 
 // cpuTime is the CPU time the process has used.
@@ -213,25 +239,38 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// countingReader counts the bytes and the items of a Google feed.
+// countingReader counts the bytes it reads (unless counts is false) and
+// the marks in them: a Google feed's items, an OpenAI feed's lines.
 type countingReader struct {
-	r     io.Reader
-	n     int64
-	items int64
-	tail  []byte // the end of the last read, where an item's tag may start
+	r      io.Reader
+	n      int64
+	counts bool
+	mark   []byte
+	items  int64
+	tail   []byte // the end of the last read, where a mark may start
 }
 
 var itemTag = []byte("<item>")
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	c.n += int64(n)
-	c.items += int64(bytes.Count(p[:n], itemTag))
-	// A tag cut between two reads: neither part can hold a whole one.
-	if len(c.tail) > 0 && n > 0 {
-		joint := append(c.tail, p[:min(n, len(itemTag)-1)]...)
-		c.items += int64(bytes.Count(joint, itemTag))
+	if c.counts {
+		c.n += int64(n)
 	}
-	c.tail = append(c.tail[:0], p[max(0, n-(len(itemTag)-1)):n]...)
+	c.items += int64(bytes.Count(p[:n], c.mark))
+	// A mark cut between two reads: neither part can hold a whole one.
+	if len(c.tail) > 0 && n > 0 {
+		joint := append(c.tail, p[:min(n, len(c.mark)-1)]...)
+		c.items += int64(bytes.Count(joint, c.mark))
+	}
+	c.tail = append(c.tail[:0], p[max(0, n-(len(c.mark)-1)):n]...)
 	return n, err
+}
+
+// sizeCounter counts the bytes written to it.
+type sizeCounter struct{ n *int64 }
+
+func (s *sizeCounter) Write(p []byte) (int, error) {
+	*s.n += int64(len(p))
+	return len(p), nil
 }

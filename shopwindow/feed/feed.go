@@ -165,8 +165,12 @@ func Serve(w http.ResponseWriter, r *http.Request, win Window, src Source, kind 
 	pages := newPager(r.Context(), src, win.Tenant.ID)
 	first, err := pages.next()
 	if err != nil {
-		logError(win, r, kind, err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		id := logError(win, r, kind, err)
+		// Not the feed: no cache keeps it, under the feed's tag or not.
+		h.Del("ETag")
+		h.Del("Last-Modified")
+		h.Set("Cache-Control", "no-store")
+		http.Error(w, "Internal error: the feed could not be read. Report request id "+id+" to the operator if it persists", http.StatusInternalServerError)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
@@ -180,10 +184,14 @@ func Serve(w http.ResponseWriter, r *http.Request, win Window, src Source, kind 
 	}
 }
 
-func logError(win Window, r *http.Request, kind Kind, err error) {
+// logError logs a failure of the feed under a new request id, which it
+// returns for the client's answer: the detail goes to the log only.
+func logError(win Window, r *http.Request, kind Kind, err error) string {
+	id := vitrine.NewID()
 	if win.Log != nil {
-		win.Log.ErrorContext(r.Context(), "feed", "feed", kind.String(), "tenant", win.Tenant.ID, "error", err)
+		win.Log.ErrorContext(r.Context(), "feed", "request_id", id, "feed", kind.String(), "tenant_id", win.Tenant.ID, "err", err)
 	}
+	return id
 }
 
 // notModified reads a request's conditions (RFC 9110, 13.1.2 and 13.1.3):

@@ -76,12 +76,15 @@ type product struct {
 	// attrs are the feed attributes the product's options fill, by the
 	// options' order ("" for none).
 	attrs []string
+	// scale is the decimals of the product's currency.
+	scale int
 }
 
 // productOf reads what p's items share; maxDescription bounds the
 // description's characters.
 func productOf(win *Window, p *vitrine.Product, maxDescription int) *product {
-	pr := &product{p: p, description: plainText(p.Description, maxDescription), brand: clean(p.Vendor)}
+	pr := &product{p: p, description: plainText(p.Description, maxDescription), brand: clean(p.Vendor),
+		scale: vitrine.CurrencyScale(p.Currency)}
 	for _, m := range p.Media {
 		pr.images = append(pr.images, win.mediaURL(m.URL))
 	}
@@ -130,8 +133,7 @@ func itemOf(win *Window, pr *product, v *vitrine.Variant) *item {
 			}
 		}
 	}
-	scale := vitrine.CurrencyScale(p.Currency)
-	money := func(minor int64) string { return vitrine.FormatPrice(minor, scale) + " " + p.Currency }
+	money := func(minor int64) string { return vitrine.FormatPrice(minor, pr.scale) + " " + p.Currency }
 	it.Price = money(v.Price)
 	if v.CompareAtPrice != nil && *v.CompareAtPrice > v.Price {
 		it.Price, it.SalePrice = money(*v.CompareAtPrice), money(v.Price)

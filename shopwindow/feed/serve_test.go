@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/shopwindow/feed"
 )
 
@@ -18,8 +20,15 @@ import (
 // HTTP connection.
 func serve(t *testing.T, src feed.Source, kind feed.Kind, stamp *string, modified time.Time) *httptest.Server {
 	t.Helper()
+	return serveLogged(t, src, kind, stamp, modified, nil)
+}
+
+func serveLogged(t *testing.T, src feed.Source, kind feed.Kind, stamp *string, modified time.Time, log *slog.Logger) *httptest.Server {
+	t.Helper()
+	win := window()
+	win.Log = log
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		feed.Serve(w, r, window(), src, kind, *stamp, modified)
+		feed.Serve(w, r, win, src, kind, *stamp, modified)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -141,10 +150,16 @@ func (f *failing) ListProducts(_ context.Context, _ string, q vitrine.ProductFil
 // fails midway cuts the transfer, so no client takes a part for the whole.
 func TestServeFailures(t *testing.T) {
 	stamp := "v1"
-	srv := serve(t, &failing{}, feed.Google, &stamp, time.Time{})
+	var log testkit.SyncBuffer
+	srv := serveLogged(t, &failing{}, feed.Google, &stamp, time.Time{}, slog.New(slog.NewTextHandler(&log, nil)))
 	res, body := get(t, "GET", srv.URL, nil)
-	if res.StatusCode != 500 || strings.Contains(string(body), "SELECT") {
-		t.Errorf("a failing store: %d %q", res.StatusCode, body)
+	if res.StatusCode != 500 || strings.Contains(string(body), "SELECT") || res.Header.Get("ETag") != "" || res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("a failing store: %d %q %v", res.StatusCode, body, res.Header)
+	}
+	// The operator finds the failure by the request id the client got.
+	id := strings.TrimSuffix(strings.TrimPrefix(string(body), "Internal error: the feed could not be read. Report request id "), " to the operator if it persists\n")
+	if !vitrine.ValidID(id) || !strings.Contains(log.String(), "request_id="+id) || !strings.Contains(log.String(), "SELECT secret") {
+		t.Errorf("answer %q, log %q", body, log.String())
 	}
 	for _, kind := range feed.Kinds {
 		srv := serve(t, &failing{after: 2}, kind, &stamp, time.Time{})

@@ -38,7 +38,7 @@ func FindVitrine(ctx context.Context, path string) (string, string, error) {
 
 // ServeFlags start vitrine serve without its rate and concurrency limits,
 // which would measure the limits instead of the server.
-var ServeFlags = []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}
+var ServeFlags = []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0", "--shop-ip-rate", "0", "--shop-profile-rate", "0"}
 
 // NewDatabase returns a new, empty database: a SQLite file in a folder of
 // its own, or, given the URL of a PostgreSQL server, a database made on

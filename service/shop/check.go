@@ -1,0 +1,226 @@
+package shop
+
+import (
+	"context"
+	"slices"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// Problem is why a product, or one variant of it, cannot be published on
+// a channel, as package shopwindow/feed's rules (rules.go) say.
+type Problem struct {
+	Reason string
+	// VariantID is the variant it is of; "" for the whole product.
+	VariantID string
+	// Detail says what to fix.
+	Detail string
+}
+
+// CheckQuery is check_shop's arguments.
+type CheckQuery struct {
+	// Channel is one of vitrine.ShopChannels; "" for every one.
+	Channel string
+	// Reason, with Channel, lists the products of that reason alone, a
+	// page of Limit after Cursor.
+	Reason string
+	Limit  int
+	Cursor string
+}
+
+// Report is what keeps a company's active products off each channel.
+type Report struct {
+	Open bool
+	// Products are the active products checked: only they are published.
+	Products int
+	Channels []ChannelReport
+}
+
+// ChannelReport is one channel's part of a Report.
+type ChannelReport struct {
+	Channel string
+	// Ready products have nothing keeping them, or any variant, off it.
+	Ready int
+	// Blocked products are left out whole, or some of their variants.
+	Blocked int
+	Reasons []ReasonReport
+}
+
+// ReasonReport counts the products of one reason, and shows some.
+type ReasonReport struct {
+	Reason   string
+	Products int
+	// Fix, for a reason of the window's own settings (every product has
+	// it), says what to change; Page then lists no products.
+	Fix  string
+	Page []Blocked
+	// More says that more products than Page have it: check_shop with
+	// the channel and the reason pages through them (NextCursor, when it
+	// was asked for alone).
+	More       bool
+	NextCursor string
+}
+
+// Blocked is one product a reason keeps off a channel.
+type Blocked struct {
+	ID, Handle, Name string
+	// Variants is how many of its variants the reason is of; 0 when it is
+	// the whole product's.
+	Variants int
+	// Detail is the first problem's, of this reason.
+	Detail string
+}
+
+// Bounds of a check's answer: products shown per reason when every reason
+// is asked for; a reason's page is limit's (service.PageSize).
+const previewPerReason = 3
+
+// checkBatch is how many products a check reads at a time.
+const checkBatch = 500
+
+// checkCursor is the position of a page of a reason's products: the id of
+// the last one shown (products are read in the order of their ids).
+type checkCursor struct {
+	ID string `json:"i"`
+}
+
+func (c checkCursor) ValidCursor() bool { return vitrine.ValidID(c.ID) }
+
+// Check reads every active product of the company once and reports, per
+// channel, the products its rules keep off it, counted by reason, with a
+// few of each (or, for one channel and reason, a page of them).
+func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*Report, error) {
+	if err := a.Allow(service.OpCheckShop); err != nil {
+		return nil, err
+	}
+	channels := vitrine.ShopChannels
+	if q.Channel != "" {
+		if !slices.Contains(vitrine.ShopChannels, q.Channel) {
+			return nil, vitrine.Invalid("channel", "channel must be one of %s; got %q", vitrine.Quoted(vitrine.ShopChannels), q.Channel)
+		}
+		channels = []string{q.Channel}
+	}
+	var pg *service.Page[checkCursor]
+	if q.Reason != "" {
+		if q.Channel == "" {
+			return nil, vitrine.Invalid("reason", "reason pages the products of one channel: give channel too")
+		}
+		if !slices.Contains(reasonOrder, q.Reason) {
+			return nil, vitrine.Invalid("reason", "reason must be one of %s; got %q", vitrine.Quoted(reasonOrder), q.Reason)
+		}
+		var err error
+		if pg, err = service.OpenPage[checkCursor](ctx, w.svc, a.TenantID+"\x00check_shop\x00"+q.Channel+"\x00"+q.Reason, q.Limit, q.Cursor); err != nil {
+			return nil, err
+		}
+	} else if q.Limit != 0 || q.Cursor != "" {
+		return nil, vitrine.Invalid("cursor", "limit and cursor page the products of one reason: give channel and reason too")
+	}
+	if problemsOf == nil {
+		return nil, errNoRules
+	}
+	s, err := w.store.Shop(ctx, a.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	shown := previewPerReason + 1 // one beyond, to know there are more
+	if pg != nil {
+		shown = pg.Fetch()
+	}
+	tally := make([]*channelTally, len(channels))
+	for i := range channels {
+		tally[i] = &channelTally{reasons: map[string]*reasonTally{}}
+	}
+	report := &Report{Open: s.Open}
+	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Limit: checkBatch}
+	for {
+		ps, err := w.store.ListProducts(ctx, a.TenantID, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			report.Products++
+			for i, ch := range channels {
+				tally[i].add(p, problemsOf(ch, s, p), q.Reason, pg, shown)
+			}
+		}
+		if len(ps) < f.Limit {
+			break
+		}
+		f.After = &vitrine.ProductKey{ID: ps[len(ps)-1].ID}
+	}
+	for i, ch := range channels {
+		report.Channels = append(report.Channels, tally[i].report(ch, report.Products, q.Reason, pg))
+	}
+	return report, nil
+}
+
+type channelTally struct {
+	blocked int
+	reasons map[string]*reasonTally
+}
+
+type reasonTally struct {
+	products int
+	detail   string // the first product's
+	page     []Blocked
+}
+
+func (t *channelTally) add(p *vitrine.Product, problems []Problem, only string, pg *service.Page[checkCursor], shown int) {
+	if len(problems) == 0 {
+		return
+	}
+	t.blocked++
+	var seen []string
+	for _, pr := range problems {
+		if slices.Contains(seen, pr.Reason) {
+			continue
+		}
+		seen = append(seen, pr.Reason)
+		r := t.reasons[pr.Reason]
+		if r == nil {
+			r = &reasonTally{detail: pr.Detail}
+			t.reasons[pr.Reason] = r
+		}
+		r.products++
+		if (only != "" && pr.Reason != only) || slices.Contains(windowReasons, pr.Reason) || len(r.page) >= shown {
+			continue
+		}
+		if pg != nil && pg.After != nil && p.ID <= pg.After.ID {
+			continue
+		}
+		b := Blocked{ID: p.ID, Handle: p.Handle, Name: p.Name, Detail: pr.Detail}
+		for _, other := range problems {
+			if other.Reason == pr.Reason && other.VariantID != "" {
+				b.Variants++
+			}
+		}
+		r.page = append(r.page, b)
+	}
+}
+
+func (t *channelTally) report(channel string, products int, only string, pg *service.Page[checkCursor]) ChannelReport {
+	out := ChannelReport{Channel: channel, Blocked: t.blocked, Ready: products - t.blocked, Reasons: []ReasonReport{}}
+	for _, reason := range reasonOrder {
+		r := t.reasons[reason]
+		if r == nil || (only != "" && reason != only) {
+			continue
+		}
+		rr := ReasonReport{Reason: reason, Products: r.products}
+		switch {
+		case slices.Contains(windowReasons, reason):
+			rr.Fix = r.detail
+		case pg != nil:
+			rr.Page, rr.NextCursor = service.ClosePage(pg, r.page, func(i int) checkCursor { return checkCursor{ID: r.page[i].ID} })
+			rr.More = rr.NextCursor != ""
+		default:
+			rr.Page = r.page
+			if len(rr.Page) > previewPerReason {
+				rr.Page = rr.Page[:previewPerReason]
+			}
+			rr.More = r.products > len(rr.Page)
+		}
+		out.Reasons = append(out.Reasons, rr)
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package shop
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/service/catalog"
+)
+
+var ctx = context.Background()
+
+// fakeRules stand for shopwindow/feed's: google wants a brand of every
+// product, a price of every variant and the window's product URL; ucp a
+// description.
+func fakeRules(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {
+	var out []Problem
+	switch channel {
+	case vitrine.ChannelGoogle:
+		if s.ProductURL == "" {
+			out = append(out, Problem{Reason: "no_product_url", Detail: "set product_url"})
+		}
+		if p.Vendor == "" {
+			out = append(out, Problem{Reason: "no_brand", Detail: "no vendor"})
+		}
+		for _, v := range p.Variants {
+			if v.Price == 0 {
+				out = append(out, Problem{Reason: "price_zero", VariantID: v.ID, Detail: "price zero"})
+			}
+		}
+	case vitrine.ChannelUCP:
+		if p.Description == "" {
+			out = append(out, Problem{Reason: "no_description", Detail: "no description"})
+		}
+	}
+	return out
+}
+
+func withRules(t *testing.T, rules func(string, *vitrine.Shop, *vitrine.Product) []Problem) {
+	was := problemsOf
+	problemsOf = rules
+	t.Cleanup(func() { problemsOf = was })
+}
+
+func company(t testing.TB, svc *service.Service, slug string) *service.Access {
+	t.Helper()
+	if _, err := svc.Operator().CreateTenant(ctx, "Shop "+slug, slug, "olga@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := svc.Operator().Actor(ctx, slug, "", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// A check counts every active product of the company by reason, per
+// channel, shows a few of each and pages through one reason's products;
+// drafts and another company's products are never in it; a reason of the
+// window's own settings says its fix instead of listing every product.
+func TestCheck(t *testing.T) {
+	withRules(t, fakeRules)
+	dbtest.Each(t, func(t *testing.T, url string) {
+		svc := service.New(dbtest.Open(t, url), nil)
+		if _, err := svc.Operator().CreateUser(ctx, "olga@example.com", "Olga"); err != nil {
+			t.Fatal(err)
+		}
+		a, b := company(t, svc, "alfa"), company(t, svc, "beta")
+		cat := catalog.New(svc)
+		create := func(a *service.Access, p catalog.NewProduct) *vitrine.Product {
+			t.Helper()
+			made, err := cat.CreateProduct(ctx, a, p, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return made
+		}
+		var noBrand []string
+		for _, name := range []string{"A", "B", "C", "D", "E"} {
+			noBrand = append(noBrand, create(a, catalog.NewProduct{Name: "Unbranded " + name, Description: "Good", Price: "10.00"}).ID)
+		}
+		free := create(a, catalog.NewProduct{Name: "Free", Vendor: "Acme", Price: "0"})
+		create(a, catalog.NewProduct{Name: "Fine", Vendor: "Acme", Description: "Fine", Price: "5.00"})
+		create(a, catalog.NewProduct{Name: "Draft", Price: "0", Status: "draft"})
+		create(b, catalog.NewProduct{Name: "Beta's", Price: "0"})
+		w := New(svc)
+
+		r, err := w.Check(ctx, a, CheckQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Open || r.Products != 7 || len(r.Channels) != 3 {
+			t.Fatalf("report: %+v", r)
+		}
+		byChannel := map[string]ChannelReport{}
+		for _, c := range r.Channels {
+			byChannel[c.Channel] = c
+		}
+		g := byChannel["google"]
+		if g.Blocked != 7 || g.Ready != 0 || len(g.Reasons) != 3 {
+			t.Fatalf("google: %+v", g)
+		}
+		if url := g.Reasons[0]; url.Reason != "no_product_url" || url.Products != 7 || url.Fix != "set product_url" || len(url.Page) != 0 {
+			t.Errorf("the window's reason: %+v", url)
+		}
+		if brand := g.Reasons[1]; brand.Reason != "no_brand" || brand.Products != 5 || len(brand.Page) != previewPerReason || !brand.More || brand.NextCursor != "" ||
+			brand.Page[0].ID != noBrand[0] || brand.Page[0].Variants != 0 {
+			t.Errorf("no_brand: %+v", brand)
+		}
+		if price := g.Reasons[2]; price.Reason != "price_zero" || price.Products != 1 || len(price.Page) != 1 || price.More || price.Page[0].ID != free.ID || price.Page[0].Variants != 1 {
+			t.Errorf("price_zero: %+v", price)
+		}
+		if u := byChannel["ucp"]; u.Blocked != 1 || u.Ready != 6 || len(u.Reasons) != 1 || u.Reasons[0].Page[0].ID != free.ID {
+			t.Errorf("ucp: %+v", u)
+		}
+		if o := byChannel["openai"]; o.Blocked != 0 || o.Ready != 7 || len(o.Reasons) != 0 {
+			t.Errorf("openai: %+v", o)
+		}
+
+		// One channel's reason, page by page.
+		var paged []string
+		q := CheckQuery{Channel: "google", Reason: "no_brand", Limit: 2}
+		for pages := 0; ; pages++ {
+			r, err := w.Check(ctx, a, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pages > 3 || len(r.Channels) != 1 || len(r.Channels[0].Reasons) != 1 {
+				t.Fatalf("page %d: %+v", pages, r)
+			}
+			rr := r.Channels[0].Reasons[0]
+			for _, p := range rr.Page {
+				paged = append(paged, p.ID)
+			}
+			if rr.NextCursor == "" {
+				break
+			}
+			q.Cursor = rr.NextCursor
+		}
+		if !slices.Equal(paged, noBrand) {
+			t.Errorf("paged %v; want %v", paged, noBrand)
+		}
+
+		for _, bad := range []CheckQuery{
+			{Channel: "amazon"},
+			{Reason: "no_brand"},
+			{Channel: "google", Reason: "no_such_reason"},
+			{Limit: 5},
+			{Channel: "google", Reason: "price_zero", Cursor: q.Cursor},
+			{Channel: "google", Reason: "no_brand", Limit: vitrine.MaxPageLimit + 1},
+		} {
+			if _, err := w.Check(ctx, a, bad); vitrine.TypeOf(err) != vitrine.ValidationError {
+				t.Errorf("%+v: %v", bad, err)
+			}
+		}
+
+		// The window's product URL set: that reason is gone.
+		template := "https://alfa.example/p/{handle}"
+		if _, err := w.Update(ctx, a, Changes{ProductURL: &template}); err != nil {
+			t.Fatal(err)
+		}
+		r, err = w.Check(ctx, a, CheckQuery{Channel: "google"})
+		if err != nil || len(r.Channels[0].Reasons) != 2 || r.Channels[0].Reasons[0].Reason != "no_brand" || r.Channels[0].Blocked != 6 {
+			t.Errorf("with a product URL: %+v, %v", r, err)
+		}
+	})
+}
+
+// Without the channels' rules wired, a check fails rather than report
+// every product ready.
+func TestCheckWithoutRules(t *testing.T) {
+	withRules(t, nil)
+	svc := service.New(dbtest.Open(t, dbtest.SQLiteURL(t)), nil)
+	if _, err := svc.Operator().CreateUser(ctx, "olga@example.com", "Olga"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(svc).Check(ctx, company(t, svc, "alfa"), CheckQuery{}); err == nil {
+		t.Error("a check without rules succeeded")
+	}
+}

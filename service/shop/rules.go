@@ -1,0 +1,43 @@
+package shop
+
+import (
+	"errors"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/shopwindow/feed"
+)
+
+// The channels' rules are package shopwindow/feed's (feed.Problems,
+// feed.Reasons): what a feed leaves out is what check_shop reports.
+
+// problemsOf returns what keeps p off channel, in the order of
+// reasonOrder. (A variable, so that tests may stand rules in for them.)
+var problemsOf = func(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {
+	found := feed.Problems(channel, s, p)
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]Problem, len(found))
+	for i, pr := range found {
+		out[i] = Problem{Reason: string(pr.Reason), VariantID: pr.VariantID, Detail: pr.Detail}
+	}
+	return out
+}
+
+// reasonOrder lists the reasons in the order they are reported.
+var reasonOrder = reasons()
+
+func reasons() []string {
+	out := make([]string, len(feed.Reasons))
+	for i, r := range feed.Reasons {
+		out[i] = string(r)
+	}
+	return out
+}
+
+// windowReasons are the reasons of the window's own settings, which every
+// product has until they are set.
+var windowReasons = []string{string(feed.NoProductURL), string(feed.NoCountry)}
+
+// errNoRules is a check's failure without rules (a test's).
+var errNoRules = errors.New("shop: no rules of the channels")

@@ -1,0 +1,716 @@
+package shopwindow
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
+)
+
+// Bounds of what one request may ask of a window.
+const (
+	// maxLookupIDs bounds a lookup's identifiers: UCP asks for at least 10.
+	maxLookupIDs = 50
+	// defaultSearchLimit is a search page's size when none is asked (UCP's
+	// default); maxSearchLimit the largest, to which a larger one is
+	// clamped silently, as UCP allows.
+	defaultSearchLimit = 10
+	maxSearchLimit     = 50
+	maxQueryLength     = 200
+	maxIDLength        = 255
+	maxFilterValues    = 20
+	maxSelected        = vitrine.MaxOptions
+)
+
+// ucpError is a request the window could not process: a transport error,
+// answered with an HTTP status on REST and a JSON-RPC error on MCP, its
+// code and content in the body (UCP's error codes).
+type ucpError struct {
+	status  int
+	rpc     int64
+	code    string
+	content string
+}
+
+func (e *ucpError) Error() string { return e.code + ": " + e.content }
+
+// JSON-RPC codes: invalid params (a request UCP's schema refuses, a batch
+// past the limit), UCP's negotiation failures, and the protocol errors of
+// a server (rate limit).
+const (
+	rpcInvalidParams = -32602
+	rpcNegotiation   = -32001
+	rpcProtocol      = -32000
+)
+
+func invalid(format string, args ...any) *ucpError {
+	return &ucpError{status: http.StatusBadRequest, rpc: rpcInvalidParams, code: "invalid_request", content: fmt.Sprintf(format, args...)}
+}
+
+// Requests, as UCP's schemas write them (context, signals and attribution
+// are hints a catalog may ignore, and this one does).
+type searchFilters struct {
+	Categories []string     `json:"categories,omitempty"`
+	Price      *priceFilter `json:"price,omitempty"`
+}
+
+type priceFilter struct {
+	Min *int64 `json:"min,omitempty"`
+	Max *int64 `json:"max,omitempty"`
+}
+
+type requestContext struct {
+	Currency string `json:"currency,omitempty"`
+}
+
+type searchRequest struct {
+	Query      string          `json:"query,omitempty"`
+	Filters    *searchFilters  `json:"filters,omitempty"`
+	Context    *requestContext `json:"context,omitempty"`
+	Pagination *struct {
+		Cursor string `json:"cursor,omitempty"`
+		Limit  int    `json:"limit,omitempty"`
+	} `json:"pagination,omitempty"`
+}
+
+type lookupRequest struct {
+	IDs     []string        `json:"ids"`
+	Filters *searchFilters  `json:"filters,omitempty"`
+	Context *requestContext `json:"context,omitempty"`
+}
+
+type productRequest struct {
+	ID          string           `json:"id"`
+	Selected    []selectedOption `json:"selected,omitempty"`
+	Preferences []string         `json:"preferences,omitempty"`
+	Filters     *searchFilters   `json:"filters,omitempty"`
+	Context     *requestContext  `json:"context,omitempty"`
+}
+
+// catalog answers the three operations of one window, reading the store
+// as admin list_products and get_product do, with status active always.
+type catalog struct {
+	store Store
+	svc   *service.Service
+}
+
+// newView reads what the mapping needs of the window: the public
+// attributes, only when a product holds attributes at all.
+func (c *catalog) newView(ctx context.Context, win *Window, ps []*vitrine.Product) (*view, error) {
+	v := &view{win: win, public: map[string]bool{}}
+	if !slices.ContainsFunc(ps, func(p *vitrine.Product) bool { return len(p.Attributes) > 0 }) {
+		return v, nil
+	}
+	defs, err := c.store.Attributes(ctx, win.Tenant.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range defs {
+		if d.Public {
+			v.public[d.Key] = true
+		}
+	}
+	return v, nil
+}
+
+// shown reports whether the window may show a product: the window's
+// company's, and active. The store's query asks for both; this holds it
+// whatever path a product came by.
+func shown(win *Window, p *vitrine.Product) bool {
+	return p != nil && p.TenantID == win.Tenant.ID && p.Status == vitrine.ProductActive
+}
+
+// filter is a request's filters in the store's terms.
+type filter struct {
+	categoryID string
+	categories map[string]bool // the ids of the categories named, and of those under them
+	min, max   *int64
+	notes      []message
+}
+
+// readFilters checks a request's filters. A category names a category of
+// the company by its name or its path ("Parent > Child"), any case; one
+// that names none matches nothing. Prices are the company's currency's
+// minor units: a filter in another currency is not applied, and a message
+// says so.
+func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters, rc *requestContext) (*filter, error) {
+	out := &filter{}
+	if f == nil {
+		return out, nil
+	}
+	if f.Price != nil {
+		if (f.Price.Min != nil && *f.Price.Min < 0) || (f.Price.Max != nil && *f.Price.Max < 0) {
+			return nil, invalid("filters.price: min and max are amounts in minor units, 0 or more")
+		}
+		if f.Price.Min != nil && f.Price.Max != nil && *f.Price.Min > *f.Price.Max {
+			return nil, invalid("filters.price: max must not be below min")
+		}
+		if rc != nil && rc.Currency != "" && !strings.EqualFold(rc.Currency, win.Tenant.Currency) {
+			out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
+				Content: fmt.Sprintf("Prices are in %s; the price filter in %s was not applied.", win.Tenant.Currency, strings.ToUpper(rc.Currency))})
+		} else {
+			out.min, out.max = f.Price.Min, f.Price.Max
+		}
+	}
+	if len(f.Categories) > maxFilterValues {
+		return nil, invalid("filters.categories names at most %d categories; got %d", maxFilterValues, len(f.Categories))
+	}
+	if len(f.Categories) == 0 {
+		return out, nil
+	}
+	all, err := c.store.Categories(ctx, win.Tenant.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*vitrine.Category{}
+	for _, cat := range all {
+		byID[cat.ID] = cat
+	}
+	path := func(cat *vitrine.Category) string {
+		parts := []string{cat.Name}
+		for p, n := byID[cat.ParentID], 0; p != nil && n < 20; p, n = byID[p.ParentID], n+1 {
+			parts = append([]string{p.Name}, parts...)
+		}
+		return strings.Join(parts, " > ")
+	}
+	out.categories = map[string]bool{}
+	var named []string
+	for _, want := range f.Categories {
+		w := vitrine.Fold(strings.TrimSpace(want))
+		for _, cat := range all {
+			if vitrine.Fold(cat.Name) == w || vitrine.Fold(path(cat)) == w || cat.ID == want {
+				if !slices.Contains(named, cat.ID) {
+					named = append(named, cat.ID)
+				}
+			}
+		}
+	}
+	// The categories named and those under them, for lookups.
+	for _, cat := range all {
+		for p, n := cat, 0; p != nil && n < 20; p, n = byID[p.ParentID], n+1 {
+			if slices.Contains(named, p.ID) {
+				out.categories[cat.ID] = true
+				break
+			}
+		}
+	}
+	switch len(named) {
+	case 0:
+		out.categoryID = "-" // names none: matches nothing
+	case 1:
+		out.categoryID = named[0]
+	default:
+		// The store's query keeps one category (with those under it); a
+		// search naming several keeps the first it names, and says so.
+		out.categoryID = named[0]
+		out.notes = append(out.notes, message{Type: "warning", Code: "filter_partially_applied", Path: "$.filters.categories",
+			Content: fmt.Sprintf("Only one category is searched at a time: %q.", byID[named[0]].Name)})
+	}
+	return out, nil
+}
+
+// keepsProduct applies the category filter to a product found by id.
+func (f *filter) keepsProduct(p *vitrine.Product) bool {
+	if f.categories == nil {
+		return true
+	}
+	return slices.ContainsFunc(p.Categories, func(c vitrine.ProductCategory) bool { return f.categories[c.ID] })
+}
+
+// keepsVariant applies the price filter to a variant.
+func (f *filter) keepsVariant(v *vitrine.Variant) bool {
+	return (f.min == nil || v.Price >= *f.min) && (f.max == nil || v.Price <= *f.max)
+}
+
+// search answers search_catalog: the active products the query and the
+// filters keep, a page at a time, through the store's FindProducts (the
+// query admin list_products runs).
+func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (*searchResponse, error) {
+	query := strings.TrimSpace(req.Query)
+	if n := utf8.RuneCountInString(query); n > maxQueryLength {
+		return nil, invalid("query is %d characters long; the limit is %d", n, maxQueryLength)
+	}
+	words := vitrine.SearchWords(query)
+	if len(words) > vitrine.MaxSearchWords {
+		return nil, invalid("query holds %d different words; the limit is %d", len(words), vitrine.MaxSearchWords)
+	}
+	hasFilter := req.Filters != nil && (len(req.Filters.Categories) > 0 || req.Filters.Price != nil)
+	if len(words) == 0 && !hasFilter {
+		return nil, invalid("a search needs a query (words of the products' names or descriptions) or filters (categories, price)")
+	}
+	fl, err := c.readFilters(ctx, win, req.Filters, req.Context)
+	if err != nil {
+		return nil, err
+	}
+	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortName}
+	if len(words) > 0 {
+		f.Query, f.Words, f.SKU, f.Sort = vitrine.QueryText(query), words, vitrine.SKUKey(query), vitrine.SortRelevance
+	}
+	if fl.categoryID == "-" {
+		return &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: []*product{}, Pagination: &pagination{}, Messages: fl.notes}, nil
+	}
+	f.CategoryID = fl.categoryID
+	if fl.min != nil || fl.max != nil {
+		f.Currency, f.MinMinor, f.MaxMinor = vitrine.CurrencyCode(win.Tenant.Currency), fl.min, fl.max
+	}
+	limit, cursor := defaultSearchLimit, ""
+	if p := req.Pagination; p != nil {
+		if p.Limit < 0 {
+			return nil, invalid("pagination.limit must be 1 or more")
+		}
+		if p.Limit > 0 {
+			limit = min(p.Limit, maxSearchLimit)
+		}
+		cursor = p.Cursor
+	}
+	// The cursor belongs to this window and this search.
+	scope := "shop\x00" + win.Tenant.ID + "\x00" + string(f.Canonical()) + "\x00" + bound(fl.min) + "\x00" + bound(fl.max)
+	pg, err := service.OpenPage[vitrine.ProductKey](ctx, c.svc, scope, limit, cursor)
+	if err != nil {
+		if vitrine.TypeOf(err) == vitrine.ValidationError {
+			return nil, invalid("pagination.cursor is not a cursor of this search: start again without one")
+		}
+		return nil, err
+	}
+	f.After, f.Limit = pg.After, pg.Fetch()
+	found, err := c.store.FindProducts(ctx, win.Tenant.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	ps, next := service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
+	v, err := c.newView(ctx, win, ps)
+	if err != nil {
+		return nil, err
+	}
+	out := &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: make([]*product, 0, len(ps)),
+		Pagination: &pagination{Cursor: next, HasNextPage: next != ""}, Messages: fl.notes}
+	for _, p := range ps {
+		if !shown(win, p) {
+			continue
+		}
+		out.Products = append(out.Products, v.listed(p, fl))
+	}
+	return out, nil
+}
+
+// findOne resolves one identifier: a product id, a variant id, a SKU or a
+// handle. variantID is set when it named a variant (id or SKU). A product
+// the window does not show is not found.
+func (c *catalog) findOne(ctx context.Context, win *Window, id string) (p *vitrine.Product, variantID string, err error) {
+	tenant := win.Tenant.ID
+	if vitrine.ValidID(id) {
+		p, err = c.store.ProductByID(ctx, tenant, id)
+		if vitrine.TypeOf(err) == vitrine.NotFoundError {
+			p, err = c.store.ProductByVariant(ctx, tenant, id)
+			variantID = id
+		}
+	} else {
+		p, err = c.store.ProductBySKU(ctx, tenant, id)
+		if err == nil {
+			for _, v := range p.Variants {
+				if strings.EqualFold(v.SKU, id) {
+					variantID = v.ID
+				}
+			}
+		}
+		if vitrine.TypeOf(err) == vitrine.NotFoundError {
+			var found map[string]*vitrine.Product
+			found, err = c.store.ProductsByHandle(ctx, tenant, []string{strings.ToLower(id)})
+			p = found[strings.ToLower(id)]
+			if err == nil && p == nil {
+				err = vitrine.NotFound("Product")
+			}
+		}
+	}
+	if vitrine.TypeOf(err) == vitrine.NotFoundError || (err == nil && !shown(win, p)) {
+		return nil, "", nil
+	}
+	return p, variantID, err
+}
+
+// checkID checks one identifier of a request.
+func checkID(field, id string) error {
+	if id == "" || len(id) > maxIDLength || !utf8.ValidString(id) || strings.ContainsFunc(id, func(r rune) bool { return r < ' ' }) {
+		return invalid("%s must be an identifier of 1 to %d characters", field, maxIDLength)
+	}
+	return nil
+}
+
+// lookup answers lookup_catalog: each identifier resolved to its product,
+// each product once, with the variants the identifiers name (exact) or
+// the featured one (for a product's id or handle), each with the
+// identifiers that resolved to it.
+func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (*lookupResponse, error) {
+	if len(req.IDs) == 0 {
+		return nil, invalid("ids must name at least one product or variant")
+	}
+	ids := make([]string, 0, min(len(req.IDs), maxLookupIDs+1))
+	seen := make(map[string]bool, len(ids))
+	for i, id := range req.IDs {
+		if err := checkID(fmt.Sprintf("ids[%d]", i), id); err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > maxLookupIDs {
+		return nil, &ucpError{status: http.StatusBadRequest, rpc: rpcInvalidParams, code: "request_too_large",
+			content: fmt.Sprintf("A lookup names at most %d identifiers; this one names %d. Split it.", maxLookupIDs, len(ids))}
+	}
+	fl, err := c.readFilters(ctx, win, req.Filters, req.Context)
+	if err != nil {
+		return nil, err
+	}
+	type hit struct {
+		p      *vitrine.Product
+		inputs map[string][]inputCorrelation // by variant id
+	}
+	var order []string
+	hits := map[string]*hit{}
+	out := &lookupResponse{UCP: envelopeFor(CapLookup, ""), Products: []*product{}, Messages: fl.notes}
+	found, err := c.resolve(ctx, win, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		r := found[id]
+		if r.p == nil {
+			out.Messages = append(out.Messages, message{Type: "info", Code: "not_found", Content: id})
+			continue
+		}
+		p, variantID := r.p, r.variantID
+		h := hits[p.ID]
+		if h == nil {
+			h = &hit{p: p, inputs: map[string][]inputCorrelation{}}
+			hits[p.ID] = h
+			order = append(order, p.ID)
+		}
+		match := "exact"
+		if variantID == "" {
+			variantID, match = featured(p, fl), "featured"
+		}
+		if variantID != "" {
+			h.inputs[variantID] = append(h.inputs[variantID], inputCorrelation{ID: id, Match: match})
+		}
+	}
+	var all []*vitrine.Product
+	for _, id := range order {
+		all = append(all, hits[id].p)
+	}
+	v, err := c.newView(ctx, win, all)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range order {
+		h := hits[id]
+		if !fl.keepsProduct(h.p) {
+			continue
+		}
+		pp := v.productOf(h.p)
+		var kept []*variant
+		for i, vr := range h.p.Variants {
+			in := h.inputs[vr.ID]
+			if len(in) == 0 || !fl.keepsVariant(vr) {
+				continue
+			}
+			pv := pp.Variants[i]
+			pv.Inputs = in
+			kept = append(kept, pv)
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		pp.Variants = kept
+		out.Products = append(out.Products, pp)
+	}
+	return out, nil
+}
+
+// resolved is what one identifier of a lookup names: a product, and the
+// variant when it named one; nothing when the window shows none.
+type resolved struct {
+	p         *vitrine.Product
+	variantID string
+}
+
+// resolve resolves a lookup's identifiers: ids by the product, then the
+// variant, each; the others (SKUs, handles) in two batches, whatever
+// their number: a lookup of 50 SKUs is two queries, not 100.
+func (c *catalog) resolve(ctx context.Context, win *Window, ids []string) (map[string]resolved, error) {
+	out := make(map[string]resolved, len(ids))
+	var names []string
+	for _, id := range ids {
+		if !vitrine.ValidID(id) {
+			names = append(names, id)
+			continue
+		}
+		p, variantID, err := c.findOne(ctx, win, id)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = resolved{p, variantID}
+	}
+	if len(names) == 0 {
+		return out, nil
+	}
+	bySKU, err := c.store.ProductsBySKU(ctx, win.Tenant.ID, names)
+	if err != nil {
+		return nil, err
+	}
+	var handles []string
+	for _, id := range names {
+		if p := bySKU[vitrine.SKUKey(id)]; p != nil {
+			for _, v := range p.Variants {
+				if v.SKU != "" && vitrine.SKUKey(v.SKU) == vitrine.SKUKey(id) && shown(win, p) {
+					out[id] = resolved{p, v.ID}
+				}
+			}
+		}
+		if out[id].p == nil {
+			handles = append(handles, strings.ToLower(id))
+		}
+	}
+	if len(handles) == 0 {
+		return out, nil
+	}
+	byHandle, err := c.store.ProductsByHandle(ctx, win.Tenant.ID, handles)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range names {
+		if p := byHandle[strings.ToLower(id)]; out[id].p == nil && shown(win, p) {
+			out[id] = resolved{p: p}
+		}
+	}
+	return out, nil
+}
+
+// featured is the variant shown for a product as a whole: the first
+// available within the filter, else the first within it; "" when none is.
+func featured(p *vitrine.Product, fl *filter) string {
+	first := ""
+	for _, v := range p.Variants {
+		if !fl.keepsVariant(v) {
+			continue
+		}
+		if availabilityOf(v).Available {
+			return v.ID
+		}
+		if first == "" {
+			first = v.ID
+		}
+	}
+	return first
+}
+
+// notFound is get_product's answer for an identifier that names nothing
+// the window shows: UCP's application outcome, not a transport error.
+func notFound(id string) *productResponse {
+	return &productResponse{UCP: envelopeFor(CapLookup, "error"), Messages: []message{{Type: "error", Code: "not_found",
+		Content: "Product not found: " + id, Severity: "unrecoverable"}}}
+}
+
+// getProduct answers get_product: the product with its options' signals
+// relative to the effective selections, the featured variant first, then
+// the others that match the selections.
+func (c *catalog) getProduct(ctx context.Context, win *Window, req *productRequest) (*productResponse, error) {
+	if err := checkID("id", req.ID); err != nil {
+		return nil, err
+	}
+	if len(req.Selected) > maxSelected || len(req.Preferences) > maxFilterValues {
+		return nil, invalid("selected names at most %d options, preferences at most %d", maxSelected, maxFilterValues)
+	}
+	seen := map[string]bool{}
+	for i, s := range req.Selected {
+		if s.Name == "" || seen[vitrine.OptionKey(s.Name)] {
+			return nil, invalid("selected[%d]: each option is named once, with its name and label", i)
+		}
+		seen[vitrine.OptionKey(s.Name)] = true
+	}
+	fl, err := c.readFilters(ctx, win, req.Filters, req.Context)
+	if err != nil {
+		return nil, err
+	}
+	p, variantID, err := c.findOne(ctx, win, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil || !fl.keepsProduct(p) {
+		return notFound(req.ID), nil
+	}
+	var candidates []*vitrine.Variant
+	for _, v := range p.Variants {
+		if fl.keepsVariant(v) {
+			candidates = append(candidates, v)
+		}
+	}
+	if len(candidates) == 0 {
+		return notFound(req.ID), nil
+	}
+	// The effective selections: a variant's own options when a variant is
+	// named; else those asked, relaxed from the end of the preferences
+	// until a variant matches; else the featured variant's.
+	var sel []selectedOption
+	var feat *vitrine.Variant
+	if variantID != "" {
+		if i := slices.IndexFunc(candidates, func(v *vitrine.Variant) bool { return v.ID == variantID }); i >= 0 {
+			feat = candidates[i]
+			sel = optionsOf(p, feat)
+		} else {
+			return notFound(req.ID), nil
+		}
+	} else if len(req.Selected) > 0 {
+		sel = relax(p, candidates, req.Selected, req.Preferences)
+	} else {
+		fid := featured(p, fl)
+		feat = candidates[slices.IndexFunc(candidates, func(v *vitrine.Variant) bool { return v.ID == fid })]
+		sel = optionsOf(p, feat)
+	}
+	matching := slices.DeleteFunc(slices.Clone(candidates), func(v *vitrine.Variant) bool { return !matches(v, sel, "") })
+	if feat == nil {
+		feat = matching[0]
+		if i := slices.IndexFunc(matching, func(v *vitrine.Variant) bool { return availabilityOf(v).Available }); i >= 0 {
+			feat = matching[i]
+		}
+	}
+	v, err := c.newView(ctx, win, []*vitrine.Product{p})
+	if err != nil {
+		return nil, err
+	}
+	pp := v.productOf(p)
+	byID := map[string]*variant{}
+	for _, pv := range pp.Variants {
+		byID[pv.ID] = pv
+	}
+	pp.Variants = []*variant{byID[feat.ID]}
+	for _, m := range matching {
+		if m.ID != feat.ID {
+			pp.Variants = append(pp.Variants, byID[m.ID])
+		}
+	}
+	// Each option value's signals, relative to the other selections.
+	for oi, o := range pp.Options {
+		for vi, val := range o.Values {
+			exists, available := false, false
+			for _, cv := range candidates {
+				if matches(cv, sel, o.Name) && vitrine.OptionKey(cv.Options[o.Name]) == vitrine.OptionKey(val.Label) {
+					exists = true
+					available = available || availabilityOf(cv).Available
+				}
+			}
+			pp.Options[oi].Values[vi].Exists, pp.Options[oi].Values[vi].Available = &exists, &available
+		}
+	}
+	pp.Selected = sel
+	if len(sel) == 0 {
+		pp.Selected = nil
+	}
+	return &productResponse{UCP: envelopeFor(CapLookup, ""), Product: pp, Messages: fl.notes}, nil
+}
+
+// optionsOf is a variant's options as selections, in the product's order.
+func optionsOf(p *vitrine.Product, v *vitrine.Variant) []selectedOption {
+	var out []selectedOption
+	for _, o := range p.Options {
+		if val, ok := v.Options[o.Name]; ok {
+			out = append(out, selectedOption{Name: o.Name, Label: val})
+		}
+	}
+	return out
+}
+
+// matches reports whether a variant holds every selection but the one of
+// option except.
+func matches(v *vitrine.Variant, sel []selectedOption, except string) bool {
+	for _, s := range sel {
+		if vitrine.OptionKey(s.Name) == vitrine.OptionKey(except) {
+			continue
+		}
+		found := false
+		for name, val := range v.Options {
+			if vitrine.OptionKey(name) == vitrine.OptionKey(s.Name) && vitrine.OptionKey(val) == vitrine.OptionKey(s.Label) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// relax drops selections until a variant matches the rest: first those
+// the preferences do not name, then the preferences from their end. The
+// selections kept are written with the product's own names and labels.
+func relax(p *vitrine.Product, vs []*vitrine.Variant, selected []selectedOption, prefs []string) []selectedOption {
+	rank := func(s selectedOption) int {
+		if i := slices.IndexFunc(prefs, func(n string) bool { return vitrine.OptionKey(n) == vitrine.OptionKey(s.Name) }); i >= 0 {
+			return i
+		}
+		return len(prefs)
+	}
+	sel := slices.Clone(selected)
+	slices.SortStableFunc(sel, func(a, b selectedOption) int { return rank(a) - rank(b) })
+	for ; len(sel) > 0; sel = sel[:len(sel)-1] {
+		if slices.ContainsFunc(vs, func(v *vitrine.Variant) bool { return matches(v, sel, "") }) {
+			break
+		}
+	}
+	// In the product's order and spelling.
+	var out []selectedOption
+	for _, o := range p.Options {
+		for _, s := range sel {
+			if vitrine.OptionKey(s.Name) != vitrine.OptionKey(o.Name) {
+				continue
+			}
+			label := s.Label
+			for _, val := range o.Values {
+				if vitrine.OptionKey(val) == vitrine.OptionKey(s.Label) {
+					label = val
+				}
+			}
+			out = append(out, selectedOption{Name: o.Name, Label: label})
+		}
+	}
+	return out
+}
+
+func bound(b *int64) string {
+	if b == nil {
+		return ""
+	}
+	return fmt.Sprint(*b)
+}
+
+// Bounds of a product as a search lists it: a list to choose from, whose
+// detail get_product gives.
+const (
+	listedDescription = 300 // runes of plain text
+	listedMedia       = 1
+)
+
+// listed is a product as a search answers it: its featured variant alone
+// (the first available within the price filter), its first image, its
+// description's text shortened; the options say what else there is.
+func (v *view) listed(p *vitrine.Product, fl *filter) *product {
+	pp := v.productOf(p)
+	if id := featured(p, fl); id != "" {
+		i := slices.IndexFunc(p.Variants, func(x *vitrine.Variant) bool { return x.ID == id })
+		pp.Variants = pp.Variants[i : i+1]
+	} else if len(pp.Variants) > 1 {
+		pp.Variants = pp.Variants[:1]
+	}
+	if len(pp.Media) > listedMedia {
+		pp.Media = pp.Media[:listedMedia]
+	}
+	pp.Description = description{Plain: truncate(pp.Description.Plain, listedDescription)}
+	return pp
+}

@@ -1,0 +1,166 @@
+package shopwindow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/wire"
+)
+
+// The windows' MCP server: UCP's MCP binding of the catalog, three tools
+// and nothing else (no resources, no prompts, no admin tool). Each tool
+// takes UCP's arguments, {"meta": {"ucp-agent": {"profile": URL}},
+// "catalog": {...}}, and answers the UCP payload as structuredContent,
+// with its JSON as the text mirror.
+
+// toolOps are the tools by the operation they run.
+var toolOps = []struct {
+	name, op, title, description string
+	input, output                json.RawMessage
+}{
+	{"search_catalog", "search", "Search the catalog",
+		"Search this shop's products by words (query) and filters (categories, price in minor units); pagination by cursor. UCP dev.ucp.shopping.catalog.search.",
+		toolInput(searchInput), toolOutput(`"products":{"type":"array","items":{"type":"object"}},"pagination":{"type":"object","properties":{"cursor":{"type":"string"},"has_next_page":{"type":"boolean"}}}`)},
+	{"lookup_catalog", "lookup", "Look products up",
+		"Look up to 50 products or variants up at once by product id, variant id, SKU or handle; each variant says which ids resolved to it (inputs). UCP dev.ucp.shopping.catalog.lookup.",
+		toolInput(lookupInput), toolOutput(`"products":{"type":"array","items":{"type":"object"}}`)},
+	{"get_product", "product", "Get a product",
+		"Get one product by product or variant id, with option availability relative to the selected options, the featured variant first. UCP dev.ucp.shopping.catalog.lookup.",
+		toolInput(productInput), toolOutput(`"product":{"type":"object"}`)},
+}
+
+const (
+	filtersSchema = `"filters":{"type":"object","properties":{"categories":{"type":"array","items":{"type":"string"}},` +
+		`"price":{"type":"object","properties":{"min":{"type":"integer","minimum":0},"max":{"type":"integer","minimum":0}}}}},` +
+		`"context":{"type":"object"}`
+	searchInput = `{"type":"object","properties":{"query":{"type":"string"},` + filtersSchema +
+		`,"pagination":{"type":"object","properties":{"cursor":{"type":"string"},"limit":{"type":"integer","minimum":1,"default":10}}}}}`
+	lookupInput  = `{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50},` + filtersSchema + `}}`
+	productInput = `{"type":"object","required":["id"],"properties":{"id":{"type":"string"},` +
+		`"selected":{"type":"array","items":{"type":"object","required":["name","label"],"properties":{"name":{"type":"string"},"label":{"type":"string"}}}},` +
+		`"preferences":{"type":"array","items":{"type":"string"}},` + filtersSchema + `}}`
+)
+
+func toolInput(catalog string) json.RawMessage {
+	return json.RawMessage(`{"type":"object","required":["meta","catalog"],"properties":{` +
+		`"meta":{"type":"object","required":["ucp-agent"],"properties":{"ucp-agent":{"type":"object","required":["profile"],` +
+		`"properties":{"profile":{"type":"string","format":"uri","description":"The URL of the agent's UCP profile."}}}}},` +
+		`"catalog":` + catalog + `}}`)
+}
+
+func toolOutput(payload string) json.RawMessage {
+	return json.RawMessage(`{"type":"object","required":["ucp"],"properties":{` +
+		`"ucp":{"type":"object","required":["version"],"properties":{"version":{"type":"string"},"status":{"type":"string","enum":["success","error"]},"capabilities":{"type":"object"}}},` +
+		payload + `,"messages":{"type":"array","items":{"type":"object","required":["type","content"],"properties":{"type":{"type":"string"},"code":{"type":"string"},"content":{"type":"string"},"severity":{"type":"string"}}}}}}`)
+}
+
+// toolArgs are a tool call's arguments.
+type toolArgs struct {
+	Meta struct {
+		Agent struct {
+			Profile string `json:"profile"`
+		} `json:"ucp-agent"`
+	} `json:"meta"`
+	Catalog json.RawMessage `json:"catalog"`
+}
+
+func (s *Server) mcpServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "vitrine-shop", Title: "Vitrine shop window", Version: Version}, &mcp.ServerOptions{
+		Instructions: "A shop's catalog, as UCP's catalog capability (" + Version + "): search_catalog, lookup_catalog, get_product. " +
+			"Every call carries meta[\"ucp-agent\"].profile, the URL of your agent's UCP profile. Prices are in minor units of their currency.",
+		Logger:       s.log,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		// The tools are the same for everyone and change only with a
+		// deploy: any client or intermediary may keep the list an hour.
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListToolsRequest); ok {
+				c.TTLMs, c.CacheScope = int(time.Hour.Milliseconds()), "public"
+				return
+			}
+			c.TTLMs, c.CacheScope = 0, "public"
+		},
+	})
+	for _, t := range toolOps {
+		srv.AddTool(&mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: t.input, OutputSchema: t.output,
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}}, s.toolHandler(t.op))
+	}
+	return srv
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// toolHandler runs one operation for the window the request reached.
+func (s *Server) toolHandler(op string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		win := windowOf(ctx)
+		if win == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "no window"}
+		}
+		var args toolArgs
+		if len(req.Params.Arguments) > 0 {
+			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+				return nil, s.rpcError(win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
+			}
+		}
+		profileURL := args.Meta.Agent.Profile
+		if profileURL == "" {
+			// A client that writes UCP's meta where MCP keeps its own.
+			if m, ok := req.Params.Meta["ucp-agent"].(map[string]any); ok {
+				profileURL, _ = m["profile"].(string)
+			}
+		}
+		capability := capabilityOf(op)
+		ok, uerr := s.negotiate(ctx, profileURL, capability)
+		if uerr != nil {
+			return nil, s.rpcError(win, op, uerr)
+		}
+		var payload any
+		if !ok {
+			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
+			payload = incompatible(capability)
+		} else {
+			res, err := s.run(ctx, win, op, args.Catalog)
+			if err != nil {
+				var ue *ucpError
+				if errors.As(err, &ue) {
+					return nil, s.rpcError(win, op, ue)
+				}
+				id := vitrine.NewID()
+				s.log.Error("shop window: "+op, "request_id", id, "err", err)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error (request " + id + ")"}
+			}
+			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
+			payload = res
+		}
+		// Encoded once, as the admin tools' results are (mcpserver/wire):
+		// the text content's wire form is made from it, not encoded again.
+		text := wire.Compact(payload)
+		s.metrics.seconds.WithLabelValues(op, "mcp").Observe(time.Since(start).Seconds())
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(text), Content: []mcp.Content{wire.Text(text)}}, nil
+	}
+}
+
+// rpcError is a transport error as UCP's MCP binding writes it: its
+// JSON-RPC code, UCP's code and content in its data.
+func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
+	data, _ := json.Marshal(map[string]string{"code": e.code, "content": e.content})
+	msg := e.content
+	switch e.rpc {
+	case rpcNegotiation:
+		msg = "UCP discovery failed"
+		if e.code == "version_unsupported" {
+			msg = "Protocol version not supported"
+		}
+	case rpcProtocol:
+		msg = "Rate limit exceeded"
+		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": 1})
+	}
+	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
+}

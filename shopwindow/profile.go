@@ -1,0 +1,261 @@
+package shopwindow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vitrine/vitrine/internal/safefetch"
+	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
+)
+
+// An agent's profile is fetched, checked and kept here: every request
+// names its profile (UCP's negotiation), and the window answers only what
+// the profile and the window both support.
+const (
+	profileMaxBytes = 64 << 10
+	profileTimeout  = 5 * time.Second
+	// UCP asks that profiles be kept at least 60 s whatever their
+	// Cache-Control says; an hour bounds how long a changed one is missed.
+	profileMinTTL = time.Minute
+	profileMaxTTL = time.Hour
+	// A profile that could not be fetched or read is not fetched again
+	// for this long (UCP's backoff on failures): a flood of requests
+	// naming a dead host costs one fetch a window of it.
+	profileFailTTL = 30 * time.Second
+	// profileCacheSize bounds the profiles kept (a fixed discovery
+	// footprint, as UCP recommends).
+	profileCacheSize = 2000
+)
+
+// agentProfile is what the window reads of an agent's profile.
+type agentProfile struct {
+	URL     string
+	Version string
+	// Capabilities are the capabilities both support, by name.
+	Capabilities map[string]bool
+}
+
+// profileDoc is a profile as UCP writes it; only what negotiation reads.
+type profileDoc struct {
+	UCP *struct {
+		Version      string                       `json:"version"`
+		Capabilities map[string][]json.RawMessage `json:"capabilities"`
+	} `json:"ucp"`
+}
+
+var versionRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+type cachedProfile struct {
+	profile *agentProfile
+	err     *ucpError
+	until   time.Time
+}
+
+// profiles fetches agents' profiles through the SSRF guard and keeps them.
+type profiles struct {
+	fetcher *safefetch.Fetcher
+	now     func() time.Time
+	group   singleflight.Group
+	// fetches bounds the fetches of every request together: new profile
+	// URLs cost an outbound request each.
+	fetches *rate.Limiter
+	onFetch func(result string)
+
+	mu    sync.Mutex
+	cache map[string]*cachedProfile
+}
+
+func newProfiles(insecure bool, onFetch func(string)) *profiles {
+	return &profiles{fetcher: safefetch.New("a UCP profile", profileMaxBytes, profileTimeout, insecure), now: time.Now,
+		fetches: rate.NewLimiter(20, 50), onFetch: onFetch, cache: map[string]*cachedProfile{}}
+}
+
+// Errors of negotiation, UCP's codes.
+func invalidProfileURL(content string) *ucpError {
+	return &ucpError{status: http.StatusBadRequest, rpc: rpcNegotiation, code: "invalid_profile_url", content: content}
+}
+
+func profileUnreachable(content string) *ucpError {
+	return &ucpError{status: http.StatusFailedDependency, rpc: rpcNegotiation, code: "profile_unreachable", content: content}
+}
+
+func profileMalformed(content string) *ucpError {
+	return &ucpError{status: http.StatusUnprocessableEntity, rpc: rpcNegotiation, code: "profile_malformed", content: content}
+}
+
+func versionUnsupported(v string) *ucpError {
+	return &ucpError{status: http.StatusUnprocessableEntity, rpc: rpcNegotiation, code: "version_unsupported",
+		content: "Protocol version " + strconv.Quote(v) + " is not supported. This business supports version " + Version + "."}
+}
+
+// get returns the profile at u, from the cache while fresh.
+func (ps *profiles) get(ctx context.Context, u string) (*agentProfile, *ucpError) {
+	if u == "" {
+		return nil, invalidProfileURL("The request names no agent profile: send meta[\"ucp-agent\"].profile (MCP) or the UCP-Agent header (REST).")
+	}
+	if len(u) > 2048 {
+		return nil, invalidProfileURL("The agent profile's URL is longer than 2048 bytes.")
+	}
+	if _, err := ps.fetcher.CheckURL(u); err != nil {
+		return nil, invalidProfileURL("The agent profile's URL cannot be used: " + err.Error() + ".")
+	}
+	now := ps.now()
+	ps.mu.Lock()
+	c := ps.cache[u]
+	ps.mu.Unlock()
+	if c != nil && now.Before(c.until) {
+		return c.profile, c.err
+	}
+	v, _, _ := ps.group.Do(u, func() (any, error) {
+		if !ps.fetches.Allow() {
+			// Not kept: the limit is the server's, not the profile's.
+			return &cachedProfile{err: profileUnreachable("Too many agent profiles are being fetched; try again in a few seconds.")}, nil
+		}
+		// The fetch is the window's, not the request's: a client that
+		// gives up does not cancel it for the others waiting on it.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), profileTimeout)
+		defer cancel()
+		c := ps.fetch(fctx, u)
+		ps.keep(u, c)
+		return c, nil
+	})
+	c = v.(*cachedProfile)
+	return c.profile, c.err
+}
+
+// fetch reads and checks one profile, and says for how long to keep what
+// it found.
+func (ps *profiles) fetch(ctx context.Context, u string) *cachedProfile {
+	now := ps.now()
+	body, header, err := ps.fetcher.Get(ctx, u, "application/json")
+	if err != nil {
+		var tl *safefetch.TooLargeError
+		if errors.As(err, &tl) {
+			ps.onFetch("malformed")
+			return &cachedProfile{err: profileMalformed("The agent profile is larger than " + strconv.Itoa(profileMaxBytes) + " bytes."), until: now.Add(profileFailTTL)}
+		}
+		ps.onFetch("unreachable")
+		return &cachedProfile{err: profileUnreachable("Unable to fetch the agent profile: " + err.Error() + "."), until: now.Add(profileFailTTL)}
+	}
+	var doc profileDoc
+	if err := json.Unmarshal(body, &doc); err != nil || doc.UCP == nil || !versionRE.MatchString(doc.UCP.Version) {
+		ps.onFetch("malformed")
+		return &cachedProfile{err: profileMalformed("The agent profile is not a UCP profile: a JSON object whose ucp object holds a version (YYYY-MM-DD) and capabilities."), until: now.Add(profileFailTTL)}
+	}
+	ttl := cacheTTL(header.Get("Cache-Control"))
+	if doc.UCP.Version != Version {
+		ps.onFetch("version_unsupported")
+		return &cachedProfile{err: versionUnsupported(doc.UCP.Version), until: now.Add(ttl)}
+	}
+	p := &agentProfile{URL: u, Version: doc.UCP.Version, Capabilities: map[string]bool{}}
+	for _, name := range capabilities {
+		for _, raw := range doc.UCP.Capabilities[name] {
+			var c struct {
+				Version string `json:"version"`
+			}
+			if json.Unmarshal(raw, &c) != nil {
+				ps.onFetch("malformed")
+				return &cachedProfile{err: profileMalformed("The agent profile's capability " + name + " is not an object with a version."), until: now.Add(profileFailTTL)}
+			}
+			if c.Version == Version {
+				p.Capabilities[name] = true
+			}
+		}
+	}
+	ps.onFetch("ok")
+	return &cachedProfile{profile: p, until: now.Add(ttl)}
+}
+
+// keep caches a profile, making room when the cache is full: the entries
+// past their time first, else an arbitrary half (maps iterate in no
+// order), so that the cache stays bounded under a flood of new URLs.
+func (ps *profiles) keep(u string, c *cachedProfile) {
+	if c.until.IsZero() {
+		return
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if len(ps.cache) >= profileCacheSize {
+		now := ps.now()
+		for k, e := range ps.cache {
+			if now.After(e.until) {
+				delete(ps.cache, k)
+			}
+		}
+		for k := range ps.cache {
+			if len(ps.cache) < profileCacheSize/2 {
+				break
+			}
+			delete(ps.cache, k)
+		}
+	}
+	ps.cache[u] = c
+}
+
+// cacheTTL is how long to keep a profile by its Cache-Control: its
+// max-age, within UCP's floor of 60 s and an hour.
+func cacheTTL(cc string) time.Duration {
+	ttl := profileMinTTL
+	for _, d := range strings.Split(cc, ",") {
+		name, val, _ := strings.Cut(strings.TrimSpace(d), "=")
+		if strings.EqualFold(name, "max-age") {
+			if n, err := strconv.Atoi(strings.Trim(val, `"`)); err == nil {
+				ttl = time.Duration(n) * time.Second
+			}
+		}
+	}
+	return min(max(ttl, profileMinTTL), profileMaxTTL)
+}
+
+// agentHeader reads the profile's URL from a UCP-Agent header, a
+// dictionary structured field (RFC 8941): profile="https://…".
+func agentHeader(h string) (string, bool) {
+	for _, member := range splitOutsideQuotes(h, ',') {
+		key, val, ok := strings.Cut(strings.TrimSpace(member), "=")
+		if !ok || strings.TrimSpace(key) != "profile" {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		if i := strings.IndexByte(val, ';'); i >= 0 && !strings.HasPrefix(val, `"`) {
+			val = val[:i]
+		}
+		if !strings.HasPrefix(val, `"`) {
+			return "", false
+		}
+		s, err := strconv.Unquote(val[:strings.LastIndexByte(val, '"')+1])
+		if err != nil {
+			return "", false
+		}
+		return s, true
+	}
+	return "", false
+}
+
+func splitOutsideQuotes(s string, sep byte) []string {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if quoted {
+				i++
+			}
+		case '"':
+			quoted = !quoted
+		case sep:
+			if !quoted {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}

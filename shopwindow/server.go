@@ -1,0 +1,746 @@
+// Package shopwindow serves companies' shop windows: what an open window
+// publishes to shoppers' agents, anonymously, at {public URL}/shops/{slug}/
+// (and at the root of {slug}.{shop domain} and of the company's own
+// domain): its UCP business profile at /.well-known/ucp, UCP's catalog
+// over MCP at /ucp/mcp (search_catalog, lookup_catalog, get_product, and
+// nothing else) and over REST at /ucp/catalog/{search,lookup,product},
+// and the merchant feeds of package shopwindow/feed at /feeds/.
+//
+// Everything here is public and hostile: no token is read, no admin tool,
+// resource or page is reachable, only active products and public fields
+// are shown, a closed or absent window is the same 404 everywhere, each
+// address and each agent profile is rate limited, and reads are counted in
+// metrics rather than written to the audit log one by one.
+package shopwindow
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/addrlimit"
+	"github.com/vitrine/vitrine/service"
+	"github.com/vitrine/vitrine/shopwindow/feed"
+	"golang.org/x/time/rate"
+)
+
+// Store is what a window reads: the open windows, and the products through
+// the store's own queries (those admin list_products and get_product run),
+// always of one company.
+type Store interface {
+	OpenShopBySlug(ctx context.Context, slug string) (*vitrine.Tenant, *vitrine.Shop, error)
+	OpenShopByDomain(ctx context.Context, domain string) (*vitrine.Tenant, *vitrine.Shop, error)
+	CatalogStamp(ctx context.Context, tenantID string) (string, error)
+	FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error)
+	ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error)
+	ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Product, error)
+	ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error)
+	ProductByVariant(ctx context.Context, tenantID, variantID string) (*vitrine.Product, error)
+	ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error)
+	ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error)
+	Attributes(ctx context.Context, tenantID string) ([]*vitrine.Attribute, error)
+	Categories(ctx context.Context, tenantID string) ([]*vitrine.Category, error)
+}
+
+// Limits bound what one client may ask of the windows, per instance. A
+// zero rate turns a limit off.
+type Limits struct {
+	// AddrRate and AddrBurst bound the requests of one address to every
+	// window together (per second, and at once).
+	AddrRate  float64
+	AddrBurst int
+	// ProfileRate and ProfileBurst bound the requests that name one
+	// agent profile.
+	ProfileRate  float64
+	ProfileBurst int
+	// MaxBodyBytes bounds a request's body; 0 is the default's.
+	MaxBodyBytes int64
+}
+
+// DefaultLimits: a shopper's agent browsing a shop makes a few requests a
+// second, with bursts of a few dozen; a scraper sending hundreds a second
+// from one address is held to 20.
+var DefaultLimits = Limits{AddrRate: 20, AddrBurst: 100, ProfileRate: 200, ProfileBurst: 400, MaxBodyBytes: 64 << 10}
+
+// Options configure the windows.
+type Options struct {
+	// PublicURL is the server's own base URL (https://vitrine.example):
+	// windows are served under it at /shops/{slug}/, and relative media
+	// paths resolve against it.
+	PublicURL string
+	// ShopDomain, when set, serves each open window at the root of
+	// {slug}.{ShopDomain} too.
+	ShopDomain string
+	// InsecureProfiles lets agent profiles be fetched over http and from
+	// private and loopback addresses: for development and tests only.
+	InsecureProfiles bool
+	// Limits are the windows' abuse limits; the zero value is DefaultLimits.
+	Limits *Limits
+	// ClientAddr is the address of a request's client as the server's
+	// own per-address limit counts it (behind trusted proxies, the client
+	// they name); by default, its TCP peer.
+	ClientAddr func(*http.Request) string
+	Logger     *slog.Logger
+	Metrics    prometheus.Registerer
+}
+
+// Window is one open window as a request reaches it.
+type Window struct {
+	Tenant *vitrine.Tenant
+	Shop   *vitrine.Shop
+	// Base is the window's public root, without a trailing slash:
+	// https://vitrine.example/shops/technova, or https://shop.example.
+	Base string
+	// Origin is the server's public URL, for relative media paths.
+	Origin string
+}
+
+// Server serves the windows.
+type Server struct {
+	store    Store
+	opts     Options
+	log      *slog.Logger
+	own      string // the host of PublicURL, lower case, without a port
+	scheme   string
+	catalog  *catalog
+	profiles *profiles
+	mcp      http.Handler
+	addrs    *addrlimit.Table
+	agents   *addrlimit.Table
+	metrics  *metrics
+	seen     stampsSeen
+}
+
+// New returns the windows of store's companies; svc signs their cursors.
+func New(store Store, svc *service.Service, opts Options) (*Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	l := DefaultLimits
+	if opts.Limits != nil {
+		l = *opts.Limits
+	}
+	if l.MaxBodyBytes <= 0 {
+		l.MaxBodyBytes = DefaultLimits.MaxBodyBytes
+	}
+	opts.Limits = &l
+	s := &Server{store: store, opts: opts, log: opts.Logger, scheme: "https", catalog: &catalog{store: store, svc: svc},
+		metrics: newMetrics(opts.Metrics)}
+	if opts.PublicURL != "" {
+		u, err := url.Parse(opts.PublicURL)
+		if err != nil || u.Host == "" {
+			return nil, errors.New("the shop window needs an absolute public URL")
+		}
+		s.own, s.scheme = strings.ToLower(u.Hostname()), u.Scheme
+	}
+	s.opts.ShopDomain = strings.TrimSuffix(strings.ToLower(opts.ShopDomain), ".")
+	s.profiles = newProfiles(opts.InsecureProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
+	if l := opts.Limits; l.AddrRate > 0 {
+		s.addrs = addrlimit.New(rate.Limit(l.AddrRate), l.AddrBurst, 0)
+	}
+	if l := opts.Limits; l.ProfileRate > 0 {
+		s.agents = addrlimit.New(rate.Limit(l.ProfileRate), l.ProfileBurst, 0)
+	}
+	s.mcp = s.mcpHandler()
+	return s, nil
+}
+
+// Route serves the windows in front of next, which serves the rest of the
+// server: a request for a window's host ({slug}.{ShopDomain}, or a
+// company's own domain) is the window's whatever its path; one for the
+// server's own host is the window's under /shops/{slug}/ and next's
+// otherwise. A host that is neither (a name no company has) is not found.
+// Without a public URL, every host is the server's own but those of
+// ShopDomain.
+func (s *Server) Route(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := hostOf(r.Host)
+		if s.opts.ShopDomain != "" && strings.HasSuffix(host, "."+s.opts.ShopDomain) {
+			slug := strings.TrimSuffix(host, "."+s.opts.ShopDomain)
+			if strings.Contains(slug, ".") {
+				s.notFound(w)
+				return
+			}
+			s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
+				return s.store.OpenShopBySlug(ctx, slug)
+			}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+			return
+		}
+		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
+			if rest, ok := strings.CutPrefix(r.URL.Path, "/shops/"); ok {
+				slug, path, _ := strings.Cut(rest, "/")
+				s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
+					return s.store.OpenShopBySlug(ctx, slug)
+				}, func(t *vitrine.Tenant) string { return s.origin(r) + "/shops/" + t.Slug }, "/"+path)
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if _, err := vitrine.ValidateDomain("host", host); err != nil {
+			s.notFound(w)
+			return
+		}
+		s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
+			return s.store.OpenShopByDomain(ctx, host)
+		}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+	})
+}
+
+// hostRoot is the root URL of a window served at a host of its own: the
+// server's scheme, the host as hostOf wrote it, the request's port if it
+// named one.
+func (s *Server) hostRoot(r *http.Request, host string) string {
+	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
+		host = net.JoinHostPort(host, port)
+	}
+	return s.scheme + "://" + host
+}
+
+// hostOf is a Host header's name: lower case, without its port or a
+// trailing dot.
+func hostOf(h string) string {
+	if name, _, err := net.SplitHostPort(h); err == nil {
+		h = name
+	}
+	return strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
+}
+
+// isAddressOrLocal reports whether a host is an IP address or localhost:
+// a probe's or a test's, never a company's domain.
+func isAddressOrLocal(h string) bool {
+	_, err := netip.ParseAddr(h)
+	return err == nil || h == "localhost"
+}
+
+// origin is the server's public URL, or, without one, the one the
+// request reached.
+func (s *Server) origin(r *http.Request) string {
+	if s.opts.PublicURL != "" {
+		return strings.TrimSuffix(s.opts.PublicURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// notFound is the one answer for everything a window does not serve: an
+// unknown or closed window, a path no window has. It says nothing of
+// whether a company exists.
+func (s *Server) notFound(w http.ResponseWriter) {
+	http.NotFound(w, nil)
+}
+
+type windowKey struct{}
+
+// windowOf returns the window a request reached.
+func windowOf(ctx context.Context) *Window {
+	w, _ := ctx.Value(windowKey{}).(*Window)
+	return w
+}
+
+// serveWindow answers a request for one window's path: the window's
+// routes, after the per-address limit, once the window is found open.
+func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(context.Context) (*vitrine.Tenant, *vitrine.Shop, error),
+	base func(*vitrine.Tenant) string, path string) {
+	route := routeOf(r.Method, path)
+	if route == "" {
+		s.notFound(w)
+		return
+	}
+	if s.addrs != nil {
+		addr := r.RemoteAddr
+		if s.opts.ClientAddr != nil {
+			addr = s.opts.ClientAddr(r)
+		} else if h, _, err := net.SplitHostPort(addr); err == nil {
+			addr = h
+		}
+		if d := s.addrs.Wait(addrlimit.Key(addr), time.Now()); d > 0 {
+			s.metrics.limited.WithLabelValues("address").Inc()
+			if route == "mcp" {
+				tooManyRPC(w, nil, d)
+			} else {
+				tooMany(w, d)
+			}
+			return
+		}
+	}
+	tenant, shop, err := open(r.Context())
+	if err != nil {
+		if vitrine.TypeOf(err) != vitrine.NotFoundError {
+			s.internal(w, r, "open a window", err)
+			return
+		}
+		s.notFound(w)
+		return
+	}
+	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r)}
+	r = r.WithContext(context.WithValue(r.Context(), windowKey{}, win))
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = http.MaxBytesReader(w, r.Body, s.opts.Limits.MaxBodyBytes)
+	}
+	switch route {
+	case "profile":
+		s.serveProfile(w, r, win)
+	case "mcp":
+		s.serveMCP(w, r)
+	case "search", "lookup", "product":
+		s.serveREST(w, r, win, route)
+	case "google", "openai":
+		s.serveFeed(w, r, win, route)
+	}
+}
+
+// serveFeed answers a merchant feed (package feed): tagged by the
+// catalog's stamp, 304 when the client has it, streamed otherwise.
+func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, route string) {
+	stamp, err := s.store.CatalogStamp(r.Context(), win.Tenant.ID)
+	if err != nil {
+		s.internal(w, r, "read a catalog's stamp", err)
+		return
+	}
+	defs, err := s.store.Attributes(r.Context(), win.Tenant.ID)
+	if err != nil {
+		s.internal(w, r, "read attribute definitions", err)
+		return
+	}
+	fw := feed.Window{Tenant: win.Tenant, Shop: win.Shop, BaseURL: win.Base, Origin: win.Origin,
+		Attributes: make(map[string]*vitrine.Attribute, len(defs)), Log: s.log}
+	for _, d := range defs {
+		fw.Attributes[d.Key] = d
+	}
+	kind := feed.Google
+	if route == "openai" {
+		kind = feed.OpenAI
+	}
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
+	feed.Serve(w, r, fw, s.store, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
+}
+
+// stampsSeen remembers, per company, its catalog's latest stamp and when
+// this instance first saw it: the feeds' Last-Modified. The stamp says
+// whether the catalog changed, not when; the first sight of a stamp is
+// never before its change, so a client that has the feed of an older
+// stamp from this instance is never told 304 by If-Modified-Since.
+// Another instance names its own time for the same stamp: a later one
+// costs a client a download; within one second of a change, an earlier
+// one could answer 304 to a client that sends If-Modified-Since alone
+// (If-None-Match, which the feeds' readers send, decides first). One
+// entry a company.
+type stampsSeen struct {
+	mu sync.Mutex
+	m  map[string]stampSeen
+}
+
+type stampSeen struct {
+	stamp string
+	at    time.Time
+}
+
+func (s *stampsSeen) since(tenantID, stamp string) time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.m[tenantID]
+	if ok && e.stamp == stamp {
+		return e.at
+	}
+	if s.m == nil {
+		s.m = map[string]stampSeen{}
+	}
+	// In whole seconds, as HTTP dates are: the next second, and after the
+	// previous stamp's, so that a client holding that one's date is not
+	// told 304 for this one.
+	at := time.Now().UTC().Truncate(time.Second).Add(time.Second)
+	if ok && !at.After(e.at) {
+		at = e.at.Add(time.Second)
+	}
+	s.m[tenantID] = stampSeen{stamp, at}
+	return at
+}
+
+// serveMCP answers the window's MCP endpoint, after the per-profile
+// limit: it reads the profile a tools/call names before the SDK does, so
+// that a request past it is answered 429, as UCP asks of MCP over HTTP,
+// with a JSON-RPC error of code -32000 and its retry_after.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && s.agents != nil {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Arguments toolArgs `json:"arguments"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
+			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+				tooManyRPC(w, m.ID, d)
+				return
+			}
+		}
+	}
+	s.mcp.ServeHTTP(w, r)
+}
+
+// tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
+func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
+	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	writeJSON(w, http.StatusTooManyRequests, map[string]any{"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": rpcProtocol, "message": "Rate limit exceeded", "data": map[string]any{"retry_after": secs}}})
+}
+
+// routeOf names the route of a window's path, "" for none.
+func routeOf(method, path string) string {
+	switch path {
+	case "/.well-known/ucp":
+		if method == http.MethodGet || method == http.MethodHead {
+			return "profile"
+		}
+	case "/ucp/mcp":
+		return "mcp"
+	case "/ucp/catalog/search":
+		return "search"
+	case "/ucp/catalog/lookup":
+		return "lookup"
+	case "/ucp/catalog/product":
+		return "product"
+	case "/feeds/google.xml":
+		return "google"
+	case "/feeds/openai.jsonl.gz":
+		return "openai"
+	}
+	return ""
+}
+
+// tooMany answers 429 with the seconds to wait.
+func tooMany(w http.ResponseWriter, after time.Duration) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(max(after, time.Second).Seconds()))))
+	writeJSON(w, http.StatusTooManyRequests, map[string]string{"code": "rate_limited",
+		"content": "Too many requests; retry after the time in Retry-After."})
+}
+
+// internal answers an error the client cannot act on, without its
+// detail, which goes to the log with a request id.
+func (s *Server) internal(w http.ResponseWriter, r *http.Request, what string, err error) {
+	id := vitrine.NewID()
+	s.log.Error("shop window: "+what, "request_id", id, "path", r.URL.Path, "err", err)
+	writeJSON(w, http.StatusInternalServerError, map[string]string{"code": "internal_error", "content": "Internal error (request " + id + ")."})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// businessProfile is the window's UCP profile.
+func businessProfile(win *Window) map[string]any {
+	spec := func(p string) string { return specBase + "/specification/" + p }
+	caps := map[string]any{}
+	for _, name := range capabilities {
+		short := strings.TrimPrefix(name, "dev.ucp.shopping.catalog.")
+		file := "catalog_" + short + ".json"
+		caps[name] = []map[string]string{{"version": Version, "spec": spec("catalog/" + short), "schema": schemaBase + file}}
+	}
+	return map[string]any{"ucp": map[string]any{
+		"version": Version,
+		"services": map[string]any{ServiceName: []map[string]string{
+			{"version": Version, "spec": spec("overview"), "transport": "mcp",
+				"schema": specBase + "/services/shopping/mcp.openrpc.json", "endpoint": win.Base + "/ucp/mcp"},
+			{"version": Version, "spec": spec("overview"), "transport": "rest",
+				"schema": specBase + "/services/shopping/rest.openapi.json", "endpoint": win.Base + "/ucp"},
+		}},
+		"capabilities":     caps,
+		"payment_handlers": map[string]any{},
+	}}
+}
+
+// serveProfile answers /.well-known/ucp: cacheable by anyone for five
+// minutes (UCP asks for public and at least 60 s), tagged by its content.
+func (s *Server) serveProfile(w http.ResponseWriter, r *http.Request, win *Window) {
+	body, _ := json.Marshal(businessProfile(win))
+	etag := tag(body)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Header().Set("ETag", etag)
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, "profile", "ok").Inc()
+	if matchesETag(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(body)
+}
+
+func tag(parts ...[]byte) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write(p)
+		h.Write([]byte{0})
+	}
+	return `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`
+}
+
+// matchesETag reports whether an If-None-Match header names etag.
+func matchesETag(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// negotiate reads the agent's profile and checks that it supports the capability the operation needs. A refusal
+// is a ucpError; an agent that lacks the capability gets UCP's
+// capabilities_incompatible outcome (ok false, no error).
+func (s *Server) negotiate(ctx context.Context, profileURL, capability string) (ok bool, err *ucpError) {
+	p, perr := s.profiles.get(ctx, profileURL)
+	if perr != nil {
+		return false, perr
+	}
+	return p.Capabilities[capability], nil
+}
+
+// profileWait applies the per-profile limit to a request naming
+// profileURL: how long it must wait, or 0 to go ahead (and be counted).
+func (s *Server) profileWait(profileURL string) time.Duration {
+	if s.agents == nil || profileURL == "" {
+		return 0
+	}
+	d := s.agents.Wait(profileURL, time.Now())
+	if d > 0 {
+		s.metrics.limited.WithLabelValues("profile").Inc()
+	}
+	return d
+}
+
+// incompatible is UCP's answer to an agent whose profile shares no
+// version of the capability an operation needs.
+func incompatible(capability string) map[string]any {
+	return map[string]any{
+		"ucp": map[string]any{"version": Version, "status": "error", "capabilities": map[string]any{}},
+		"messages": []message{{Type: "error", Code: "capabilities_incompatible", Severity: "unrecoverable",
+			Content: "The agent's profile does not support " + capability + " at version " + Version + "."}},
+	}
+}
+
+// run runs one operation on a request body, for both transports.
+func (s *Server) run(ctx context.Context, win *Window, op string, body []byte) (any, error) {
+	switch op {
+	case "search":
+		var req searchRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return s.catalog.search(ctx, win, &req)
+	case "lookup":
+		var req lookupRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return s.catalog.lookup(ctx, win, &req)
+	default:
+		var req productRequest
+		if err := decode(body, &req); err != nil {
+			return nil, err
+		}
+		return s.catalog.getProduct(ctx, win, &req)
+	}
+}
+
+func decode(body []byte, v any) error {
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return invalid("the request is not the operation's JSON object: %s", jsonProblem(err))
+	}
+	return nil
+}
+
+// jsonProblem says what is wrong with a body, without echoing it.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Field + " must be a " + te.Type.String()
+	}
+	return "malformed JSON"
+}
+
+// outcome names an answer in the metrics: ok, or not_found for
+// get_product's answer of a product not found.
+func outcome(res any) string {
+	if pr, ok := res.(*productResponse); ok && pr.Product == nil {
+		return "not_found"
+	}
+	return "ok"
+}
+
+// capabilityOf is the capability an operation belongs to.
+func capabilityOf(op string) string {
+	if op == "search" {
+		return CapSearch
+	}
+	return CapLookup
+}
+
+// serveREST answers POST /ucp/catalog/{search,lookup,product}.
+func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, op string) {
+	start := time.Now()
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"code": "method_not_allowed", "content": "Use POST with a JSON body."})
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"code": "request_too_large",
+				"content": "The request body is larger than " + strconv.FormatInt(mbe.Limit, 10) + " bytes."})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"code": "invalid_request", "content": "The request body could not be read."})
+		return
+	}
+	profileURL, _ := agentHeader(r.Header.Get("UCP-Agent"))
+	if d := s.profileWait(profileURL); d > 0 {
+		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "rate_limited").Inc()
+		tooMany(w, d)
+		return
+	}
+	capability := capabilityOf(op)
+	ok, uerr := s.negotiate(r.Context(), profileURL, capability)
+	if uerr != nil {
+		s.refuseREST(w, win, op, uerr)
+		return
+	}
+	if !ok {
+		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
+		writeJSON(w, http.StatusOK, incompatible(capability))
+		return
+	}
+	// The answer is tagged by the catalog's stamp and the request: an
+	// agent that has it already gets 304, without the query.
+	stamp, err := s.store.CatalogStamp(r.Context(), win.Tenant.ID)
+	if err != nil {
+		s.internal(w, r, "read a catalog's stamp", err)
+		return
+	}
+	etag := tag([]byte(stamp), []byte(op), []byte(win.Base), body)
+	w.Header().Set("Cache-Control", "public, no-cache")
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Vary", "UCP-Agent")
+	if matchesETag(r.Header.Get("If-None-Match"), etag) {
+		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "not_modified").Inc()
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	res, err := s.run(r.Context(), win, op, body)
+	if err != nil {
+		var ue *ucpError
+		if errors.As(err, &ue) {
+			w.Header().Del("ETag")
+			s.refuseREST(w, win, op, ue)
+			return
+		}
+		w.Header().Del("ETag")
+		s.internal(w, r, op, err)
+		return
+	}
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
+	s.metrics.seconds.WithLabelValues(op, "rest").Observe(time.Since(start).Seconds())
+	writeJSON(w, http.StatusOK, res)
+}
+
+// refuseREST answers a transport error: its status, UCP's code and
+// content.
+func (s *Server) refuseREST(w http.ResponseWriter, win *Window, op string, e *ucpError) {
+	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
+	if e.status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, e.status, map[string]string{"code": e.code, "content": e.content})
+}
+
+// mcpHandler is the windows' MCP endpoint: Streamable HTTP without
+// sessions (each request stands alone: nothing of an anonymous client is
+// kept), both revisions Vitrine serves, the three catalog tools.
+func (s *Server) mcpHandler() http.Handler {
+	srv := s.mcpServer()
+	// Without the SDK's DNS-rebinding check, which on a loopback listener
+	// refuses a Host that is not loopback: a window is reached by its own
+	// hosts (behind a proxy on the same machine too), holds nothing
+	// private and takes no credential, so a rebound page learns nothing
+	// the internet cannot read.
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+}
+
+// metrics count the windows' reads by company and operation.
+type metrics struct {
+	requests       *prometheus.CounterVec
+	seconds        *prometheus.HistogramVec
+	limited        *prometheus.CounterVec
+	profileFetches *prometheus.CounterVec
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vitrine_shop_requests_total", Help: "Requests to shop windows, by company (slug), operation (profile, search, lookup, product, google, openai) and outcome (ok, not_found, not_modified, or a UCP error code).",
+		}, []string{"shop", "operation", "outcome"}),
+		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "vitrine_shop_request_seconds", Help: "Time to answer a shop window's catalog operation, by operation and transport (mcp, rest).",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"operation", "transport"}),
+		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile).",
+		}, []string{"limit"}),
+		profileFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vitrine_shop_profile_fetches_total", Help: "Agent profiles fetched, by result (ok, unreachable, malformed, version_unsupported).",
+		}, []string{"result"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.requests, m.seconds, m.limited, m.profileFetches)
+	}
+	return m
+}
