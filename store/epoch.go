@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/store/internal/catalog"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
@@ -17,7 +16,7 @@ import (
 func (db *DB) CheckingEpoch(epoch int64) vitrine.EpochStore {
 	v := *db
 	v.d = epochChecked{Dialect: db.d.Dialect, check: &epochCheck{epoch: epoch}}
-	v.Store = catalog.New(v.d) // the catalog's queries check it too
+	v.Store = db.Store.On(v.d) // the catalog's queries check it too; its facet indexes are the DB's
 	return &v
 }
 
@@ -62,6 +61,10 @@ func (d epochChecked) Read(ctx context.Context, s sqldb.Scope, fn func(sqldb.Con
 
 func (d epochChecked) Write(ctx context.Context, s sqldb.Scope, fn func(sqldb.Conn) error) error {
 	return stale(d.Dialect.Write(ctx, d.checking(s), fn))
+}
+
+func (d epochChecked) Snapshot(ctx context.Context, s sqldb.Scope, fn func(sqldb.Conn) error) error {
+	return stale(d.Dialect.Snapshot(ctx, d.checking(s), fn))
 }
 
 func (d epochChecked) checking(s sqldb.Scope) sqldb.Scope {

@@ -56,3 +56,11 @@ func (db *DB) Reprepares(ctx context.Context) (map[string]int, error) {
 // EpochChecked reports whether a unit of work of a call's store
 // (CheckingEpoch) has found the epoch unmoved.
 func EpochChecked(s vitrine.EpochStore) bool { return !s.(*DB).d.check.Pending() }
+
+// PruneChanges sets how the catalog's changes are pruned (catalog.SetPruning).
+func PruneChanges(seqs, rows, every int) (restore func()) {
+	return catalog.SetPruning(seqs, rows, every)
+}
+
+// BuildChunk sets the products a facet index's build reads at a time.
+func BuildChunk(n int) (restore func()) { return catalog.SetBuildChunk(n) }

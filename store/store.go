@@ -47,7 +47,15 @@ type Options struct {
 	// Tracer, if set, sees every statement and batch sent to PostgreSQL
 	// (the benchmark counts round trips with it).
 	Tracer pgx.QueryTracer
+	// FacetIndexMemory is the memory the facet indexes of the companies
+	// hold, the least recently used dropped first: 0 for the default
+	// (DefaultFacetIndexMemory), below 0 for none (every faceted list
+	// counts by SQL).
+	FacetIndexMemory int64
 }
+
+// DefaultFacetIndexMemory is the facet indexes' memory by default.
+const DefaultFacetIndexMemory = catalog.DefaultIndexMemory
 
 // Open opens the database that url names and brings its schema up to date:
 // "postgres://..." or "postgresql://..." for PostgreSQL; "sqlite:PATH" or a
@@ -82,6 +90,10 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	}
 	db := &DB{d: epochChecked{Dialect: d}, log: opts.Logger}
 	db.Store = catalog.New(db.d)
+	if opts.FacetIndexMemory == 0 {
+		opts.FacetIndexMemory = DefaultFacetIndexMemory
+	}
+	db.Store.EnableIndexes(opts.FacetIndexMemory, opts.Logger)
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			d.Close()
@@ -95,7 +107,10 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 func (db *DB) Dialect() string { return db.d.Name() }
 
 // Close releases the database.
-func (db *DB) Close() error { return db.d.Close() }
+func (db *DB) Close() error {
+	db.Store.CloseIndexes()
+	return db.d.Close()
+}
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error {

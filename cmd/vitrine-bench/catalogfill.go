@@ -36,11 +36,14 @@ var (
 	catalogRoots = []string{"Casa", "Escritório", "Jardim", "Roupas", "Infantil"}
 )
 
-// The option filtered on, and the vendor and tag of the filtered lists.
+// The option filtered on, and the vendor, tag and query of the filtered lists.
 const (
 	filterSize   = "M"
 	filterVendor = "Fornecedor 07"
 	filterTag    = "coleção-42"
+	// filterQuery is the text query of a faceted list: a type of 20,
+	// and a word of names (about a tenth of the products).
+	filterQuery = "cadeira"
 )
 
 // leaf is a category products go in, with its path (as files name it).

@@ -34,7 +34,9 @@ func (e *env) openDB(log *slog.Logger, mustExist bool) (*store.DB, *service.Serv
 	if log == nil {
 		log = discard
 	}
-	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log, MustExist: mustExist})
+	// A command's faceted list is one: it counts by the database, and
+	// builds no facet index it would not read again.
+	db, err := store.Open(e.ctx, e.flags.DB, store.Options{Logger: log, MustExist: mustExist, FacetIndexMemory: -1})
 	if err != nil {
 		return nil, nil, err
 	}

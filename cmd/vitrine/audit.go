@@ -52,7 +52,7 @@ func (r *retention) UnmarshalText(b []byte) error {
 // openServing opens the database and a service that keeps the audit log
 // as the flags say. close writes the buffered audit events, then closes
 // the sink and the database: call it at every graceful stop.
-func (e *env) openServing(log *slog.Logger, f AuditFlags, reg prometheus.Registerer) (db *store.DB, svc *service.Service, close func(), err error) {
+func (e *env) openServing(log *slog.Logger, f AuditFlags, facetMemory int64, reg prometheus.Registerer) (db *store.DB, svc *service.Service, close func(), err error) {
 	o := auditlog.Options{Reads: auditlog.Reads(f.AuditReads), Retention: time.Duration(f.AuditRetention), Metrics: reg}
 	var sink io.Closer
 	switch {
@@ -68,7 +68,7 @@ func (e *env) openServing(log *slog.Logger, f AuditFlags, reg prometheus.Registe
 	default:
 		return nil, nil, nil, &usageError{fmt.Sprintf("--audit-sink must be stderr or file:PATH; got %q", f.AuditSink)}
 	}
-	if db, err = store.Open(e.ctx, e.flags.DB, store.Options{Logger: log}); err != nil {
+	if db, err = store.Open(e.ctx, e.flags.DB, store.Options{Logger: log, FacetIndexMemory: facetMemory}); err != nil {
 		if sink != nil {
 			sink.Close()
 		}

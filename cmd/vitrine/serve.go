@@ -47,12 +47,13 @@ func (f ToolFlags) options(o mcpserver.Options) mcpserver.Options {
 
 // ServeCmd serves MCP over Streamable HTTP.
 type ServeCmd struct {
-	Addr            string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
-	PublicURL       string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com): the OAuth resource is this URL + /mcp. Needed with --oauth-issuer unless the server listens on loopback."`
-	Demo            bool          `help:"Fill the database with demo data first, and print each demo user's token, password and client configuration."`
-	MetricsAddr     string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address (keep it private). Unset: on the main address only when it is loopback and no --public-url says a proxy is in front; otherwise nowhere, which the server says at start."`
-	PprofAddr       string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
-	ShutdownTimeout time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
+	Addr             string        `default:"127.0.0.1:8080" placeholder:"HOST:PORT" help:"Address to listen on."`
+	PublicURL        string        `placeholder:"URL" help:"The base URL clients reach this server at (https://mcp.example.com): the OAuth resource is this URL + /mcp. Needed with --oauth-issuer unless the server listens on loopback."`
+	Demo             bool          `help:"Fill the database with demo data first, and print each demo user's token, password and client configuration."`
+	MetricsAddr      string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address (keep it private). Unset: on the main address only when it is loopback and no --public-url says a proxy is in front; otherwise nowhere, which the server says at start."`
+	PprofAddr        string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
+	ShutdownTimeout  time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
+	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 75); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is this plus 128 MiB."`
 	ShopFlags
 	ToolFlags
 	AuditFlags
@@ -154,7 +155,8 @@ func limitVars() kong.Vars {
 		"token_rate": strconv.FormatFloat(d.TokenRate, 'g', -1, 64), "token_burst": strconv.Itoa(d.TokenBurst),
 		"token_concurrency": strconv.Itoa(d.TokenConcurrency), "max_body": strconv.FormatInt(d.MaxBodyBytes, 10),
 		"body_timeout": d.BodyTimeout.String(), "sessions_per_user": strconv.Itoa(d.SessionsPerUser),
-		"shop_ip_rate": strconv.FormatFloat(s.AddrRate, 'g', -1, 64), "shop_ip_burst": strconv.Itoa(s.AddrBurst),
+		"facet_index_memory": strconv.Itoa(store.DefaultFacetIndexMemory >> 20),
+		"shop_ip_rate":       strconv.FormatFloat(s.AddrRate, 'g', -1, 64), "shop_ip_burst": strconv.Itoa(s.AddrBurst),
 		"shop_profile_rate": strconv.FormatFloat(s.ProfileRate, 'g', -1, 64), "shop_profile_burst": strconv.Itoa(s.ProfileBurst),
 	}
 }
@@ -202,7 +204,7 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 func (c *ServeCmd) Run(e *env) error {
 	log, sdkLog := c.logger(e.stderr)
 	reg := prometheus.NewRegistry()
-	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, reg)
+	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, facetMemory(c.FacetIndexMemory), reg)
 	if err != nil {
 		return err
 	}
@@ -436,7 +438,7 @@ func (c *StdioCmd) Run(e *env) error {
 	if token == "" {
 		return &usageError{"VITRINE_TOKEN is not set: create a token with \"vitrine token create --email E --name N\" and put it in VITRINE_TOKEN"}
 	}
-	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, nil)
+	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, 0, nil)
 	if err != nil {
 		return err
 	}
@@ -495,4 +497,20 @@ func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+}
+
+// facetMemory turns --facet-index-memory (MiB) into the store's bytes
+// (below 0 for none), and sets the server's soft memory limit, unless
+// GOMEMLIMIT does: at GOGC=400 the heap of a live index would grow to five
+// times it between collections; with the limit, the collector runs sooner
+// when the heap nears the indexes' memory and 128 MiB for the rest.
+func facetMemory(mib int64) int64 {
+	if mib <= 0 {
+		return -1
+	}
+	bytes := mib << 20
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(bytes + 128<<20)
+	}
+	return bytes
 }

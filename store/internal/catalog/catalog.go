@@ -20,6 +20,9 @@ type Store struct {
 	// search returns how queries read the tenant's products holding words,
 	// as the dialect's index of words allows (search.go).
 	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
+	// ix, if not nil, are the facet indexes faceted lists count by
+	// (indexes.go).
+	ix *Indexes
 }
 
 // New returns the catalog's store on d.
@@ -33,7 +36,14 @@ func New(d sqldb.Dialect) *Store {
 
 // write runs fn as base.Write does: everything the catalog writes is
 // what a company's window shows, so that every write bumps the company's
-// catalog sequence.
-func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, fn func(sqldb.Conn) error) error {
-	return base.Write(ctx, db.d, s, ch, base.Catalog, target, fn)
+// catalog sequence. It records in the same transaction, at the sequence
+// it moves to, what changed tells it fn changed, for the facet indexes
+// (changes.go).
+func (db *Store) write(ctx context.Context, s sqldb.Scope, ch vitrine.Change, target func() string, changed func() changes, fn func(sqldb.Conn) error) error {
+	return base.Write(ctx, db.d, s, ch, base.Catalog, target, func(c sqldb.Conn) error {
+		if err := fn(c); err != nil {
+			return err
+		}
+		return db.recordChanges(ctx, c, s.TenantID, changed())
+	})
 }

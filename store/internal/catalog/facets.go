@@ -52,7 +52,7 @@ func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vi
 	}
 	asked := func(n string) bool { return slices.Contains(names, vitrine.FacetName(n)) }
 	if asked(vitrine.FacetVendor) || asked(vitrine.FacetProductType) || asked(vitrine.FacetStatus) {
-		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in, []any{tenantID, base.IDArg(db.d, ids)},
+		err := each(ctx, c, `SELECT id, vendor_key, vendor, type_key, product_type, status FROM products WHERE tenant_id = $1 AND id `+in+` ORDER BY id`, []any{tenantID, base.IDArg(db.d, ids)},
 			func(r []string) {
 				if r[1] != "" {
 					count(vitrine.FacetVendor, r[1], r[2], r[0])
@@ -67,7 +67,7 @@ func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vi
 		}
 	}
 	if asked(vitrine.FacetTags) {
-		if err := each(ctx, c, `SELECT product_id, tag_key, tag FROM `+base.By(db.d, "product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND product_id `+in, []any{tenantID, base.IDArg(db.d, ids)},
+		if err := each(ctx, c, `SELECT product_id, tag_key, tag FROM `+base.By(db.d, "product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND product_id `+in+` ORDER BY product_id`, []any{tenantID, base.IDArg(db.d, ids)},
 			func(r []string) { count(vitrine.FacetTags, r[1], r[2], r[0]) }, 3); err != nil {
 			return nil, err
 		}
@@ -124,7 +124,9 @@ func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vi
 }
 
 // facetCount holds, for each value of a facet (by its key), the value as
-// shown and the number of products that have it. A product holds a
+// shown (as the first product holding it, by id, writes it: every facet's
+// rows are read in the order of their products' ids, on both databases)
+// and the number of products that have it. A product holds a
 // vendor, a type, a status, a tag once; it may hold an option value on
 // several variants and a category above several of its own, and those
 // facets count it once by the last product seen of each value (their rows

@@ -141,7 +141,19 @@ func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID 
 		return nil, vitrine.NotFound("Tenant")
 	}
 	failed := errors.New("a write failed")
-	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(""), func(c sqldb.Conn) error {
+	written := func() changes {
+		var ch changes
+		for _, w := range writes {
+			switch {
+			case w.Create != nil:
+				ch.products = append(ch.products, w.Create.ID)
+			case w.Update != nil:
+				ch.products = append(ch.products, w.Update.ID)
+			}
+		}
+		return ch
+	}
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(""), written, func(c sqldb.Conn) error {
 		if p, ok := sqldb.AsPipeliner(c); ok {
 			pw := &pipelined{db: db, c: c, p: p, ch: ch, writes: writes, results: results, atomic: atomic, progress: progress, failed: failed}
 			return pw.writeRange(ctx, 0, len(writes))

@@ -39,14 +39,14 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	if !base.ValidIDs(tenantID) {
 		return out, nil
 	}
-	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+	// A faceted list reads in one snapshot, at one catalog sequence: the
+	// page and its counts agree, and an index counts for that sequence.
+	unit := db.d.Read
+	if len(f.Facets) > 0 && db.ix != nil {
+		unit = db.d.Snapshot
+	}
+	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		pq := productQuery{tenantID: tenantID, f: f}
-		if len(f.Words) > 0 {
-			var err error
-			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
-				return err
-			}
-		}
 		if f.CategoryID != "" {
 			ids, err := db.categoryAndBelow(ctx, c, tenantID, f.CategoryID)
 			if err != nil {
@@ -57,7 +57,23 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 				pq.categories = []string{noCategory} // the filter matches nothing
 			}
 		}
-		if len(f.Facets) > 0 {
+		if len(f.Facets) > 0 && db.ix != nil {
+			var err error
+			if out.Facets, pq.only, err = db.indexFacets(ctx, c, pq); err != nil {
+				return err
+			}
+			if f.Sort == vitrine.SortRelevance {
+				pq.only = nil // its ranks are read by the search
+			}
+			db.ix.count(out.Facets != nil, pq.only != nil)
+		}
+		if len(f.Words) > 0 && pq.only == nil {
+			var err error
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
+				return err
+			}
+		}
+		if len(f.Facets) > 0 && out.Facets == nil {
 			var err error
 			if out.Facets, err = db.facets(ctx, c, pq); err != nil {
 				return err
@@ -127,6 +143,10 @@ type productQuery struct {
 	// categories are f.CategoryID and those under it; noCategory alone
 	// when it is not the tenant's.
 	categories []string
+	// only, when not nil, are the ids of every product the filter keeps,
+	// as the company's facet index found them in the same snapshot: the
+	// page is read among them, by id, rather than by the filter's terms.
+	only []string
 }
 
 // filter adds to q the terms of pq's filter that do not depend on the
@@ -218,13 +238,35 @@ func skuIs(q *base.QueryBuilder, sku string) string {
 // and 2, each product's read with it).
 func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery, rank int, out *vitrine.FoundProducts) error {
 	var q base.QueryBuilder
-	db.filter(&q, pq)
 	f, ws := pq.f, pq.ws
-	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	from := "products"
+	if pq.only != nil {
+		if len(pq.only) == 0 {
+			return nil
+		}
+		// The products by their ids: the ids drive the join, each
+		// product found by its primary key, and only they are sorted (on
+		// SQLite, CROSS JOIN keeps the order; on PostgreSQL, a LATERAL
+		// subquery that its LIMIT keeps from being pulled up into a join,
+		// which the planner, misled by the row-level security's filter,
+		// made a hash join over the company's products. As a filter,
+		// = ANY(ids) walked them in the sort's order, each compared to
+		// every id).
+		q.Add(`products.tenant_id = `, pq.tenantID)
+		ids := q.Arg(base.IDArg(db.d, pq.only))
+		if db.d.Name() == "postgres" {
+			from = `unnest(CAST(` + ids + ` AS uuid[])) AS among (among_id) CROSS JOIN LATERAL (SELECT * FROM products
+				WHERE products.tenant_id = $1 AND products.id = among.among_id LIMIT 1) AS products`
+		} else {
+			from = `(SELECT value AS among_id FROM json_each(` + ids + `)) AS among CROSS JOIN products ON products.id = among.among_id`
+		}
+	} else {
+		db.filter(&q, pq)
+	}
+	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
 	switch rank {
 	case -1:
-		if len(f.Words) > 0 {
+		if len(f.Words) > 0 && pq.only == nil {
 			q.Where = append(q.Where, match("search", true))
 			from = ws.from("search")
 		}
@@ -301,8 +343,20 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 			return k, err
 		}
 	}
-	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
-		` ORDER BY ` + order + base.LimitTo(q.Arg(f.Limit))
+	limit := base.LimitTo(q.Arg(f.Limit))
+	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) + ` ORDER BY ` + order + limit
+	if pq.only != nil {
+		// The page's ids first, sorted by their keys alone, then their
+		// rows, by the key (CROSS JOIN: as id IN (...), SQLite walked the
+		// company's products in the sort's order): the record and the
+		// categories' names are read for the page, not for every id.
+		join := `CROSS JOIN`
+		if db.d.Name() == "postgres" {
+			join = `JOIN` // a nested loop on the key, for the LIMIT's rows
+		}
+		query = columns + ` FROM (SELECT products.id AS page_id FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) +
+			` ORDER BY ` + order + limit + `) AS page ` + join + ` products ON products.tenant_id = $1 AND products.id = page.page_id ORDER BY ` + order
+	}
 	rows, err := sqldb.Collect(ctx, c, scan, query, q.Args...)
 	if err != nil {
 		return err

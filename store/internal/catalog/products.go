@@ -341,7 +341,7 @@ func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, befo
 // key made: the call's event is about the product it answers with.
 func (db *Store) CreateProduct(ctx context.Context, ch vitrine.Change, p *vitrine.Product, key *vitrine.IdempotencyKey) (*vitrine.Product, error) {
 	out := p
-	err := db.write(ctx, base.Tenant(p.TenantID), ch, func() string { return out.ID }, func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(p.TenantID), ch, func() string { return out.ID }, func() changes { return products(out.ID) }, func(c sqldb.Conn) error {
 		if key != nil {
 			var hash, id string
 			err := c.QueryRow(ctx, `SELECT request_hash, product_id FROM idempotency_keys
@@ -443,7 +443,7 @@ func (db *Store) UpdateProduct(ctx context.Context, ch vitrine.Change, tenantID,
 		return nil, vitrine.NotFound("Product")
 	}
 	var p *vitrine.Product
-	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func() changes { return products(id) }, func(c sqldb.Conn) error {
 		before, err := scanProduct(c.QueryRow(ctx, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.ForUpdate(), tenantID, id))
 		if errors.Is(err, sqldb.ErrNoRows) {
 			return vitrine.NotFound("Product")
@@ -479,7 +479,7 @@ func (db *Store) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID,
 		return vitrine.NotFound("Product")
 	}
 	var n int64
-	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) (err error) {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func() changes { return products(id) }, func(c sqldb.Conn) (err error) {
 		n, err = c.Exec(ctx, `DELETE FROM products WHERE tenant_id = $1 AND id = $2`, tenantID, id)
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Product")

@@ -82,7 +82,7 @@ func (db *Store) SaveCategory(ctx context.Context, ch vitrine.Change, cat *vitri
 	if cat.ParentID != "" {
 		parent = cat.ParentID
 	}
-	err := db.write(ctx, base.Tenant(cat.TenantID), ch, base.Is(cat.ID), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(cat.TenantID), ch, base.Is(cat.ID), treeChanged, func(c sqldb.Conn) error {
 		if err := db.lockTree(ctx, c, cat.TenantID); err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ func (db *Store) DeleteCategory(ctx context.Context, ch vitrine.Change, tenantID
 	if !base.ValidIDs(tenantID, id) {
 		return vitrine.NotFound("Category")
 	}
-	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(id), treeChanged, func(c sqldb.Conn) error {
 		if err := db.lockTree(ctx, c, tenantID); err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func (db *Store) SaveAttribute(ctx context.Context, ch vitrine.Change, a *vitrin
 	if a.Values == nil {
 		values = []byte("[]")
 	}
-	err = db.write(ctx, base.Tenant(a.TenantID), ch, base.Is(a.Key), func(c sqldb.Conn) error {
+	err = db.write(ctx, base.Tenant(a.TenantID), ch, base.Is(a.Key), noChanges, func(c sqldb.Conn) error {
 		if !update {
 			_, err := c.Exec(ctx, `INSERT INTO attributes (tenant_id, key, name, type, enum_values, public, created_at, updated_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, a.TenantID, a.Key, a.Name, string(a.Type), string(values), a.Public, a.CreatedAt, a.UpdatedAt)
@@ -223,7 +223,7 @@ func (db *Store) DeleteAttribute(ctx context.Context, ch vitrine.Change, tenantI
 	if !base.ValidIDs(tenantID) {
 		return vitrine.NotFound("Attribute")
 	}
-	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(key), func(c sqldb.Conn) error {
+	err := db.write(ctx, base.Tenant(tenantID), ch, base.Is(key), noChanges, func(c sqldb.Conn) error {
 		var used int
 		if err := c.QueryRow(ctx, `SELECT count(*) FROM product_attributes WHERE tenant_id = $1 AND key = $2`, tenantID, key).Scan(&used); err != nil {
 			return err

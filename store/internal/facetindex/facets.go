@@ -46,6 +46,28 @@ func (ix *Index) FacetsAt(seq uint64, q Query) (*vitrine.Facets, bool) {
 	return ix.count(ix.candidates(&q, s), q.Facets, s), true
 }
 
+// FacetsMatchAt returns what FacetsAt returns and, when the filter keeps
+// at most max products, their ids (in no order; nil past max): a caller
+// may read its page among them rather than by the filter again.
+func (ix *Index) FacetsMatchAt(seq uint64, q Query, max int) (*vitrine.Facets, []string, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.seq != seq {
+		return nil, nil, false
+	}
+	s := scratches.Get().(*scratch)
+	defer scratches.Put(s)
+	cand := ix.candidates(&q, s)
+	var ids []string
+	if n := cand.GetCardinality(); n <= uint64(max) {
+		ids = make([]string, 0, n)
+		for o := range cand.Iterate {
+			ids = append(ids, uuidString(ix.ids[o]))
+		}
+	}
+	return ix.count(cand, q.Facets, s), ids, true
+}
+
 // counts are the counts of one call, by facet, by key of the facet's dictionary.
 type counts struct {
 	vendor, ptype, status, tags, cats, opts []uint32

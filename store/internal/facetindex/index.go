@@ -159,21 +159,70 @@ func (ix *Index) Delete(id string) {
 // A product both in puts and deletes is deleted. Changes older than the
 // index (seq below its own) are not applied: Apply reports whether they were.
 func (ix *Index) Apply(seq uint64, puts []*Product, deletes []string) (bool, error) {
+	return ix.ApplyChanges(seq, Changes{Puts: puts, Deletes: deletes})
+}
+
+// Changes are what changed in a company's catalog between two sequences.
+type Changes struct {
+	// Puts are the products written (added or replaced), Deletes the ids
+	// of those deleted; a product in both is deleted.
+	Puts    []*Product
+	Deletes []string
+	// Tree, when TreeChanged, is the company's category tree after them.
+	Tree        []Category
+	TreeChanged bool
+}
+
+// ApplyChanges brings the index to sequence seq with c, all at once for
+// readers, as Apply does; the tree first, when it changed. A product the
+// index cannot hold (Check) fails it before anything changes: the index
+// is then as it was.
+func (ix *Index) ApplyChanges(seq uint64, c Changes) (bool, error) {
+	for _, p := range c.Puts {
+		if err := Check(p); err != nil {
+			return false, err
+		}
+	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if seq < ix.seq {
 		return false, nil
 	}
-	for _, p := range puts {
+	if len(c.Puts) > len(ix.free)+maxOrdinal+1-len(ix.ids) {
+		return false, fmt.Errorf("facetindex: more than %d products", maxOrdinal)
+	}
+	if c.TreeChanged {
+		ix.setCategories(c.Tree)
+	}
+	for _, p := range c.Puts {
 		if err := ix.put(p); err != nil {
-			return false, err
+			return false, err // not met: Check passed
 		}
 	}
-	for _, id := range deletes {
+	for _, id := range c.Deletes {
 		ix.delete(id)
 	}
 	ix.seq = seq
 	return true, nil
+}
+
+// Check returns why the index cannot hold p, or nil: an id that is not a
+// UUID, more option values than a record holds, a stock below 0.
+func Check(p *Product) error {
+	if _, err := parseID(p.ID); err != nil {
+		return err
+	}
+	if n := min(len(p.Options), 3); n*len(p.Variants) > maxSlotValues && distinctValues(p, n) > maxSlotValues {
+		return fmt.Errorf("facetindex: product %s holds more than %d option values", p.ID, maxSlotValues)
+	}
+	for _, v := range p.Variants {
+		if v.Stock < 0 {
+			// Stock is never below 0: in stock is then stock > 0, and
+			// out of it stock = 0, for a variant as for its product.
+			return fmt.Errorf("facetindex: product %s has a variant of stock %d", p.ID, v.Stock)
+		}
+	}
+	return nil
 }
 
 // SetCategories sets the company's category tree: the facet counts a
@@ -194,24 +243,15 @@ func parseID(s string) ([16]byte, error) {
 }
 
 func (ix *Index) put(p *Product) error {
-	id, err := parseID(p.ID)
-	if err != nil {
+	if err := Check(p); err != nil {
 		return err
 	}
-	if n := min(len(p.Options), 3); n*len(p.Variants) > maxSlotValues && distinctValues(p, n) > maxSlotValues {
-		return fmt.Errorf("facetindex: product %s holds more than %d option values", p.ID, maxSlotValues)
-	}
-	for _, v := range p.Variants {
-		if v.Stock < 0 {
-			// Stock is never below 0: in stock is then stock > 0, and
-			// out of it stock = 0, for a variant as for its product.
-			return fmt.Errorf("facetindex: product %s has a variant of stock %d", p.ID, v.Stock)
-		}
-	}
+	id, _ := parseID(p.ID)
 	o, ok := ix.byID[id]
 	if ok {
 		ix.unindex(o)
 	} else {
+		var err error
 		if o, err = ix.alloc(id); err != nil {
 			return err
 		}

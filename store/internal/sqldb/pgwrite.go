@@ -50,6 +50,9 @@ type pgWrite struct {
 
 func (d *pgDB) tx(ctx context.Context, s Scope, opts pgx.TxOptions, fn func(Conn) error) (err error) {
 	begin := "BEGIN"
+	if opts.IsoLevel == pgx.RepeatableRead {
+		begin += " ISOLATION LEVEL REPEATABLE READ"
+	}
 	if opts.AccessMode == pgx.ReadOnly {
 		begin += " READ ONLY"
 	}

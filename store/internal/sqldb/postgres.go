@@ -102,6 +102,13 @@ func (d *pgDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {
 	return d.tx(ctx, s, pgx.TxOptions{}, fn)
 }
 
+// Snapshot runs fn in a REPEATABLE READ, READ ONLY transaction: its
+// snapshot is taken at its first statement (which carries BEGIN and the
+// row-level security settings in its round trip) and holds to COMMIT.
+func (d *pgDB) Snapshot(ctx context.Context, s Scope, fn func(Conn) error) error {
+	return d.tx(ctx, s, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
+}
+
 func (d *pgDB) Constraint(err error) (string, bool) {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23514") {

@@ -33,6 +33,12 @@ type Dialect interface {
 	Read(ctx context.Context, s Scope, fn func(Conn) error) error
 	// Write runs fn in a transaction: all of it commits, or none.
 	Write(ctx context.Context, s Scope, fn func(Conn) error) error
+	// Snapshot runs fn's reads in one read-only transaction that sees one
+	// snapshot of committed data, from its first statement to its end
+	// (Read's statements each see their own): what one statement reads
+	// agrees with what another does. It never waits for writes, nor
+	// makes them wait.
+	Snapshot(ctx context.Context, s Scope, fn func(Conn) error) error
 	// ForUpdate is the clause that locks the rows a SELECT reads until the
 	// transaction ends ("" where the write transaction already excludes
 	// every other writer).

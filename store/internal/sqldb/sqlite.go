@@ -254,6 +254,25 @@ func (d *sqliteDB) Write(ctx context.Context, s Scope, fn func(Conn) error) erro
 	return nil
 }
 
+// Snapshot runs fn in a deferred, read-only transaction on a reader
+// connection: in WAL mode its first read fixes the snapshot it sees until
+// it ends; the writer goes on meanwhile.
+func (d *sqliteDB) Snapshot(ctx context.Context, s Scope, fn func(Conn) error) error {
+	tx, err := d.readers.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("sqlite: begin read: %w", err)
+	}
+	defer tx.Rollback()
+	c := sqlConn{tx: tx}
+	if err := checkSQLiteEpoch(ctx, c, s); err != nil {
+		return err
+	}
+	if err := fn(c); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func checkSQLiteEpoch(ctx context.Context, c sqlConn, s Scope) error {
 	check := s.pendingCheck()
 	if check == nil {

@@ -6,6 +6,7 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,6 +62,12 @@ func Slug(name string) string {
 //
 // env, when set ("GOGC=400"), is added to the process's environment.
 func StartProcess(ctx context.Context, exe, db, env string, args ...string) (string, *exec.Cmd, error) {
+	return StartProcessLogging(ctx, exe, db, env, io.Discard, args...)
+}
+
+// StartProcessLogging is StartProcess with the process's stderr (its log)
+// written to stderr.
+func StartProcessLogging(ctx context.Context, exe, db, env string, stderr io.Writer, args ...string) (string, *exec.Cmd, error) {
 	port, err := FreePort()
 	if err != nil {
 		return "", nil, err
@@ -69,7 +77,7 @@ func StartProcess(ctx context.Context, exe, db, env string, args ...string) (str
 		args = append(args, "--db", db)
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	cmd.Stdout, cmd.Stderr = io.Discard, stderr
 	if env != "" {
 		cmd.Env = append(os.Environ(), env)
 	}
@@ -187,4 +195,63 @@ func CPUTime(cmd *exec.Cmd) time.Duration {
 		return -1
 	}
 	return time.Duration(user+sys) * (time.Second / 100)
+}
+
+// LogWatch is a process's log, as a writer, that says when a line holding
+// a text was written.
+type LogWatch struct {
+	mu      sync.Mutex
+	pending []byte
+	seen    map[string]chan struct{}
+	text    []string
+}
+
+// NewLogWatch watches for lines holding any of texts.
+func NewLogWatch(texts ...string) *LogWatch {
+	w := &LogWatch{seen: map[string]chan struct{}{}, text: texts}
+	for _, t := range texts {
+		w.seen[t] = make(chan struct{})
+	}
+	return w
+}
+
+func (w *LogWatch) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.pending = append(w.pending, b...)
+	for {
+		i := bytes.IndexByte(w.pending, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(w.pending[:i])
+		w.pending = w.pending[i+1:]
+		for _, t := range w.text {
+			if c := w.seen[t]; strings.Contains(line, t) && c != nil {
+				close(c)
+				w.seen[t] = nil
+			}
+		}
+	}
+	return len(b), nil
+}
+
+// Wait waits until a line holding text was written, for at most d, and
+// reports whether it was.
+func (w *LogWatch) Wait(text string, d time.Duration) bool {
+	w.mu.Lock()
+	c, ok := w.seen[text]
+	w.mu.Unlock()
+	if !ok {
+		return false
+	}
+	if c == nil {
+		return true
+	}
+	select {
+	case <-c:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }

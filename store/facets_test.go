@@ -1,0 +1,486 @@
+package store_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/store"
+)
+
+// openWith opens url with opts, closing it when t ends.
+func openWith(t *testing.T, url string, opts store.Options) *store.DB {
+	t.Helper()
+	db, err := store.Open(ctx, url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// facetCatalog writes a random catalog into the tenant: vendors and tags
+// in several forms that compare alike, options on some products, a tree
+// of categories, attributes, prices, stock and sales of every kind.
+type facetCatalog struct {
+	cats  []*vitrine.Category
+	words []string
+}
+
+var (
+	fVendors = []string{"Acme", "ACME", "acme", "Zeta", "Órbita", ""}
+	fTypes   = []string{"Shirt", "shirt", "Mug", ""}
+	fTags    = []string{"Sale", "sale", "new", "Summer", "inverno", "Ação"}
+	fSizes   = []string{"S", "M", "L", "m"}
+	fColors  = []string{"Red", "Blue", "red"}
+	fNames   = []string{"Camisa azul", "Caneca", "Camiseta verde", "Casaco", "Meia", "Cadeira"}
+	fMater   = []string{"cotton", "wool", "linen"}
+)
+
+func writeFacetCatalog(t *testing.T, db *store.DB, r *rand.Rand, tenantID string, n int) *facetCatalog {
+	t.Helper()
+	fc := &facetCatalog{words: []string{"cam", "camisa", "caneca", "acme", "sale", "m", "verde", "zz"}}
+	now := vitrine.Now()
+	for i := range 6 {
+		c := &vitrine.Category{ID: vitrine.NewID(), TenantID: tenantID, Name: fmt.Sprintf("Cat %d", i), Handle: fmt.Sprintf("cat-%d", i),
+			Position: i, CreatedAt: now, UpdatedAt: now}
+		if i > 0 && r.IntN(3) > 0 {
+			c.ParentID = fc.cats[r.IntN(i)].ID
+		}
+		if err := db.SaveCategory(ctx, testChange, c, false); err != nil {
+			t.Fatal(err)
+		}
+		fc.cats = append(fc.cats, c)
+	}
+	if err := db.SaveAttribute(ctx, testChange, &vitrine.Attribute{TenantID: tenantID, Key: "material", Name: "Material", Type: vitrine.AttributeText,
+		CreatedAt: now, UpdatedAt: now}, false); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		p := randomProduct(r, tenantID, fc, i)
+		if err := createProduct(db, p); err != nil {
+			t.Fatalf("product %d: %v", i, err)
+		}
+	}
+	return fc
+}
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+func randomProduct(r *rand.Rand, tenantID string, fc *facetCatalog, i int) *vitrine.Product {
+	sku := fmt.Sprintf("SKU-%d-%d", i, r.IntN(1000))
+	p := newProduct(tenantID, sku, pick(r, fNames)+fmt.Sprintf(" %d", i), 0, pick(r, []vitrine.ProductStatus{vitrine.ProductActive, vitrine.ProductDraft, vitrine.ProductArchived}))
+	p.Vendor, p.ProductType = pick(r, fVendors), pick(r, fTypes)
+	if r.IntN(3) == 0 {
+		p.Description = "Feito de " + pick(r, fMater)
+	}
+	for range r.IntN(3) {
+		if tag := pick(r, fTags); !slices.ContainsFunc(p.Tags, func(t string) bool { return vitrine.TagKey(t) == vitrine.TagKey(tag) }) {
+			p.Tags = append(p.Tags, tag)
+		}
+	}
+	for range r.IntN(3) {
+		if c := pick(r, fc.cats); !slices.ContainsFunc(p.Categories, func(pc vitrine.ProductCategory) bool { return pc.ID == c.ID }) {
+			p.Categories = append(p.Categories, vitrine.ProductCategory{ID: c.ID})
+		}
+	}
+	if r.IntN(2) == 0 {
+		p.Attributes = map[string]any{"material": pick(r, fMater)}
+	}
+	base := p.Variants[0]
+	p.Variants = nil
+	switch r.IntN(3) {
+	case 0: // no options: one variant
+		v := *base
+		p.Variants = []*vitrine.Variant{&v}
+	default:
+		p.Options = []vitrine.Option{{Name: pick(r, []string{"Size", "size"})}}
+		if r.IntN(2) == 0 {
+			p.Options = append(p.Options, vitrine.Option{Name: "Color"})
+		}
+		seen := map[string]bool{}
+		for j := range 1 + r.IntN(4) {
+			opts := map[string]string{p.Options[0].Name: pick(r, fSizes)}
+			if len(p.Options) > 1 {
+				opts["Color"] = pick(r, fColors)
+			}
+			key := fmt.Sprint(opts)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			v := *base
+			v.ID, v.SKU, v.Options, v.Position = vitrine.NewID(), fmt.Sprintf("%s-%d", sku, j), opts, len(p.Variants)+1
+			p.Variants = append(p.Variants, &v)
+		}
+		for k := range p.Options {
+			for _, v := range p.Variants {
+				if val := v.Options[p.Options[k].Name]; !slices.Contains(p.Options[k].Values, val) {
+					p.Options[k].Values = append(p.Options[k].Values, val)
+				}
+			}
+		}
+	}
+	for _, v := range p.Variants {
+		v.Price = int64(100 * (1 + r.IntN(20)))
+		v.Stock = int64(r.IntN(3))
+		if r.IntN(4) == 0 {
+			c := v.Price + int64(r.IntN(3)-1)*50
+			v.CompareAtPrice = &c
+		}
+	}
+	p.UpdatedAt = p.UpdatedAt.Add(-time.Duration(r.IntN(10)) * time.Hour)
+	p.Summarize()
+	return p
+}
+
+// randomFilter is a filter of a few random terms, with every facet.
+func randomFilter(r *rand.Rand, fc *facetCatalog) vitrine.ProductFilter {
+	f := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: pick(r, vitrine.ProductSorts), Limit: 5}
+	yes, no := true, false
+	for range r.IntN(4) {
+		switch r.IntN(11) {
+		case 0:
+			f.Status = pick(r, []vitrine.ProductStatus{vitrine.ProductActive, vitrine.ProductDraft})
+		case 1:
+			f.Vendor = vitrine.QueryText(pick(r, fVendors[:5]))
+		case 2:
+			f.ProductType = vitrine.QueryText(pick(r, fTypes[:3]))
+		case 3:
+			f.Tags = append(f.Tags, vitrine.QueryText(pick(r, fTags)))
+		case 4:
+			f.CategoryID = pick(r, fc.cats).ID
+		case 5:
+			if f.Options == nil {
+				f.Options = map[string]string{}
+			}
+			if r.IntN(2) == 0 {
+				f.Options[pick(r, []string{"Size", "size"})] = pick(r, fSizes)
+			} else {
+				f.Options["Color"] = pick(r, fColors)
+			}
+		case 6:
+			f.Attributes = map[string]any{"material": pick(r, fMater)}
+		case 7:
+			f.OnSale = pick(r, []*bool{&yes, &no})
+		case 8:
+			f.InStock = pick(r, []*bool{&yes, &no})
+		case 9:
+			lo, hi := int64(100*r.IntN(10)), int64(100*(5+r.IntN(20)))
+			f.MinMinor, f.MaxMinor, f.Currency = &lo, &hi, "BRL"
+		case 10:
+			f.Words = append(f.Words, vitrine.Words(pick(r, fc.words))...)
+		}
+	}
+	if r.IntN(8) == 0 {
+		since := vitrine.Now().Add(-time.Duration(r.IntN(10)) * time.Hour)
+		f.Since = &since
+	}
+	if f.Sort == vitrine.SortRelevance {
+		if len(f.Words) == 0 {
+			f.Sort = vitrine.SortName
+		} else {
+			f.SKU = vitrine.Fold(f.Words[0])
+		}
+	}
+	return f
+}
+
+// TestFacetsFromTheIndexAreSQLs holds the facet index to the SQL it stands
+// for: over random catalogs and random filters, a faceted list counts the
+// same from a store whose index answers as from one without an index (the
+// SQL path), on both databases; another company's products are never
+// counted; the first faceted call, while the index builds, answers at
+// once, by SQL, the same.
+func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
+	defer store.BuildChunk(7)() // a build of many chunks
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a, b := f.tenant("a", ana), f.tenant("b", ana)
+		r := rand.New(rand.NewPCG(35, 2))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 150)
+		writeFacetCatalog(t, f.db, r, b.ID, 40) // another company's: never counted
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+
+		// Two pages of each list, the second after the first's last key:
+		// the index may give the page its products (few of them), whose
+		// order and keyset must be the SQL's.
+		check := func(t *testing.T, flt vitrine.ProductFilter) {
+			t.Helper()
+			for range 2 {
+				got, err := f.db.FindProducts(ctx, a.ID, flt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := bySQL.FindProducts(ctx, a.ID, flt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := fmt.Sprint(got.Facets.Values, got.Facets.Options), fmt.Sprint(want.Facets.Values, want.Facets.Options); g != w {
+					t.Fatalf("filter %+v:\n index %s\n   sql %s", flt, g, w)
+				}
+				if !slices.Equal(ids(got.Products), ids(want.Products)) || !slices.Equal(got.Keys, want.Keys) {
+					t.Fatalf("filter %+v: page %v, want %v", flt, ids(got.Products), ids(want.Products))
+				}
+				if len(got.Keys) == 0 {
+					break
+				}
+				flt.After = &got.Keys[len(got.Keys)-1]
+			}
+		}
+		// The first call: no index yet; it builds meanwhile.
+		check(t, vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5})
+		if s := f.db.IndexStats(); s.SQL < 1 {
+			t.Fatalf("the first faceted call: %+v, want it by SQL", s)
+		}
+		f.db.WaitIndexes()
+		before := f.db.IndexStats()
+		for range 300 {
+			check(t, randomFilter(r, fc))
+		}
+		if s := f.db.IndexStats(); s.Index < before.Index+300 || s.SQL != before.SQL || s.Builds != 1 || s.Among < 100 {
+			t.Fatalf("after the build: %+v, before %+v: want every list counted by the index, one build", s, before)
+		}
+	})
+}
+
+// TestFacetsCoherentAcrossInstances writes through one instance and lists
+// through another, each with its own index of the company: every write is
+// in the other's counts at its next call (products created, updated,
+// deleted, imported; a category deleted), which brings its index up by
+// the changes recorded with the write, and counts what SQL counts.
+func TestFacetsCoherentAcrossInstances(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a := f.tenant("a", ana)
+		r := rand.New(rand.NewPCG(35, 3))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 60)
+		other := openWith(t, url, store.Options{})
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		counts := func(db *store.DB, flt vitrine.ProductFilter) string {
+			t.Helper()
+			found, err := db.FindProducts(ctx, a.ID, flt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(found.Facets.Values, found.Facets.Options)
+		}
+		counts(other, all)
+		other.WaitIndexes()
+		same := func(step string) {
+			t.Helper()
+			before := other.IndexStats()
+			for _, flt := range []vitrine.ProductFilter{all, {Facets: vitrine.FacetNames, Vendor: "acme", Sort: vitrine.SortName, Limit: 5},
+				{Facets: vitrine.FacetNames, Words: []string{"cam"}, Sort: vitrine.SortName, Limit: 5}} {
+				if got, want := counts(other, flt), counts(bySQL, flt); got != want {
+					t.Fatalf("%s: the other instance counts\n %s\nwant\n %s", step, got, want)
+				}
+			}
+			if s := other.IndexStats(); s.Index != before.Index+3 {
+				t.Fatalf("%s: %+v, before %+v: the index did not answer", step, s, before)
+			}
+		}
+		same("built")
+
+		p := randomProduct(r, a.ID, fc, 1000)
+		p.Vendor, p.Tags = "Brand new", []string{"fresh"}
+		if err := createProduct(f.db, p); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); !strings.Contains(got, "Brand new") || !strings.Contains(got, "fresh") {
+			t.Fatalf("a product created on one instance is not in the other's counts: %s", got)
+		}
+		same("created")
+
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, p.ID, func(p *vitrine.Product) error {
+			p.Vendor = "Renamed"
+			p.Variants[0].Stock = 0
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); strings.Contains(got, "Brand new") || !strings.Contains(got, "Renamed") {
+			t.Fatalf("a product updated on one instance is not so in the other's counts: %s", got)
+		}
+		same("updated")
+
+		if err := f.db.DeleteProduct(ctx, testChange, a.ID, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); strings.Contains(got, "Renamed") || strings.Contains(got, "fresh") {
+			t.Fatalf("a product deleted on one instance is still in the other's counts: %s", got)
+		}
+		same("deleted")
+
+		var writes []vitrine.ProductWrite
+		for i := range 20 {
+			writes = append(writes, vitrine.ProductWrite{Create: randomProduct(r, a.ID, fc, 2000+i)})
+		}
+		if _, err := f.db.WriteProducts(ctx, testChange, a.ID, writes, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		same("imported")
+
+		// A category without children deleted: its products leave it.
+		leaf := fc.cats[len(fc.cats)-1]
+		for _, c := range fc.cats {
+			if c.ParentID == leaf.ID {
+				t.Skip("the last category has children")
+			}
+		}
+		if err := f.db.DeleteCategory(ctx, testChange, a.ID, leaf.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(other, all); strings.Contains(got, leaf.ID) {
+			t.Fatalf("a deleted category is still in the other's counts: %s", got)
+		}
+		same("category deleted")
+		fc.cats = fc.cats[:len(fc.cats)-1]
+		// Writes at once, each its own transaction: their changes commit
+		// in the order of their sequences, and are all counted.
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 5 {
+					p := randomProduct(rand.New(rand.NewPCG(uint64(w), uint64(i))), a.ID, fc, 3000+10*w+i)
+					p.Vendor = fmt.Sprintf("Writer %d", w)
+					if err := createProduct(f.db, p); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		same("written at once")
+		if s := other.IndexStats(); s.Builds != 1 || s.CaughtUp < 6 {
+			t.Fatalf("%+v: want one build, every change applied to it", s)
+		}
+	})
+}
+
+// TestFacetsAfterPrunedChanges: an index older than the changes kept
+// (pruned past a few sequences here) is not brought up by the rest: the
+// list counts by SQL, as exactly, while the index is built again.
+func TestFacetsAfterPrunedChanges(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		defer store.PruneChanges(2, 5000, 1)()
+		f := newFixture(t, url)
+		a := f.tenant("a", f.user("ana@example.com"))
+		r := rand.New(rand.NewPCG(35, 4))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 30)
+		other := openWith(t, url, store.Options{})
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		counts := func(db *store.DB) string {
+			t.Helper()
+			found, err := db.FindProducts(ctx, a.ID, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(found.Facets.Values, found.Facets.Options)
+		}
+		counts(other)
+		other.WaitIndexes()
+		for i := range 5 {
+			p := randomProduct(r, a.ID, fc, 100+i)
+			p.Vendor = fmt.Sprintf("Vendor %d", i)
+			if err := createProduct(f.db, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := other.IndexStats()
+		if got, want := counts(other), counts(bySQL); got != want || !strings.Contains(got, "Vendor 0") {
+			t.Fatalf("after pruned changes:\n %s\nwant\n %s", got, want)
+		}
+		if s := other.IndexStats(); s.SQL != before.SQL+1 {
+			t.Fatalf("%+v, before %+v: want the list counted by SQL", s, before)
+		}
+		other.WaitIndexes()
+		if got, want := counts(other), counts(bySQL); got != want {
+			t.Fatalf("rebuilt:\n %s\nwant\n %s", got, want)
+		}
+		if s := other.IndexStats(); s.Builds != 2 || s.Index != before.Index+1 {
+			t.Fatalf("%+v: want a second build, answering", s)
+		}
+	})
+}
+
+// TestFacetIndexesWithinTheirMemory: the indexes of many companies stay
+// within the memory given, the least recently listed dropped first; a
+// company whose index is dropped is counted by SQL, as exactly, and its
+// index built again.
+func TestFacetIndexesWithinTheirMemory(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		r := rand.New(rand.NewPCG(35, 5))
+		var tenants []string
+		for i := range 3 {
+			tn := f.tenant(fmt.Sprintf("t%d", i), ana)
+			writeFacetCatalog(t, f.db, r, tn.ID, 40)
+			tenants = append(tenants, tn.ID)
+		}
+		// Measure one company's index, then allow two and a half.
+		probe := openWith(t, url, store.Options{})
+		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		if _, err := probe.FindProducts(ctx, tenants[0], all); err != nil {
+			t.Fatal(err)
+		}
+		probe.WaitIndexes()
+		one := probe.IndexBytes()
+		if one == 0 {
+			t.Fatal("no index built")
+		}
+		budget := one * 5 / 2
+		db := openWith(t, url, store.Options{FacetIndexMemory: budget})
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		list := func(tenant string) {
+			t.Helper()
+			got, err := db.FindProducts(ctx, tenant, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := bySQL.FindProducts(ctx, tenant, all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := fmt.Sprint(got.Facets.Values, got.Facets.Options), fmt.Sprint(want.Facets.Values, want.Facets.Options); g != w {
+				t.Fatalf("%s:\n %s\nwant\n %s", tenant, g, w)
+			}
+			db.WaitIndexes()
+			if b := db.IndexBytes(); b > budget {
+				t.Fatalf("the indexes hold %d bytes, over %d", b, budget)
+			}
+		}
+		for _, tn := range tenants { // each built; the third drops the first
+			list(tn)
+		}
+		before := db.IndexStats()
+		list(tenants[2])
+		list(tenants[1])
+		if s := db.IndexStats(); s.Index != before.Index+2 || s.Builds != 3 {
+			t.Fatalf("%+v, before %+v: the two most recent companies are held", s, before)
+		}
+		list(tenants[0]) // dropped: by SQL, and built again
+		if s := db.IndexStats(); s.SQL != before.SQL+1 || s.Builds != 4 {
+			t.Fatalf("%+v, before %+v: the least recently listed company was not the one dropped", s, before)
+		}
+	})
+}

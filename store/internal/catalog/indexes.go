@@ -1,0 +1,539 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/facetindex"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// DefaultIndexMemory is the memory the facet indexes of an instance hold
+// by default: a company of 1,000,000 variants takes about 75 MiB
+// (store/internal/facetindex's figures).
+const DefaultIndexMemory = 128 << 20
+
+// Indexes are the facet indexes an instance holds, one per company (in a
+// facetindex.Cache within a budget of bytes, the least recently used
+// dropped first), shared by the stores of one database: a faceted list
+// counts from its company's index when the index is at the sequence of
+// the list's own snapshot (catalog_seq, brought there by the changes
+// since, catalog_changes), and from SQL otherwise, while one build per
+// company runs in the background.
+type Indexes struct {
+	// base is the store builds read with: the database's own, checking
+	// no caller's epoch.
+	base  *Store
+	cache *facetindex.Cache
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	building map[string]bool
+	// refused holds the companies whose catalog the index cannot hold (a
+	// product it refuses, facetindex.Check), by the sequence they were
+	// refused at: their facets are SQL's until the catalog changes.
+	refused map[string]uint64
+	builds  sync.WaitGroup
+	stats   IndexStats
+	// ctx ends with the store (Close), and the builds with it.
+	ctx  context.Context
+	stop context.CancelFunc
+}
+
+// IndexStats count how faceted lists were answered.
+type IndexStats struct {
+	// Index and SQL count the faceted lists counted by an index and by SQL.
+	Index, SQL int64
+	// Builds counts the indexes built; CaughtUp the lists that applied
+	// changes to an index before counting.
+	Builds, CaughtUp int64
+	// Among counts the pages read among the ids the index found.
+	Among int64
+}
+
+// maxCatchUp bounds the changes a list applies to an index to bring it
+// to its snapshot: past them (an import, say), the index is built again,
+// and lists count by SQL meanwhile.
+const maxCatchUp = 1000
+
+// buildChunk is the number of products a build reads at a time (a
+// variable for the tests: SetBuildChunk).
+var buildChunk = 2000
+
+// SetBuildChunk sets the products a build reads at a time, and returns
+// what restores it: for the tests.
+func SetBuildChunk(n int) (restore func()) {
+	was := buildChunk
+	buildChunk = n
+	return func() { buildChunk = was }
+}
+
+// EnableIndexes gives db facet indexes within memory bytes (0: none).
+func (db *Store) EnableIndexes(memory int64, log *slog.Logger) {
+	if memory <= 0 {
+		db.ix = nil
+		return
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	db.ix = &Indexes{base: New(db.d), cache: facetindex.NewCache(memory), log: log, building: map[string]bool{}, refused: map[string]uint64{},
+		ctx: ctx, stop: stop}
+}
+
+// CloseIndexes stops the builds under way, and waits for them.
+func (db *Store) CloseIndexes() {
+	if db.ix != nil {
+		db.ix.stop()
+		db.ix.builds.Wait()
+	}
+}
+
+// On returns db on the engine d (a call's, checking its epoch), with the
+// same indexes.
+func (db *Store) On(d sqldb.Dialect) *Store {
+	s := New(d)
+	s.ix = db.ix
+	return s
+}
+
+// WaitIndexes waits for the builds under way (the tests', and Close's).
+func (db *Store) WaitIndexes() {
+	if db.ix != nil {
+		db.ix.builds.Wait()
+	}
+}
+
+// IndexStats returns how the faceted lists so far were answered.
+func (db *Store) IndexStats() IndexStats {
+	if db.ix == nil {
+		return IndexStats{}
+	}
+	db.ix.mu.Lock()
+	defer db.ix.mu.Unlock()
+	return db.ix.stats
+}
+
+// IndexBytes returns the memory the indexes hold, by their estimates.
+func (db *Store) IndexBytes() int64 {
+	if db.ix == nil {
+		return 0
+	}
+	return db.ix.cache.Bytes()
+}
+
+func (ixs *Indexes) count(index, among bool) {
+	ixs.mu.Lock()
+	defer ixs.mu.Unlock()
+	if among {
+		ixs.stats.Among++
+	}
+	if index {
+		ixs.stats.Index++
+	} else {
+		ixs.stats.SQL++
+	}
+}
+
+// indexFacets returns the facets of pq from the company's index, read in
+// c (a snapshot), or nil when the index cannot answer for that snapshot:
+// none is built yet (a build starts), it is too far behind (likewise), or
+// it is ahead of the snapshot. With them, the ids of the products the
+// filter keeps when they are few enough (pageAmong) that reading the page
+// among them costs less than walking the company's products in order.
+func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, []string, error) {
+	ixs := db.ix
+	tenant := pq.tenantID
+	seq, pruned, err := readSeq(ctx, c, tenant)
+	if err != nil {
+		return nil, nil, err
+	}
+	ixs.mu.Lock()
+	at, refused := ixs.refused[tenant]
+	if refused && at != seq {
+		delete(ixs.refused, tenant) // the catalog changed: try again
+		refused = false
+	}
+	ixs.mu.Unlock()
+	if refused {
+		return nil, nil, nil
+	}
+	ix := ixs.cache.Get(tenant)
+	if ix == nil {
+		ixs.start(tenant)
+		return nil, nil, nil
+	}
+	if from := ix.Seq(); from < seq {
+		ok, err := db.catchUp(ctx, c, tenant, ix, from, seq, pruned)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, nil, nil
+		}
+	}
+	q := facetindex.Query{Filter: pq.f, Categories: pq.categories, Facets: pq.f.Facets}
+	facets, ids, ok := ix.FacetsMatchAt(seq, q, pageAmong(ix.Len(), pq.f.Limit, len(pq.f.Options) > 0))
+	if !ok {
+		return nil, nil, nil
+	}
+	return facets, ids, nil
+}
+
+// pageAmong is the number of products a filter keeps under which its page
+// is read among them, by id. Reading n rows by their key costs about n
+// lookups; walking the company's products in the sort's order to find
+// limit of them costs about limit × total ÷ n index entries, each checked
+// against the filter's terms: equal at n² = limit × total × (a check's
+// cost ÷ a lookup's). A lookup reads the row (on SQLite, in the server's
+// own CPU: about 8 µs at 100,000 products); a check of a tag or a vendor
+// reads an index entry (about a microsecond: the ratio taken is 1/4), a
+// check of option values their variants' rows (the ratio taken is 2).
+// Measured with bin/vitrine-bench catalog (docs/performance.md).
+func pageAmong(total, limit int, options bool) int {
+	ratio := 0.25
+	if options {
+		ratio = 2
+	}
+	return max(int(math.Sqrt(ratio*float64(max(limit, 1))*float64(total))), 100)
+}
+
+// readSeq reads the company's catalog sequence and the sequence up to
+// which its changes were pruned.
+func readSeq(ctx context.Context, c sqldb.Conn, tenant string) (seq, pruned uint64, err error) {
+	var s, p int64
+	err = c.QueryRow(ctx, `SELECT catalog_seq, catalog_pruned FROM tenants WHERE id = $1`, tenant).Scan(&s, &p)
+	if errors.Is(err, sqldb.ErrNoRows) {
+		return 0, 0, nil
+	}
+	return uint64(s), uint64(p), err
+}
+
+// catchUp applies to ix the changes of (from, seq], read in c, reporting
+// whether it could: not when some were pruned, or they are too many (the
+// index is then dropped and built again), nor when another list brought
+// ix past seq meanwhile.
+func (db *Store) catchUp(ctx context.Context, c sqldb.Conn, tenant string, ix *facetindex.Index, from, seq, pruned uint64) (bool, error) {
+	ixs := db.ix
+	rebuild := func() (bool, error) {
+		ixs.cache.Remove(tenant)
+		ixs.start(tenant)
+		return false, nil
+	}
+	if from < pruned {
+		return rebuild()
+	}
+	rows, err := c.Query(ctx, `SELECT coalesce(CAST(product_id AS TEXT), '') FROM catalog_changes WHERE tenant_id = $1 AND seq > $2 AND seq <= $3 LIMIT `+fmt.Sprint(maxCatchUp+1),
+		tenant, int64(from), int64(seq))
+	if err != nil {
+		return false, err
+	}
+	var ids []string
+	seen := map[string]bool{}
+	tree, n := false, 0
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return false, err
+		}
+		n++
+		switch {
+		case id == "":
+			tree = true
+		case !seen[id]:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	if n > maxCatchUp {
+		return rebuild()
+	}
+	ch := facetindex.Changes{TreeChanged: tree}
+	if tree {
+		if ch.Tree, err = db.readTree(ctx, c, tenant); err != nil {
+			return false, err
+		}
+	}
+	if len(ids) > 0 {
+		found := map[string]bool{}
+		err := db.readProducts(ctx, c, tenant, "", ids, 0, func(p *facetindex.Product) error {
+			found[p.ID] = true
+			ch.Puts = append(ch.Puts, p)
+			return nil
+		})
+		if err != nil {
+			return false, err
+		}
+		for _, id := range ids {
+			if !found[strings.ToLower(id)] {
+				ch.Deletes = append(ch.Deletes, id)
+			}
+		}
+	}
+	ok, err := ix.ApplyChanges(seq, ch)
+	if err != nil {
+		// A product the index cannot hold: the company's facets are
+		// SQL's until its catalog changes.
+		ixs.cache.Remove(tenant)
+		ixs.refuse(tenant, seq, err)
+		return false, nil
+	}
+	if ok {
+		ixs.cache.Resize(tenant)
+		ixs.mu.Lock()
+		ixs.stats.CaughtUp++
+		ixs.mu.Unlock()
+	}
+	return ok, nil
+}
+
+func (ixs *Indexes) refuse(tenant string, seq uint64, err error) {
+	ixs.mu.Lock()
+	ixs.refused[tenant] = seq
+	ixs.mu.Unlock()
+	ixs.log.Warn("facet index: the company's facets are counted by SQL", "tenant_id", tenant, "error", err)
+}
+
+// start starts the build of the company's index, unless one is under way.
+func (ixs *Indexes) start(tenant string) {
+	ixs.mu.Lock()
+	defer ixs.mu.Unlock()
+	if ixs.building[tenant] || ixs.ctx.Err() != nil {
+		return
+	}
+	ixs.building[tenant] = true
+	ixs.builds.Add(1)
+	go func() {
+		defer ixs.builds.Done()
+		defer func() {
+			ixs.mu.Lock()
+			delete(ixs.building, tenant)
+			ixs.mu.Unlock()
+		}()
+		ixs.build(tenant)
+	}()
+}
+
+// build reads the company's catalog in one snapshot, at its sequence,
+// into an index, a chunk of products at a time (the products are never
+// all in memory but as the index holds them), and publishes it. Writes go
+// on meanwhile: the lists after it bring it up to their snapshots.
+func (ixs *Indexes) build(tenant string) {
+	ctx, cancel := context.WithTimeout(ixs.ctx, 10*time.Minute)
+	defer cancel()
+	start := time.Now()
+	db := ixs.base
+	var (
+		ix  *facetindex.Index
+		seq uint64
+	)
+	err := db.d.Snapshot(ctx, base.Tenant(tenant), func(c sqldb.Conn) error {
+		var err error
+		if seq, _, err = readSeq(ctx, c, tenant); err != nil {
+			return err
+		}
+		var n int
+		if err := c.QueryRow(ctx, `SELECT count(*) FROM products WHERE tenant_id = $1`, tenant).Scan(&n); err != nil {
+			return err
+		}
+		b := facetindex.NewBuilder(n)
+		tree, err := db.readTree(ctx, c, tenant)
+		if err != nil {
+			return err
+		}
+		b.SetCategories(tree)
+		after := noCategory // the least id: no product has it
+		for {
+			last := ""
+			err := db.readProducts(ctx, c, tenant, after, nil, buildChunk, func(p *facetindex.Product) error {
+				last = p.ID
+				if err := b.Add(p); err != nil {
+					return refusal{err}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if last == "" {
+				break
+			}
+			after = last
+		}
+		ix = b.Finish(seq)
+		return nil
+	})
+	var refused refusal
+	switch {
+	case errors.As(err, &refused):
+		ixs.refuse(tenant, seq, refused.err)
+		return
+	case err != nil && ixs.ctx.Err() != nil:
+		return // the store closes
+	case err != nil:
+		ixs.log.Error("facet index: build", "tenant_id", tenant, "error", err)
+		return
+	}
+	if !ixs.cache.Add(tenant, ix) {
+		ixs.log.Warn("facet index: the company's index exceeds the memory of the indexes; its facets are counted by SQL",
+			"tenant_id", tenant, "bytes", ix.Bytes())
+		ixs.refuse(tenant, seq, errors.New("facetindex: the index exceeds the memory given"))
+		return
+	}
+	ixs.mu.Lock()
+	ixs.stats.Builds++
+	ixs.mu.Unlock()
+	ixs.log.Info("facet index: built", "tenant_id", tenant, "products", ix.Len(), "bytes", ix.Bytes(), "seq", seq, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// refusal is a product the index refuses (facetindex.Check).
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+
+// readTree reads the company's category tree.
+func (db *Store) readTree(ctx context.Context, c sqldb.Conn, tenant string) ([]facetindex.Category, error) {
+	return sqldb.Collect(ctx, c, func(r sqldb.Row) (facetindex.Category, error) {
+		var cat facetindex.Category
+		return cat, r.Scan(&cat.ID, &cat.ParentID, &cat.Name)
+	}, `SELECT CAST(id AS TEXT), coalesce(CAST(parent_id AS TEXT), ''), name FROM categories WHERE tenant_id = $1`, tenant)
+}
+
+// readProducts reads what the index holds of the company's products, and
+// hands each to fn, in the order of their ids: those of ids, or else up
+// to limit after the id after. It reads their rows, not their records:
+// what the SQL filters and facets read.
+func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after string, ids []string, limit int, fn func(*facetindex.Product) error) error {
+	var (
+		rows sqldb.Rows
+		err  error
+	)
+	const cols = `SELECT CAST(id AS TEXT), status, vendor, product_type, currency, updated_at, search FROM products WHERE tenant_id = $1 AND `
+	if ids != nil {
+		rows, err = c.Query(ctx, cols+`id `+base.IDList(db.d)+` ORDER BY id`, tenant, base.IDArg(db.d, ids))
+	} else {
+		rows, err = c.Query(ctx, cols+`id > $2 ORDER BY id`+base.LimitTo("$3"), tenant, after, limit)
+	}
+	if err != nil {
+		return err
+	}
+	var ps []*facetindex.Product
+	byID := map[string]*facetindex.Product{}
+	for rows.Next() {
+		var (
+			p              facetindex.Product
+			status, search string
+		)
+		if err := rows.Scan(&p.ID, &status, &p.Vendor, &p.ProductType, &p.Currency, &p.UpdatedAt, &search); err != nil {
+			rows.Close()
+			return err
+		}
+		p.ID = strings.ToLower(p.ID)
+		p.Status = vitrine.ProductStatus(status)
+		p.Words = strings.Fields(search)
+		ps = append(ps, &p)
+		byID[p.ID] = &p
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ps) == 0 {
+		return err
+	}
+	// The rows beside them: of the ids', or, for a chunk of the company's
+	// products in order, of the range of ids it spans (a range of each
+	// table's index by product, rather than a probe an id).
+	list := make([]string, len(ps))
+	for i, p := range ps {
+		list[i] = p.ID
+	}
+	in, args := `product_id `+base.IDList(db.d), []any{tenant, base.IDArg(db.d, list)}
+	if ids == nil {
+		in, args = `product_id > $2 AND product_id <= $3`, []any{tenant, after, list[len(list)-1]}
+	}
+	get := func(id string) *facetindex.Product { return byID[strings.ToLower(id)] }
+	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3,
+			CAST(price AS TEXT), coalesce(CAST(compare_at_price AS TEXT), ''), CAST(stock AS TEXT)
+			FROM `+base.By(db.d, "variants", "variants_by_product")+` WHERE tenant_id = $1 AND `+in+` ORDER BY product_id, position`,
+		args, func(r []string) {
+			p := get(r[0])
+			if p == nil {
+				return
+			}
+			if len(p.Variants) == 0 {
+				// The product's options, as its first variant names them.
+				n := 0
+				for s := range 3 {
+					if r[1+3*s] != "" {
+						n = s + 1
+					}
+				}
+				for s := range n {
+					p.Options = append(p.Options, r[2+3*s])
+				}
+			}
+			v := facetindex.Variant{Values: make([]string, len(p.Options))}
+			for s := range p.Options {
+				v.Values[s] = r[3+3*s]
+			}
+			v.Price, _ = strconv.ParseInt(r[10], 10, 64)
+			v.Stock, _ = strconv.ParseInt(r[12], 10, 64)
+			if r[11] != "" {
+				cmp, _ := strconv.ParseInt(r[11], 10, 64)
+				v.CompareAtPrice = &cmp
+			}
+			p.Variants = append(p.Variants, v)
+		}, 13)
+	if err != nil {
+		return err
+	}
+	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), tag FROM `+base.By(db.d, "product_tags", "product_tags_by_product")+` WHERE tenant_id = $1 AND `+in,
+		args, func(r []string) {
+			if p := get(r[0]); p != nil {
+				p.Tags = append(p.Tags, r[1])
+			}
+		}, 2)
+	if err != nil {
+		return err
+	}
+	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), CAST(category_id AS TEXT) FROM `+base.By(db.d, "product_categories", "product_categories_by_product")+` WHERE tenant_id = $1 AND `+in,
+		args, func(r []string) {
+			if p := get(r[0]); p != nil {
+				p.Categories = append(p.Categories, strings.ToLower(r[1]))
+			}
+		}, 2)
+	if err != nil {
+		return err
+	}
+	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), key, value FROM product_attributes WHERE tenant_id = $1 AND `+in,
+		args, func(r []string) {
+			if p := get(r[0]); p != nil {
+				if p.Attributes == nil {
+					p.Attributes = map[string]string{}
+				}
+				p.Attributes[r[1]] = r[2]
+			}
+		}, 3)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
