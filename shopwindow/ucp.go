@@ -52,8 +52,10 @@ type priceRange struct {
 	Max price `json:"max"`
 }
 
+// Plain is always written: UCP's description holds one format at least
+// (minProperties 1), and a product without one has the empty text.
 type description struct {
-	Plain string `json:"plain,omitempty"`
+	Plain string `json:"plain"`
 	HTML  string `json:"html,omitempty"`
 }
 

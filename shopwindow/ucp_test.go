@@ -90,6 +90,14 @@ func TestProductOf(t *testing.T) {
 			t.Errorf("%s shown in\n%s", never, s)
 		}
 	}
+	// A product without a description still has one format of it, as
+	// UCP's description asks (minProperties 1): never {}.
+	bare := shirt()
+	bare.Description = ""
+	b, _ = json.Marshal(v.productOf(bare))
+	if strings.Contains(string(b), `"description":{}`) || !strings.Contains(string(b), `"description":{"plain":""}`) {
+		t.Errorf("a product without a description: %s", b)
+	}
 	win.Shop.Stock = vitrine.StockExact
 	b, _ = json.Marshal(v.productOf(shirt()))
 	if !strings.Contains(string(b), `"metadata":{"inventory_quantity":3}`) {
