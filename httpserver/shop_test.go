@@ -444,13 +444,22 @@ func TestShopWindowAgentProfiles(t *testing.T) {
 		{`profile="` + sw.agent.URL + `/old.json"`, 422, "version_unsupported"},
 	} {
 		res := sw.do("POST", "", "/shops/technova/ucp/catalog/search", `{"query":"mouse"}`, map[string]string{"UCP-Agent": c.header})
-		if res.status != c.status || res.json(t)["code"] != c.code {
+		m := res.json(t)
+		if res.status != c.status || m["code"] != c.code {
 			t.Errorf("UCP-Agent %q: %d %s", c.header, res.status, res.body)
+		}
+		// Where the buyer may go on, as UCP asks of a failed negotiation:
+		// the storefront's home page.
+		if m["continue_url"] != "https://technova.example/" {
+			t.Errorf("UCP-Agent %q: continue_url in %s", c.header, res.body)
 		}
 	}
 	res := sw.do("POST", "", "/shops/technova/ucp/catalog/lookup", `{"ids":["x"]}`, map[string]string{"UCP-Agent": `profile="` + sw.agent.URL + `/search-only.json"`})
 	if m := res.json(t); res.status != 200 || m["ucp"].(map[string]any)["status"] != "error" || !strings.Contains(string(res.body), "capabilities_incompatible") {
 		t.Errorf("an agent without lookup: %d %s", res.status, res.body)
+	}
+	if !strings.Contains(string(res.body), `"continue_url":"https://technova.example/"`) {
+		t.Errorf("an agent without lookup is not told where to go on: %s", res.body)
 	}
 	before := sw.fetches.Load()
 	for range 3 {
@@ -465,6 +474,9 @@ func TestShopWindowAgentProfiles(t *testing.T) {
 	res = sw.do("POST", "", "/shops/technova/ucp/mcp", rpc, map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25"})
 	if !strings.Contains(string(res.body), `"code":-32001`) || !strings.Contains(string(res.body), "profile_malformed") {
 		t.Errorf("MCP with a malformed profile: %d %s", res.status, res.body)
+	}
+	if !strings.Contains(string(res.body), `continue_url`) {
+		t.Errorf("MCP with a malformed profile is not told where to go on: %s", res.body)
 	}
 }
 

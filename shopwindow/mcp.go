@@ -123,7 +123,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		var payload any
 		if !ok {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-			payload = incompatible(capability)
+			payload = incompatible(win, capability)
 		} else {
 			res, err := s.run(ctx, win, op, args.Catalog)
 			if err != nil {
@@ -150,7 +150,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 // JSON-RPC code, UCP's code and content in its data.
 func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
-	data, _ := json.Marshal(map[string]string{"code": e.code, "content": e.content})
+	data, _ := json.Marshal(refusal(win, e))
 	msg := e.content
 	switch e.rpc {
 	case rpcNegotiation:

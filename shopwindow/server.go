@@ -554,12 +554,39 @@ func (s *Server) profileWait(profileURL string) time.Duration {
 
 // incompatible is UCP's answer to an agent whose profile shares no
 // version of the capability an operation needs.
-func incompatible(capability string) map[string]any {
-	return map[string]any{
+func incompatible(win *Window, capability string) map[string]any {
+	out := map[string]any{
 		"ucp": map[string]any{"version": Version, "status": "error", "capabilities": map[string]any{}},
 		"messages": []message{{Type: "error", Code: "capabilities_incompatible", Severity: "unrecoverable",
 			Content: "The agent's profile does not support " + capability + " at version " + Version + "."}},
 	}
+	if u := win.continueURL(); u != "" {
+		out["continue_url"] = u
+	}
+	return out
+}
+
+// continueURL is where a buyer goes on when negotiation fails (UCP's
+// continue_url): the home page of the company's storefront, the scheme
+// and host of its product URL template; "" when it has none.
+func (w *Window) continueURL() string {
+	u, err := url.Parse(strings.ReplaceAll(w.Shop.ProductURL, "{handle}", "h"))
+	if w.Shop.ProductURL == "" || err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + "/"
+}
+
+// refusal is a transport error's body: UCP's code and content, and, when
+// negotiation failed, where the buyer may go on.
+func refusal(win *Window, e *ucpError) map[string]string {
+	out := map[string]string{"code": e.code, "content": e.content}
+	if e.rpc == rpcNegotiation {
+		if u := win.continueURL(); u != "" {
+			out["continue_url"] = u
+		}
+	}
+	return out
 }
 
 // run runs one operation on a request body, for both transports.
@@ -655,7 +682,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 	}
 	if !ok {
 		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-		writeJSON(w, http.StatusOK, incompatible(capability))
+		writeJSON(w, http.StatusOK, incompatible(win, capability))
 		return
 	}
 	// The answer is tagged by the catalog's stamp and the request: an
@@ -698,7 +725,7 @@ func (s *Server) refuseREST(w http.ResponseWriter, win *Window, op string, e *uc
 	if e.status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "1")
 	}
-	writeJSON(w, e.status, map[string]string{"code": e.code, "content": e.content})
+	writeJSON(w, e.status, refusal(win, e))
 }
 
 // mcpHandler is the windows' MCP endpoint: Streamable HTTP without
