@@ -1,9 +1,14 @@
 package shopwindow
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -163,4 +168,63 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": 1})
 	}
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
+}
+
+// serveMCP answers the window's MCP endpoint, after the per-profile
+// limit: it reads the profile a tools/call names before the SDK does, so
+// that a request past it is answered 429, as UCP asks of MCP over HTTP,
+// with a JSON-RPC error of code -32000 and its retry_after.
+func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && s.agents != nil {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Arguments toolArgs `json:"arguments"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
+			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+				tooManyRPC(w, m.ID, d)
+				return
+			}
+		}
+	}
+	s.mcp.ServeHTTP(w, r)
+}
+
+// tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
+func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
+	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	writeJSON(w, http.StatusTooManyRequests, map[string]any{"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": rpcProtocol, "message": "Rate limit exceeded", "data": map[string]any{"retry_after": secs}}})
+}
+
+// mcpHandler is the windows' MCP endpoint: Streamable HTTP without
+// sessions (each request stands alone: nothing of an anonymous client is
+// kept), both revisions Vitrine serves, the three catalog tools.
+func (s *Server) mcpHandler() http.Handler {
+	srv := s.mcpServer()
+	// Without the SDK's DNS-rebinding check, which on a loopback listener
+	// refuses a Host that is not loopback: a window is reached by its own
+	// hosts (behind a proxy on the same machine too), holds nothing
+	// private and takes no credential, so a rebound page learns nothing
+	// the internet cannot read.
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 }

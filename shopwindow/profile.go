@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -258,4 +259,65 @@ func splitOutsideQuotes(s string, sep byte) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// negotiate reads the agent's profile and checks that it supports the capability the operation needs. A refusal
+// is a ucpError; an agent that lacks the capability gets UCP's
+// capabilities_incompatible outcome (ok false, no error).
+func (s *Server) negotiate(ctx context.Context, profileURL, capability string) (ok bool, err *ucpError) {
+	p, perr := s.profiles.get(ctx, profileURL)
+	if perr != nil {
+		return false, perr
+	}
+	return p.Capabilities[capability], nil
+}
+
+// profileWait applies the per-profile limit to a request naming
+// profileURL: how long it must wait, or 0 to go ahead (and be counted).
+func (s *Server) profileWait(profileURL string) time.Duration {
+	if s.agents == nil || profileURL == "" {
+		return 0
+	}
+	d := s.agents.Wait(profileURL, time.Now())
+	if d > 0 {
+		s.metrics.limited.WithLabelValues("profile").Inc()
+	}
+	return d
+}
+
+// incompatible is UCP's answer to an agent whose profile shares no
+// version of the capability an operation needs.
+func incompatible(win *Window, capability string) map[string]any {
+	out := map[string]any{
+		"ucp": map[string]any{"version": Version, "status": "error", "capabilities": map[string]any{}},
+		"messages": []message{{Type: "error", Code: "capabilities_incompatible", Severity: "unrecoverable",
+			Content: "The agent's profile does not support " + capability + " at version " + Version + "."}},
+	}
+	if u := win.continueURL(); u != "" {
+		out["continue_url"] = u
+	}
+	return out
+}
+
+// continueURL is where a buyer goes on when negotiation fails (UCP's
+// continue_url): the home page of the company's storefront, the scheme
+// and host of its product URL template; "" when it has none.
+func (w *Window) continueURL() string {
+	u, err := url.Parse(strings.ReplaceAll(w.Shop.ProductURL, "{handle}", "h"))
+	if w.Shop.ProductURL == "" || err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + "/"
+}
+
+// refusal is a transport error's body: UCP's code and content, and, when
+// negotiation failed, where the buyer may go on.
+func refusal(win *Window, e *ucpError) map[string]string {
+	out := map[string]string{"code": e.code, "content": e.content}
+	if e.rpc == rpcNegotiation {
+		if u := win.continueURL(); u != "" {
+			out["continue_url"] = u
+		}
+	}
+	return out
 }

@@ -14,13 +14,9 @@
 package shopwindow
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -32,7 +28,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
@@ -377,51 +372,6 @@ func (s *stampsSeen) since(tenantID, stamp string) time.Time {
 	return at
 }
 
-// serveMCP answers the window's MCP endpoint, after the per-profile
-// limit: it reads the profile a tools/call names before the SDK does, so
-// that a request past it is answered 429, as UCP asks of MCP over HTTP,
-// with a JSON-RPC error of code -32000 and its retry_after.
-func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && s.agents != nil {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "the request body could not be read", http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Arguments toolArgs `json:"arguments"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
-			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
-				tooManyRPC(w, m.ID, d)
-				return
-			}
-		}
-	}
-	s.mcp.ServeHTTP(w, r)
-}
-
-// tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
-func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
-	secs := int(math.Ceil(max(after, time.Second).Seconds()))
-	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	writeJSON(w, http.StatusTooManyRequests, map[string]any{"jsonrpc": "2.0", "id": id,
-		"error": map[string]any{"code": rpcProtocol, "message": "Rate limit exceeded", "data": map[string]any{"retry_after": secs}}})
-}
-
 // routeOf names the route of a window's path, "" for none.
 func routeOf(method, path string) string {
 	switch path {
@@ -458,12 +408,6 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, what string, e
 	id := vitrine.NewID()
 	s.log.Error("shop window: "+what, "request_id", id, "path", r.URL.Path, "err", err)
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"code": "internal_error", "content": "Internal error (request " + id + ")."})
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
 }
 
 // businessProfile is the window's UCP profile.
@@ -506,240 +450,6 @@ func (s *Server) serveProfile(w http.ResponseWriter, r *http.Request, win *Windo
 		return
 	}
 	w.Write(body)
-}
-
-func tag(parts ...[]byte) string {
-	h := sha256.New()
-	for _, p := range parts {
-		h.Write(p)
-		h.Write([]byte{0})
-	}
-	return `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`
-}
-
-// matchesETag reports whether an If-None-Match header names etag.
-func matchesETag(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == etag || t == "*" {
-			return true
-		}
-	}
-	return false
-}
-
-// negotiate reads the agent's profile and checks that it supports the capability the operation needs. A refusal
-// is a ucpError; an agent that lacks the capability gets UCP's
-// capabilities_incompatible outcome (ok false, no error).
-func (s *Server) negotiate(ctx context.Context, profileURL, capability string) (ok bool, err *ucpError) {
-	p, perr := s.profiles.get(ctx, profileURL)
-	if perr != nil {
-		return false, perr
-	}
-	return p.Capabilities[capability], nil
-}
-
-// profileWait applies the per-profile limit to a request naming
-// profileURL: how long it must wait, or 0 to go ahead (and be counted).
-func (s *Server) profileWait(profileURL string) time.Duration {
-	if s.agents == nil || profileURL == "" {
-		return 0
-	}
-	d := s.agents.Wait(profileURL, time.Now())
-	if d > 0 {
-		s.metrics.limited.WithLabelValues("profile").Inc()
-	}
-	return d
-}
-
-// incompatible is UCP's answer to an agent whose profile shares no
-// version of the capability an operation needs.
-func incompatible(win *Window, capability string) map[string]any {
-	out := map[string]any{
-		"ucp": map[string]any{"version": Version, "status": "error", "capabilities": map[string]any{}},
-		"messages": []message{{Type: "error", Code: "capabilities_incompatible", Severity: "unrecoverable",
-			Content: "The agent's profile does not support " + capability + " at version " + Version + "."}},
-	}
-	if u := win.continueURL(); u != "" {
-		out["continue_url"] = u
-	}
-	return out
-}
-
-// continueURL is where a buyer goes on when negotiation fails (UCP's
-// continue_url): the home page of the company's storefront, the scheme
-// and host of its product URL template; "" when it has none.
-func (w *Window) continueURL() string {
-	u, err := url.Parse(strings.ReplaceAll(w.Shop.ProductURL, "{handle}", "h"))
-	if w.Shop.ProductURL == "" || err != nil || u.Host == "" {
-		return ""
-	}
-	return u.Scheme + "://" + u.Host + "/"
-}
-
-// refusal is a transport error's body: UCP's code and content, and, when
-// negotiation failed, where the buyer may go on.
-func refusal(win *Window, e *ucpError) map[string]string {
-	out := map[string]string{"code": e.code, "content": e.content}
-	if e.rpc == rpcNegotiation {
-		if u := win.continueURL(); u != "" {
-			out["continue_url"] = u
-		}
-	}
-	return out
-}
-
-// run runs one operation on a request body, for both transports.
-func (s *Server) run(ctx context.Context, win *Window, op string, body []byte) (any, error) {
-	switch op {
-	case "search":
-		var req searchRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return s.catalog.search(ctx, win, &req)
-	case "lookup":
-		var req lookupRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return s.catalog.lookup(ctx, win, &req)
-	default:
-		var req productRequest
-		if err := decode(body, &req); err != nil {
-			return nil, err
-		}
-		return s.catalog.getProduct(ctx, win, &req)
-	}
-}
-
-func decode(body []byte, v any) error {
-	if len(body) == 0 {
-		body = []byte("{}")
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return invalid("the request is not the operation's JSON object: %s", jsonProblem(err))
-	}
-	return nil
-}
-
-// jsonProblem says what is wrong with a body, without echoing it.
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return te.Field + " must be a " + te.Type.String()
-	}
-	return "malformed JSON"
-}
-
-// outcome names an answer in the metrics: ok, or not_found for
-// get_product's answer of a product not found.
-func outcome(res any) string {
-	if pr, ok := res.(*productResponse); ok && pr.Product == nil {
-		return "not_found"
-	}
-	return "ok"
-}
-
-// capabilityOf is the capability an operation belongs to.
-func capabilityOf(op string) string {
-	if op == "search" {
-		return CapSearch
-	}
-	return CapLookup
-}
-
-// serveREST answers POST /ucp/catalog/{search,lookup,product}.
-func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, op string) {
-	start := time.Now()
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"code": "method_not_allowed", "content": "Use POST with a JSON body."})
-		return
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"code": "request_too_large",
-				"content": "The request body is larger than " + strconv.FormatInt(mbe.Limit, 10) + " bytes."})
-			return
-		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"code": "invalid_request", "content": "The request body could not be read."})
-		return
-	}
-	profileURL, _ := agentHeader(r.Header.Get("UCP-Agent"))
-	if d := s.profileWait(profileURL); d > 0 {
-		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "rate_limited").Inc()
-		tooMany(w, d)
-		return
-	}
-	capability := capabilityOf(op)
-	ok, uerr := s.negotiate(r.Context(), profileURL, capability)
-	if uerr != nil {
-		s.refuseREST(w, win, op, uerr)
-		return
-	}
-	if !ok {
-		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-		writeJSON(w, http.StatusOK, incompatible(win, capability))
-		return
-	}
-	// The answer is tagged by the catalog's stamp and the request: an
-	// agent that has it already gets 304, without the query.
-	stamp, err := s.store.CatalogStamp(r.Context(), win.Tenant.ID)
-	if err != nil {
-		s.internal(w, r, "read a catalog's stamp", err)
-		return
-	}
-	etag := tag([]byte(stamp), []byte(op), []byte(win.Base), body)
-	w.Header().Set("Cache-Control", "public, no-cache")
-	w.Header().Set("ETag", etag)
-	w.Header().Set("Vary", "UCP-Agent")
-	if matchesETag(r.Header.Get("If-None-Match"), etag) {
-		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "not_modified").Inc()
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	res, err := s.run(r.Context(), win, op, body)
-	if err != nil {
-		var ue *ucpError
-		if errors.As(err, &ue) {
-			w.Header().Del("ETag")
-			s.refuseREST(w, win, op, ue)
-			return
-		}
-		w.Header().Del("ETag")
-		s.internal(w, r, op, err)
-		return
-	}
-	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
-	s.metrics.seconds.WithLabelValues(op, "rest").Observe(time.Since(start).Seconds())
-	writeJSON(w, http.StatusOK, res)
-}
-
-// refuseREST answers a transport error: its status, UCP's code and
-// content.
-func (s *Server) refuseREST(w http.ResponseWriter, win *Window, op string, e *ucpError) {
-	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
-	if e.status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
-	}
-	writeJSON(w, e.status, refusal(win, e))
-}
-
-// mcpHandler is the windows' MCP endpoint: Streamable HTTP without
-// sessions (each request stands alone: nothing of an anonymous client is
-// kept), both revisions Vitrine serves, the three catalog tools.
-func (s *Server) mcpHandler() http.Handler {
-	srv := s.mcpServer()
-	// Without the SDK's DNS-rebinding check, which on a loopback listener
-	// refuses a Host that is not loopback: a window is reached by its own
-	// hosts (behind a proxy on the same machine too), holds nothing
-	// private and takes no credential, so a rebound page learns nothing
-	// the internet cannot read.
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: s.log, Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 }
 
 // metrics count the windows' reads by company and operation.
