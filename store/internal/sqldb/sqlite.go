@@ -236,9 +236,22 @@ func (r *epochRows) Scan(dest ...any) error {
 }
 
 func (d *sqliteDB) Write(ctx context.Context, s Scope, fn func(Conn) error) error {
-	tx, err := d.writer.BeginTx(ctx, nil)
+	return inSQLiteTx(ctx, d.writer, nil, "write", s, fn)
+}
+
+// Snapshot runs fn in a deferred, read-only transaction on a reader
+// connection: in WAL mode its first read fixes the snapshot it sees until
+// it ends; the writer goes on meanwhile.
+func (d *sqliteDB) Snapshot(ctx context.Context, s Scope, fn func(Conn) error) error {
+	return inSQLiteTx(ctx, d.readers, &sql.TxOptions{ReadOnly: true}, "read", s, fn)
+}
+
+// inSQLiteTx runs fn in a transaction of db begun with opts, after the
+// scope's epoch check, and commits it; what names it in errors.
+func inSQLiteTx(ctx context.Context, db *sql.DB, opts *sql.TxOptions, what string, s Scope, fn func(Conn) error) error {
+	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
-		return fmt.Errorf("sqlite: begin write: %w", err)
+		return fmt.Errorf("sqlite: begin %s: %w", what, err)
 	}
 	defer tx.Rollback()
 	c := sqlConn{tx: tx}
@@ -252,25 +265,6 @@ func (d *sqliteDB) Write(ctx context.Context, s Scope, fn func(Conn) error) erro
 		return fmt.Errorf("sqlite: commit: %w", err)
 	}
 	return nil
-}
-
-// Snapshot runs fn in a deferred, read-only transaction on a reader
-// connection: in WAL mode its first read fixes the snapshot it sees until
-// it ends; the writer goes on meanwhile.
-func (d *sqliteDB) Snapshot(ctx context.Context, s Scope, fn func(Conn) error) error {
-	tx, err := d.readers.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return fmt.Errorf("sqlite: begin read: %w", err)
-	}
-	defer tx.Rollback()
-	c := sqlConn{tx: tx}
-	if err := checkSQLiteEpoch(ctx, c, s); err != nil {
-		return err
-	}
-	if err := fn(c); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 func checkSQLiteEpoch(ctx context.Context, c sqlConn, s Scope) error {
