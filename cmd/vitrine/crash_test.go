@@ -67,6 +67,14 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // returns its URL.
 func startServe(t *testing.T, db string, extra ...string) (*exec.Cmd, string) {
 	t.Helper()
+	cmd, url, _ := startServeWatching(t, db, nil, extra...)
+	return cmd, url
+}
+
+// startServeWatching is startServe that also returns a channel closed
+// once a line of the server's log matches watch (never, if watch is nil).
+func startServeWatching(t *testing.T, db string, watch *regexp.Regexp, extra ...string) (*exec.Cmd, string, <-chan struct{}) {
+	t.Helper()
 	cmd := exec.Command(binary(t), append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--log-format", "json",
 		"--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0"}, extra...)...)
 	stderr, _ := cmd.StderrPipe()
@@ -74,6 +82,7 @@ func startServe(t *testing.T, db string, extra ...string) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	urls := make(chan string, 1)
+	seen := make(chan struct{})
 	go func() {
 		re := regexp.MustCompile(`"url":"(http://[^"]+)/mcp"`)
 		sc := bufio.NewScanner(stderr)
@@ -81,16 +90,20 @@ func startServe(t *testing.T, db string, extra ...string) (*exec.Cmd, string) {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				urls <- m[1]
 			}
+			if watch != nil && watch.MatchString(sc.Text()) {
+				close(seen)
+				watch = nil
+			}
 		}
 	}()
 	select {
 	case url := <-urls:
-		return cmd, url
+		return cmd, url, seen
 	case <-time.After(15 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("the server did not start")
 	}
-	return nil, ""
+	return nil, "", nil
 }
 
 // A server killed (SIGKILL) in the middle of a write load loses no write
