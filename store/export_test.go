@@ -38,13 +38,18 @@ func (db *DB) ExecAs(ctx context.Context, tenantID, query string, args ...any) (
 }
 
 // PlanSearches makes searches take one plan: "walk" (the products in
-// order, keeping the matches) or "index" (the matches through the index of
-// words), as if every word were common or rare. It returns how
-// to restore the default.
+// order, keeping the matches), "members" (the same, each product's rowid
+// checked among the index's matches, on SQLite) or "index" (the matches
+// through the index of words), as if every word were common or rare. It
+// returns how to restore the default.
 func PlanSearches(plan string) (restore func()) {
-	old := catalog.SelectiveMatches
-	catalog.SelectiveMatches = map[string]int{"walk": 0, "index": 1 << 62}[plan]
-	return func() { catalog.SelectiveMatches = old }
+	old, oldMembers, oldSearch := catalog.SelectiveMatches, catalog.MemberMatches, catalog.SearchMemberMatches
+	catalog.SelectiveMatches = map[string]int{"walk": 0, "members": 0, "index": 1 << 62}[plan]
+	catalog.MemberMatches = map[string]int{"walk": 0, "members": 1 << 62, "index": 1 << 62}[plan]
+	catalog.SearchMemberMatches = catalog.MemberMatches
+	return func() {
+		catalog.SelectiveMatches, catalog.MemberMatches, catalog.SearchMemberMatches = old, oldMembers, oldSearch
+	}
 }
 
 // Reprepares returns how many times SQLite prepared each statement of the

@@ -265,7 +265,7 @@ func TestListProducts(t *testing.T) {
 		// The text query ignores case and accents, matches the start of words
 		// of names and SKUs, and stays in the tenant, whichever plan the
 		// store takes for it.
-		for _, plan := range []string{"index", "walk"} {
+		for _, plan := range []string{"index", "walk", "members"} {
 			restore := store.PlanSearches(plan)
 			for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "ver mac": 3, "nada": 0} {
 				got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Words: vitrine.Words(query), Limit: 3})

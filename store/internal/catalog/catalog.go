@@ -19,7 +19,9 @@ type Store struct {
 	d sqldb.Dialect
 	// search returns how queries read the tenant's products holding words,
 	// as the dialect's index of words allows (search.go).
-	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error)
+	// names says that the queries read name matches apart (a relevance
+	// search's ranks).
+	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string, names bool) (wordSearch, error)
 	// ix, if not nil, are the facet indexes faceted lists count by
 	// (indexes.go).
 	ix *Indexes

@@ -69,7 +69,7 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		}
 		if len(f.Words) > 0 && pq.only == nil {
 			var err error
-			if pq.ws, err = db.search(ctx, c, tenantID, f.Words); err != nil {
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Words, f.Sort == vitrine.SortRelevance); err != nil {
 				return err
 			}
 		}
@@ -81,6 +81,13 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		}
 		if f.Sort != vitrine.SortRelevance {
 			return db.listProducts(ctx, c, pq, -1, out)
+		}
+		// The SKU's product first, by its key: as a condition, SQLite
+		// walked the company's products in name order for a SKU that is
+		// no product's, and every later rank checked it on each row.
+		var err error
+		if pq.skuOf, err = db.productsOfSKU(ctx, c, tenantID, f.SKU); err != nil {
+			return err
 		}
 		after := f.After
 		first := 0
@@ -94,6 +101,9 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 				g.f.After = nil
 			} else {
 				g.f.After = after
+			}
+			if rank == 0 && len(pq.skuOf) == 0 {
+				continue
 			}
 			read := rank
 			if rank > 0 && pq.ws.few {
@@ -143,6 +153,9 @@ type productQuery struct {
 	// categories are f.CategoryID and those under it; noCategory alone
 	// when it is not the tenant's.
 	categories []string
+	// skuOf are the products (one at most) of a variant whose SKU key is
+	// the relevance search's SKU: its rank 0, left out of the others.
+	skuOf []string
 	// only, when not nil, are the ids of every product the filter keeps,
 	// as the company's facet index found them in the same snapshot: the
 	// page is read among them, by id, rather than by the filter's terms.
@@ -227,9 +240,27 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	q.Where = append(q.Where, `EXISTS (SELECT 1 FROM `+base.By(db.d, "variants v", "variants_by_product")+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
 }
 
-// skuIs is the condition that a variant of the product has the SKU key.
-func skuIs(q *base.QueryBuilder, sku string) string {
-	return `id IN (SELECT product_id FROM variants WHERE tenant_id = $1 AND sku_key = ` + q.Arg(sku) + `)`
+// productsOfSKU returns the products of the variants whose SKU key is
+// sku: one at most, as SKU keys are unique in a company.
+func (db *Store) productsOfSKU(ctx context.Context, c sqldb.Conn, tenantID, sku string) ([]string, error) {
+	return sqldb.Collect(ctx, c, func(r sqldb.Row) (id string, err error) { return id, r.Scan(&id) },
+		`SELECT CAST(product_id AS TEXT) FROM variants WHERE tenant_id = $1 AND sku_key = $2`, tenantID, sku)
+}
+
+// skuIs is the condition that the product is (or, with not, is not) one
+// of the SKU's products; nothing to check when there are none.
+func skuIs(q *base.QueryBuilder, ids []string, not bool) []string {
+	if len(ids) == 0 {
+		if not {
+			return nil
+		}
+		return []string{`1 = 0`}
+	}
+	in := make([]string, len(ids))
+	for i, id := range ids {
+		in[i] = q.Arg(id)
+	}
+	return []string{`id ` + map[bool]string{true: `NOT `}[not] + `IN (` + strings.Join(in, `, `) + `)`}
 }
 
 // listProducts reads one page in one order, finding words as ws says,
@@ -264,24 +295,29 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		db.filter(&q, pq)
 	}
 	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
+	// The words' condition goes before the filter's terms: SQLite checks
+	// terms in their order, and a walk's words may be checked on its
+	// index alone, before the row is read for the others.
+	first := func(terms ...string) { q.Where = append(terms, q.Where...) }
 	switch rank {
 	case -1:
 		if len(f.Words) > 0 && pq.only == nil {
-			q.Where = append(q.Where, match("search", true))
+			first(match("search", true))
 			from = ws.from("search")
 		}
 	case 0:
-		q.Where = append(q.Where, skuIs(&q, f.SKU))
+		q.Where = append(q.Where, skuIs(&q, pq.skuOf, false)...)
 	case 1:
-		q.Where = append(q.Where, match("name_words", true), `NOT `+skuIs(&q, f.SKU))
+		first(append([]string{match("name_words", true)}, skuIs(&q, pq.skuOf, true)...)...)
 		from = ws.from("name_words")
 	case 2:
-		q.Where = append(q.Where, match("search", true), `NOT `+match("name_words", false), `NOT `+skuIs(&q, f.SKU))
+		first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
+		q.Where = append(q.Where, `NOT `+match("name_words", false))
 		from = ws.from("search")
 	case nameOrRest:
 		// A name's words are among the product's: ranks 1 and 2 are the
 		// products matching in search, apart from the SKU itself.
-		q.Where = append(q.Where, match("search", true), `NOT `+skuIs(&q, f.SKU))
+		first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
 		from = ws.from("search")
 	}
 	col, ok := sortColumns[f.Sort.Key()]

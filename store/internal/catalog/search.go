@@ -18,6 +18,18 @@ import (
 // matches. (A variable for the tests, which run both plans.)
 var SelectiveMatches = 2000
 
+// MemberMatches is the number of products (in every company) whose names'
+// words start with a common query's, under which a walk of SQLite's
+// products in name order checks each product's rowid among them rather
+// than its row. (A variable for the tests, which run every plan.)
+var MemberMatches = 10000
+
+// SearchMemberMatches is the same for a walk in any order for matches in
+// any of a product's words, which lie apart as often as not: below it,
+// the walk to a page's end would read more rows than the index holds
+// matches (at 100,000 products, a word in one product of 20).
+var SearchMemberMatches = 5000
+
 // wordSearch is how the queries of one search find the products holding
 // its words.
 type wordSearch struct {
@@ -37,19 +49,23 @@ type wordSearch struct {
 	few bool
 }
 
-// sqliteSearch picks, for each column, one of two plans. SQLite's planner has
-// no statistics for the full-text index: left alone, it walks the tenant's
-// products in order even for a word that three of a million hold. So
-// sqliteSearch counts the products whose words hold the query's, up to
+// sqliteSearch picks, for each column, one of three plans. SQLite's planner
+// has no statistics for the full-text index: left alone, it walks the
+// tenant's products in order even for a word that three of a million hold.
+// So sqliteSearch counts the products whose words hold the query's, up to
 // SelectiveMatches (in every tenant: the index is one for all). When they
 // are fewer, queries read them by rowid (NOT INDEXED leaves the planner
 // nothing else) and sort them; otherwise they walk the products in order
 // and keep those whose words hold the query's, stopping at the page's end.
 // The rowids of a rare query are read once, and its name matches checked
-// on those rows. Both plans see the same words (vitrine.Words,
-// space-separated, in the index and in the row), so both find the same
-// products.
-func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (wordSearch, error) {
+// on those rows. A walk for name matches (a relevance search's rank 1)
+// checks each product's rowid among the index's matches, read once, when
+// they are under MemberMatches: the names that start with a common word
+// sit together in name order, so the walk to them may be long, and it
+// then reads the sort's index alone, a product's row only when it
+// matches. Both plans see the same words (vitrine.Words, space-separated,
+// in the index and in the row), so both find the same products.
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, names bool) (wordSearch, error) {
 	fts := func(column, suffix string) string {
 		t := make([]string, len(words))
 		for i, w := range words {
@@ -57,17 +73,16 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 		}
 		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
 	}
-	limit := strconv.Itoa(SelectiveMatches)
-	// count counts column's matches up to the limit: the words themselves
+	// count counts column's matches up to limit: the words themselves
 	// first, as the index reads a term's products lazily but merges every
 	// term that starts with a word before it yields the first. Only when
 	// the words are rare themselves is that merge worth making.
-	count := func(column string) (int, error) {
+	count := func(column string, limit int) (int, error) {
 		var n int
 		for _, suffix := range []string{"", "*"} {
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
+			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+strconv.Itoa(limit)+`)`,
 				fts(column, suffix)).Scan(&n)
-			if err != nil || n >= SelectiveMatches {
+			if err != nil || n >= limit {
 				return n, err
 			}
 		}
@@ -77,9 +92,10 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 	// which (a name's words are among them). When the words themselves
 	// are rare, the matches of the words as prefixes are read, up to the
 	// limit: fewer, and they are all.
+	limit := strconv.Itoa(SelectiveMatches)
 	var rowids []int64
 	var n int
-	err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+limit+`)`,
+	err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+strconv.Itoa(max(SelectiveMatches, SearchMemberMatches))+`)`,
 		fts("search", "")).Scan(&n)
 	if err != nil {
 		return wordSearch{}, err
@@ -94,14 +110,31 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 		rare = len(rowids) < SelectiveMatches
 	}
 	// A common query's name matches may still be few (a word of many SKUs
-	// that no name holds): then they are read from the index.
-	rareNames := rare
-	if !rareNames {
-		n, err := count("name_words")
+	// that no name holds): then they are read from the index; or not too
+	// many to check by rowid.
+	// A common query's matches in every column are checked by rowid when
+	// fewer than SearchMemberMatches: a walk to a page's end would read
+	// more rows than the index holds matches.
+	members := false
+	if !rare && n < SearchMemberMatches {
+		if n, err = count("search", SearchMemberMatches); err != nil {
+			return wordSearch{}, err
+		}
+		members = n < SearchMemberMatches
+	}
+	rareNames, nameMembers := rare, members
+	if !rare && names {
+		n, err := count("name_words", SelectiveMatches)
 		if err != nil {
 			return wordSearch{}, err
 		}
 		rareNames = n < SelectiveMatches
+		if !rareNames && !members && MemberMatches > SelectiveMatches {
+			if n, err = count("name_words", MemberMatches); err != nil {
+				return wordSearch{}, err
+			}
+			nameMembers = n < MemberMatches
+		}
 	}
 	list := "[]"
 	if len(rowids) > 0 {
@@ -118,6 +151,9 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.Arg(list)+`))`)
 			case column == "name_words" && rareNames:
 				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+			case members || column == "name_words" && nameMembers:
+				// +rowid: a term the walk checks, not one it reads by.
+				conds = append(conds, `+rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH `+q.Arg(fts(column, "*"))+`)`)
 			}
 			for _, w := range words {
 				conds = append(conds, `instr(' ' || `+column+`, `+q.Arg(" "+w)+`) > 0`)
@@ -143,7 +179,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string) (
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
-func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string) (wordSearch, error) {
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string, _ bool) (wordSearch, error) {
 	terms := make([]string, len(words))
 	for i, w := range words {
 		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
