@@ -80,13 +80,17 @@ func (s *Server) hasSession(id string) bool { return s.held.get(id) != nil }
 // request finds its session by a map read: the SDK's Server.Sessions
 // copies the list of every session at each call, and every request of a
 // session walked it (with 5,000 sessions open, 40 KB copied and 5,000 ids
-// compared a request). A session is added when its initialize hands out
-// its id, and leaves when it closes, however it closes (its client's
-// DELETE, the idle timeout, the session cap, shutdown): one goroutine a
-// session waits for that.
+// compared a request). The SDK hands each session to the server's
+// middleware with its initialize (capture), where it waits, by id, until
+// the initialize's answer hands its id out (add): neither walks the
+// sessions. A session leaves when it closes, however it closes (its
+// client's DELETE, the idle timeout, the session cap, shutdown): one
+// goroutine a session waits for that.
 type heldSessions struct {
 	mu   sync.Mutex
 	byID map[string]*mcp.ServerSession
+	// opening are the sessions whose initialize is being answered, by id.
+	opening map[string]*mcp.ServerSession
 	// closed are the sessions this instance closed on purpose (one more
 	// of their user's past the cap), by id, with when: MCP asks that a
 	// session the server terminated be answered 404, which tells its
@@ -130,28 +134,56 @@ func (h *heldSessions) closedHere(id string) bool {
 	return ok
 }
 
-// add records the session with that id, just opened on srv.
-func (h *heldSessions) add(srv *mcp.Server, id string) {
-	for ss := range srv.Sessions() {
-		if ss.ID() != id {
-			continue
-		}
-		h.mu.Lock()
-		if h.byID == nil {
-			h.byID = map[string]*mcp.ServerSession{}
-		}
-		h.byID[id] = ss
-		h.mu.Unlock()
-		go func() {
-			_ = ss.Wait()
-			h.mu.Lock()
-			if h.byID[id] == ss {
-				delete(h.byID, id)
+// capture is the SDK middleware that notes each session as its
+// initialize arrives, so that add finds it by its id.
+func (h *heldSessions) capture(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "initialize" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
+				h.initializing(ss)
 			}
-			h.mu.Unlock()
-		}()
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// initializing notes a session whose initialize is being answered, until
+// it closes.
+func (h *heldSessions) initializing(ss *mcp.ServerSession) {
+	id := ss.ID()
+	h.mu.Lock()
+	if h.opening == nil {
+		h.opening = map[string]*mcp.ServerSession{}
+	}
+	h.opening[id] = ss
+	h.mu.Unlock()
+	go func() {
+		_ = ss.Wait()
+		h.mu.Lock()
+		if h.opening[id] == ss {
+			delete(h.opening, id)
+		}
+		if h.byID[id] == ss {
+			delete(h.byID, id)
+		}
+		h.mu.Unlock()
+	}()
+}
+
+// add records the session with that id, whose initialize's answer hands
+// the id out.
+func (h *heldSessions) add(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ss := h.opening[id]
+	if ss == nil {
 		return
 	}
+	delete(h.opening, id)
+	if h.byID == nil {
+		h.byID = map[string]*mcp.ServerSession{}
+	}
+	h.byID[id] = ss
 }
 
 // get returns the session with that id, or nil if this instance does not
@@ -269,7 +301,7 @@ func (c *sessionCap) serveNew(w http.ResponseWriter, r *http.Request, next http.
 	}
 	// The session is held from before its id reaches the client, whose
 	// next request may come before this one's handler returns.
-	rw := &sessionIDWriter{ResponseWriter: w, opened: func(id string) { c.s.held.add(c.s.mcp.MCP(), id) }}
+	rw := &sessionIDWriter{ResponseWriter: w, opened: c.s.held.add}
 	next.ServeHTTP(rw, r)
 	if rw.id != "" && capped {
 		c.mu.Lock()
