@@ -91,6 +91,8 @@ type heldSessions struct {
 	byID map[string]*mcp.ServerSession
 	// opening are the sessions whose initialize is being answered, by id.
 	opening map[string]*mcp.ServerSession
+	// gone, if set, is told the id of each session that closed.
+	gone func(id string)
 	// closed are the sessions this instance closed on purpose (one more
 	// of their user's past the cap), by id, with when: MCP asks that a
 	// session the server terminated be answered 404, which tells its
@@ -166,7 +168,11 @@ func (h *heldSessions) initializing(ss *mcp.ServerSession) {
 		if h.byID[id] == ss {
 			delete(h.byID, id)
 		}
+		gone := h.gone
 		h.mu.Unlock()
+		if gone != nil {
+			gone(id)
+		}
 	}()
 }
 
@@ -267,13 +273,16 @@ func (e *endedSessions) elsewhere(ctx context.Context, id string) bool {
 // sessionCap bounds the sessions one user holds on this instance
 // (Limits.SessionsPerUser). When a user opens one more, their least
 // recently used session with no request in flight is closed first; if every
-// one is busy, the new one is refused.
+// one is busy, the new one is refused. The sessions are kept by user too,
+// so that opening one walks the user's own, not every user's: a session
+// leaves both when it closes (forget).
 type sessionCap struct {
 	s   *Server
 	max int
 
-	mu   sync.Mutex
-	uses map[string]*sessionUse // by session id
+	mu     sync.Mutex
+	uses   map[string]*sessionUse            // by session id
+	byUser map[string]map[string]*sessionUse // by user, then session id
 }
 
 type sessionUse struct {
@@ -283,7 +292,29 @@ type sessionUse struct {
 }
 
 func newSessionCap(s *Server, max int) *sessionCap {
-	return &sessionCap{s: s, max: max, uses: map[string]*sessionUse{}}
+	return &sessionCap{s: s, max: max, uses: map[string]*sessionUse{}, byUser: map[string]map[string]*sessionUse{}}
+}
+
+// forget drops a session that closed.
+func (c *sessionCap) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drop(id)
+}
+
+// drop removes a session from both indexes; c.mu is held.
+func (c *sessionCap) drop(id string) {
+	u := c.uses[id]
+	if u == nil {
+		return
+	}
+	delete(c.uses, id)
+	if mine := c.byUser[u.user]; mine != nil {
+		delete(mine, id)
+		if len(mine) == 0 {
+			delete(c.byUser, u.user)
+		}
+	}
 }
 
 // serveNew serves a request that opens a session (an initialize without
@@ -304,8 +335,13 @@ func (c *sessionCap) serveNew(w http.ResponseWriter, r *http.Request, next http.
 	rw := &sessionIDWriter{ResponseWriter: w, opened: c.s.held.add}
 	next.ServeHTTP(rw, r)
 	if rw.id != "" && capped {
+		u := &sessionUse{user: caller.User.ID, last: time.Now()}
 		c.mu.Lock()
-		c.uses[rw.id] = &sessionUse{user: caller.User.ID, last: time.Now()}
+		c.uses[rw.id] = u
+		if c.byUser[u.user] == nil {
+			c.byUser[u.user] = map[string]*sessionUse{}
+		}
+		c.byUser[u.user][rw.id] = u
 		c.mu.Unlock()
 	}
 }
@@ -333,8 +369,8 @@ func (c *sessionCap) serve(id string, w http.ResponseWriter, r *http.Request, ne
 }
 
 // makeRoom closes the user's least recently used idle sessions until the
-// user holds fewer than max, forgetting the sessions that ended on their
-// own. It reports whether there is room.
+// user holds fewer than max, forgetting those of theirs that ended on
+// their own. It reports whether there is room.
 func (c *sessionCap) makeRoom(user string) bool {
 	open := func(id string) bool { return c.s.held.get(id) != nil }
 	closed := map[string]bool{}
@@ -345,12 +381,9 @@ func (c *sessionCap) makeRoom(user string) bool {
 	)
 	for {
 		held, oldest = 0, ""
-		for id, u := range c.uses {
+		for id, u := range c.byUser[user] {
 			if closed[id] || !open(id) {
-				delete(c.uses, id)
-				continue
-			}
-			if u.user != user {
+				c.drop(id)
 				continue
 			}
 			held++
@@ -361,7 +394,7 @@ func (c *sessionCap) makeRoom(user string) bool {
 		if held < c.max || oldest == "" {
 			break
 		}
-		delete(c.uses, oldest)
+		c.drop(oldest)
 		closed[oldest] = true
 		c.mu.Unlock()
 		c.close(oldest)
