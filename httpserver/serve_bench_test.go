@@ -302,3 +302,99 @@ func BenchmarkServeSessionCall(b *testing.B) {
 		runtime.GC()
 	}
 }
+
+// BenchmarkOpenSession is what opening a 2025-11-25 session costs the
+// server (initialize, then notifications/initialized, in process), with
+// no other session open and with 5,000 idle ones: the instance finds the
+// session it just opened by its id, and must not walk the others to hold
+// it, nor, with the sessions a user may hold capped, walk every user's
+// sessions to count the user's own. The idle sessions are other users'.
+// Beside Vitrine, the bare go-sdk server (its default handler, a no-op
+// tool) with as many idle sessions of its own: what grows with the
+// sessions there is the SDK's and the runtime's. Each session opened is
+// closed before the next, outside the CPU counted. Compare the
+// sub-benchmarks' cpu-ns/op (go test ./httpserver -run '^$' -bench
+// OpenSession).
+func BenchmarkOpenSession(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	w := newWorld(b, dbtest.SQLiteURL(b))
+	quiet := slog.New(slog.DiscardHandler)
+	bare := mcp.NewServer(&mcp.Implementation{Name: "noop", Version: "1"}, &mcp.ServerOptions{Logger: quiet})
+	bare.AddTool(&mcp.Tool{Name: "noop", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}}}, nil
+		})
+	bareMux := http.NewServeMux()
+	bareMux.Handle(httpserver.MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, &mcp.StreamableHTTPOptions{Logger: quiet}))
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+	}{
+		{"bare go-sdk", bareMux},
+		{"vitrine", serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}), httpserver.Options{})},
+		{"vitrine, 2,000 sessions a user", serveHTTP(b, w.svc, w.server(mcpserver.Options{SDKLogger: quiet}),
+			httpserver.Options{Limits: httpserver.Limits{SessionsPerUser: 2000}})},
+	} {
+		var others []string // the tokens of every user but the owner
+		for email, token := range w.tokens {
+			if email != owner {
+				others = append(others, token)
+			}
+		}
+		send := func(token, method, session, body string) *httptest.ResponseRecorder {
+			r := httptest.NewRequest(method, httpserver.MCPPath, strings.NewReader(body))
+			r.Header.Set("Authorization", "Bearer "+token)
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			if session != "" {
+				r.Header.Set("Mcp-Session-Id", session)
+				r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			}
+			rec := httptest.NewRecorder()
+			c.h.ServeHTTP(rec, r)
+			return rec
+		}
+		open := func(token string) string {
+			rec := send(token, http.MethodPost, "", initialize)
+			id := rec.Header().Get("Mcp-Session-Id")
+			if rec.Code != http.StatusOK || id == "" {
+				b.Fatalf("initialize: %d %s", rec.Code, rec.Body)
+			}
+			if rec := send(token, http.MethodPost, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); rec.Code != http.StatusAccepted {
+				b.Fatalf("initialized: %d %s", rec.Code, rec.Body)
+			}
+			return id
+		}
+		closeSession := func(token, id string) {
+			if rec := send(token, http.MethodDelete, id, ""); rec.Code/100 != 2 {
+				b.Fatalf("DELETE: %d %s", rec.Code, rec.Body)
+			}
+		}
+		var idle [][2]string // token, session id
+		for _, n := range []int{0, 5000} {
+			for len(idle) < n {
+				token := others[len(idle)%len(others)]
+				idle = append(idle, [2]string{token, open(token)})
+			}
+			b.Run(fmt.Sprintf("%s, %d idle sessions", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				var cpu time.Duration
+				for b.Loop() {
+					start := cpuTime()
+					id := open(w.tokens[owner])
+					cpu += cpuTime() - start
+					b.StopTimer()
+					closeSession(w.tokens[owner], id)
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
+		// The next server's sessions in a process without these: the
+		// collector would mark them at each cycle.
+		for _, s := range idle {
+			closeSession(s[0], s[1])
+		}
+		runtime.GC()
+	}
+}

@@ -128,7 +128,9 @@ func New(srv *mcpserver.Server, svc *service.Service, opts Options) (*Server, er
 	}
 	s.limits = newLimiter(opts.Limits, s.metrics)
 	s.sessions = newSessionCap(s, opts.Limits.SessionsPerUser)
+	s.held.gone = s.sessions.forget
 	s.ended = &endedSessions{s: s}
+	srv.MCP().AddReceivingMiddleware(s.held.capture)
 	if opts.Shop != nil {
 		so := opts.Shop.Options
 		if so.PublicURL == "" {

@@ -80,13 +80,19 @@ func (s *Server) hasSession(id string) bool { return s.held.get(id) != nil }
 // request finds its session by a map read: the SDK's Server.Sessions
 // copies the list of every session at each call, and every request of a
 // session walked it (with 5,000 sessions open, 40 KB copied and 5,000 ids
-// compared a request). A session is added when its initialize hands out
-// its id, and leaves when it closes, however it closes (its client's
-// DELETE, the idle timeout, the session cap, shutdown): one goroutine a
-// session waits for that.
+// compared a request). The SDK hands each session to the server's
+// middleware with its initialize (capture), where it waits, by id, until
+// the initialize's answer hands its id out (add): neither walks the
+// sessions. A session leaves when it closes, however it closes (its
+// client's DELETE, the idle timeout, the session cap, shutdown): one
+// goroutine a session waits for that.
 type heldSessions struct {
 	mu   sync.Mutex
 	byID map[string]*mcp.ServerSession
+	// opening are the sessions whose initialize is being answered, by id.
+	opening map[string]*mcp.ServerSession
+	// gone, if set, is told the id of each session that closed.
+	gone func(id string)
 	// closed are the sessions this instance closed on purpose (one more
 	// of their user's past the cap), by id, with when: MCP asks that a
 	// session the server terminated be answered 404, which tells its
@@ -130,28 +136,60 @@ func (h *heldSessions) closedHere(id string) bool {
 	return ok
 }
 
-// add records the session with that id, just opened on srv.
-func (h *heldSessions) add(srv *mcp.Server, id string) {
-	for ss := range srv.Sessions() {
-		if ss.ID() != id {
-			continue
-		}
-		h.mu.Lock()
-		if h.byID == nil {
-			h.byID = map[string]*mcp.ServerSession{}
-		}
-		h.byID[id] = ss
-		h.mu.Unlock()
-		go func() {
-			_ = ss.Wait()
-			h.mu.Lock()
-			if h.byID[id] == ss {
-				delete(h.byID, id)
+// capture is the SDK middleware that notes each session as its
+// initialize arrives, so that add finds it by its id.
+func (h *heldSessions) capture(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "initialize" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
+				h.initializing(ss)
 			}
-			h.mu.Unlock()
-		}()
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// initializing notes a session whose initialize is being answered, until
+// it closes.
+func (h *heldSessions) initializing(ss *mcp.ServerSession) {
+	id := ss.ID()
+	h.mu.Lock()
+	if h.opening == nil {
+		h.opening = map[string]*mcp.ServerSession{}
+	}
+	h.opening[id] = ss
+	h.mu.Unlock()
+	go func() {
+		_ = ss.Wait()
+		h.mu.Lock()
+		if h.opening[id] == ss {
+			delete(h.opening, id)
+		}
+		if h.byID[id] == ss {
+			delete(h.byID, id)
+		}
+		gone := h.gone
+		h.mu.Unlock()
+		if gone != nil {
+			gone(id)
+		}
+	}()
+}
+
+// add records the session with that id, whose initialize's answer hands
+// the id out.
+func (h *heldSessions) add(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ss := h.opening[id]
+	if ss == nil {
 		return
 	}
+	delete(h.opening, id)
+	if h.byID == nil {
+		h.byID = map[string]*mcp.ServerSession{}
+	}
+	h.byID[id] = ss
 }
 
 // get returns the session with that id, or nil if this instance does not
@@ -235,13 +273,16 @@ func (e *endedSessions) elsewhere(ctx context.Context, id string) bool {
 // sessionCap bounds the sessions one user holds on this instance
 // (Limits.SessionsPerUser). When a user opens one more, their least
 // recently used session with no request in flight is closed first; if every
-// one is busy, the new one is refused.
+// one is busy, the new one is refused. The sessions are kept by user too,
+// so that opening one walks the user's own, not every user's: a session
+// leaves both when it closes (forget).
 type sessionCap struct {
 	s   *Server
 	max int
 
-	mu   sync.Mutex
-	uses map[string]*sessionUse // by session id
+	mu     sync.Mutex
+	uses   map[string]*sessionUse            // by session id
+	byUser map[string]map[string]*sessionUse // by user, then session id
 }
 
 type sessionUse struct {
@@ -251,7 +292,29 @@ type sessionUse struct {
 }
 
 func newSessionCap(s *Server, max int) *sessionCap {
-	return &sessionCap{s: s, max: max, uses: map[string]*sessionUse{}}
+	return &sessionCap{s: s, max: max, uses: map[string]*sessionUse{}, byUser: map[string]map[string]*sessionUse{}}
+}
+
+// forget drops a session that closed.
+func (c *sessionCap) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drop(id)
+}
+
+// drop removes a session from both indexes; c.mu is held.
+func (c *sessionCap) drop(id string) {
+	u := c.uses[id]
+	if u == nil {
+		return
+	}
+	delete(c.uses, id)
+	if mine := c.byUser[u.user]; mine != nil {
+		delete(mine, id)
+		if len(mine) == 0 {
+			delete(c.byUser, u.user)
+		}
+	}
 }
 
 // serveNew serves a request that opens a session (an initialize without
@@ -269,11 +332,16 @@ func (c *sessionCap) serveNew(w http.ResponseWriter, r *http.Request, next http.
 	}
 	// The session is held from before its id reaches the client, whose
 	// next request may come before this one's handler returns.
-	rw := &sessionIDWriter{ResponseWriter: w, opened: func(id string) { c.s.held.add(c.s.mcp.MCP(), id) }}
+	rw := &sessionIDWriter{ResponseWriter: w, opened: c.s.held.add}
 	next.ServeHTTP(rw, r)
 	if rw.id != "" && capped {
+		u := &sessionUse{user: caller.User.ID, last: time.Now()}
 		c.mu.Lock()
-		c.uses[rw.id] = &sessionUse{user: caller.User.ID, last: time.Now()}
+		c.uses[rw.id] = u
+		if c.byUser[u.user] == nil {
+			c.byUser[u.user] = map[string]*sessionUse{}
+		}
+		c.byUser[u.user][rw.id] = u
 		c.mu.Unlock()
 	}
 }
@@ -301,8 +369,8 @@ func (c *sessionCap) serve(id string, w http.ResponseWriter, r *http.Request, ne
 }
 
 // makeRoom closes the user's least recently used idle sessions until the
-// user holds fewer than max, forgetting the sessions that ended on their
-// own. It reports whether there is room.
+// user holds fewer than max, forgetting those of theirs that ended on
+// their own. It reports whether there is room.
 func (c *sessionCap) makeRoom(user string) bool {
 	open := func(id string) bool { return c.s.held.get(id) != nil }
 	closed := map[string]bool{}
@@ -313,12 +381,9 @@ func (c *sessionCap) makeRoom(user string) bool {
 	)
 	for {
 		held, oldest = 0, ""
-		for id, u := range c.uses {
+		for id, u := range c.byUser[user] {
 			if closed[id] || !open(id) {
-				delete(c.uses, id)
-				continue
-			}
-			if u.user != user {
+				c.drop(id)
 				continue
 			}
 			held++
@@ -329,7 +394,7 @@ func (c *sessionCap) makeRoom(user string) bool {
 		if held < c.max || oldest == "" {
 			break
 		}
-		delete(c.uses, oldest)
+		c.drop(oldest)
 		closed[oldest] = true
 		c.mu.Unlock()
 		c.close(oldest)

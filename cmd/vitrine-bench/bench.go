@@ -36,6 +36,8 @@ type BenchCmd struct {
 	Protocol string `placeholder:"VERSION" help:"The MCP revision the client sessions ask for (default: the newest the go-sdk speaks, 2026-07-28, which has no sessions); 2025-11-25, say, measures what clients of that revision get, each in a session."`
 	GOGC     string `name:"gogc" default:"400" placeholder:"PERCENT" help:"The GOGC of every Go process measured, the server and its ceilings alike (400 is vitrine serve's own default)."`
 
+	IdleSessions int `name:"idle-sessions" default:"0" placeholder:"N" help:"Before measuring, open N idle sessions of 2025-11-25 (initialized, then quiet) on vitrine serve and on the protocol ceiling alike; vitrine serve then runs with --sessions-per-user 0, since they are one user's."`
+
 	noopPprof string // the no-op server's profiler, with --profile
 }
 
@@ -53,6 +55,8 @@ func (c *BenchCmd) Run(e *env) error {
 		return fmt.Errorf("--concurrency: %d sessions; give 1 or more", c.Concurrency)
 	case c.Duration <= 0:
 		return fmt.Errorf("--duration: %s; give a positive time, such as 5s", c.Duration)
+	case c.IdleSessions < 0:
+		return fmt.Errorf("--idle-sessions: %d; give 0 or more", c.IdleSessions)
 	}
 	server, version, err := harness.FindVitrine(e.ctx, c.Vitrine)
 	if err != nil {
@@ -69,7 +73,7 @@ func (c *BenchCmd) Run(e *env) error {
 	if c.Protocol != "" && !slices.Contains(mcp.SupportedProtocolVersions(), c.Protocol) {
 		return fmt.Errorf("--protocol: %q is not a revision the go-sdk speaks (%s)", c.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
-	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration, protocol: c.Protocol, gogc: c.GOGC}
+	r := &report{dialect: dialect, server: version, concurrency: c.Concurrency, duration: c.Duration, protocol: c.Protocol, gogc: c.GOGC, idle: c.IdleSessions}
 	r.cpu = harness.CPUName()
 	// The protocol ceiling runs in a process of its own, as the server under
 	// test does, so that both pay for the same scheduling and loopback.
@@ -119,6 +123,11 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		return err
 	}
 	serveArgs := slices.Clone(harness.ServeFlags)
+	if c.IdleSessions > 0 {
+		// The idle sessions are the benchmark's one user's: past the
+		// default cap, opening them would close them.
+		serveArgs = append(serveArgs, "--sessions-per-user", "0")
+	}
 	durableArgs := append(slices.Clone(serveArgs), "--audit-reads", "durable")
 	pprofAddr := ""
 	if c.Profile != "" {
@@ -159,6 +168,16 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 			cs.Close()
 		}
 	}()
+	if c.IdleSessions > 0 {
+		fmt.Fprintf(e.stderr, "bench: opening %d idle sessions on each server\n", c.IdleSessions)
+		for _, s := range []struct{ url, token string }{{serverURL, w.token}, {noopURL, "noop"}} {
+			closeIdle, err := harness.OpenIdleSessions(ctx, s.url, s.token, c.IdleSessions)
+			if err != nil {
+				return err
+			}
+			defer closeIdle()
+		}
+	}
 	call := func(cs *mcp.ClientSession, tool string, args map[string]any) error {
 		_, err := harness.CallTool(ctx, cs, tool, args)
 		return err

@@ -15,6 +15,7 @@ type report struct {
 	concurrency int
 	protocol    string // the revision the clients asked for; "" for the go-sdk's newest
 	gogc        string // the GOGC of every Go process measured
+	idle        int    // the idle sessions each server held
 	duration    time.Duration
 	cpu         string
 	sizes       []*sizeResult
@@ -68,6 +69,9 @@ func (r *report) markdown() string {
 		protocol = "2026-07-28, the go-sdk's newest"
 	}
 	fmt.Fprintf(&b, " Clients ask for MCP %s; the protocol ceiling serves it as the revision requires (sessionless: the SDK's stateless handler), and the session ceiling beside it serves every call in a session.", protocol)
+	if r.idle > 0 {
+		fmt.Fprintf(&b, " vitrine serve (with --sessions-per-user 0) and the protocol ceiling each held %d idle sessions of 2025-11-25 throughout (the durable-audit server, none).", r.idle)
+	}
 	b.WriteString("\n\n")
 	for _, s := range r.sizes {
 		fmt.Fprintf(&b, "### %d products\n\n", s.size)

@@ -3,7 +3,10 @@ package harness
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,4 +58,61 @@ func CallTool(ctx context.Context, cs *mcp.ClientSession, tool string, args map[
 		return nil, errors.New(res.Content[0].(*mcp.TextContent).Text)
 	}
 	return res, nil
+}
+
+// OpenIdleSessions opens n sessions of revision 2025-11-25 on the MCP
+// endpoint of base, as clients that initialized and went quiet do: each
+// an initialize and its notifications/initialized, over plain HTTP (no
+// client library, no event stream kept open). close ends them (DELETE).
+func OpenIdleSessions(ctx context.Context, base, token string, n int) (close func(), err error) {
+	client := &http.Client{Transport: Bearer(token)}
+	var ids []string
+	close = func() {
+		for _, id := range ids {
+			if res, err := idleRequest(ctx, client, base, http.MethodDelete, id, ""); err == nil {
+				res.Body.Close()
+			}
+		}
+	}
+	for range n {
+		res, err := idleRequest(ctx, client, base, http.MethodPost, "",
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"idle","version":"1"}}}`)
+		if err != nil {
+			close()
+			return nil, err
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		id := res.Header.Get("Mcp-Session-Id")
+		if res.StatusCode != http.StatusOK || id == "" {
+			close()
+			return nil, fmt.Errorf("idle session %d: initialize answered %s", len(ids)+1, res.Status)
+		}
+		ids = append(ids, id)
+		if res, err = idleRequest(ctx, client, base, http.MethodPost, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+			close()
+			return nil, err
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusAccepted {
+			close()
+			return nil, fmt.Errorf("idle session %d: notifications/initialized answered %s", len(ids), res.Status)
+		}
+	}
+	return close, nil
+}
+
+func idleRequest(ctx context.Context, client *http.Client, base, method, session, body string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, base+"/mcp", strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	return client.Do(req)
 }
