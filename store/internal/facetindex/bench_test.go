@@ -76,7 +76,11 @@ func (c *benchCatalog) product(i int) *Product {
 	case n < 3:
 		status = vitrine.ProductArchived
 	}
-	p := &Product{ID: benchID(i), Status: status, Vendor: fmt.Sprintf("Fornecedor %02d", rng.IntN(50)+1), ProductType: bNouns[rng.IntN(len(bNouns))],
+	name := noun + " " + adj + " de " + mat
+	if i%10 == 3 {
+		name += " premium" // the catalog's common word
+	}
+	p := &Product{ID: benchID(i), NameKey: vitrine.Fold(name), Status: status, Vendor: fmt.Sprintf("Fornecedor %02d", rng.IntN(50)+1), ProductType: bNouns[rng.IntN(len(bNouns))],
 		Categories: []string{c.leaves[rng.IntN(len(c.leaves))].ID}, Currency: "BRL", Options: []string{"Size", "Color"},
 		UpdatedAt: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)}
 	for len(p.Tags) < 3 {
@@ -273,6 +277,26 @@ func BenchmarkFacets(b *testing.B) {
 				perOp(b, func() { ix.Facets(q) })
 				b.ReportMetric(float64(ix.Count(q)), "matches")
 			})
+		}
+	}
+}
+
+// BenchmarkPage picks a page of 50 of each filter's products in the
+// order of names (many alike: ties broken by id) and of prices,
+// descending: the candidates found, then each compared with the page so
+// far. The candidates' cost alone is BenchmarkFacets's without counting;
+// pageNs is what a candidate adds.
+func BenchmarkPage(b *testing.B) {
+	for _, n := range benchSizes {
+		for _, bq := range benchQueries {
+			for _, sort := range []vitrine.ProductSort{vitrine.SortName, vitrine.SortPriceDesc} {
+				b.Run(fmt.Sprintf("products=%d/%s/%s", n, bq.name, sort), func(b *testing.B) {
+					ix := benchIndex(b, n)
+					b.ReportAllocs()
+					perOp(b, func() { ix.PageOf(bq.q, Page{Sort: sort, Limit: 50}) })
+					b.ReportMetric(float64(ix.Count(bq.q)), "matches")
+				})
+			}
 		}
 	}
 }
