@@ -44,8 +44,8 @@ var (
 	// their letters (Ø, ß folded to ss, 日本), for the pages' order.
 	fTies = []string{"Cadeira", "cadeira", "CADEIRA", "Øre", "Straße", "Strasse", "日本茶", "Zebra", "Ärmel", "Ármel"}
 	// fAt is the time of many products' updated_at: ties in that order too.
-	fAt = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	fMater   = []string{"cotton", "wool", "linen"}
+	fAt    = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	fMater = []string{"cotton", "wool", "linen"}
 )
 
 func writeFacetCatalog(t *testing.T, db *store.DB, r *rand.Rand, tenantID string, n int) *facetCatalog {
