@@ -321,6 +321,7 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 		return errors.New("the server built no facet index in 5 minutes")
 	}
 	r.indexWait = time.Since(waited)
+	r.indexBuilt = s.log.Line(indexBuilt)
 	for _, sc := range scenarios {
 		r.add(sc.name, c.measure(e, s, sc.name, sc.op))
 	}
@@ -419,5 +420,6 @@ func (c *CatalogCmd) memory(e *env, server string, r *catalogReport) error {
 		return err
 	})
 	r.rss = harness.PeakRSS(s.Proc.Process.Pid)
+	r.rssIndexBuilt = s.log.Line(indexBuilt)
 	return nil
 }

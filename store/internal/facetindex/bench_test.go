@@ -1,6 +1,7 @@
 package facetindex
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -186,8 +187,8 @@ func heapAlloc() uint64 {
 // BenchmarkBuild builds a company's index from its products in memory
 // (what a build costs beside reading them from the database), and
 // reports the heap the index holds after a collection, its own estimate
-// (Bytes), and the share of the text search (terms and their postings,
-// the records' words).
+// (Bytes), the share of the text search (terms and their postings, the
+// records' words) and of the names' keys the pages sort by (the records').
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("products=%d", n), func(b *testing.B) {
@@ -225,11 +226,12 @@ func BenchmarkBuild(b *testing.B) {
 				heap = heapAlloc() - before
 				b.StartTimer()
 			}
-			var words int64
+			var words, names int64
 			var v view
 			for o := range ix.live.Iterate {
 				ix.decode(o, &v, withWords)
 				words += int64(len(appendSorted(nil, v.words)))
+				names += int64(len(binary.AppendUvarint(nil, uint64(len(ix.nameOf(o)))))) + int64(len(ix.nameOf(o)))
 			}
 			terms := ix.words.bytes()
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
@@ -237,6 +239,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(ix.Bytes())/(1<<20), "est-MiB")
 			b.ReportMetric(float64(terms)/(1<<20), "terms-MiB")
 			b.ReportMetric(float64(words)/(1<<20), "recwords-MiB")
+			b.ReportMetric(float64(names)/(1<<20), "recnames-MiB")
 			b.ReportMetric(float64(len(ix.pool))/(1<<20), "records-MiB")
 			b.ReportMetric(float64(len(ix.words.off)), "terms")
 			b.ReportMetric(float64(heap)/float64(n*3), "B/variant")

@@ -41,7 +41,8 @@
 // ordinals holding it, kept inline when one product holds it (a SKU's
 // word, a barcode) and in a roaring bitmap otherwise. A product's record,
 // in one byte pool as varints (no pointer for the collector to scan),
-// holds its values' ordinals, its variants' ordinals and values, its
+// holds its name's key (the store's name_key, first: a page's sort reads
+// it there), its values' ordinals, its variants' ordinals and values, its
 // words: the forward index a walk reads, and what a write takes out of
 // the postings. Variants have ordinals too, with a posting of variants per
 // option value, a bitmap of those in stock and their prices (as 32 bits
@@ -62,6 +63,21 @@
 // container kind); past half the products, the others are counted and
 // taken from each value's own count. BenchmarkCountPlans, WordPlans and
 // Facets measure them.
+//
+// # Pages
+//
+// A faceted list whose filter keeps few products (the store's pageAmong)
+// has its page picked here, in the same read as its counts (FacetsPageAt):
+// the candidates compared by the sort's keys, the product's columns
+// (price, updated_at to the microsecond) or its name's key byte by byte,
+// then its id's 16 bytes, all reversed for a descending sort; those after
+// the cursor's key kept, the first Limit of them held sorted as the
+// candidates are read. These are the store's keyset semantics: (column,
+// id) after the cursor's, in ORDER BY column, id, on name_key as SQLite's
+// BINARY and PostgreSQL's COLLATE "C" compare it. The store then reads
+// those rows alone, by id. A relevance sort's ranks are the search's: the
+// index gives no page for it. About 30 ns a candidate in the order of
+// names (ties many), 10 in another (BenchmarkPage).
 //
 // # Writes and readers
 //
