@@ -28,8 +28,9 @@ type catalogReport struct {
 	// builds of the index (its products, bytes and time), of the reads'
 	// catalog and of the memory's.
 	indexBuilt, rssIndexBuilt string
-	names                     []string
-	measures                  map[string]*harness.Measure
+
+	names    []string
+	measures map[string]*harness.Measure
 	// matching is how many products each faceted list's filter matches;
 	// bytes, the size of each scenario's result.
 	matching map[string]int64
