@@ -143,9 +143,11 @@ type productQuery struct {
 	// categories are f.CategoryID and those under it; noCategory alone
 	// when it is not the tenant's.
 	categories []string
-	// only, when not nil, are the ids of every product the filter keeps,
-	// as the company's facet index found them in the same snapshot: the
-	// page is read among them, by id, rather than by the filter's terms.
+	// only, when not nil, are the ids of the page's products, as the
+	// company's facet index picked them in the same snapshot (the
+	// filter's, in the sort's order, after the cursor): the page is read
+	// by them, by id, rather than by the filter's terms. (The query keeps
+	// its keyset, order and limit: on so few rows they cost nothing.)
 	only []string
 }
 
