@@ -37,12 +37,13 @@ var (
 type benchCatalog struct {
 	rng    *rand.Rand
 	words  map[string][]string
+	names  map[string]string // the names' keys, folded once
 	leaves []Category
 	tree   []Category
 }
 
 func newBenchCatalog() *benchCatalog {
-	c := &benchCatalog{rng: rand.New(rand.NewPCG(3, 4)), words: map[string][]string{}}
+	c := &benchCatalog{rng: rand.New(rand.NewPCG(3, 4)), words: map[string][]string{}, names: map[string]string{}}
 	for i, root := range bRoots {
 		r := Category{ID: benchID(1<<40 + i*10), Name: root}
 		c.tree = append(c.tree, r)
@@ -81,7 +82,12 @@ func (c *benchCatalog) product(i int) *Product {
 	if i%10 == 3 {
 		name += " premium" // the catalog's common word
 	}
-	p := &Product{ID: benchID(i), NameKey: vitrine.Fold(name), Status: status, Vendor: fmt.Sprintf("Fornecedor %02d", rng.IntN(50)+1), ProductType: bNouns[rng.IntN(len(bNouns))],
+	key, ok := c.names[name]
+	if !ok {
+		key = vitrine.Fold(name)
+		c.names[name] = key
+	}
+	p := &Product{ID: benchID(i), NameKey: key, Status: status, Vendor: fmt.Sprintf("Fornecedor %02d", rng.IntN(50)+1), ProductType: bNouns[rng.IntN(len(bNouns))],
 		Categories: []string{c.leaves[rng.IntN(len(c.leaves))].ID}, Currency: "BRL", Options: []string{"Size", "Color"},
 		UpdatedAt: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)}
 	for len(p.Tags) < 3 {
