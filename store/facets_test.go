@@ -40,7 +40,12 @@ var (
 	fSizes   = []string{"S", "M", "L", "m"}
 	fColors  = []string{"Red", "Blue", "red"}
 	fNames   = []string{"Camisa azul", "Caneca", "Camiseta verde", "Casaco", "Meia", "Cadeira"}
-	fMater   = []string{"cotton", "wool", "linen"}
+	// Names whose keys tie, or hold bytes past ASCII that sort apart from
+	// their letters (Ø, ß folded to ss, 日本), for the pages' order.
+	fTies = []string{"Cadeira", "cadeira", "CADEIRA", "Øre", "Straße", "Strasse", "日本茶", "Zebra", "Ärmel", "Ármel"}
+	// fAt is the time of many products' updated_at: ties in that order too.
+	fAt    = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	fMater = []string{"cotton", "wool", "linen"}
 )
 
 func writeFacetCatalog(t *testing.T, db *store.DB, r *rand.Rand, tenantID string, n int) *facetCatalog {
@@ -75,7 +80,11 @@ func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
 func randomProduct(r *rand.Rand, tenantID string, fc *facetCatalog, i int) *vitrine.Product {
 	sku := fmt.Sprintf("SKU-%d-%d", i, r.IntN(1000))
-	p := newProduct(tenantID, sku, pick(r, fNames)+fmt.Sprintf(" %d", i), 0, pick(r, []vitrine.ProductStatus{vitrine.ProductActive, vitrine.ProductDraft, vitrine.ProductArchived}))
+	name := pick(r, fNames) + fmt.Sprintf(" %d", i)
+	if r.IntN(3) == 0 {
+		name = pick(r, fTies)
+	}
+	p := newProduct(tenantID, sku, name, 0, pick(r, []vitrine.ProductStatus{vitrine.ProductActive, vitrine.ProductDraft, vitrine.ProductArchived}))
 	p.Vendor, p.ProductType = pick(r, fVendors), pick(r, fTypes)
 	if r.IntN(3) == 0 {
 		p.Description = "Feito de " + pick(r, fMater)
@@ -136,13 +145,16 @@ func randomProduct(r *rand.Rand, tenantID string, fc *facetCatalog, i int) *vitr
 		}
 	}
 	p.UpdatedAt = p.UpdatedAt.Add(-time.Duration(r.IntN(10)) * time.Hour)
+	if r.IntN(3) == 0 {
+		p.UpdatedAt = fAt
+	}
 	p.Summarize()
 	return p
 }
 
 // randomFilter is a filter of a few random terms, with every facet.
 func randomFilter(r *rand.Rand, fc *facetCatalog) vitrine.ProductFilter {
-	f := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: pick(r, vitrine.ProductSorts), Limit: 5}
+	f := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: pick(r, vitrine.ProductSorts), Limit: 1 + r.IntN(7)}
 	yes, no := true, false
 	for range r.IntN(4) {
 		switch r.IntN(11) {
@@ -209,12 +221,13 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 		writeFacetCatalog(t, f.db, r, b.ID, 40) // another company's: never counted
 		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
 
-		// Two pages of each list, the second after the first's last key:
-		// the index may give the page its products (few of them), whose
-		// order and keyset must be the SQL's.
+		// Three pages of each list, each after the last key of the one
+		// before: the index gives the page its products (when the filter
+		// keeps few), in the order and after the keyset of SQL's, ties
+		// (names alike once folded, prices, times) broken by id.
 		check := func(t *testing.T, flt vitrine.ProductFilter) {
 			t.Helper()
-			for range 2 {
+			for range 3 {
 				got, err := f.db.FindProducts(ctx, a.ID, flt)
 				if err != nil {
 					t.Fatal(err)

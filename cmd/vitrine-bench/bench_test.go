@@ -155,7 +155,8 @@ func TestCatalogBenchRuns(t *testing.T) {
 				"| list_products, plain page of 50 |", "| list_products, options Size=M + vendor, 4 facets |", "| list_products, tag, 4 facets |",
 				"| --format jsonl | " + db, "| --format shopify | " + db, "| mix: get_product, faceted list_products |", "Peak RSS of the server (VmHWM)",
 				"| get_product of 10 variants and 10 images ≥ 0.8 ×", "| list_products, options Size=M + vendor, 4 facets p50 ≤ 3 ×",
-				"| list_products, tag, 4 facets p50 ≤ 3 ×", "| Shopify CSV import ≥ 0.5 ×", "| peak RSS of the server ≤ 200 MiB (900 variants) |"}
+				"| list_products, tag, 4 facets p50 ≤ 3 ×", "| Shopify CSV import ≥ 0.5 ×", "| peak RSS of the server ≤ 200 MiB (900 variants) |",
+				"when its facet index was built, before the mix", "The server's log of the build: `", `"msg":"facet index: built"`}
 			if db == "postgres" {
 				want = append(want, "| round trips to PostgreSQL per get_product of 10 variants and 10 images ≤ 1.1",
 					"| --format jsonl | postgres (login vitrine_bench_owner_", "| --format jsonl | sqlite | 100 | 300 |",

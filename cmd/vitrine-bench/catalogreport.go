@@ -24,8 +24,13 @@ type catalogReport struct {
 	// indexWait is how long the benchmark waited, after its probes, for
 	// the server to build the company's facet index.
 	indexWait time.Duration
-	names     []string
-	measures  map[string]*harness.Measure
+	// indexBuilt and rssIndexBuilt are the server's log lines of the
+	// builds of the index (its products, bytes and time), of the reads'
+	// catalog and of the memory's.
+	indexBuilt, rssIndexBuilt string
+
+	names    []string
+	measures map[string]*harness.Measure
 	// matching is how many products each faceted list's filter matches;
 	// bytes, the size of each scenario's result.
 	matching map[string]int64
@@ -40,6 +45,9 @@ type catalogReport struct {
 	rssVariants int
 	rssMix      *harness.Measure
 	rss         int64
+	// rssBuild is the peak RSS of the server as its index was built (one
+	// faceted list having started it), before the mix.
+	rssBuild int64
 }
 
 // fillResult is one fill of a company through the store.
@@ -119,6 +127,9 @@ func (r *catalogReport) markdown() string {
 		if r.indexWait > 0 {
 			fmt.Fprintf(&b, " The faceted lists measured on the company's facet index, built while the probes answered (waited for %s after them).", r.indexWait.Round(time.Millisecond))
 		}
+		if r.indexBuilt != "" {
+			fmt.Fprintf(&b, " The server's log of the build: `%s`.", strings.TrimSpace(r.indexBuilt))
+		}
 		if r.richTrips > 0 {
 			fmt.Fprintf(&b, " Round trips to PostgreSQL per get_product: %.2f (10 variants, 10 images), %.2f (1 variant).", r.richTrips, r.singleTrips)
 		}
@@ -147,7 +158,11 @@ func (r *catalogReport) markdown() string {
 		fmt.Fprintf(&b, "### Memory (%d variants)\n\n", r.rssVariants)
 		b.WriteString(scenarioHeader)
 		scenarioRow(&b, scMix, r.rssMix, 0, "")
-		fmt.Fprintf(&b, "\nPeak RSS of the server (VmHWM): %s.\n\n", mib(r.rss))
+		fmt.Fprintf(&b, "\nPeak RSS of the server (VmHWM): %s; %s when its facet index was built, before the mix.", mib(r.rss), mib(r.rssBuild))
+		if r.rssIndexBuilt != "" {
+			fmt.Fprintf(&b, " The server's log of the build: `%s`.", strings.TrimSpace(r.rssIndexBuilt))
+		}
+		b.WriteString("\n\n")
 	}
 	b.WriteString(r.targets())
 	return b.String()

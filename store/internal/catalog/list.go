@@ -156,9 +156,11 @@ type productQuery struct {
 	// skuOf are the products (one at most) of a variant whose SKU key is
 	// the relevance search's SKU: its rank 0, left out of the others.
 	skuOf []string
-	// only, when not nil, are the ids of every product the filter keeps,
-	// as the company's facet index found them in the same snapshot: the
-	// page is read among them, by id, rather than by the filter's terms.
+	// only, when not nil, are the ids of the page's products, as the
+	// company's facet index picked them in the same snapshot (the
+	// filter's, in the sort's order, after the cursor): the page is read
+	// by them, by id, rather than by the filter's terms. (The query keeps
+	// its keyset, order and limit: on so few rows they cost nothing.)
 	only []string
 }
 

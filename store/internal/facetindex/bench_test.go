@@ -1,6 +1,7 @@
 package facetindex
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -36,12 +37,13 @@ var (
 type benchCatalog struct {
 	rng    *rand.Rand
 	words  map[string][]string
+	names  map[string]string // the names' keys, folded once
 	leaves []Category
 	tree   []Category
 }
 
 func newBenchCatalog() *benchCatalog {
-	c := &benchCatalog{rng: rand.New(rand.NewPCG(3, 4)), words: map[string][]string{}}
+	c := &benchCatalog{rng: rand.New(rand.NewPCG(3, 4)), words: map[string][]string{}, names: map[string]string{}}
 	for i, root := range bRoots {
 		r := Category{ID: benchID(1<<40 + i*10), Name: root}
 		c.tree = append(c.tree, r)
@@ -76,7 +78,16 @@ func (c *benchCatalog) product(i int) *Product {
 	case n < 3:
 		status = vitrine.ProductArchived
 	}
-	p := &Product{ID: benchID(i), Status: status, Vendor: fmt.Sprintf("Fornecedor %02d", rng.IntN(50)+1), ProductType: bNouns[rng.IntN(len(bNouns))],
+	name := noun + " " + adj + " de " + mat
+	if i%10 == 3 {
+		name += " premium" // the catalog's common word
+	}
+	key, ok := c.names[name]
+	if !ok {
+		key = vitrine.Fold(name)
+		c.names[name] = key
+	}
+	p := &Product{ID: benchID(i), NameKey: key, Status: status, Vendor: fmt.Sprintf("Fornecedor %02d", rng.IntN(50)+1), ProductType: bNouns[rng.IntN(len(bNouns))],
 		Categories: []string{c.leaves[rng.IntN(len(c.leaves))].ID}, Currency: "BRL", Options: []string{"Size", "Color"},
 		UpdatedAt: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)}
 	for len(p.Tags) < 3 {
@@ -182,8 +193,8 @@ func heapAlloc() uint64 {
 // BenchmarkBuild builds a company's index from its products in memory
 // (what a build costs beside reading them from the database), and
 // reports the heap the index holds after a collection, its own estimate
-// (Bytes), and the share of the text search (terms and their postings,
-// the records' words).
+// (Bytes), the share of the text search (terms and their postings, the
+// records' words) and of the names' keys the pages sort by (the records').
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("products=%d", n), func(b *testing.B) {
@@ -221,11 +232,12 @@ func BenchmarkBuild(b *testing.B) {
 				heap = heapAlloc() - before
 				b.StartTimer()
 			}
-			var words int64
+			var words, names int64
 			var v view
 			for o := range ix.live.Iterate {
 				ix.decode(o, &v, withWords)
 				words += int64(len(appendSorted(nil, v.words)))
+				names += int64(len(binary.AppendUvarint(nil, uint64(len(ix.nameOf(o)))))) + int64(len(ix.nameOf(o)))
 			}
 			terms := ix.words.bytes()
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
@@ -233,6 +245,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(ix.Bytes())/(1<<20), "est-MiB")
 			b.ReportMetric(float64(terms)/(1<<20), "terms-MiB")
 			b.ReportMetric(float64(words)/(1<<20), "recwords-MiB")
+			b.ReportMetric(float64(names)/(1<<20), "recnames-MiB")
 			b.ReportMetric(float64(len(ix.pool))/(1<<20), "records-MiB")
 			b.ReportMetric(float64(len(ix.words.off)), "terms")
 			b.ReportMetric(float64(heap)/float64(n*3), "B/variant")
@@ -273,6 +286,26 @@ func BenchmarkFacets(b *testing.B) {
 				perOp(b, func() { ix.Facets(q) })
 				b.ReportMetric(float64(ix.Count(q)), "matches")
 			})
+		}
+	}
+}
+
+// BenchmarkPage picks a page of 50 of each filter's products in the
+// order of names (many alike: ties broken by id) and of prices,
+// descending: the candidates found, then each compared with the page so
+// far. The candidates' cost alone is BenchmarkFacets's without counting;
+// pageNs is what a candidate adds.
+func BenchmarkPage(b *testing.B) {
+	for _, n := range benchSizes {
+		for _, bq := range benchQueries {
+			for _, sort := range []vitrine.ProductSort{vitrine.SortName, vitrine.SortPriceDesc} {
+				b.Run(fmt.Sprintf("products=%d/%s/%s", n, bq.name, sort), func(b *testing.B) {
+					ix := benchIndex(b, n)
+					b.ReportAllocs()
+					perOp(b, func() { ix.PageOf(bq.q, Page{Sort: sort, Limit: 50}) })
+					b.ReportMetric(float64(ix.Count(bq.q)), "matches")
+				})
+			}
 		}
 	}
 }

@@ -282,3 +282,92 @@ func (b *brute) facets(ids []string, names []vitrine.FacetName) *vitrine.Facets 
 	}
 	return out
 }
+
+// page is the store's keyset page (store/list.go, listProducts): the
+// products of ids ordered by the sort's column (name_key, price,
+// updated_at; none for created_at) and then id, both descending for a
+// descending sort, those after the cursor's (column, id), the first limit.
+// Text compares as the databases compare it, byte by byte; ids by their
+// lower-case text.
+func (b *brute) page(ids []string, p Page) []string {
+	key := func(id string) (string, int64) {
+		pr := b.products[id]
+		switch p.Sort.Key() {
+		case "name":
+			return pr.NameKey, 0
+		case "price":
+			price, _, _, _ := summary(pr)
+			return "", price
+		case "updated_at":
+			return "", micro(pr.UpdatedAt)
+		}
+		return "", 0
+	}
+	cmpKeys := func(n1 string, x1 int64, id1 string, n2 string, x2 int64, id2 string) int {
+		c := strings.Compare(n1, n2)
+		if c == 0 {
+			c = cmpInt(x1, x2)
+		}
+		if c == 0 {
+			c = strings.Compare(id1, id2)
+		}
+		if p.Sort.Desc() {
+			c = -c
+		}
+		return c
+	}
+	var out []string
+	for _, id := range ids {
+		if a := p.After; a != nil {
+			n, x := key(id)
+			var an string
+			var ax int64
+			switch p.Sort.Key() {
+			case "name":
+				an = a.Name
+			case "price":
+				ax = a.Price
+			case "updated_at":
+				ax = micro(a.Updated)
+			}
+			if cmpKeys(n, x, id, an, ax, a.ID) <= 0 {
+				continue
+			}
+		}
+		out = append(out, id)
+	}
+	slices.SortFunc(out, func(i, j string) int {
+		ni, xi := key(i)
+		nj, xj := key(j)
+		return cmpKeys(ni, xi, i, nj, xj, j)
+	})
+	if len(out) > p.Limit {
+		out = out[:p.Limit]
+	}
+	return out
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// keyOf is the product's key in the page's sort, as the store's cursor holds it.
+func (b *brute) keyOf(id string, s vitrine.ProductSort) *vitrine.ProductKey {
+	pr := b.products[id]
+	k := &vitrine.ProductKey{ID: id}
+	switch s.Key() {
+	case "name":
+		k.Name = pr.NameKey
+	case "price":
+		k.Price, _, _, _ = summary(pr)
+	case "updated_at":
+		k.Updated = pr.UpdatedAt
+	}
+	return k
+}

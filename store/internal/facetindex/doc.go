@@ -41,7 +41,8 @@
 // ordinals holding it, kept inline when one product holds it (a SKU's
 // word, a barcode) and in a roaring bitmap otherwise. A product's record,
 // in one byte pool as varints (no pointer for the collector to scan),
-// holds its values' ordinals, its variants' ordinals and values, its
+// holds its name's key (the store's name_key, first: a page's sort reads
+// it there), its values' ordinals, its variants' ordinals and values, its
 // words: the forward index a walk reads, and what a write takes out of
 // the postings. Variants have ordinals too, with a posting of variants per
 // option value, a bitmap of those in stock and their prices (as 32 bits
@@ -63,6 +64,21 @@
 // taken from each value's own count. BenchmarkCountPlans, WordPlans and
 // Facets measure them.
 //
+// # Pages
+//
+// A faceted list whose filter keeps few products (the store's pageAmong)
+// has its page picked here, in the same read as its counts (FacetsPageAt):
+// the candidates compared by the sort's keys, the product's columns
+// (price, updated_at to the microsecond) or its name's key byte by byte,
+// then its id's 16 bytes, all reversed for a descending sort; those after
+// the cursor's key kept, the first Limit of them held sorted as the
+// candidates are read. These are the store's keyset semantics: (column,
+// id) after the cursor's, in ORDER BY column, id, on name_key as SQLite's
+// BINARY and PostgreSQL's COLLATE "C" compare it. The store then reads
+// those rows alone, by id. A relevance sort's ranks are the search's: the
+// index gives no page for it. About 30 ns a candidate in the order of
+// names (ties many), 10 in another (BenchmarkPage).
+//
 // # Writes and readers
 //
 // One sync.RWMutex: readers share it for a call; a write (Put, Delete,
@@ -74,9 +90,10 @@
 // # Figures
 //
 // The catalog of bin/vitrine-bench catalog, 2 cores of an AMD EPYC, CPU
-// time: at 1,000,002 variants (333,334 products) the index holds 74.6 MiB
-// of heap (78 bytes a variant; its terms 12.9 MiB and its records' words
-// 7.2 MiB of it) and builds in 3.0 s from products in memory; the facets
+// time: at 1,000,002 variants (333,334 products) the index holds 84.7 MiB
+// of heap (89 bytes a variant; its terms 12.9 MiB, its records' words 7.2
+// MiB and names' keys 8.6 MiB of it) and builds in 2 to 3 s from products
+// in memory; the facets
 // of options Size=M + a vendor (4,026 products) take 0.94 ms, of a tag
 // (10,054) 1.45 ms, of the query "cadeira" (32,613) 2.9 ms; at 100,000
 // products 0.24, 0.40 and 2.5 ms. (go test -bench . in this package;

@@ -46,10 +46,12 @@ func (ix *Index) FacetsAt(seq uint64, q Query) (*vitrine.Facets, bool) {
 	return ix.count(ix.candidates(&q, s), q.Facets, s), true
 }
 
-// FacetsMatchAt returns what FacetsAt returns and, when the filter keeps
-// at most max products, their ids (in no order; nil past max): a caller
-// may read its page among them rather than by the filter again.
-func (ix *Index) FacetsMatchAt(seq uint64, q Query, max int) (*vitrine.Facets, []string, bool) {
+// FacetsPageAt returns what FacetsAt returns and, when the filter keeps
+// at most max products and the index holds the page's order (every one
+// but relevance), the ids of the page's products, in its order (empty, not
+// nil, when none is left; nil otherwise): the page a caller then reads by
+// their ids alone, in the same snapshot.
+func (ix *Index) FacetsPageAt(seq uint64, q Query, p Page, max int) (*vitrine.Facets, []string, bool) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.seq != seq {
@@ -59,11 +61,8 @@ func (ix *Index) FacetsMatchAt(seq uint64, q Query, max int) (*vitrine.Facets, [
 	defer scratches.Put(s)
 	cand := ix.candidates(&q, s)
 	var ids []string
-	if n := cand.GetCardinality(); n <= uint64(max) {
-		ids = make([]string, 0, n)
-		for o := range cand.Iterate {
-			ids = append(ids, uuidString(ix.ids[o]))
-		}
+	if o, ok := ix.orderOf(p); ok && p.Limit > 0 && cand.GetCardinality() <= uint64(max) {
+		ids = ix.pageIDs(cand, &o, p.Limit, s)
 	}
 	return ix.count(cand, q.Facets, s), ids, true
 }

@@ -96,7 +96,7 @@ func NewBuilder(n int) *Builder {
 	ix.price = make([]int64, 0, n)
 	ix.priceMax = make([]int64, 0, n)
 	ix.updated = make([]int64, 0, n)
-	ix.pool = make([]byte, 0, 64*n)
+	ix.pool = make([]byte, 0, 96*n) // a record of the benchmark's catalog: 87 bytes
 	return &Builder{ix: ix}
 }
 
@@ -443,6 +443,7 @@ func (ix *Index) index(o uint32, p *Product) {
 	if stock > 0 {
 		ix.inStock.Add(o)
 	}
+	v.name = p.NameKey
 	ix.rec[o] = uint32(len(ix.pool))
 	ix.pool = v.encode(ix.pool)
 }
@@ -672,6 +673,7 @@ const idMapEntryBytes = 28
 
 // view is a product's record, decoded.
 type view struct {
+	name                            string // the name's key: only encoded, never decoded (nameOf reads it)
 	vendor, ptype, status, currency uint32
 	tags, cats, attrs, optNames     []uint32
 	optVals, words                  []uint32
@@ -697,10 +699,13 @@ const (
 	withWords
 )
 
-// encode appends the record to b: counts, the scalars, then each list
-// (sorted ones as deltas), the variants (their ordinals, their values as
-// places in optVals), the words last.
+// encode appends the record to b: the name's key first (its length, its
+// bytes: a sort reads it there, nameOf), then counts, the scalars, each
+// list (sorted ones as deltas), the variants (their ordinals, their values
+// as places in optVals), the words last.
 func (v *view) encode(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v.name)))
+	b = append(b, v.name...)
 	for _, n := range []int{len(v.tags), len(v.cats), len(v.attrs), len(v.optNames), len(v.optVals), len(v.variants), len(v.words)} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
@@ -739,6 +744,7 @@ func appendSorted(b []byte, xs []uint32) []byte {
 func (ix *Index) decode(o uint32, v *view, level int) {
 	v.reset()
 	r := reader{b: ix.pool, i: int(ix.rec[o])}
+	r.i += r.int() // the name's key
 	nTags, nCats, nAttrs, nOpts, nVals, nVars, nWords := r.int(), r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
 	v.vendor, v.ptype, v.status, v.currency = r.u32(), r.u32(), r.u32(), r.u32()
 	v.nVariants = nVars
@@ -765,6 +771,14 @@ func (ix *Index) decode(o uint32, v *view, level int) {
 	}
 	v.words = r.sorted(v.words, nWords)
 	v.end = r.i
+}
+
+// nameOf returns the key of the name of the product at ordinal o: the
+// bytes of its record, not a copy.
+func (ix *Index) nameOf(o uint32) []byte {
+	r := reader{b: ix.pool, i: int(ix.rec[o])}
+	n := r.int()
+	return ix.pool[r.i : r.i+n : r.i+n]
 }
 
 type reader struct {

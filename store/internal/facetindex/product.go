@@ -12,7 +12,11 @@ import (
 type Product struct {
 	// ID is the product's id: a UUID, held as its 16 bytes (and given
 	// back in its canonical lower-case form, as both databases write it).
-	ID          string
+	ID string
+	// NameKey is the key of the product's name that the store sorts by
+	// (its name_key column, vitrine.Fold of the name), compared byte by
+	// byte as both databases compare it.
+	NameKey     string
 	Status      vitrine.ProductStatus
 	Vendor      string // as written; filters and facets compare vitrine.Fold of it
 	ProductType string // likewise
@@ -58,7 +62,7 @@ type Category struct {
 // ProductOf returns what the index holds of p, with the words of its
 // search text as the store computes them.
 func ProductOf(p *vitrine.Product, words []string) Product {
-	out := Product{ID: p.ID, Status: p.Status, Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags,
+	out := Product{ID: p.ID, NameKey: vitrine.Fold(p.Name), Status: p.Status, Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags,
 		Currency: p.Currency, UpdatedAt: p.UpdatedAt, Words: words}
 	for _, c := range p.Categories {
 		out.Categories = append(out.Categories, c.ID)

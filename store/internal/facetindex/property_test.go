@@ -24,6 +24,10 @@ var (
 	rAttrVals = []string{"cotton", "wool", "1", "2.5", "true"}
 	rWords    = []string{"cadeira", "cadeiras", "mesa", "m", "12", "123", "azul", "az", "x", "lamp", "maçã"}
 	rQuery    = []string{"ca", "cad", "cadeiras", "m", "me", "1", "12", "sku1", "sku", "zz", "az", "x", "lamp", "maçã"}
+	// Names' keys with ties, prefixes of each other, and bytes past ASCII
+	// (as a name's key holds them: ø, ß folded to ss, 日本) that sort apart
+	// from their letters' order.
+	rNames    = []string{"cadeira", "cadeira", "cadeira azul", "cadeiras", "", "mesa", "mesa 1", "mesa 10", "mesa 2", "øre", "zebra", "é", "日本", "z"}
 	rStatuses = []vitrine.ProductStatus{vitrine.ProductDraft, vitrine.ProductActive, vitrine.ProductArchived}
 	rBase     = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 )
@@ -53,7 +57,7 @@ func randomTree(rng *rand.Rand, n int) []Category {
 }
 
 func randomProduct(rng *rand.Rand, id string, i int, cats []Category) *Product {
-	p := &Product{ID: id, Status: pick(rng, rStatuses), Vendor: pick(rng, rVendors), ProductType: pick(rng, rTypes),
+	p := &Product{ID: id, NameKey: pick(rng, rNames), Status: pick(rng, rStatuses), Vendor: pick(rng, rVendors), ProductType: pick(rng, rTypes),
 		Currency: pick(rng, []string{"BRL", "BRL", "USD"}), UpdatedAt: rBase.Add(time.Duration(rng.IntN(10)) * time.Minute)}
 	for range rng.IntN(4) {
 		p.Tags = append(p.Tags, pick(rng, rTags))
@@ -204,6 +208,7 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 				t.Fatalf("%s: filter %s, facets %v:\n got %v\nwant %v", plan, describeFilter(f), names, gotFacets, wantFacets)
 			}
 		})
+		checkPages(t, rng, ix, b, q, want)
 		if len(f.Words) > 0 {
 			// The caller's own search: the index takes the products found.
 			g := f
@@ -213,6 +218,41 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 				t.Fatalf("found by the caller: filter %s: got %v, want %v", describeFilter(f), got, want)
 			}
 		}
+	}
+}
+
+// checkPages compares the index's pages of q's products with the store's
+// keyset pages, brute's: in a random order, from the first page to the
+// last, each after the last key of the one before, and after a key that
+// is no product's.
+func checkPages(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, want []string) {
+	t.Helper()
+	sorts := slices.DeleteFunc(slices.Clone(vitrine.ProductSorts), func(s vitrine.ProductSort) bool { return s == vitrine.SortRelevance })
+	p := Page{Sort: pick(rng, sorts), Limit: 1 + rng.IntN(7)}
+	if _, ok := ix.PageOf(q, Page{Sort: vitrine.SortRelevance, Limit: 5}); ok {
+		t.Fatal("a page in relevance order: the index holds no ranks")
+	}
+	var all []string
+	for range len(want) + 1 {
+		got, ok := ix.PageOf(q, p)
+		if w := b.page(want, p); !ok || !slices.Equal(got, w) {
+			t.Fatalf("filter %s, page %s after %+v, limit %d:\n got %v\nwant %v", describeFilter(q.Filter), p.Sort, p.After, p.Limit, got, w)
+		}
+		if len(got) == 0 {
+			break
+		}
+		all = append(all, got...)
+		p.After = b.keyOf(got[len(got)-1], p.Sort)
+	}
+	if len(all) != len(want) {
+		t.Fatalf("filter %s, sort %s: the pages hold %d products, the filter %d", describeFilter(q.Filter), p.Sort, len(all), len(want))
+	}
+	// After a key of no product: a name, price or time between theirs,
+	// an id of none.
+	p.After = &vitrine.ProductKey{Name: pick(rng, rNames) + pick(rng, []string{"", " ", "a", "\xff"}), Price: int64(rng.IntN(22)) - 1,
+		Updated: rBase.Add(time.Duration(rng.IntN(600)) * time.Second).Add(time.Duration(rng.IntN(2000)) * time.Nanosecond), ID: randomID(rng)}
+	if got, _ := ix.PageOf(q, p); !slices.Equal(got, b.page(want, p)) {
+		t.Fatalf("filter %s, page %s after %+v: got %v, want %v", describeFilter(q.Filter), p.Sort, p.After, got, b.page(want, p))
 	}
 }
 

@@ -45,6 +45,7 @@ type scratch struct {
 	bms  []*roaring.Bitmap
 	keep []uint32
 	anc  []uint32
+	top  []uint32
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}

@@ -204,11 +204,13 @@ type LogWatch struct {
 	pending []byte
 	seen    map[string]chan struct{}
 	text    []string
+	// lines holds the first line holding each text.
+	lines map[string]string
 }
 
 // NewLogWatch watches for lines holding any of texts.
 func NewLogWatch(texts ...string) *LogWatch {
-	w := &LogWatch{seen: map[string]chan struct{}{}, text: texts}
+	w := &LogWatch{seen: map[string]chan struct{}{}, text: texts, lines: map[string]string{}}
 	for _, t := range texts {
 		w.seen[t] = make(chan struct{})
 	}
@@ -230,10 +232,18 @@ func (w *LogWatch) Write(b []byte) (int, error) {
 			if c := w.seen[t]; strings.Contains(line, t) && c != nil {
 				close(c)
 				w.seen[t] = nil
+				w.lines[t] = line
 			}
 		}
 	}
 	return len(b), nil
+}
+
+// Line returns the first line holding text, or "" before one is written.
+func (w *LogWatch) Line(text string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lines[text]
 }
 
 // Wait waits until a line holding text was written, for at most d, and
