@@ -435,6 +435,12 @@ func (ix *Index) index(o uint32, p *Product) {
 	for _, id := range v.words {
 		ix.words.post.add(id, o)
 	}
+	// The name's words, by their places among the product's words.
+	for i, id := range v.words {
+		if slices.ContainsFunc(p.NameWords, func(w string) bool { return w == ix.words.text(id) }) {
+			v.names = append(v.names, uint32(i))
+		}
+	}
 
 	ix.price[o], ix.priceMax[o], ix.updated[o] = pmin, pmax, p.UpdatedAt.UnixMicro()
 	if sale {
@@ -677,6 +683,7 @@ type view struct {
 	vendor, ptype, status, currency uint32
 	tags, cats, attrs, optNames     []uint32
 	optVals, words                  []uint32
+	names                           []uint32 // places in words of the name's words
 	variants                        []variantView
 	nVariants                       int
 	end                             int // where the record ends in the pool
@@ -689,7 +696,7 @@ type variantView struct {
 
 func (v *view) reset() {
 	v.tags, v.cats, v.attrs, v.optNames = v.tags[:0], v.cats[:0], v.attrs[:0], v.optNames[:0]
-	v.optVals, v.words, v.variants = v.optVals[:0], v.words[:0], v.variants[:0]
+	v.optVals, v.words, v.names, v.variants = v.optVals[:0], v.words[:0], v.names[:0], v.variants[:0]
 }
 
 // How much of a record decode reads: it stops before what is not asked.
@@ -702,7 +709,8 @@ const (
 // encode appends the record to b: the name's key first (its length, its
 // bytes: a sort reads it there, nameOf), then counts, the scalars, each
 // list (sorted ones as deltas), the variants (their ordinals, their values
-// as places in optVals), the words last.
+// as places in optVals), the words, and last the name's words (their
+// count, their places in words as deltas: a few bytes a product).
 func (v *view) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(v.name)))
 	b = append(b, v.name...)
@@ -728,7 +736,9 @@ func (v *view) encode(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(vv.vo))
 		b = binary.AppendUvarint(b, slots)
 	}
-	return appendSorted(b, v.words)
+	b = appendSorted(b, v.words)
+	b = binary.AppendUvarint(b, uint64(len(v.names)))
+	return appendSorted(b, v.names)
 }
 
 func appendSorted(b []byte, xs []uint32) []byte {
@@ -770,6 +780,7 @@ func (ix *Index) decode(o uint32, v *view, level int) {
 		return
 	}
 	v.words = r.sorted(v.words, nWords)
+	v.names = r.sorted(v.names, r.int())
 	v.end = r.i
 }
 
