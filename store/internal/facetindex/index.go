@@ -427,7 +427,11 @@ func (ix *Index) index(o uint32, p *Product) {
 
 	for _, w := range p.Words {
 		if w != "" {
-			v.words = append(v.words, ix.words.intern(w))
+			id := ix.words.intern(w)
+			v.words = append(v.words, id)
+			if slices.Contains(p.NameWords, w) {
+				v.names = append(v.names, id) // the name's: its place below
+			}
 		}
 	}
 	slices.Sort(v.words)
@@ -436,11 +440,12 @@ func (ix *Index) index(o uint32, p *Product) {
 		ix.words.post.add(id, o)
 	}
 	// The name's words, by their places among the product's words.
-	for i, id := range v.words {
-		if slices.ContainsFunc(p.NameWords, func(w string) bool { return w == ix.words.text(id) }) {
-			v.names = append(v.names, uint32(i))
-		}
+	for j, id := range v.names {
+		i, _ := slices.BinarySearch(v.words, id)
+		v.names[j] = uint32(i)
 	}
+	slices.Sort(v.names)
+	v.names = slices.Compact(v.names)
 
 	ix.price[o], ix.priceMax[o], ix.updated[o] = pmin, pmax, p.UpdatedAt.UnixMicro()
 	if sale {
