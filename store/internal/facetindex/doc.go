@@ -83,8 +83,9 @@
 // page leaves out, Page.Skip): the candidates whose name holds a word
 // starting with each of the query's (the store's name_words match), then
 // the others, each in the order of names after the cursor when it is of
-// that rank. A record holds the places of its name's words among its
-// words (a few bytes); each candidate's record is read to rank it.
+// that rank. A record holds its name's words' terms after the name's key
+// (5 bytes a product of BenchmarkBuild's catalog), which rank a candidate
+// without the rest of its record.
 //
 // # Writes and readers
 //

@@ -430,7 +430,7 @@ func (ix *Index) index(o uint32, p *Product) {
 			id := ix.words.intern(w)
 			v.words = append(v.words, id)
 			if slices.Contains(p.NameWords, w) {
-				v.names = append(v.names, id) // the name's: its place below
+				v.names = append(v.names, id)
 			}
 		}
 	}
@@ -438,11 +438,6 @@ func (ix *Index) index(o uint32, p *Product) {
 	v.words = slices.Compact(v.words)
 	for _, id := range v.words {
 		ix.words.post.add(id, o)
-	}
-	// The name's words, by their places among the product's words.
-	for j, id := range v.names {
-		i, _ := slices.BinarySearch(v.words, id)
-		v.names[j] = uint32(i)
 	}
 	slices.Sort(v.names)
 	v.names = slices.Compact(v.names)
@@ -688,7 +683,7 @@ type view struct {
 	vendor, ptype, status, currency uint32
 	tags, cats, attrs, optNames     []uint32
 	optVals, words                  []uint32
-	names                           []uint32 // places in words of the name's words
+	names                           []uint32 // the name's words: those of words it holds
 	variants                        []variantView
 	nVariants                       int
 	end                             int // where the record ends in the pool
@@ -714,11 +709,14 @@ const (
 // encode appends the record to b: the name's key first (its length, its
 // bytes: a sort reads it there, nameOf), then counts, the scalars, each
 // list (sorted ones as deltas), the variants (their ordinals, their values
-// as places in optVals), the words, and last the name's words (their
-// count, their places in words as deltas: a few bytes a product).
+// as places in optVals), the words last. The name's words come after its
+// key (their count, their terms as deltas), where a relevance page reads
+// them without the rest (nameHolds).
 func (v *view) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(v.name)))
 	b = append(b, v.name...)
+	b = binary.AppendUvarint(b, uint64(len(v.names)))
+	b = appendSorted(b, v.names)
 	for _, n := range []int{len(v.tags), len(v.cats), len(v.attrs), len(v.optNames), len(v.optVals), len(v.variants), len(v.words)} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
@@ -741,9 +739,7 @@ func (v *view) encode(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(vv.vo))
 		b = binary.AppendUvarint(b, slots)
 	}
-	b = appendSorted(b, v.words)
-	b = binary.AppendUvarint(b, uint64(len(v.names)))
-	return appendSorted(b, v.names)
+	return appendSorted(b, v.words)
 }
 
 func appendSorted(b []byte, xs []uint32) []byte {
@@ -760,6 +756,7 @@ func (ix *Index) decode(o uint32, v *view, level int) {
 	v.reset()
 	r := reader{b: ix.pool, i: int(ix.rec[o])}
 	r.i += r.int() // the name's key
+	v.names = r.sorted(v.names, r.int())
 	nTags, nCats, nAttrs, nOpts, nVals, nVars, nWords := r.int(), r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
 	v.vendor, v.ptype, v.status, v.currency = r.u32(), r.u32(), r.u32(), r.u32()
 	v.nVariants = nVars
@@ -785,7 +782,6 @@ func (ix *Index) decode(o uint32, v *view, level int) {
 		return
 	}
 	v.words = r.sorted(v.words, nWords)
-	v.names = r.sorted(v.names, r.int())
 	v.end = r.i
 }
 

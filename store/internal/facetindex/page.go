@@ -212,7 +212,7 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 			if slices.Contains(skip, o) {
 				continue
 			}
-			if ix.nameHolds(o, words, &s.v) {
+			if ix.nameHolds(o, words, &s.v.names) {
 				if first == 1 {
 					ranks[1].Add(o)
 				}
@@ -243,13 +243,16 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 
 // nameHolds reports whether the name of the product at ordinal o holds a
 // word starting with each of words, as the store's name_words match: a
-// word "" is held by any.
-func (ix *Index) nameHolds(o uint32, words []string, v *view) bool {
-	ix.decode(o, v, withWords)
+// word "" is held by any. It reads the name's words alone, after the
+// name's key at the record's start, into names.
+func (ix *Index) nameHolds(o uint32, words []string, names *[]uint32) bool {
+	r := reader{b: ix.pool, i: int(ix.rec[o])}
+	r.i += r.int()
+	*names = r.sorted((*names)[:0], r.int())
 next:
 	for _, w := range words {
-		for _, i := range v.names {
-			if strings.HasPrefix(ix.words.text(v.words[i]), w) {
+		for _, id := range *names {
+			if strings.HasPrefix(ix.words.text(id), w) {
 				continue next
 			}
 		}
