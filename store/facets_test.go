@@ -31,6 +31,7 @@ func openWith(t *testing.T, url string, opts store.Options) *store.DB {
 type facetCatalog struct {
 	cats  []*vitrine.Category
 	words []string
+	skus  []string // a SKU of each product
 }
 
 var (
@@ -72,6 +73,7 @@ func writeFacetCatalog(t *testing.T, db *store.DB, r *rand.Rand, tenantID string
 		if err := createProduct(db, p); err != nil {
 			t.Fatalf("product %d: %v", i, err)
 		}
+		fc.skus = append(fc.skus, p.Variants[len(p.Variants)-1].SKU)
 	}
 	return fc
 }
@@ -260,6 +262,27 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 		}
 		if s := f.db.IndexStats(); s.Index < before.Index+300 || s.SQL != before.SQL || s.Builds != 1 || s.Among < 100 {
 			t.Fatalf("after the build: %+v, before %+v: want every list counted by the index, one build", s, before)
+		}
+		// Text queries in relevance order: the index picks ranks 1 and 2
+		// (names holding every word, then the other matches) past the
+		// SKU's product, rank 0, which SQL reads by key; every page, its
+		// ranks and its keys as SQL's, cursors of each rank included.
+		before = f.db.IndexStats()
+		for i := range 200 {
+			flt := randomFilter(r, fc)
+			flt.Sort, flt.Words = vitrine.SortRelevance, nil
+			for range 1 + r.IntN(2) {
+				flt.Words = append(flt.Words, vitrine.Words(pick(r, append(fc.words, "cadeira", "c", "camiseta", "feito", "sku")))...)
+			}
+			flt.SKU = vitrine.Fold(flt.Words[0])
+			if i%4 == 0 { // a query that is a product's SKU
+				sku := pick(r, fc.skus)
+				flt.Words, flt.SKU = vitrine.Words(sku), vitrine.SKUKey(sku)
+			}
+			check(t, flt)
+		}
+		if s := f.db.IndexStats(); s.SQL != before.SQL || s.Among < before.Among+150 {
+			t.Fatalf("text queries in relevance order: %+v, before %+v: want their pages picked by the index", s, before)
 		}
 	})
 }

@@ -151,12 +151,12 @@ func (ixs *Indexes) count(index, among bool) {
 // it is ahead of the snapshot. With them, the ids of the page's products,
 // in its order, when the filter keeps few enough (pageAmong) that the
 // index picks them for less than walking the company's products in order.
-func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, []string, error) {
+func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, []string, []int, error) {
 	ixs := db.ix
 	tenant := pq.tenantID
 	seq, pruned, err := readSeq(ctx, c, tenant)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ixs.mu.Lock()
 	at, refused := ixs.refused[tenant]
@@ -166,29 +166,29 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 	}
 	ixs.mu.Unlock()
 	if refused {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	ix := ixs.cache.Get(tenant)
 	if ix == nil {
 		ixs.start(tenant)
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if from := ix.Seq(); from < seq {
 		ok, err := db.catchUp(ctx, c, tenant, ix, from, seq, pruned)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if !ok {
-			return nil, nil, nil
+			return nil, nil, nil, nil
 		}
 	}
 	q := facetindex.Query{Filter: pq.f, Categories: pq.categories, Facets: pq.f.Facets}
-	page := facetindex.Page{Sort: pq.f.Sort, After: pq.f.After, Limit: pq.f.Limit}
-	facets, ids, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit, len(pq.f.Options) > 0 || len(pq.f.Words) > 0))
+	page := facetindex.Page{Sort: pq.f.Sort, After: pq.f.After, Limit: pq.f.Limit, Skip: pq.skuOf}
+	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit, len(pq.f.Options) > 0 || len(pq.f.Words) > 0))
 	if !ok {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	return facets, ids, nil
+	return facets, ids, ranks, nil
 }
 
 // pageAmong is the number of products a filter keeps under which the
@@ -426,7 +426,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		rows sqldb.Rows
 		err  error
 	)
-	const cols = `SELECT CAST(id AS TEXT), name_key, status, vendor, product_type, currency, updated_at, search FROM products WHERE tenant_id = $1 AND `
+	const cols = `SELECT CAST(id AS TEXT), name_key, status, vendor, product_type, currency, updated_at, search, name_words FROM products WHERE tenant_id = $1 AND `
 	if ids != nil {
 		rows, err = c.Query(ctx, cols+`id `+base.IDList(db.d)+` ORDER BY id`, tenant, base.IDArg(db.d, ids))
 	} else {
@@ -439,16 +439,17 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 	byID := map[string]*facetindex.Product{}
 	for rows.Next() {
 		var (
-			p              facetindex.Product
-			status, search string
+			p                    facetindex.Product
+			status, search, name string
 		)
-		if err := rows.Scan(&p.ID, &p.NameKey, &status, &p.Vendor, &p.ProductType, &p.Currency, &p.UpdatedAt, &search); err != nil {
+		if err := rows.Scan(&p.ID, &p.NameKey, &status, &p.Vendor, &p.ProductType, &p.Currency, &p.UpdatedAt, &search, &name); err != nil {
 			rows.Close()
 			return err
 		}
 		p.ID = strings.ToLower(p.ID)
 		p.Status = vitrine.ProductStatus(status)
 		p.Words = strings.Fields(search)
+		p.NameWords = strings.Fields(name)
 		ps = append(ps, &p)
 		byID[p.ID] = &p
 	}

@@ -57,13 +57,20 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 				pq.categories = []string{noCategory} // the filter matches nothing
 			}
 		}
-		if len(f.Facets) > 0 && db.ix != nil {
+		// The SKU's product first, by its key: as a condition, SQLite
+		// walked the company's products in name order for a SKU that is
+		// no product's, and every later rank checked it on each row. (The
+		// index leaves it out of the ranks after it.)
+		if f.Sort == vitrine.SortRelevance {
 			var err error
-			if out.Facets, pq.only, err = db.indexFacets(ctx, c, pq); err != nil {
+			if pq.skuOf, err = db.productsOfSKU(ctx, c, tenantID, f.SKU); err != nil {
 				return err
 			}
-			if f.Sort == vitrine.SortRelevance {
-				pq.only = nil // its ranks are read by the search
+		}
+		if len(f.Facets) > 0 && db.ix != nil {
+			var err error
+			if out.Facets, pq.only, pq.ranks, err = db.indexFacets(ctx, c, pq); err != nil {
+				return err
 			}
 			db.ix.count(out.Facets != nil, pq.only != nil)
 		}
@@ -82,13 +89,6 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		if f.Sort != vitrine.SortRelevance {
 			return db.listProducts(ctx, c, pq, -1, out)
 		}
-		// The SKU's product first, by its key: as a condition, SQLite
-		// walked the company's products in name order for a SKU that is
-		// no product's, and every later rank checked it on each row.
-		var err error
-		if pq.skuOf, err = db.productsOfSKU(ctx, c, tenantID, f.SKU); err != nil {
-			return err
-		}
 		after := f.After
 		first := 0
 		if after != nil {
@@ -105,8 +105,19 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 			if rank == 0 && len(pq.skuOf) == 0 {
 				continue
 			}
+			// The index picked ranks 1 and 2 (pq.ranks): each rank's ids
+			// are read by key; rank 0 by the filter, its one product by key.
+			g.only = nil
+			if pq.only != nil && rank > 0 {
+				g.only = []string{}
+				for i, id := range pq.only {
+					if pq.ranks[i] == rank {
+						g.only = append(g.only, id)
+					}
+				}
+			}
 			read := rank
-			if rank > 0 && pq.ws.few {
+			if rank > 0 && pq.ws.few && pq.only == nil {
 				read = nameOrRest
 			}
 			if err := db.listProducts(ctx, c, g, read, out); err != nil {
@@ -161,7 +172,10 @@ type productQuery struct {
 	// filter's, in the sort's order, after the cursor): the page is read
 	// by them, by id, rather than by the filter's terms. (The query keeps
 	// its keyset, order and limit: on so few rows they cost nothing.)
-	only []string
+	// In relevance order, only are the page's products of ranks 1 and 2,
+	// ranks the rank of each.
+	only  []string
+	ranks []int
 }
 
 // filter adds to q the terms of pq's filter that do not depend on the
@@ -310,12 +324,16 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 	case 0:
 		q.Where = append(q.Where, skuIs(&q, pq.skuOf, false)...)
 	case 1:
-		first(append([]string{match("name_words", true)}, skuIs(&q, pq.skuOf, true)...)...)
-		from = ws.from("name_words")
+		if pq.only == nil {
+			first(append([]string{match("name_words", true)}, skuIs(&q, pq.skuOf, true)...)...)
+			from = ws.from("name_words")
+		}
 	case 2:
-		first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
-		q.Where = append(q.Where, `NOT `+match("name_words", false))
-		from = ws.from("search")
+		if pq.only == nil {
+			first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
+			q.Where = append(q.Where, `NOT `+match("name_words", false))
+			from = ws.from("search")
+		}
 	case nameOrRest:
 		// A name's words are among the product's: ranks 1 and 2 are the
 		// products matching in search, apart from the SKU itself.

@@ -122,6 +122,7 @@ func (c *benchCatalog) product(i int) *Product {
 	}
 	slices.Sort(ws)
 	p.Words = slices.Compact(ws)
+	p.NameWords = c.fold(name)
 	return p
 }
 

@@ -371,3 +371,15 @@ func (b *brute) keyOf(id string, s vitrine.ProductSort) *vitrine.ProductKey {
 	}
 	return k
 }
+
+// nameHolds reports whether the name of product id holds a word starting
+// with each of words: its name's words that are among its words.
+func (b *brute) nameHolds(id string, words []string) bool {
+	p := b.products[id]
+	for _, w := range words {
+		if !slices.ContainsFunc(p.NameWords, func(nw string) bool { return slices.Contains(p.Words, nw) && strings.HasPrefix(nw, w) }) {
+			return false
+		}
+	}
+	return true
+}

@@ -75,9 +75,17 @@
 // candidates are read. These are the store's keyset semantics: (column,
 // id) after the cursor's, in ORDER BY column, id, on name_key as SQLite's
 // BINARY and PostgreSQL's COLLATE "C" compare it. The store then reads
-// those rows alone, by id. A relevance sort's ranks are the search's: the
-// index gives no page for it. About 30 ns a candidate in the order of
-// names (ties many), 10 in another (BenchmarkPage).
+// those rows alone, by id. About 30 ns a candidate in the order of names
+// (ties many), 10 in another (BenchmarkPage).
+//
+// A relevance page of a text query is of the search's ranks 1 and 2 (rank
+// 0, the product whose SKU is the query, the store reads by key, and the
+// page leaves out, Page.Skip): the candidates whose name holds a word
+// starting with each of the query's (the store's name_words match), then
+// the others, each in the order of names after the cursor when it is of
+// that rank. A record holds its name's words' terms after the name's key
+// (5 bytes a product of BenchmarkBuild's catalog), which rank a candidate
+// without the rest of its record.
 //
 // # Writes and readers
 //

@@ -47,24 +47,35 @@ func (ix *Index) FacetsAt(seq uint64, q Query) (*vitrine.Facets, bool) {
 }
 
 // FacetsPageAt returns what FacetsAt returns and, when the filter keeps
-// at most max products and the index holds the page's order (every one
-// but relevance), the ids of the page's products, in its order (empty, not
-// nil, when none is left; nil otherwise): the page a caller then reads by
-// their ids alone, in the same snapshot.
-func (ix *Index) FacetsPageAt(seq uint64, q Query, p Page, max int) (*vitrine.Facets, []string, bool) {
+// at most max products and the index holds the page's order, the ids of
+// the page's products, in its order (empty, not nil, when none is left;
+// nil otherwise): the page a caller then reads by their ids alone, in the
+// same snapshot. A relevance page (of a query's words) is of ranks 1 and
+// 2, past p.Skip (relevancePage); ranks holds each product's rank.
+func (ix *Index) FacetsPageAt(seq uint64, q Query, p Page, max int) (facets *vitrine.Facets, ids []string, ranks []int, ok bool) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.seq != seq {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	s := scratches.Get().(*scratch)
 	defer scratches.Put(s)
 	cand := ix.candidates(&q, s)
-	var ids []string
-	if o, ok := ix.orderOf(p); ok && p.Limit > 0 && cand.GetCardinality() <= uint64(max) {
-		ids = ix.pageIDs(cand, &o, p.Limit, s)
+	if cand.GetCardinality() <= uint64(max) {
+		if p.Sort == vitrine.SortRelevance {
+			if q.Found == nil {
+				ids, ranks, _ = ix.relevancePage(cand, q.Filter.Words, p, s)
+			}
+		} else if o, ok := ix.orderOf(p); ok && p.Limit > 0 {
+			ids = ix.pageIDs(cand, &o, p.Limit, s)
+		}
 	}
-	return ix.count(cand, q.Facets, s), ids, true
+	if ids == nil {
+		ranks = nil
+	} else if ranks == nil {
+		ranks = []int{}
+	}
+	return ix.count(cand, q.Facets, s), ids, ranks, true
 }
 
 // counts are the counts of one call, by facet, by key of the facet's dictionary.

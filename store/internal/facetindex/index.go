@@ -427,7 +427,11 @@ func (ix *Index) index(o uint32, p *Product) {
 
 	for _, w := range p.Words {
 		if w != "" {
-			v.words = append(v.words, ix.words.intern(w))
+			id := ix.words.intern(w)
+			v.words = append(v.words, id)
+			if slices.Contains(p.NameWords, w) {
+				v.names = append(v.names, id)
+			}
 		}
 	}
 	slices.Sort(v.words)
@@ -435,6 +439,8 @@ func (ix *Index) index(o uint32, p *Product) {
 	for _, id := range v.words {
 		ix.words.post.add(id, o)
 	}
+	slices.Sort(v.names)
+	v.names = slices.Compact(v.names)
 
 	ix.price[o], ix.priceMax[o], ix.updated[o] = pmin, pmax, p.UpdatedAt.UnixMicro()
 	if sale {
@@ -677,6 +683,7 @@ type view struct {
 	vendor, ptype, status, currency uint32
 	tags, cats, attrs, optNames     []uint32
 	optVals, words                  []uint32
+	names                           []uint32 // the name's words: those of words it holds
 	variants                        []variantView
 	nVariants                       int
 	end                             int // where the record ends in the pool
@@ -689,7 +696,7 @@ type variantView struct {
 
 func (v *view) reset() {
 	v.tags, v.cats, v.attrs, v.optNames = v.tags[:0], v.cats[:0], v.attrs[:0], v.optNames[:0]
-	v.optVals, v.words, v.variants = v.optVals[:0], v.words[:0], v.variants[:0]
+	v.optVals, v.words, v.names, v.variants = v.optVals[:0], v.words[:0], v.names[:0], v.variants[:0]
 }
 
 // How much of a record decode reads: it stops before what is not asked.
@@ -702,10 +709,14 @@ const (
 // encode appends the record to b: the name's key first (its length, its
 // bytes: a sort reads it there, nameOf), then counts, the scalars, each
 // list (sorted ones as deltas), the variants (their ordinals, their values
-// as places in optVals), the words last.
+// as places in optVals), the words last. The name's words come after its
+// key (their count, their terms as deltas), where a relevance page reads
+// them without the rest (nameHolds).
 func (v *view) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(v.name)))
 	b = append(b, v.name...)
+	b = binary.AppendUvarint(b, uint64(len(v.names)))
+	b = appendSorted(b, v.names)
 	for _, n := range []int{len(v.tags), len(v.cats), len(v.attrs), len(v.optNames), len(v.optVals), len(v.variants), len(v.words)} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
@@ -745,6 +756,7 @@ func (ix *Index) decode(o uint32, v *view, level int) {
 	v.reset()
 	r := reader{b: ix.pool, i: int(ix.rec[o])}
 	r.i += r.int() // the name's key
+	v.names = r.sorted(v.names, r.int())
 	nTags, nCats, nAttrs, nOpts, nVals, nVars, nWords := r.int(), r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
 	v.vendor, v.ptype, v.status, v.currency = r.u32(), r.u32(), r.u32(), r.u32()
 	v.nVariants = nVars

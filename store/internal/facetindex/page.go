@@ -3,6 +3,8 @@ package facetindex
 import (
 	"bytes"
 	"cmp"
+	"slices"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/vitrine/vitrine"
@@ -15,6 +17,9 @@ type Page struct {
 	Sort  vitrine.ProductSort
 	After *vitrine.ProductKey
 	Limit int
+	// Skip, for a relevance page, are the products of its rank 0 (the
+	// SKU's, which the store reads by key): left out of ranks 1 and 2.
+	Skip []string
 }
 
 // order is a page's sort order as the index compares it: the column the
@@ -171,4 +176,89 @@ func (ix *Index) pageIDs(cand *roaring.Bitmap, o *order, limit int, s *scratch) 
 		ids[i] = uuidString(ix.ids[p])
 	}
 	return ids
+}
+
+// relevancePage returns the ids of a relevance page of cand, the products
+// holding the query's words, and the rank of each, as the store's search
+// ranks them past its rank 0 (the SKU's product, p.Skip): rank 1, those
+// whose name holds a word starting with each of words, then rank 2, the
+// others, each in the order of names (then ids) after the cursor when it
+// is of that rank, from the first otherwise (a cursor of rank 2 leaves no
+// rank 1). False when words are none or the cursor's id is no UUID.
+func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *scratch) ([]string, []int, bool) {
+	if len(words) == 0 || p.Limit <= 0 {
+		return nil, nil, false
+	}
+	first := 1
+	if p.After != nil {
+		first = max(p.After.Rank, 1)
+	}
+	var skip []uint32
+	for _, id := range p.Skip {
+		if b, err := parseID(id); err == nil {
+			if o, ok := ix.byID[b]; ok {
+				skip = append(skip, o)
+			}
+		}
+	}
+	// The candidates by rank: each one's name words read from its record.
+	ranks := [3]*roaring.Bitmap{nil, roaring.New(), roaring.New()}
+	s.keep = s.keep[:0]
+	rest := s.keep
+	it := cand.ManyIterator()
+	var buf [256]uint32
+	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+		for _, o := range buf[:n] {
+			if slices.Contains(skip, o) {
+				continue
+			}
+			if ix.nameHolds(o, words, &s.v.names) {
+				if first == 1 {
+					ranks[1].Add(o)
+				}
+			} else {
+				rest = append(rest, o)
+			}
+		}
+	}
+	ranks[2].AddMany(rest)
+	s.keep = rest
+	ids, rs := []string{}, []int{}
+	for rank := first; rank <= 2 && len(ids) < p.Limit; rank++ {
+		q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
+		if p.After != nil && p.After.Rank == rank {
+			q.After = p.After
+		}
+		o, ok := ix.orderOf(q)
+		if !ok {
+			return nil, nil, false
+		}
+		s.top = ix.page(ranks[rank], &o, q.Limit, s.top)
+		for _, o := range s.top {
+			ids, rs = append(ids, uuidString(ix.ids[o])), append(rs, rank)
+		}
+	}
+	return ids, rs, true
+}
+
+// nameHolds reports whether the name of the product at ordinal o holds a
+// word starting with each of words, as the store's name_words match: a
+// word "" is held by any. It reads the name's words alone, after the
+// name's key at the record's start, into names.
+func (ix *Index) nameHolds(o uint32, words []string, names *[]uint32) bool {
+	r := reader{b: ix.pool, i: int(ix.rec[o])}
+	r.i += r.int()
+	*names = r.sorted((*names)[:0], r.int())
+next:
+	for _, w := range words {
+		for _, id := range *names {
+			if strings.HasPrefix(ix.words.text(id), w) {
+				continue next
+			}
+		}
+		if w != "" {
+			return false
+		}
+	}
+	return true
 }

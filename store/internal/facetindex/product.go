@@ -39,6 +39,11 @@ type Product struct {
 	// name, description text, SKUs, barcodes, tags, vendor, type and
 	// option values: vitrine.Words of each), in any order, repeated or not.
 	Words []string
+	// NameWords are the words of the product's name (vitrine.Words of it:
+	// the store's name_words), by which a relevance page ranks a product
+	// whose name holds every word of the query first. Only those among
+	// Words count (the name's words are among the product's).
+	NameWords []string
 }
 
 // Variant is what the index holds of a variant: its option values, by the
@@ -63,7 +68,7 @@ type Category struct {
 // search text as the store computes them.
 func ProductOf(p *vitrine.Product, words []string) Product {
 	out := Product{ID: p.ID, NameKey: vitrine.Fold(p.Name), Status: p.Status, Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags,
-		Currency: p.Currency, UpdatedAt: p.UpdatedAt, Words: words}
+		Currency: p.Currency, UpdatedAt: p.UpdatedAt, Words: words, NameWords: vitrine.Words(p.Name)}
 	for _, c := range p.Categories {
 		out.Categories = append(out.Categories, c.ID)
 	}

@@ -104,6 +104,17 @@ func randomProduct(rng *rand.Rand, id string, i int, cats []Category) *Product {
 		p.Words = append(p.Words, pick(rng, rWords))
 	}
 	p.Words = append(p.Words, fmt.Sprintf("sku%d", i))
+	// The name's words: some of its words (drawn without the generator,
+	// which the seeds' catalogs keep as they were), and now and then one
+	// that is not among them (the index ignores it).
+	for j, w := range p.Words {
+		if (i+j)%2 == 0 {
+			p.NameWords = append(p.NameWords, w)
+		}
+	}
+	if i%7 == 0 {
+		p.NameWords = append(p.NameWords, "mesa")
+	}
 	return p
 }
 
@@ -209,6 +220,9 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 			}
 		})
 		checkPages(t, rng, ix, b, q, want)
+		if len(f.Words) > 0 && q.Found == nil {
+			checkRelevance(t, rng, ix, b, q, want)
+		}
 		if len(f.Words) > 0 {
 			// The caller's own search: the index takes the products found.
 			g := f
@@ -253,6 +267,59 @@ func checkPages(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, want
 		Updated: rBase.Add(time.Duration(rng.IntN(600)) * time.Second).Add(time.Duration(rng.IntN(2000)) * time.Nanosecond), ID: randomID(rng)}
 	if got, _ := ix.PageOf(q, p); !slices.Equal(got, b.page(want, p)) {
 		t.Fatalf("filter %s, page %s after %+v: got %v, want %v", describeFilter(q.Filter), p.Sort, p.After, got, b.page(want, p))
+	}
+}
+
+// checkRelevance compares the index's relevance pages of q's products
+// with the store's: past a product left out (the SKU's, rank 0), rank 1
+// (names holding a word starting with each of the query's) then rank 2,
+// each in name-key order, every page after the last key of the one before
+// with its rank, the first one now and then after a key of rank 0.
+func checkRelevance(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, want []string) {
+	t.Helper()
+	var skip []string
+	if len(want) > 0 && rng.IntN(2) == 0 {
+		skip = []string{pick(rng, want)}
+	}
+	var ranked [3][]string
+	for _, id := range want {
+		if slices.Contains(skip, id) {
+			continue
+		}
+		r := 2
+		if b.nameHolds(id, q.Filter.Words) {
+			r = 1
+		}
+		ranked[r] = append(ranked[r], id)
+	}
+	var wantIDs []string
+	var wantRanks []int
+	for r := 1; r <= 2; r++ {
+		for _, id := range b.page(ranked[r], Page{Sort: vitrine.SortName, Limit: len(ranked[r])}) {
+			wantIDs, wantRanks = append(wantIDs, id), append(wantRanks, r)
+		}
+	}
+	p := Page{Sort: vitrine.SortRelevance, Limit: 1 + rng.IntN(7), Skip: skip}
+	if rng.IntN(4) == 0 {
+		p.After = &vitrine.ProductKey{Rank: 0, ID: randomID(rng)}
+	}
+	at := 0
+	for range len(wantIDs) + 1 {
+		_, ids, ranks, ok := ix.FacetsPageAt(ix.Seq(), q, p, 1<<30)
+		end := min(at+p.Limit, len(wantIDs))
+		if !ok || !slices.Equal(ids, wantIDs[at:end]) || !slices.Equal(ranks, wantRanks[at:end]) {
+			t.Fatalf("filter %s, relevance page after %+v, limit %d, skip %v:\n got %v %v\nwant %v %v", describeFilter(q.Filter), p.After, p.Limit, skip,
+				ids, ranks, wantIDs[at:end], wantRanks[at:end])
+		}
+		if len(ids) == 0 {
+			break
+		}
+		at = end
+		p.After = b.keyOf(ids[len(ids)-1], vitrine.SortName)
+		p.After.Rank = ranks[len(ranks)-1]
+	}
+	if at != len(wantIDs) {
+		t.Fatalf("filter %s: the relevance pages hold %d products, want %d", describeFilter(q.Filter), at, len(wantIDs))
 	}
 }
 
