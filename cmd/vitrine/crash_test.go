@@ -106,6 +106,42 @@ func startServeWatching(t *testing.T, db string, watch *regexp.Regexp, extra ...
 	return nil, "", nil
 }
 
+// createLoad runs clients clients of the server at url, each calling
+// create_product with the arguments args(client, i) gives for its i-th
+// call, until ctx ends or the server goes away; each write answered is
+// told to acked, by its SKU. Wait on the group returned for the clients
+// to end.
+func createLoad(t *testing.T, ctx context.Context, url, token string, clients int,
+	args func(client, i int) (sku string, args map[string]any), acked func(sku string)) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for g := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "load", Version: "1"}, nil).Connect(ctx,
+				&mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1}, nil)
+			if err != nil {
+				t.Errorf("connect: %v", err)
+				return
+			}
+			defer cs.Close()
+			for i := 0; ctx.Err() == nil; i++ {
+				sku, a := args(g, i)
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_product", Arguments: a})
+				if err != nil {
+					return // the server is gone
+				}
+				if res.IsError {
+					t.Errorf("%s: %s", sku, res.Content[0].(*mcp.TextContent).Text)
+					return
+				}
+				acked(sku)
+			}
+		}()
+	}
+	return &wg
+}
+
 // A server killed (SIGKILL) in the middle of a write load loses no write
 // it acknowledged, and leaves nothing half-written: every product is there
 // with its audit event and its stock movement, or not at all.
@@ -122,42 +158,21 @@ func TestCrashSafety(t *testing.T) {
 	var (
 		mu    sync.Mutex
 		acked []string
-		wg    sync.WaitGroup
 	)
 	ctx, stopLoad := context.WithCancel(context.Background())
 	killed := make(chan struct{})
-	for g := range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "load", Version: "1"}, nil).Connect(ctx,
-				&mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1}, nil)
-			if err != nil {
-				t.Errorf("connect: %v", err)
-				return
-			}
-			defer cs.Close()
-			for i := 0; ctx.Err() == nil; i++ {
-				sku := fmt.Sprintf("CR-%d-%d", g, i)
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_product", Arguments: map[string]any{
-					"tenant_id": tenant, "sku": sku, "name": "Crash " + sku, "price": "1.00", "stock": 3}})
-				if err != nil {
-					return // the server is gone
-				}
-				if res.IsError {
-					t.Errorf("%s: %s", sku, res.Content[0].(*mcp.TextContent).Text)
-					return
-				}
-				mu.Lock()
-				acked = append(acked, sku)
-				n := len(acked)
-				mu.Unlock()
-				if n == 150 {
-					close(killed)
-				}
-			}
-		}()
-	}
+	wg := createLoad(t, ctx, url, token, 6, func(g, i int) (string, map[string]any) {
+		sku := fmt.Sprintf("CR-%d-%d", g, i)
+		return sku, map[string]any{"tenant_id": tenant, "sku": sku, "name": "Crash " + sku, "price": "1.00", "stock": 3}
+	}, func(sku string) {
+		mu.Lock()
+		acked = append(acked, sku)
+		n := len(acked)
+		mu.Unlock()
+		if n == 150 {
+			close(killed)
+		}
+	})
 	select {
 	case <-killed:
 	case <-time.After(20 * time.Second):

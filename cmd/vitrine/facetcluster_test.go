@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
 	"regexp"
 	"slices"
 	"sync"
@@ -60,42 +59,21 @@ func testFacetsThroughKilledInstances(t *testing.T, db string) {
 	var (
 		mu    sync.Mutex
 		acked int
-		wg    sync.WaitGroup
 	)
 	load, stopLoad := context.WithCancel(ctx)
 	killAt := make(chan struct{})
-	for g := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "load", Version: "1"}, nil).Connect(load,
-				&mcp.StreamableClientTransport{Endpoint: writerURL + "/mcp", HTTPClient: &http.Client{Transport: bearer(token)}, MaxRetries: -1}, nil)
-			if err != nil {
-				t.Errorf("connect: %v", err)
-				return
-			}
-			defer cs.Close()
-			for i := 0; load.Err() == nil; i++ {
-				sku := fmt.Sprintf("KL-%d-%d", g, i)
-				res, err := cs.CallTool(load, &mcp.CallToolParams{Name: "create_product", Arguments: map[string]any{
-					"tenant_id": tenant, "sku": sku, "name": "Kill load " + sku, "price": "1.00", "stock": 1,
-					"vendor": fmt.Sprintf("Kill Vendor %d", i%3), "tags": []string{clusterTag, fmt.Sprintf("kl-%d", g)}}})
-				if err != nil {
-					return // the writer is gone
-				}
-				if res.IsError {
-					t.Errorf("%s: %s", sku, res.Content[0].(*mcp.TextContent).Text)
-					return
-				}
-				mu.Lock()
-				acked++
-				if acked == 120 {
-					close(killAt)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	wg := createLoad(t, load, writerURL, token, 4, func(g, i int) (string, map[string]any) {
+		sku := fmt.Sprintf("KL-%d-%d", g, i)
+		return sku, map[string]any{"tenant_id": tenant, "sku": sku, "name": "Kill load " + sku, "price": "1.00", "stock": 1,
+			"vendor": fmt.Sprintf("Kill Vendor %d", i%3), "tags": []string{clusterTag, fmt.Sprintf("kl-%d", g)}}
+	}, func(string) {
+		mu.Lock()
+		acked++
+		if acked == 120 {
+			close(killAt)
+		}
+		mu.Unlock()
+	})
 	// The readers list while the writes go on: each call counts at least
 	// the writes acknowledged before it started.
 	reads := 0
