@@ -11,6 +11,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/store"
 )
 
 // The words of the text query benchmark's catalog, as vitrine-bench
@@ -55,33 +56,9 @@ func BenchmarkTextQuery(b *testing.B) {
 	for _, d := range dbtest.Dialects() {
 		b.Run(d.Name, func(b *testing.B) {
 			db := dbtest.Open(b, d.URL(b))
-			now := vitrine.Now()
-			u := &vitrine.User{ID: vitrine.NewID(), Email: "ana@example.com", Name: "Ana", CreatedAt: now, UpdatedAt: now}
-			if err := db.CreateUser(ctx, u); err != nil {
-				b.Fatal(err)
-			}
-			var tenants []string
-			for _, slug := range []string{"big", "small"} {
-				tn := &vitrine.Tenant{ID: vitrine.NewID(), Name: slug, Slug: slug, CreatedAt: now, UpdatedAt: now}
-				m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: u.ID, Role: vitrine.RoleOwner, Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
-				if err := db.CreateTenant(ctx, testChange, tn, m); err != nil {
-					b.Fatal(err)
-				}
-				tenants = append(tenants, tn.ID)
-			}
-			r := rand.New(rand.NewPCG(35, 35))
-			for t, count := range []int{n, n / 10} {
-				for done := 0; done < count; done += 1000 {
-					writes := make([]vitrine.ProductWrite, min(1000, count-done))
-					for i := range writes {
-						writes[i].Create = queryBenchProduct(r, tenants[t], done+i)
-					}
-					if _, err := db.WriteProducts(ctx, testChange, tenants[t], writes, true, nil); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			big := tenants[0]
+			big, small := benchTenant(b, db, "big"), benchTenant(b, db, "small")
+			fillQueryBench(b, db, big, n)
+			fillQueryBench(b, db, small, n/10)
 			// The index built, as in a server that has listed before.
 			if _, err := db.FindProducts(ctx, big, vitrine.ProductFilter{Facets: facets, Sort: vitrine.SortName, Limit: 51}); err != nil {
 				b.Fatal(err)
@@ -110,6 +87,36 @@ func BenchmarkTextQuery(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// benchTenant creates a company of the slug, owned by a user of its own.
+func benchTenant(b *testing.B, db *store.DB, slug string) string {
+	now := vitrine.Now()
+	u := &vitrine.User{ID: vitrine.NewID(), Email: slug + "@example.com", Name: slug, CreatedAt: now, UpdatedAt: now}
+	if err := db.CreateUser(ctx, u); err != nil {
+		b.Fatal(err)
+	}
+	tn := &vitrine.Tenant{ID: vitrine.NewID(), Name: slug, Slug: slug, CreatedAt: now, UpdatedAt: now}
+	m := &vitrine.Membership{ID: vitrine.NewID(), TenantID: tn.ID, UserID: u.ID, Role: vitrine.RoleOwner, Status: vitrine.MembershipActive, CreatedAt: now, UpdatedAt: now}
+	if err := db.CreateTenant(ctx, testChange, tn, m); err != nil {
+		b.Fatal(err)
+	}
+	return tn.ID
+}
+
+// fillQueryBench writes n of the text query benchmark's products into the
+// company, a thousand a call, the same products for the same n.
+func fillQueryBench(b *testing.B, db *store.DB, tenantID string, n int) {
+	r := rand.New(rand.NewPCG(35, 35))
+	for done := 0; done < n; done += 1000 {
+		writes := make([]vitrine.ProductWrite, min(1000, n-done))
+		for i := range writes {
+			writes[i].Create = queryBenchProduct(r, tenantID, done+i)
+		}
+		if _, err := db.WriteProducts(ctx, testChange, tenantID, writes, true, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

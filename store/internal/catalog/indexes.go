@@ -426,11 +426,15 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		rows sqldb.Rows
 		err  error
 	)
+	// ORDER BY names the table's column: a bare id is the output column,
+	// CAST(id AS TEXT), which PostgreSQL would sort as text, reading every
+	// product after the chunk's first to sort them (a build quadratic in
+	// the company's products) instead of walking the primary key.
 	const cols = `SELECT CAST(id AS TEXT), name_key, status, vendor, product_type, currency, updated_at, search, name_words FROM products WHERE tenant_id = $1 AND `
 	if ids != nil {
-		rows, err = c.Query(ctx, cols+`id `+base.IDList(db.d)+` ORDER BY id`, tenant, base.IDArg(db.d, ids))
+		rows, err = c.Query(ctx, cols+`id `+base.IDList(db.d)+` ORDER BY products.id`, tenant, base.IDArg(db.d, ids))
 	} else {
-		rows, err = c.Query(ctx, cols+`id > $2 ORDER BY id`+base.LimitTo("$3"), tenant, after, limit)
+		rows, err = c.Query(ctx, cols+`id > $2 ORDER BY products.id`+base.LimitTo("$3"), tenant, after, limit)
 	}
 	if err != nil {
 		return err
@@ -471,7 +475,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 	get := func(id string) *facetindex.Product { return byID[strings.ToLower(id)] }
 	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), opt1_key, opt1_name, opt1, opt2_key, opt2_name, opt2, opt3_key, opt3_name, opt3,
 			CAST(price AS TEXT), coalesce(CAST(compare_at_price AS TEXT), ''), CAST(stock AS TEXT)
-			FROM `+base.By(db.d, "variants", "variants_by_product")+` WHERE tenant_id = $1 AND `+in+` ORDER BY product_id, position`,
+			FROM `+base.By(db.d, "variants", "variants_by_product")+` WHERE tenant_id = $1 AND `+in+` ORDER BY variants.product_id, position`,
 		args, func(r []string) {
 			p := get(r[0])
 			if p == nil {
