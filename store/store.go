@@ -52,6 +52,10 @@ type Options struct {
 	// (DefaultFacetIndexMemory), below 0 for none (every faceted list
 	// counts by SQL).
 	FacetIndexMemory int64
+	// OnIndexBytes, if set, is told the bytes the facet indexes and the
+	// builds under way hold, each time they change (vitrine serve sets
+	// its soft memory limit by it).
+	OnIndexBytes func(int64)
 }
 
 // DefaultFacetIndexMemory is the facet indexes' memory by default.
@@ -93,7 +97,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 	if opts.FacetIndexMemory == 0 {
 		opts.FacetIndexMemory = DefaultFacetIndexMemory
 	}
-	db.Store.EnableIndexes(opts.FacetIndexMemory, opts.Logger)
+	db.Store.EnableIndexes(opts.FacetIndexMemory, opts.Logger, opts.OnIndexBytes)
 	if !opts.NoMigrate {
 		if _, err := db.Migrate(ctx); err != nil {
 			d.Close()

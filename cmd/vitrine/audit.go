@@ -49,10 +49,10 @@ func (r *retention) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// openServing opens the database and a service that keeps the audit log
-// as the flags say. close writes the buffered audit events, then closes
+// openServing opens the database with opts (its logger log) and a service
+// that keeps the audit log as the flags say. close writes the buffered audit events, then closes
 // the sink and the database: call it at every graceful stop.
-func (e *env) openServing(log *slog.Logger, f AuditFlags, facetMemory int64, reg prometheus.Registerer) (db *store.DB, svc *service.Service, close func(), err error) {
+func (e *env) openServing(log *slog.Logger, f AuditFlags, opts store.Options, reg prometheus.Registerer) (db *store.DB, svc *service.Service, close func(), err error) {
 	o := auditlog.Options{Reads: auditlog.Reads(f.AuditReads), Retention: time.Duration(f.AuditRetention), Metrics: reg}
 	var sink io.Closer
 	switch {
@@ -68,7 +68,8 @@ func (e *env) openServing(log *slog.Logger, f AuditFlags, facetMemory int64, reg
 	default:
 		return nil, nil, nil, &usageError{fmt.Sprintf("--audit-sink must be stderr or file:PATH; got %q", f.AuditSink)}
 	}
-	if db, err = store.Open(e.ctx, e.flags.DB, store.Options{Logger: log, FacetIndexMemory: facetMemory}); err != nil {
+	opts.Logger = log
+	if db, err = store.Open(e.ctx, e.flags.DB, opts); err != nil {
 		if sink != nil {
 			sink.Close()
 		}

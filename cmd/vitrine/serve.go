@@ -53,7 +53,7 @@ type ServeCmd struct {
 	MetricsAddr      string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address (keep it private). Unset: on the main address only when it is loopback and no --public-url says a proxy is in front; otherwise nowhere, which the server says at start."`
 	PprofAddr        string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout  time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
-	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 75); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is this plus 128 MiB."`
+	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 75); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is what the indexes and their builds hold plus 64 MiB, at least 128 MiB."`
 	ShopFlags
 	ToolFlags
 	AuditFlags
@@ -204,7 +204,8 @@ func (c *ServeCmd) authServer(ctx context.Context, svc *service.Service, log *sl
 func (c *ServeCmd) Run(e *env) error {
 	log, sdkLog := c.logger(e.stderr)
 	reg := prometheus.NewRegistry()
-	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, facetMemory(c.FacetIndexMemory), reg)
+	facetBytes, onIndexBytes := facetMemory(c.FacetIndexMemory)
+	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, store.Options{FacetIndexMemory: facetBytes, OnIndexBytes: onIndexBytes}, reg)
 	if err != nil {
 		return err
 	}
@@ -438,7 +439,7 @@ func (c *StdioCmd) Run(e *env) error {
 	if token == "" {
 		return &usageError{"VITRINE_TOKEN is not set: create a token with \"vitrine token create --email E --name N\" and put it in VITRINE_TOKEN"}
 	}
-	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, 0, nil)
+	db, svc, closeDB, err := e.openServing(log, c.AuditFlags, store.Options{}, nil)
 	if err != nil {
 		return err
 	}
@@ -500,17 +501,24 @@ func tuneGC() {
 }
 
 // facetMemory turns --facet-index-memory (MiB) into the store's bytes
-// (below 0 for none), and sets the server's soft memory limit, unless
-// GOMEMLIMIT does: at GOGC=400 the heap of a live index would grow to five
-// times it between collections; with the limit, the collector runs sooner
-// when the heap nears the indexes' memory and 128 MiB for the rest.
-func facetMemory(mib int64) int64 {
+// (below 0 for none) and what the store tells the bytes its indexes hold.
+// Unless GOMEMLIMIT is set, that sets the server's soft memory limit to
+// the bytes the indexes and their builds under way hold, and 64 MiB for
+// the rest (the requests' garbage), at least 128 MiB: at GOGC=400 the heap
+// would grow to five times what is live between collections, and a build
+// of a large company (every row of a chunk read as strings) piled its
+// garbage up to a limit of the indexes' whole budget and more.
+func facetMemory(mib int64) (bytes int64, onBytes func(int64)) {
 	if mib <= 0 {
-		return -1
+		return -1, nil
 	}
-	bytes := mib << 20
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(bytes + 128<<20)
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return mib << 20, nil
 	}
-	return bytes
+	debug.SetMemoryLimit(softLimit(0))
+	return mib << 20, func(n int64) { debug.SetMemoryLimit(softLimit(n)) }
 }
+
+// softLimit is the server's soft memory limit while its facet indexes
+// and their builds hold indexBytes.
+func softLimit(indexBytes int64) int64 { return max(indexBytes+64<<20, 128<<20) }

@@ -36,8 +36,14 @@ type Indexes struct {
 	cache *facetindex.Cache
 	log   *slog.Logger
 
+	// onBytes, when set, is told the bytes the indexes hold and those the
+	// builds under way hold so far, each time they change.
+	onBytes func(int64)
+
 	mu       sync.Mutex
 	building map[string]bool
+	// buildBytes are the bytes of each build under way so far.
+	buildBytes map[string]int64
 	// refused holds the companies whose catalog the index cannot hold (a
 	// product it refuses, facetindex.Check), by the sequence they were
 	// refused at: their facets are SQL's until the catalog changes.
@@ -78,7 +84,9 @@ func SetBuildChunk(n int) (restore func()) {
 }
 
 // EnableIndexes gives db facet indexes within memory bytes (0: none).
-func (db *Store) EnableIndexes(memory int64, log *slog.Logger) {
+// onBytes, if not nil, is told the bytes the indexes and the builds under
+// way hold, each time they change (a server sets its memory limit by it).
+func (db *Store) EnableIndexes(memory int64, log *slog.Logger, onBytes func(int64)) {
 	if memory <= 0 {
 		db.ix = nil
 		return
@@ -87,8 +95,8 @@ func (db *Store) EnableIndexes(memory int64, log *slog.Logger) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	db.ix = &Indexes{base: New(db.d), cache: facetindex.NewCache(memory), log: log, building: map[string]bool{}, refused: map[string]uint64{},
-		ctx: ctx, stop: stop}
+	db.ix = &Indexes{base: New(db.d), cache: facetindex.NewCache(memory), log: log, onBytes: onBytes,
+		building: map[string]bool{}, buildBytes: map[string]int64{}, refused: map[string]uint64{}, ctx: ctx, stop: stop}
 }
 
 // CloseIndexes stops the builds under way, and waits for them.
@@ -230,6 +238,7 @@ func (db *Store) catchUp(ctx context.Context, c sqldb.Conn, tenant string, ix *f
 	ixs := db.ix
 	rebuild := func() (bool, error) {
 		ixs.cache.Remove(tenant)
+		ixs.report("", 0)
 		ixs.start(tenant)
 		return false, nil
 	}
@@ -293,11 +302,13 @@ func (db *Store) catchUp(ctx context.Context, c sqldb.Conn, tenant string, ix *f
 		// A product the index cannot hold: the company's facets are
 		// SQL's until its catalog changes.
 		ixs.cache.Remove(tenant)
+		ixs.report("", 0)
 		ixs.refuse(tenant, seq, err)
 		return false, nil
 	}
 	if ok {
 		ixs.cache.Resize(tenant)
+		ixs.report("", 0)
 		ixs.mu.Lock()
 		ixs.stats.CaughtUp++
 		ixs.mu.Unlock()
@@ -310,6 +321,29 @@ func (ixs *Indexes) refuse(tenant string, seq uint64, err error) {
 	ixs.refused[tenant] = seq
 	ixs.mu.Unlock()
 	ixs.log.Warn("facet index: the company's facets are counted by SQL", "tenant_id", tenant, "error", err)
+}
+
+// report tells onBytes the bytes the indexes hold and, with tenant's
+// build under way at building bytes so far (below 0: the build is over),
+// those the builds hold.
+func (ixs *Indexes) report(tenant string, building int64) {
+	if ixs.onBytes == nil {
+		return
+	}
+	ixs.mu.Lock()
+	defer ixs.mu.Unlock()
+	switch {
+	case tenant == "":
+	case building < 0:
+		delete(ixs.buildBytes, tenant)
+	default:
+		ixs.buildBytes[tenant] = building
+	}
+	n := ixs.cache.Bytes()
+	for _, b := range ixs.buildBytes {
+		n += b
+	}
+	ixs.onBytes(n)
 }
 
 // start starts the build of the company's index, unless one is under way.
@@ -328,6 +362,7 @@ func (ixs *Indexes) start(tenant string) {
 			delete(ixs.building, tenant)
 			ixs.mu.Unlock()
 		}()
+		defer ixs.report(tenant, -1)
 		ixs.build(tenant)
 	}()
 }
@@ -377,6 +412,7 @@ func (ixs *Indexes) build(tenant string) {
 				break
 			}
 			after = last
+			ixs.report(tenant, b.Bytes())
 		}
 		ix = b.Finish(seq)
 		return nil

@@ -106,6 +106,9 @@ func (b *Builder) Add(p *Product) error { return b.ix.put(p) }
 // SetCategories sets the category tree (see Index.SetCategories).
 func (b *Builder) SetCategories(cats []Category) { b.ix.setCategories(cats) }
 
+// Bytes returns the bytes of the index built so far, by its estimate.
+func (b *Builder) Bytes() int64 { return b.ix.Bytes() }
+
 // Finish returns the index, at sequence seq: the snapshot's.
 func (b *Builder) Finish(seq uint64) *Index {
 	ix := b.ix
