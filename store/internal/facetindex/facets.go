@@ -124,11 +124,7 @@ func (ix *Index) count(cand *roaring.Bitmap, names []vitrine.FacetName, s *scrat
 	case ix.walks(m, facets):
 		ix.walk(work, &c, s)
 	default:
-		for _, f := range facets {
-			for k := range f.counts {
-				f.counts[k] = uint32(f.ps.andCard(uint32(k), work))
-			}
-		}
+		ix.intersect(work, m, facets, s)
 	}
 	if rest {
 		for _, f := range facets {
@@ -223,7 +219,7 @@ func (ix *Index) walks(n uint64, facets []facetCounts) bool {
 	switch countPlan {
 	case 1:
 		return true
-	case 2:
+	case 2, 3:
 		return false
 	}
 	chunks := float64(len(ix.ids)/65536 + 1)
@@ -235,22 +231,81 @@ func (ix *Index) walks(n uint64, facets []facetCounts) bool {
 		}
 		values := float64(f.ps.entries)
 		avg := float64(f.ps.pairs) / values / chunks // a value's products in a range
-		var cost float64
-		switch {
-		case avg > arrayMax && perChunk > arrayMax:
-			cost = bitmapsNs
-		case avg > arrayMax:
-			cost = perChunk * probeNs
-		case perChunk > arrayMax:
-			cost = avg * probeNs
-		case avg > 64*perChunk || perChunk > 64*avg:
-			cost = min(avg, perChunk) * gallopNs
-		default:
-			cost = (avg + perChunk) * mergeNs
-		}
-		intersect += values * (chunks*cost + valueNs)
+		cost := min(chunks*andCost(avg, perChunk), chunks*avg*bitNs)
+		intersect += values * (cost + valueNs)
 	}
+	intersect += float64(len(ix.ids))/64 + float64(n) // the bitset cleared and set
 	return float64(n)*walkNs < intersect
+}
+
+// intersect counts each value's products among the m of cand: a value
+// with few products walks them, testing each in a dense bitset of cand's
+// (built once), one with many intersects its bitmap with cand, as each
+// would cost (countPlan 3 forces the bitset, 2 the bitmaps).
+func (ix *Index) intersect(cand *roaring.Bitmap, m uint64, facets []facetCounts, s *scratch) {
+	chunks := float64(len(ix.ids)/65536 + 1)
+	perChunk := float64(m) / chunks
+	var bits []uint64
+	if countPlan != 2 {
+		s.bits = slices.Grow(s.bits[:0], len(ix.ids)/64+1)[:len(ix.ids)/64+1]
+		clear(s.bits)
+		bits = s.bits
+		it := cand.ManyIterator()
+		var buf [256]uint32
+		for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+			for _, o := range buf[:n] {
+				bits[o>>6] |= 1 << (o & 63)
+			}
+		}
+	}
+	var buf [256]uint32
+	for _, f := range facets {
+		for k := range f.counts {
+			w := f.ps.word(uint32(k))
+			switch {
+			case w == 0:
+				f.counts[k] = 0
+			case w&bmFlag == 0:
+				if cand.Contains(w - 1) {
+					f.counts[k] = 1
+				} else {
+					f.counts[k] = 0
+				}
+			default:
+				bm := f.ps.bms[w&^bmFlag]
+				c := bm.GetCardinality()
+				if bits == nil || countPlan != 3 && float64(c)*bitNs > chunks*andCost(float64(c)/chunks, perChunk) {
+					f.counts[k] = uint32(bm.AndCardinality(cand))
+					continue
+				}
+				n := uint32(0)
+				it := bm.ManyIterator()
+				for got := it.NextMany(buf[:]); got > 0; got = it.NextMany(buf[:]) {
+					for _, o := range buf[:got] {
+						n += uint32(bits[o>>6] >> (o & 63) & 1)
+					}
+				}
+				f.counts[k] = n
+			}
+		}
+	}
+}
+
+// andCost is what intersecting, in one range of 65,536 ordinals, a value's
+// avg products with a set's perChunk costs, by roaring's container kinds.
+func andCost(avg, perChunk float64) float64 {
+	switch {
+	case avg > arrayMax && perChunk > arrayMax:
+		return bitmapsNs
+	case avg > arrayMax:
+		return perChunk * probeNs
+	case perChunk > arrayMax:
+		return avg * probeNs
+	case avg > 64*perChunk || perChunk > 64*avg:
+		return min(avg, perChunk) * gallopNs
+	default:
+		return (avg + perChunk) * mergeNs
+	}
 }
 
 // The costs the plans weigh, in nanoseconds, as BenchmarkCountPlans
@@ -263,6 +318,7 @@ const (
 	mergeNs   = 4.5  // a value of two arrays merged
 	gallopNs  = 8.0  // a value of the smaller array found in the larger
 	valueNs   = 30   // a value's call
+	bitNs     = 1.5  // a value's product tested in the candidates' bitset
 )
 
 // walk counts the facets of c by each candidate's record.

@@ -31,11 +31,15 @@ var (
 	// word starts.
 	wordPlan = 0
 	// countPlan forces a plan of counting facets: 0 chooses, 1 walks the
-	// candidates, 2 intersects each value's products with them.
+	// candidates, 2 intersects each value's products with them, 3 tests
+	// each value's products in a bitset of them.
 	countPlan = 0
 	// variantPlan forces a plan of the options' terms: 0 chooses, 1
 	// starts from the candidates' variants, 2 from the rarest value's.
 	variantPlan = 0
+	// namePlan forces a plan of a relevance page's rank 1: 0 chooses, 1
+	// reads each candidate's name words, 2 unites the names' postings.
+	namePlan = 0
 )
 
 // scratch is what one read needs for itself, pooled.
@@ -46,6 +50,7 @@ type scratch struct {
 	keep []uint32
 	anc  []uint32
 	top  []uint32
+	bits []uint64 // a bitset of the candidates, by ordinal
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
