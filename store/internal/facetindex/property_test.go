@@ -196,7 +196,7 @@ func randomFacets(rng *rand.Rand) []vitrine.FacetName {
 func plans(t *testing.T, fn func(plan string)) {
 	t.Helper()
 	defer func(c, w, v, n int) { countPlan, wordPlan, variantPlan, namePlan = c, w, v, n }(countPlan, wordPlan, variantPlan, namePlan)
-	for _, p := range [][4]int{{1, 1, 1, 1}, {1, 2, 2, 2}, {2, 1, 2, 1}, {2, 2, 1, 2}, {3, 1, 2, 2}, {3, 2, 1, 1}, {0, 0, 0, 0}} {
+	for _, p := range [][4]int{{1, 1, 1, 1}, {1, 2, 2, 2}, {2, 1, 2, 1}, {2, 2, 1, 2}, {3, 1, 2, 2}, {5, 2, 1, 1}, {0, 0, 0, 0}} {
 		countPlan, wordPlan, variantPlan, namePlan = p[0], p[1], p[2], p[3]
 		fn(fmt.Sprintf("count plan %d, word plan %d, variant plan %d, name plan %d", p[0], p[1], p[2], p[3]))
 	}
