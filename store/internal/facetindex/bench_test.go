@@ -195,7 +195,7 @@ func heapAlloc() uint64 {
 // (what a build costs beside reading them from the database), and
 // reports the heap the index holds after a collection, its own estimate
 // (Bytes), the share of the text search (terms and their postings, the
-// records' words) and of the names' keys the pages sort by (the records').
+// records' words; namepost, the names' postings within terms) and of the names' keys the pages sort by (the records').
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("products=%d", n), func(b *testing.B) {
@@ -245,6 +245,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
 			b.ReportMetric(float64(ix.Bytes())/(1<<20), "est-MiB")
 			b.ReportMetric(float64(terms)/(1<<20), "terms-MiB")
+			b.ReportMetric(float64(ix.words.names.bytes())/(1<<20), "namepost-MiB")
 			b.ReportMetric(float64(words)/(1<<20), "recwords-MiB")
 			b.ReportMetric(float64(names)/(1<<20), "recnames-MiB")
 			b.ReportMetric(float64(len(ix.pool))/(1<<20), "records-MiB")
@@ -341,11 +342,15 @@ func BenchmarkCountPlans(b *testing.B) {
 	defer func(p int) { countPlan = p }(countPlan)
 	for _, size := range benchSizes {
 		for _, facets := range [][]vitrine.FacetName{benchFacets, {vitrine.FacetCategories}} {
-			for _, n := range []int{300, 1000, 3000, 10000, 30000, 100000} {
-				for plan, name := range []string{"chosen", "walk", "intersect"} {
+			for _, n := range []int{0, 300, 1000, 3000, 10000, 30000, 100000} {
+				for plan, name := range []string{"chosen", "walk", "bitmaps", "bitset", "chosen before the bitset", "bitmaps or bitset"} {
+					// candidates=0: those of the query "cadeira".
 					b.Run(fmt.Sprintf("products=%d/%s/candidates=%d/%s", size, joined(facets), n, name), func(b *testing.B) {
 						ix := benchIndex(b, size)
 						cand := sample(ix, n)
+						if n == 0 {
+							cand = ix.candidates(&Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}}}, new(scratch)).Clone()
+						}
 						countPlan = plan
 						s := new(scratch)
 						perOp(b, func() { ix.count(cand, facets, s) })
@@ -369,6 +374,73 @@ func BenchmarkWordPlans(b *testing.B) {
 					wordPlan = plan
 					s := new(scratch)
 					perOp(b, func() { ix.matchWord(cand.Clone(), w, s) })
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkRelevancePage picks a relevance page of 51 of a text query's
+// products and counts its 4 facets (FacetsPageAt, the index's share of
+// BenchmarkTextQuery's "query, relevance, 4 facets"), by the plans chosen
+// with rank 1 by the candidates' names read (namePlan 1), and as before
+// the names' postings and the bitset (namePlan 1, countPlan 4). x-filter is the op's CPU time against
+// that of a filter's page of 51 in name order with the same facets (the
+// tag of BenchmarkFacets), measured in the same run: the target is 1.
+func BenchmarkRelevancePage(b *testing.B) {
+	defer func(n, c int) { namePlan, countPlan = n, c }(namePlan, countPlan)
+	for _, n := range benchSizes {
+		for _, words := range [][]string{{"cadeira"}, {"cadeira", "azul"}, {"ca"}} {
+			for _, plan := range []struct {
+				name         string
+				names, count int
+			}{{"chosen", 0, 0}, {"names read", 1, 0}, {"before: names read, no bitset", 1, 4}} {
+				b.Run(fmt.Sprintf("products=%d/%s/%s", n, strings.Join(words, " "), plan.name), func(b *testing.B) {
+					ix := benchIndex(b, n)
+					namePlan, countPlan = 0, 0
+					filter := Query{Filter: benchQueries[1].q.Filter, Facets: benchFacets}
+					const rounds = 20
+					start := cpuTime()
+					for range rounds {
+						ix.FacetsPageAt(ix.Seq(), filter, Page{Sort: vitrine.SortName, Limit: 51}, 1<<30)
+					}
+					base := float64((cpuTime() - start).Nanoseconds()) / rounds
+					namePlan, countPlan = plan.names, plan.count
+					q := Query{Filter: vitrine.ProductFilter{Words: words}, Facets: benchFacets}
+					b.ReportAllocs()
+					start = cpuTime()
+					for b.Loop() {
+						ix.FacetsPageAt(ix.Seq(), q, Page{Sort: vitrine.SortRelevance, Limit: 51}, 1<<30)
+					}
+					op := float64((cpuTime() - start).Nanoseconds()) / float64(b.N)
+					b.ReportMetric(op, "cpu-ns/op")
+					b.ReportMetric(op/base, "x-filter")
+					b.ReportMetric(float64(ix.Count(q)), "matches")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkNamePlans finds rank 1 of a relevance page (the candidates
+// whose name holds the query's words) by each plan: the names' postings
+// united, or each candidate's name words read; the crossover nameMatches
+// is set to. candidates=0 are the query's own.
+func BenchmarkNamePlans(b *testing.B) {
+	ix := benchIndex(b, benchSizes[0])
+	defer func(p int) { namePlan = p }(namePlan)
+	for _, words := range [][]string{{"cadeira"}, {"cadeira", "azul"}, {"c"}, {"c000"}} {
+		for _, n := range []int{0, 300, 3000, 30000} {
+			cand := sample(ix, n)
+			if n == 0 {
+				cand = ix.candidates(&Query{Filter: vitrine.ProductFilter{Words: words}}, new(scratch)).Clone()
+			}
+			for plan, name := range []string{"chosen", "names read", "postings"} {
+				b.Run(fmt.Sprintf("%s/candidates=%d/%s", strings.Join(words, " "), n, name), func(b *testing.B) {
+					namePlan = plan
+					s := new(scratch)
+					perOp(b, func() { ix.nameMatches(cand, words, s) })
+					b.ReportMetric(float64(ix.nameMatches(cand, words, s).GetCardinality()), "rank1")
 				})
 			}
 		}

@@ -59,10 +59,13 @@
 // the stock's and the price range, or the candidates' own variants when
 // fewer). Facets are counted by the cheaper of two plans, as their cost
 // model (walks) weighs them: a walk of the candidates' records, or each
-// value's posting intersected with the candidates (AndCardinality, by
-// container kind); past half the products, the others are counted and
-// taken from each value's own count. BenchmarkCountPlans, WordPlans and
-// Facets measure them.
+// value's products counted among the candidates, by the cheaper for that
+// value of its bitmap intersected with them (AndCardinality, by container
+// kind in each range of 65,536 ordinals: a range where the candidates are
+// an array merges) and of its products tested in a dense bitset of the
+// candidates, built once a call; past half the products, the others are
+// counted and taken from each value's own count. BenchmarkCountPlans,
+// WordPlans and Facets measure them.
 //
 // # Pages
 //
@@ -83,9 +86,14 @@
 // page leaves out, Page.Skip): the candidates whose name holds a word
 // starting with each of the query's (the store's name_words match), then
 // the others, each in the order of names after the cursor when it is of
-// that rank. A record holds its name's words' terms after the name's key
-// (5 bytes a product of BenchmarkBuild's catalog), which rank a candidate
-// without the rest of its record.
+// that rank. Rank 1 is the candidates intersected, for each query word,
+// with the union of the names' postings of the terms it starts (terms.names:
+// by term, the products whose name holds it, kept by every write beside
+// the terms' own; 0.55 MiB at 100,000 products); when those terms are many
+// and the candidates few, each candidate's name words are read instead,
+// from its record, where they follow the name's key (5 bytes a product of
+// BenchmarkBuild's catalog). BenchmarkNamePlans and RelevancePage measure
+// them.
 //
 // # Writes and readers
 //

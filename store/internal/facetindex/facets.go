@@ -118,17 +118,14 @@ func (ix *Index) count(cand *roaring.Bitmap, names []vitrine.FacetName, s *scrat
 		work, rest = roaring.AndNot(ix.live, cand), true
 	}
 	facets := c.each(ix)
+	s.per = ix.perChunk(work, s.per)
 	switch m := work.GetCardinality(); {
 	case m == live:
 		// every product: the values' own counts, taken from nothing
-	case ix.walks(m, facets):
+	case ix.walks(m, s.per, facets):
 		ix.walk(work, &c, s)
 	default:
-		for _, f := range facets {
-			for k := range f.counts {
-				f.counts[k] = uint32(f.ps.andCard(uint32(k), work))
-			}
-		}
+		ix.intersect(work, s.per, facets, s)
 	}
 	if rest {
 		for _, f := range facets {
@@ -212,45 +209,141 @@ func (c *counts) each(ix *Index) []facetCounts {
 	return out
 }
 
-// walks chooses the plan of counting n products: a walk of their
-// records, or an intersection of each value's products with them, by what
-// each would cost. A walk costs about the same for every product (a
-// record read, mostly a cache miss); an intersection costs, for each value
-// and each range of 65,536 ordinals, what roaring's containers cost to
-// intersect: a merge of two arrays, probes of an array in a bitmap, or
-// two bitmaps' words. BenchmarkCountPlans measures both.
-func (ix *Index) walks(n uint64, facets []facetCounts) bool {
+// walks chooses the plan of counting n products, per of them in each
+// range of 65,536 ordinals: a walk of their records, or an intersection
+// of each value's products with them, by what each would cost. A walk
+// costs about the same for every product (a record read, mostly a cache
+// miss); an intersection costs, for each value, the cheaper of its
+// products tested in a bitset of the candidates (bitNs each) and what
+// roaring's containers cost to intersect in each range (andCost).
+// BenchmarkCountPlans measures them.
+func (ix *Index) walks(n uint64, per []float64, facets []facetCounts) bool {
 	switch countPlan {
 	case 1:
 		return true
-	case 2:
+	case 2, 3, 5:
 		return false
 	}
-	chunks := float64(len(ix.ids)/65536 + 1)
-	perChunk := float64(n) / chunks
+	if countPlan == 4 {
+		// The choice before the bitset: the candidates spread evenly.
+		even := make([]float64, len(per))
+		for i := range even {
+			even[i] = float64(n) / float64(len(per))
+		}
+		per = even
+	}
 	intersect := 0.0
 	for _, f := range facets {
 		if f.ps.entries == 0 {
 			continue
 		}
 		values := float64(f.ps.entries)
-		avg := float64(f.ps.pairs) / values / chunks // a value's products in a range
-		var cost float64
-		switch {
-		case avg > arrayMax && perChunk > arrayMax:
-			cost = bitmapsNs
-		case avg > arrayMax:
-			cost = perChunk * probeNs
-		case perChunk > arrayMax:
-			cost = avg * probeNs
-		case avg > 64*perChunk || perChunk > 64*avg:
-			cost = min(avg, perChunk) * gallopNs
-		default:
-			cost = (avg + perChunk) * mergeNs
+		cost := bitmapsCost(float64(f.ps.pairs)/values, per)
+		if countPlan != 4 {
+			cost = min(cost, float64(f.ps.pairs)/values*bitNs)
 		}
-		intersect += values * (chunks*cost + valueNs)
+		intersect += values * (cost + valueNs)
+	}
+	if countPlan != 4 {
+		intersect += float64(len(ix.ids))/64 + float64(n) // the bitset cleared and set
 	}
 	return float64(n)*walkNs < intersect
+}
+
+// perChunk returns the products of cand in each range of 65,536
+// ordinals, in dst.
+func (ix *Index) perChunk(cand *roaring.Bitmap, dst []float64) []float64 {
+	dst = dst[:0]
+	prev := uint64(0)
+	for ch := range uint64(len(ix.ids)/65536 + 1) {
+		r := cand.Rank(uint32(ch<<16 | 0xFFFF))
+		dst = append(dst, float64(r-prev))
+		prev = r
+	}
+	return dst
+}
+
+// bitmapsCost is what intersecting a value of c products (spread evenly)
+// with the candidates, per of them in each range, costs by roaring's
+// containers.
+func bitmapsCost(c float64, per []float64) float64 {
+	avg := c / float64(len(per))
+	cost := 0.0
+	for _, p := range per {
+		if p > 0 {
+			cost += andCost(avg, p)
+		}
+	}
+	return cost
+}
+
+// intersect counts each value's products among the candidates, per of
+// them in each range: a value walks its products, testing each in a dense
+// bitset of the candidates (built once), or intersects its bitmap with
+// them, as each would cost (countPlan 3 forces the bitset, 2 and 4 the
+// bitmaps).
+func (ix *Index) intersect(cand *roaring.Bitmap, per []float64, facets []facetCounts, s *scratch) {
+	var bits []uint64
+	if countPlan != 2 && countPlan != 4 {
+		s.bits = slices.Grow(s.bits[:0], len(ix.ids)/64+1)[:len(ix.ids)/64+1]
+		clear(s.bits)
+		bits = s.bits
+		it := cand.ManyIterator()
+		var buf [256]uint32
+		for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+			for _, o := range buf[:n] {
+				bits[o>>6] |= 1 << (o & 63)
+			}
+		}
+	}
+	var buf [256]uint32
+	for _, f := range facets {
+		for k := range f.counts {
+			w := f.ps.word(uint32(k))
+			switch {
+			case w == 0:
+				f.counts[k] = 0
+			case w&bmFlag == 0:
+				if cand.Contains(w - 1) {
+					f.counts[k] = 1
+				} else {
+					f.counts[k] = 0
+				}
+			default:
+				bm := f.ps.bms[w&^bmFlag]
+				c := float64(bm.GetCardinality())
+				if bits == nil || countPlan != 3 && c*bitNs > bitmapsCost(c, per) {
+					f.counts[k] = uint32(bm.AndCardinality(cand))
+					continue
+				}
+				n := uint32(0)
+				it := bm.ManyIterator()
+				for got := it.NextMany(buf[:]); got > 0; got = it.NextMany(buf[:]) {
+					for _, o := range buf[:got] {
+						n += uint32(bits[o>>6] >> (o & 63) & 1)
+					}
+				}
+				f.counts[k] = n
+			}
+		}
+	}
+}
+
+// andCost is what intersecting, in one range of 65,536 ordinals, a value's
+// avg products with a set's perChunk costs, by roaring's container kinds.
+func andCost(avg, perChunk float64) float64 {
+	switch {
+	case avg > arrayMax && perChunk > arrayMax:
+		return bitmapsNs
+	case avg > arrayMax:
+		return perChunk * probeNs
+	case perChunk > arrayMax:
+		return avg * probeNs
+	case avg > 64*perChunk || perChunk > 64*avg:
+		return min(avg, perChunk) * gallopNs
+	default:
+		return (avg + perChunk) * mergeNs
+	}
 }
 
 // The costs the plans weigh, in nanoseconds, as BenchmarkCountPlans
@@ -263,6 +356,7 @@ const (
 	mergeNs   = 4.5  // a value of two arrays merged
 	gallopNs  = 8.0  // a value of the smaller array found in the larger
 	valueNs   = 30   // a value's call
+	bitNs     = 3.5  // a value's product tested in the candidates' bitset
 )
 
 // walk counts the facets of c by each candidate's record.

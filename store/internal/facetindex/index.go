@@ -444,6 +444,9 @@ func (ix *Index) index(o uint32, p *Product) {
 	}
 	slices.Sort(v.names)
 	v.names = slices.Compact(v.names)
+	for _, id := range v.names {
+		ix.words.names.add(id, o)
+	}
 
 	ix.price[o], ix.priceMax[o], ix.updated[o] = pmin, pmax, p.UpdatedAt.UnixMicro()
 	if sale {
@@ -554,6 +557,9 @@ func (ix *Index) unindex(o uint32) {
 		}
 		ix.vprod[vv.vo] = noNode
 		ix.vfree = append(ix.vfree, vv.vo)
+	}
+	for _, id := range v.names {
+		ix.words.names.remove(id, o)
 	}
 	for _, id := range v.words {
 		if ix.words.post.remove(id, o) {

@@ -3,7 +3,6 @@ package facetindex
 import (
 	"bytes"
 	"cmp"
-	"slices"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -201,28 +200,17 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 			}
 		}
 	}
-	// The candidates by rank: each one's name words read from its record.
-	ranks := [3]*roaring.Bitmap{nil, roaring.New(), roaring.New()}
-	s.keep = s.keep[:0]
-	rest := s.keep
-	it := cand.ManyIterator()
-	var buf [256]uint32
-	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
-		for _, o := range buf[:n] {
-			if slices.Contains(skip, o) {
-				continue
-			}
-			if ix.nameHolds(o, words, &s.v.names) {
-				if first == 1 {
-					ranks[1].Add(o)
-				}
-			} else {
-				rest = append(rest, o)
-			}
+	// The candidates by rank: rank 1 by the names' postings or each
+	// one's name words read from its record; rank 2 the others, found
+	// only when the page reaches it.
+	base := cand
+	if len(skip) > 0 {
+		base = cand.Clone()
+		for _, o := range skip {
+			base.Remove(o)
 		}
 	}
-	ranks[2].AddMany(rest)
-	s.keep = rest
+	ranks := [3]*roaring.Bitmap{nil, ix.nameMatches(base, words, s), nil}
 	ids, rs := []string{}, []int{}
 	for rank := first; rank <= 2 && len(ids) < p.Limit; rank++ {
 		q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
@@ -233,6 +221,9 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 		if !ok {
 			return nil, nil, false
 		}
+		if rank == 2 {
+			ranks[2] = roaring.AndNot(base, ranks[1])
+		}
 		s.top = ix.page(ranks[rank], &o, q.Limit, s.top)
 		for _, o := range s.top {
 			ids, rs = append(ids, uuidString(ix.ids[o])), append(rs, rank)
@@ -240,6 +231,54 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 	}
 	return ids, rs, true
 }
+
+// nameMatches returns the products of cand whose name holds a word
+// starting with each of words (rank 1), in a new bitmap: cand intersected,
+// for each word, with the union of the names' postings of the terms it
+// starts, or, when those terms cost more than the candidates, each
+// candidate's name words read from its record (nameHolds). namePlan
+// forces one.
+func (ix *Index) nameMatches(cand *roaring.Bitmap, words []string, s *scratch) *roaring.Bitmap {
+	walk := namePlan == 1
+	if namePlan == 0 {
+		terms := 0
+		for _, w := range words {
+			if w != "" {
+				terms += ix.words.count(w)
+			}
+		}
+		walk = float64(cand.GetCardinality())*nameWalkNs < float64(terms)*nameTermNs
+	}
+	if walk {
+		return ix.keep(cand, s, func(o uint32) bool { return ix.nameHolds(o, words, &s.v.names) })
+	}
+	out := cand.Clone()
+	for _, w := range words {
+		if w == "" {
+			continue // held by any name
+		}
+		s.one, s.bms = s.one[:0], s.bms[:0]
+		ix.words.prefix(w, func(id uint32) bool {
+			s.one, s.bms = ix.words.names.collect(id, s.one, s.bms)
+			return true
+		})
+		if len(s.one) == 0 && len(s.bms) == 1 {
+			out.And(s.bms[0])
+		} else {
+			out.And(union(s.one, s.bms))
+		}
+		if out.IsEmpty() {
+			break
+		}
+	}
+	return out
+}
+
+// The costs the plans of rank 1 weigh, in nanoseconds (BenchmarkNamePlans).
+const (
+	nameWalkNs = 130 // a candidate's name words read and compared
+	nameTermNs = 15  // a term's names' posting added to the union
+)
 
 // nameHolds reports whether the name of the product at ordinal o holds a
 // word starting with each of words, as the store's name_words match: a

@@ -116,21 +116,6 @@ func (ps *postings) card(e uint32) uint64 {
 	return ps.bms[w&^bmFlag].GetCardinality()
 }
 
-// andCard returns the number of products of cand holding e.
-func (ps *postings) andCard(e uint32, cand *roaring.Bitmap) uint64 {
-	w := ps.word(e)
-	switch {
-	case w == 0:
-		return 0
-	case w&bmFlag == 0:
-		if cand.Contains(w - 1) {
-			return 1
-		}
-		return 0
-	}
-	return ps.bms[w&^bmFlag].AndCardinality(cand)
-}
-
 // bitmap returns the products holding e: the entry's own bitmap, which
 // the caller must not change, or a new one.
 func (ps *postings) bitmap(e uint32) *roaring.Bitmap {

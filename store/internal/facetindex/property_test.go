@@ -195,10 +195,10 @@ func randomFacets(rng *rand.Rand) []vitrine.FacetName {
 // intersected, words walked or looked up.
 func plans(t *testing.T, fn func(plan string)) {
 	t.Helper()
-	defer func(c, w, v int) { countPlan, wordPlan, variantPlan = c, w, v }(countPlan, wordPlan, variantPlan)
-	for _, p := range [][3]int{{1, 1, 1}, {1, 2, 2}, {2, 1, 2}, {2, 2, 1}, {0, 0, 0}} {
-		countPlan, wordPlan, variantPlan = p[0], p[1], p[2]
-		fn(fmt.Sprintf("count plan %d, word plan %d, variant plan %d", p[0], p[1], p[2]))
+	defer func(c, w, v, n int) { countPlan, wordPlan, variantPlan, namePlan = c, w, v, n }(countPlan, wordPlan, variantPlan, namePlan)
+	for _, p := range [][4]int{{1, 1, 1, 1}, {1, 2, 2, 2}, {2, 1, 2, 1}, {2, 2, 1, 2}, {3, 1, 2, 2}, {5, 2, 1, 1}, {0, 0, 0, 0}} {
+		countPlan, wordPlan, variantPlan, namePlan = p[0], p[1], p[2], p[3]
+		fn(fmt.Sprintf("count plan %d, word plan %d, variant plan %d, name plan %d", p[0], p[1], p[2], p[3]))
 	}
 }
 
@@ -221,7 +221,12 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 		})
 		checkPages(t, rng, ix, b, q, want)
 		if len(f.Words) > 0 && q.Found == nil {
-			checkRelevance(t, rng, ix, b, q, want)
+			// Every plan of rank 1 (and of counting), the same pages.
+			seed := rng.Uint64()
+			plans(t, func(plan string) {
+				t.Helper()
+				checkRelevance(t, plan, rand.New(rand.NewPCG(seed, 1)), ix, b, q, want)
+			})
 		}
 		if len(f.Words) > 0 {
 			// The caller's own search: the index takes the products found.
@@ -275,7 +280,7 @@ func checkPages(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, want
 // (names holding a word starting with each of the query's) then rank 2,
 // each in name-key order, every page after the last key of the one before
 // with its rank, the first one now and then after a key of rank 0.
-func checkRelevance(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, want []string) {
+func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *brute, q Query, want []string) {
 	t.Helper()
 	var skip []string
 	if len(want) > 0 && rng.IntN(2) == 0 {
@@ -308,7 +313,7 @@ func checkRelevance(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, 
 		_, ids, ranks, ok := ix.FacetsPageAt(ix.Seq(), q, p, 1<<30)
 		end := min(at+p.Limit, len(wantIDs))
 		if !ok || !slices.Equal(ids, wantIDs[at:end]) || !slices.Equal(ranks, wantRanks[at:end]) {
-			t.Fatalf("filter %s, relevance page after %+v, limit %d, skip %v:\n got %v %v\nwant %v %v", describeFilter(q.Filter), p.After, p.Limit, skip,
+			t.Fatalf("%s: filter %s, relevance page after %+v, limit %d, skip %v:\n got %v %v\nwant %v %v", plan, describeFilter(q.Filter), p.After, p.Limit, skip,
 				ids, ranks, wantIDs[at:end], wantRanks[at:end])
 		}
 		if len(ids) == 0 {
@@ -319,7 +324,7 @@ func checkRelevance(t *testing.T, rng *rand.Rand, ix *Index, b *brute, q Query, 
 		p.After.Rank = ranks[len(ranks)-1]
 	}
 	if at != len(wantIDs) {
-		t.Fatalf("filter %s: the relevance pages hold %d products, want %d", describeFilter(q.Filter), at, len(wantIDs))
+		t.Fatalf("%s: filter %s: the relevance pages hold %d products, want %d", plan, describeFilter(q.Filter), at, len(wantIDs))
 	}
 }
 

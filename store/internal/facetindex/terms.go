@@ -19,10 +19,13 @@ const chunkSize = 256
 // term (the bytes live in one arena, the order in chunks of ids), so that
 // a million terms cost the collector nothing to scan.
 type terms struct {
-	arena   []byte
-	off     []uint32
-	ln      []uint32 // 0 for an id free for reuse
-	post    postings
+	arena []byte
+	off   []uint32
+	ln    []uint32 // 0 for an id free for reuse
+	post  postings
+	// names holds, by the same ids, the products whose name holds the
+	// term: a subset of post, what a relevance page's rank 1 unites.
+	names   postings
 	chunks  [][]uint32
 	freeIDs []uint32
 	garbage int // bytes of the arena no term uses
@@ -153,6 +156,7 @@ func (t *terms) finish() {
 	}
 	t.build = nil
 	t.post.optimize()
+	t.names.optimize()
 }
 
 // prefix calls fn with every term that starts with w, in order, until fn
@@ -200,7 +204,7 @@ func prefixEnd(w string) string {
 
 // bytes estimates the memory the terms hold.
 func (t *terms) bytes() int64 {
-	n := int64(cap(t.arena)) + int64(cap(t.off)+cap(t.ln)+cap(t.freeIDs))*4 + t.post.bytes() + int64(cap(t.chunks))*24
+	n := int64(cap(t.arena)) + int64(cap(t.off)+cap(t.ln)+cap(t.freeIDs))*4 + t.post.bytes() + t.names.bytes() + int64(cap(t.chunks))*24
 	for _, ch := range t.chunks {
 		n += int64(cap(ch)) * 4
 	}
