@@ -15,6 +15,7 @@ import (
 	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/facetindex"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultIndexMemory is the memory the facet indexes of an instance hold
@@ -395,24 +396,44 @@ func (ixs *Indexes) build(tenant string) {
 			return err
 		}
 		b.SetCategories(tree)
-		after := noCategory // the least id: no product has it
-		for {
-			last := ""
-			err := db.readProducts(ctx, c, tenant, after, nil, buildChunk, func(p *facetindex.Product) error {
-				last = p.ID
-				if err := b.Add(p); err != nil {
-					return refusal{err}
+		// One goroutine reads the chunks in the snapshot, another indexes
+		// them: the reads are the database's, the index's work is ours, and
+		// on two cores one hides the other. At most two chunks wait.
+		chunks := make(chan []*facetindex.Product, 2)
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() error {
+			for chunk := range chunks {
+				for _, p := range chunk {
+					if err := b.Add(p); err != nil {
+						return refusal{err}
+					}
 				}
-				return nil
-			})
-			if err != nil {
-				return err
+				ixs.report(tenant, b.Bytes())
 			}
-			if last == "" {
-				break
+			return nil
+		})
+		g.Go(func() error {
+			defer close(chunks)
+			after := noCategory // the least id: no product has it
+			for {
+				chunk := make([]*facetindex.Product, 0, buildChunk)
+				err := db.readProducts(gctx, c, tenant, after, nil, buildChunk, func(p *facetindex.Product) error {
+					chunk = append(chunk, p)
+					return nil
+				})
+				if err != nil || len(chunk) == 0 {
+					return err
+				}
+				select {
+				case chunks <- chunk:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+				after = chunk[len(chunk)-1].ID
 			}
-			after = last
-			ixs.report(tenant, b.Bytes())
+		})
+		if err := g.Wait(); err != nil {
+			return err
 		}
 		ix = b.Finish(seq)
 		return nil
