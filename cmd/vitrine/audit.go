@@ -50,8 +50,9 @@ func (r *retention) UnmarshalText(b []byte) error {
 }
 
 // openServing opens the database with opts (its logger log) and a service
-// that keeps the audit log as the flags say. close writes the buffered audit events, then closes
-// the sink and the database: call it at every graceful stop.
+// that keeps the audit log as the flags say. close writes the buffered
+// audit events, then closes the sink and the database: call it at every
+// graceful stop.
 func (e *env) openServing(log *slog.Logger, f AuditFlags, opts store.Options, reg prometheus.Registerer) (db *store.DB, svc *service.Service, close func(), err error) {
 	o := auditlog.Options{Reads: auditlog.Reads(f.AuditReads), Retention: time.Duration(f.AuditRetention), Metrics: reg}
 	var sink io.Closer

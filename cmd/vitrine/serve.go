@@ -53,7 +53,7 @@ type ServeCmd struct {
 	MetricsAddr      string        `placeholder:"HOST:PORT" help:"Serve /metrics on this address (keep it private). Unset: on the main address only when it is loopback and no --public-url says a proxy is in front; otherwise nowhere, which the server says at start."`
 	PprofAddr        string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout  time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
-	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 75); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is what the indexes and their builds hold plus 64 MiB, at least 128 MiB."`
+	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 85); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is what the indexes and their builds hold plus 64 MiB, at least 128 MiB."`
 	ShopFlags
 	ToolFlags
 	AuditFlags

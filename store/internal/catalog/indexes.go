@@ -370,7 +370,8 @@ func (ixs *Indexes) start(tenant string) {
 
 // build reads the company's catalog in one snapshot, at its sequence,
 // into an index, a chunk of products at a time (the products are never
-// all in memory but as the index holds them), and publishes it. Writes go
+// all in memory but as the index holds them, the next chunks read while
+// one is indexed), and publishes it. Writes go
 // on meanwhile: the lists after it bring it up to their snapshots.
 func (ixs *Indexes) build(tenant string) {
 	ctx, cancel := context.WithTimeout(ixs.ctx, 10*time.Minute)
