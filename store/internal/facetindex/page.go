@@ -257,16 +257,7 @@ func (ix *Index) nameMatches(cand *roaring.Bitmap, words []string, s *scratch) *
 		if w == "" {
 			continue // held by any name
 		}
-		s.one, s.bms = s.one[:0], s.bms[:0]
-		ix.words.prefix(w, func(id uint32) bool {
-			s.one, s.bms = ix.words.names.collect(id, s.one, s.bms)
-			return true
-		})
-		if len(s.one) == 0 && len(s.bms) == 1 {
-			out.And(s.bms[0])
-		} else {
-			out.And(union(s.one, s.bms))
-		}
+		ix.andPrefix(out, w, &ix.words.names, s)
 		if out.IsEmpty() {
 			break
 		}

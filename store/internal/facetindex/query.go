@@ -286,17 +286,23 @@ func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.
 			return false
 		})
 	}
+	ix.andPrefix(cand, w, &ix.words.post, s)
+	return cand
+}
+
+// andPrefix intersects bm with the union of post's products of the terms
+// that start with w.
+func (ix *Index) andPrefix(bm *roaring.Bitmap, w string, post *postings, s *scratch) {
 	s.one, s.bms = s.one[:0], s.bms[:0]
 	ix.words.prefix(w, func(id uint32) bool {
-		s.one, s.bms = ix.words.post.collect(id, s.one, s.bms)
+		s.one, s.bms = post.collect(id, s.one, s.bms)
 		return true
 	})
 	if len(s.one) == 0 && len(s.bms) == 1 {
-		cand.And(s.bms[0])
-		return cand
+		bm.And(s.bms[0])
+		return
 	}
-	cand.And(union(s.one, s.bms))
-	return cand
+	bm.And(union(s.one, s.bms))
 }
 
 // The costs the plans of a word weigh, in nanoseconds (BenchmarkWordPlans).
