@@ -110,7 +110,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		var args toolArgs
 		if len(req.Params.Arguments) > 0 {
 			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-				return nil, s.rpcError(win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
+				return nil, s.rpcError(ctx, win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
 		profileURL := args.Meta.Agent.Profile
@@ -123,7 +123,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		capability := capabilityOf(op)
 		ok, uerr := s.negotiate(ctx, profileURL, capability)
 		if uerr != nil {
-			return nil, s.rpcError(win, op, uerr)
+			return nil, s.rpcError(ctx, win, op, uerr)
 		}
 		var payload any
 		if !ok {
@@ -134,7 +134,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {
-					return nil, s.rpcError(win, op, ue)
+					return nil, s.rpcError(ctx, win, op, ue)
 				}
 				id := vitrine.NewID()
 				s.log.Error("shop window: "+op, "request_id", id, "err", err)
@@ -153,7 +153,10 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 
 // rpcError is a transport error as UCP's MCP binding writes it: its
 // JSON-RPC code, UCP's code and content in its data.
-func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
+func (s *Server) rpcError(ctx context.Context, win *Window, op string, e *ucpError) error {
+	if e.rpc == rpcNegotiation || e.rpc == rpcProtocol {
+		setRPCStatus(ctx, e.status)
+	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
 	data, _ := json.Marshal(refusal(win, e))
 	msg := e.content
@@ -170,38 +173,45 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
 
-// serveMCP answers the window's MCP endpoint, after the per-profile
-// limit: it reads the profile a tools/call names before the SDK does, so
-// that a request past it is answered 429, as UCP asks of MCP over HTTP,
-// with a JSON-RPC error of code -32000 and its retry_after.
+// serveMCP answers the window's MCP endpoint: what is not a JSON-RPC
+// request of a method the window has is answered as JSON-RPC says
+// (jsonrpc.go); then the per-profile limit: it reads the profile a
+// tools/call names before the SDK does, so that a request past it is
+// answered 429, as UCP asks of MCP over HTTP, with a JSON-RPC error of
+// code -32000 and its retry_after; then the SDK, which answers JSON to a
+// client that accepts only JSON, with the HTTP status of a UCP error.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && s.agents != nil {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+	if r.Method != http.MethodPost {
+		s.mcp.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcInvalidRequest, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes")
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Arguments toolArgs `json:"arguments"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
+		writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "the request body could not be read")
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if rpcProblem(w, body) {
+		return
+	}
+	if s.agents != nil {
+		var m rpcRequest
+		if json.Unmarshal(body, &m) == nil && m.Method != nil && *m.Method == "tools/call" {
 			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
 				tooManyRPC(w, m.ID, d)
 				return
 			}
 		}
 	}
-	s.mcp.ServeHTTP(w, r)
+	acceptJSON(r)
+	st := &rpcStatus{}
+	r = r.WithContext(context.WithValue(r.Context(), rpcStatusKey{}, st))
+	s.mcp.ServeHTTP(&statusWriter{ResponseWriter: w, st: st}, r)
 }
 
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
