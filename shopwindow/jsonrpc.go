@@ -22,7 +22,6 @@ import (
 // JSON-RPC 2.0's own codes (§5.1).
 const (
 	rpcParseError     = -32700
-	rpcInvalidRequest = -32600
 	rpcMethodNotFound = -32601
 )
 
@@ -64,7 +63,7 @@ func acceptJSON(r *http.Request) {
 
 // rpcProblem answers a POST body that the SDK would refuse as text: not
 // JSON, not a JSON-RPC request, or a method the window does not have. It
-// reports whether it answered; a batch (an array) is left to the SDK.
+// reports whether it answered; a batch (an array) is serveMCP's.
 func rpcProblem(w http.ResponseWriter, body []byte) bool {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {

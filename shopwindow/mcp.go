@@ -173,13 +173,20 @@ func (s *Server) rpcError(ctx context.Context, win *Window, op string, e *ucpErr
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
 
-// serveMCP answers the window's MCP endpoint: what is not a JSON-RPC
+// serveMCP answers the window's MCP endpoint. A POST is read here, before
+// the SDK: a batch (a JSON array) is refused; what is not a JSON-RPC
 // request of a method the window has is answered as JSON-RPC says
-// (jsonrpc.go); then the per-profile limit: it reads the profile a
-// tools/call names before the SDK does, so that a request past it is
-// answered 429, as UCP asks of MCP over HTTP, with a JSON-RPC error of
-// code -32000 and its retry_after; then the SDK, which answers JSON to a
-// client that accepts only JSON, with the HTTP status of a UCP error.
+// (jsonrpc.go); a tools/call counts against the per-profile limit, so
+// that a request past it is answered 429, as UCP asks of MCP over HTTP,
+// with a JSON-RPC error of code -32000 and its retry_after; then the SDK
+// answers, JSON to a client that accepts only JSON, with the HTTP status
+// of a UCP error.
+//
+// Batches are refused rather than counted call by call: the window speaks
+// MCP 2025-11-25 and later, which have none, and the SDK, which takes a
+// request without MCP-Protocol-Version for 2025-03-26, would otherwise run
+// a whole array of calls for one request of the per-address limit and one
+// parse of the per-profile one.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		s.mcp.ServeHTTP(w, r)
@@ -193,6 +200,11 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "the request body could not be read")
+		return
+	}
+	if isBatch(body) {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcInvalidRequest,
+			"message": "Batches are not supported: send one JSON-RPC request per POST (MCP 2025-11-25 and later have no batches)."}})
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -212,6 +224,18 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	st := &rpcStatus{}
 	r = r.WithContext(context.WithValue(r.Context(), rpcStatusKey{}, st))
 	s.mcp.ServeHTTP(&statusWriter{ResponseWriter: w, st: st}, r)
+}
+
+// rpcInvalidRequest is JSON-RPC's code for a request that is not a valid
+// Request object: here, a batch.
+const rpcInvalidRequest = -32600
+
+// isBatch reports whether a request body is a JSON-RPC batch: a JSON
+// array, after the white space JSON allows before it (as the SDK reads
+// it).
+func isBatch(body []byte) bool {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	return len(b) > 0 && b[0] == '['
 }
 
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
