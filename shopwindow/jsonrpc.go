@@ -42,9 +42,6 @@ type rpcRequest struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  *string         `json:"method"`
-	Params  struct {
-		Arguments toolArgs `json:"arguments"`
-	} `json:"params"`
 }
 
 // acceptJSON lets a client that accepts only application/json (or names

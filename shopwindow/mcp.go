@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -113,11 +112,13 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 				return nil, s.rpcError(ctx, win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
-		profileURL := args.Meta.Agent.Profile
-		if profileURL == "" {
-			// A client that writes UCP's meta where MCP keeps its own.
-			if m, ok := req.Params.Meta["ucp-agent"].(map[string]any); ok {
-				profileURL, _ = m["profile"].(string)
+		profileURL := agentProfileOf(&args, req.Params.Meta)
+		// serveMCP counted the profile it read; should this one differ
+		// (a JSON decoder that reads a message otherwise), it is counted
+		// here, so that the profile limited is the one used.
+		if counted, _ := ctx.Value(countedProfileKey{}).(string); profileURL != counted {
+			if d := s.profileWait(profileURL); d > 0 {
+				return nil, s.rpcError(ctx, win, op, rateLimited(d))
 			}
 		}
 		capability := capabilityOf(op)
@@ -168,7 +169,7 @@ func (s *Server) rpcError(ctx context.Context, win *Window, op string, e *ucpErr
 		}
 	case rpcProtocol:
 		msg = "Rate limit exceeded"
-		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": 1})
+		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": retrySeconds(e.retryAfter)})
 	}
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
@@ -212,12 +213,21 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.agents != nil {
-		var m rpcRequest
-		if json.Unmarshal(body, &m) == nil && m.Method != nil && *m.Method == "tools/call" {
-			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Arguments toolArgs       `json:"arguments"`
+				Meta      map[string]any `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
+			profile := agentProfileOf(&m.Params.Arguments, m.Params.Meta)
+			if d := s.profileWait(profile); d > 0 {
 				tooManyRPC(w, m.ID, d)
 				return
 			}
+			r = r.WithContext(context.WithValue(r.Context(), countedProfileKey{}, profile))
 		}
 	}
 	acceptJSON(r)
@@ -230,6 +240,25 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 // Request object: here, a batch.
 const rpcInvalidRequest = -32600
 
+// countedProfileKey holds, in a tools/call's context, the agent profile
+// serveMCP counted against the per-profile limit.
+type countedProfileKey struct{}
+
+// agentProfileOf is the agent profile a tools/call names, where the
+// per-profile limit and the tool both read it: UCP's
+// meta["ucp-agent"].profile in the arguments, else the same in MCP's own
+// _meta, where some clients write it.
+func agentProfileOf(args *toolArgs, meta map[string]any) string {
+	if p := args.Meta.Agent.Profile; p != "" {
+		return p
+	}
+	if m, ok := meta["ucp-agent"].(map[string]any); ok {
+		p, _ := m["profile"].(string)
+		return p
+	}
+	return ""
+}
+
 // isBatch reports whether a request body is a JSON-RPC batch: a JSON
 // array, after the white space JSON allows before it (as the SDK reads
 // it).
@@ -240,7 +269,7 @@ func isBatch(body []byte) bool {
 
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
 func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
-	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	secs := retrySeconds(after)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	if len(id) == 0 {
 		id = json.RawMessage("null")
