@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
@@ -35,6 +36,8 @@ type ucpError struct {
 	rpc     int64
 	code    string
 	content string
+	// retryAfter is how long a client past a limit waits (429 only).
+	retryAfter time.Duration
 }
 
 func (e *ucpError) Error() string { return e.code + ": " + e.content }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -113,11 +112,13 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 				return nil, s.rpcError(win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
-		profileURL := args.Meta.Agent.Profile
-		if profileURL == "" {
-			// A client that writes UCP's meta where MCP keeps its own.
-			if m, ok := req.Params.Meta["ucp-agent"].(map[string]any); ok {
-				profileURL, _ = m["profile"].(string)
+		profileURL := agentProfileOf(&args, req.Params.Meta)
+		// serveMCP counted the profile it read; should this one differ
+		// (a JSON decoder that reads a message otherwise), it is counted
+		// here, so that the profile limited is the one used.
+		if counted, _ := ctx.Value(countedProfileKey{}).(string); profileURL != counted {
+			if d := s.profileWait(profileURL); d > 0 {
+				return nil, s.rpcError(win, op, rateLimited(d))
 			}
 		}
 		capability := capabilityOf(op)
@@ -165,48 +166,98 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 		}
 	case rpcProtocol:
 		msg = "Rate limit exceeded"
-		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": 1})
+		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": retrySeconds(e.retryAfter)})
 	}
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
 
-// serveMCP answers the window's MCP endpoint, after the per-profile
-// limit: it reads the profile a tools/call names before the SDK does, so
-// that a request past it is answered 429, as UCP asks of MCP over HTTP,
-// with a JSON-RPC error of code -32000 and its retry_after.
+// serveMCP answers the window's MCP endpoint. A POST is read here, before
+// the SDK: a batch (a JSON array) is refused, and a tools/call counts
+// against the per-profile limit, so that a request past it is answered
+// 429, as UCP asks of MCP over HTTP, with a JSON-RPC error of code -32000
+// and its retry_after.
+//
+// Batches are refused rather than counted call by call: the window speaks
+// MCP 2025-11-25 and later, which have none, and the SDK, which takes a
+// request without MCP-Protocol-Version for 2025-03-26, would otherwise run
+// a whole array of calls for one request of the per-address limit and one
+// parse of the per-profile one.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && s.agents != nil {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+	if r.Method != http.MethodPost {
+		s.mcp.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		http.Error(w, "the request body could not be read", http.StatusBadRequest)
+		return
+	}
+	if isBatch(body) {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcInvalidRequest,
+			"message": "Batches are not supported: send one JSON-RPC request per POST (MCP 2025-11-25 and later have no batches)."}})
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if s.agents != nil {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				Arguments toolArgs `json:"arguments"`
+				Arguments toolArgs       `json:"arguments"`
+				Meta      map[string]any `json:"_meta"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
-			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+			profile := agentProfileOf(&m.Params.Arguments, m.Params.Meta)
+			if d := s.profileWait(profile); d > 0 {
 				tooManyRPC(w, m.ID, d)
 				return
 			}
+			r = r.WithContext(context.WithValue(r.Context(), countedProfileKey{}, profile))
 		}
 	}
 	s.mcp.ServeHTTP(w, r)
 }
 
+// rpcInvalidRequest is JSON-RPC's code for a request that is not a valid
+// Request object: here, a batch.
+const rpcInvalidRequest = -32600
+
+// countedProfileKey holds, in a tools/call's context, the agent profile
+// serveMCP counted against the per-profile limit.
+type countedProfileKey struct{}
+
+// agentProfileOf is the agent profile a tools/call names, where the
+// per-profile limit and the tool both read it: UCP's
+// meta["ucp-agent"].profile in the arguments, else the same in MCP's own
+// _meta, where some clients write it.
+func agentProfileOf(args *toolArgs, meta map[string]any) string {
+	if p := args.Meta.Agent.Profile; p != "" {
+		return p
+	}
+	if m, ok := meta["ucp-agent"].(map[string]any); ok {
+		p, _ := m["profile"].(string)
+		return p
+	}
+	return ""
+}
+
+// isBatch reports whether a request body is a JSON-RPC batch: a JSON
+// array, after the white space JSON allows before it (as the SDK reads
+// it).
+func isBatch(body []byte) bool {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	return len(b) > 0 && b[0] == '['
+}
+
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
 func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
-	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	secs := retrySeconds(after)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	if len(id) == 0 {
 		id = json.RawMessage("null")
