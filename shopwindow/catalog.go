@@ -77,7 +77,7 @@ type searchRequest struct {
 	Context    *requestContext `json:"context,omitempty"`
 	Pagination *struct {
 		Cursor string `json:"cursor,omitempty"`
-		Limit  int    `json:"limit,omitempty"`
+		Limit  *int   `json:"limit,omitempty"`
 	} `json:"pagination,omitempty"`
 }
 
@@ -263,11 +263,13 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	}
 	limit, cursor := defaultSearchLimit, ""
 	if p := req.Pagination; p != nil {
-		if p.Limit < 0 {
-			return nil, invalid("pagination.limit must be 1 or more")
-		}
-		if p.Limit > 0 {
-			limit = min(p.Limit, maxSearchLimit)
+		if p.Limit != nil {
+			// UCP's schema: minimum 1; a larger one than the window's
+			// largest page is clamped, as UCP allows.
+			if *p.Limit < 1 {
+				return nil, invalid("pagination.limit must be 1 or more")
+			}
+			limit = min(*p.Limit, maxSearchLimit)
 		}
 		cursor = p.Cursor
 	}

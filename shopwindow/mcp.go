@@ -109,7 +109,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		var args toolArgs
 		if len(req.Params.Arguments) > 0 {
 			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-				return nil, s.rpcError(win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
+				return nil, s.rpcError(ctx, win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
 		profileURL := agentProfileOf(&args, req.Params.Meta)
@@ -118,13 +118,13 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		// here, so that the profile limited is the one used.
 		if counted, _ := ctx.Value(countedProfileKey{}).(string); profileURL != counted {
 			if d := s.profileWait(profileURL); d > 0 {
-				return nil, s.rpcError(win, op, rateLimited(d))
+				return nil, s.rpcError(ctx, win, op, rateLimited(d))
 			}
 		}
 		capability := capabilityOf(op)
 		ok, uerr := s.negotiate(ctx, win, profileURL, capability)
 		if uerr != nil {
-			return nil, s.rpcError(win, op, uerr)
+			return nil, s.rpcError(ctx, win, op, uerr)
 		}
 		var payload any
 		if !ok {
@@ -135,7 +135,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {
-					return nil, s.rpcError(win, op, ue)
+					return nil, s.rpcError(ctx, win, op, ue)
 				}
 				id := vitrine.NewID()
 				s.log.Error("shop window: "+op, "request_id", id, "err", err)
@@ -154,7 +154,10 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 
 // rpcError is a transport error as UCP's MCP binding writes it: its
 // JSON-RPC code, UCP's code and content in its data.
-func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
+func (s *Server) rpcError(ctx context.Context, win *Window, op string, e *ucpError) error {
+	if e.rpc == rpcNegotiation || e.rpc == rpcProtocol {
+		setRPCStatus(ctx, e.status)
+	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
 	data, _ := json.Marshal(refusal(win, e))
 	msg := e.content
@@ -172,10 +175,13 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 }
 
 // serveMCP answers the window's MCP endpoint. A POST is read here, before
-// the SDK: a batch (a JSON array) is refused, and a tools/call counts
-// against the per-profile limit, so that a request past it is answered
-// 429, as UCP asks of MCP over HTTP, with a JSON-RPC error of code -32000
-// and its retry_after.
+// the SDK: a batch (a JSON array) is refused; what is not a JSON-RPC
+// request of a method the window has is answered as JSON-RPC says
+// (jsonrpc.go); a tools/call counts against the per-profile limit, so
+// that a request past it is answered 429, as UCP asks of MCP over HTTP,
+// with a JSON-RPC error of code -32000 and its retry_after; then the SDK
+// answers, JSON to a client that accepts only JSON, with the HTTP status
+// of a UCP error.
 //
 // Batches are refused rather than counted call by call: the window speaks
 // MCP 2025-11-25 and later, which have none, and the SDK, which takes a
@@ -191,10 +197,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcInvalidRequest, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes")
 			return
 		}
-		http.Error(w, "the request body could not be read", http.StatusBadRequest)
+		writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "the request body could not be read")
 		return
 	}
 	if isBatch(body) {
@@ -203,6 +209,9 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	if rpcProblem(w, body) {
+		return
+	}
 	if s.agents != nil {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -221,7 +230,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 			r = r.WithContext(context.WithValue(r.Context(), countedProfileKey{}, profile))
 		}
 	}
-	s.mcp.ServeHTTP(w, r)
+	acceptJSON(r)
+	st := &rpcStatus{}
+	r = r.WithContext(context.WithValue(r.Context(), rpcStatusKey{}, st))
+	s.mcp.ServeHTTP(&statusWriter{ResponseWriter: w, st: st}, r)
 }
 
 // rpcInvalidRequest is JSON-RPC's code for a request that is not a valid
