@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/mcpserver/wire"
+	"github.com/vitrine/vitrine/internal/wire"
 )
 
 // The windows' MCP server: UCP's MCP binding of the catalog, three tools
@@ -144,7 +144,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 			payload = res
 		}
-		// Encoded once, as the admin tools' results are (mcpserver/wire):
+		// Encoded once, as the admin tools' results are (internal/wire):
 		// the text content's wire form is made from it, not encoded again.
 		text := wire.Compact(payload)
 		s.metrics.seconds.WithLabelValues(op, "mcp").Observe(time.Since(start).Seconds())

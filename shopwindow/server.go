@@ -4,7 +4,7 @@
 // domain): its UCP business profile at /.well-known/ucp, UCP's catalog
 // over MCP at /ucp/mcp (search_catalog, lookup_catalog, get_product, and
 // nothing else) and over REST at /ucp/catalog/{search,lookup,product},
-// and the merchant feeds of package shopwindow/feed at /feeds/.
+// and the merchant feeds of package internal/feed at /feeds/.
 //
 // Everything here is public and hostile: no token is read, no admin tool,
 // resource or page is reachable, only active products and public fields
@@ -31,8 +31,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
-	"github.com/vitrine/vitrine/shopwindow/feed"
 	"golang.org/x/time/rate"
 )
 
