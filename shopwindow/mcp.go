@@ -123,7 +123,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			}
 		}
 		capability := capabilityOf(op)
-		v, ok, uerr := s.negotiate(ctx, profileURL, capability)
+		v, ok, uerr := s.negotiate(ctx, win, profileURL, capability)
 		if uerr != nil {
 			return nil, s.rpcError(ctx, win, op, uerr)
 		}

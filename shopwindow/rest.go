@@ -148,7 +148,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		return
 	}
 	capability := capabilityOf(op)
-	v, ok, uerr := s.negotiate(r.Context(), profileURL, capability)
+	v, ok, uerr := s.negotiate(r.Context(), win, profileURL, capability)
 	if uerr != nil {
 		s.refuseREST(w, win, op, uerr)
 		return
