@@ -34,9 +34,13 @@ test: lint build
 	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && VITRINE_TEST_POSTGRES_REQUIRED=1 npm test
 
-# gofmt, go vet and staticcheck (its version pinned in go.mod as a tool).
+# gofmt, the import groups (standard library, then every module, in two
+# groups: gci, which `go tool gci write -s standard -s default .` applies),
+# go vet and staticcheck (gci's and staticcheck's versions pinned in go.mod
+# as tools).
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out="$$($(GO) tool gci list -s standard -s default .)"; if [ -n "$$out" ]; then echo "gci would change (go tool gci write -s standard -s default .):"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
 

@@ -2,7 +2,6 @@ package authserver
 
 import (
 	"context"
-	"github.com/vitrine/vitrine/signin"
 	"net"
 	"net/url"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 )
 
 // authRequest is an authorization request that passed every check: what

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/signin"
 )
 
 //go:embed templates/pages.html templates/vitrine.css

@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/signin"
 	"golang.org/x/time/rate"
 )
 

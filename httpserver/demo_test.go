@@ -2,7 +2,6 @@ package httpserver_test
 
 import (
 	"encoding/json"
-	"github.com/vitrine/vitrine/mcpserver/views"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/mcpserver/views"
 	"github.com/vitrine/vitrine/service"
 )
 

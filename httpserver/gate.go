@@ -3,11 +3,11 @@ package httpserver
 import (
 	"bytes"
 	"encoding/json"
-
-	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"net/http"
 	"sync"
+
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // gate holds back a response until the pipeline has checked its caller's

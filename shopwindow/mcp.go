@@ -170,23 +170,39 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
 
-// serveMCP answers the window's MCP endpoint, after the per-profile
-// limit: it reads the profile a tools/call names before the SDK does, so
-// that a request past it is answered 429, as UCP asks of MCP over HTTP,
-// with a JSON-RPC error of code -32000 and its retry_after.
+// serveMCP answers the window's MCP endpoint. A POST is read here, before
+// the SDK: a batch (a JSON array) is refused, and a tools/call counts
+// against the per-profile limit, so that a request past it is answered
+// 429, as UCP asks of MCP over HTTP, with a JSON-RPC error of code -32000
+// and its retry_after.
+//
+// Batches are refused rather than counted call by call: the window speaks
+// MCP 2025-11-25 and later, which have none, and the SDK, which takes a
+// request without MCP-Protocol-Version for 2025-03-26, would otherwise run
+// a whole array of calls for one request of the per-address limit and one
+// parse of the per-profile one.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && s.agents != nil {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+	if r.Method != http.MethodPost {
+		s.mcp.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		http.Error(w, "the request body could not be read", http.StatusBadRequest)
+		return
+	}
+	if isBatch(body) {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcInvalidRequest,
+			"message": "Batches are not supported: send one JSON-RPC request per POST (MCP 2025-11-25 and later have no batches)."}})
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if s.agents != nil {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
@@ -202,6 +218,18 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mcp.ServeHTTP(w, r)
+}
+
+// rpcInvalidRequest is JSON-RPC's code for a request that is not a valid
+// Request object: here, a batch.
+const rpcInvalidRequest = -32600
+
+// isBatch reports whether a request body is a JSON-RPC batch: a JSON
+// array, after the white space JSON allows before it (as the SDK reads
+// it).
+func isBatch(body []byte) bool {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	return len(b) > 0 && b[0] == '['
 }
 
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
