@@ -82,7 +82,7 @@ bench: build
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
 	bin/vitrine-bench catalog --products 100000 --import 300000 --rss-variants 1000000 --duration 5s $(CATALOG_ARGS)
 	bin/vitrine-bench shop --products 100000 --duration 15s $(SHOP_ARGS)
-	$(GO) test ./shopwindow/feed -run '^$$' -bench Feeds -benchtime 1x -timeout 30m
+	$(GO) test ./internal/feed -run '^$$' -bench Feeds -benchtime 1x -timeout 30m
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
 	$(GO) test ./httpserver -run '^$$' -bench ServeSessionCall -benchtime 5000x
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

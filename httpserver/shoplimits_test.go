@@ -63,3 +63,32 @@ func TestShopWindowRefusesBatches(t *testing.T) {
 		t.Errorf("a single call: %d %s", res.status, res.body)
 	}
 }
+
+// The per-profile limit counts the profile the tool uses, wherever the
+// call names it: with the profile's burst spent, a call that names it in
+// MCP's params._meta instead of UCP's arguments.meta is refused too.
+func TestShopWindowLimitsTheProfileUsed(t *testing.T) {
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), &shopwindow.Limits{ProfileRate: 0.001, ProfileBurst: 2, MaxBodyBytes: 64 << 10})
+	sw.open("technova")
+	for range 2 {
+		if res := sw.rest("technova", "search", `{"query":"mouse"}`); res.status != 200 {
+			t.Fatalf("within the profile's burst: %d %s", res.status, res.body)
+		}
+	}
+	inMeta := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_catalog","_meta":{"ucp-agent":{"profile":"` +
+		sw.profile + `"}},"arguments":{"catalog":{"query":"mouse"}}}}`
+	for range 3 {
+		res := sw.do("POST", "", "/shops/technova/ucp/mcp", inMeta, map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25"})
+		if res.status != 429 || res.header.Get("Retry-After") == "" || !strings.Contains(string(res.body), `"code":-32000`) ||
+			!strings.Contains(string(res.body), `"id":3`) || strings.Contains(string(res.body), "structuredContent") {
+			t.Errorf("the spent profile named in params._meta: %d %s", res.status, res.body)
+		}
+	}
+	// Another profile, named the same way, still goes through, and is
+	// used.
+	other := strings.Replace(inMeta, sw.profile, sw.agent.URL+"/search-only.json", 1)
+	res := sw.do("POST", "", "/shops/technova/ucp/mcp", other, map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25"})
+	if res.status != 200 || !strings.Contains(string(res.body), "structuredContent") {
+		t.Errorf("another profile in params._meta: %d %s", res.status, res.body)
+	}
+}

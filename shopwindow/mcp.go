@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/mcpserver/wire"
+	"github.com/vitrine/vitrine/internal/wire"
 )
 
 // The windows' MCP server: UCP's MCP binding of the catalog, three tools
@@ -110,20 +109,22 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		var args toolArgs
 		if len(req.Params.Arguments) > 0 {
 			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-				return nil, s.rpcError(win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
+				return nil, s.rpcError(ctx, win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
-		profileURL := args.Meta.Agent.Profile
-		if profileURL == "" {
-			// A client that writes UCP's meta where MCP keeps its own.
-			if m, ok := req.Params.Meta["ucp-agent"].(map[string]any); ok {
-				profileURL, _ = m["profile"].(string)
+		profileURL := agentProfileOf(&args, req.Params.Meta)
+		// serveMCP counted the profile it read; should this one differ
+		// (a JSON decoder that reads a message otherwise), it is counted
+		// here, so that the profile limited is the one used.
+		if counted, _ := ctx.Value(countedProfileKey{}).(string); profileURL != counted {
+			if d := s.profileWait(profileURL); d > 0 {
+				return nil, s.rpcError(ctx, win, op, rateLimited(d))
 			}
 		}
 		capability := capabilityOf(op)
 		ok, uerr := s.negotiate(ctx, profileURL, capability)
 		if uerr != nil {
-			return nil, s.rpcError(win, op, uerr)
+			return nil, s.rpcError(ctx, win, op, uerr)
 		}
 		var payload any
 		if !ok {
@@ -134,7 +135,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {
-					return nil, s.rpcError(win, op, ue)
+					return nil, s.rpcError(ctx, win, op, ue)
 				}
 				id := vitrine.NewID()
 				s.log.Error("shop window: "+op, "request_id", id, "err", err)
@@ -143,7 +144,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 			payload = res
 		}
-		// Encoded once, as the admin tools' results are (mcpserver/wire):
+		// Encoded once, as the admin tools' results are (internal/wire):
 		// the text content's wire form is made from it, not encoded again.
 		text := wire.Compact(payload)
 		s.metrics.seconds.WithLabelValues(op, "mcp").Observe(time.Since(start).Seconds())
@@ -153,7 +154,10 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 
 // rpcError is a transport error as UCP's MCP binding writes it: its
 // JSON-RPC code, UCP's code and content in its data.
-func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
+func (s *Server) rpcError(ctx context.Context, win *Window, op string, e *ucpError) error {
+	if e.rpc == rpcNegotiation || e.rpc == rpcProtocol {
+		setRPCStatus(ctx, e.status)
+	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
 	data, _ := json.Marshal(refusal(win, e))
 	msg := e.content
@@ -165,16 +169,19 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 		}
 	case rpcProtocol:
 		msg = "Rate limit exceeded"
-		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": 1})
+		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": retrySeconds(e.retryAfter)})
 	}
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
 
 // serveMCP answers the window's MCP endpoint. A POST is read here, before
-// the SDK: a batch (a JSON array) is refused, and a tools/call counts
-// against the per-profile limit, so that a request past it is answered
-// 429, as UCP asks of MCP over HTTP, with a JSON-RPC error of code -32000
-// and its retry_after.
+// the SDK: a batch (a JSON array) is refused; what is not a JSON-RPC
+// request of a method the window has is answered as JSON-RPC says
+// (jsonrpc.go); a tools/call counts against the per-profile limit, so
+// that a request past it is answered 429, as UCP asks of MCP over HTTP,
+// with a JSON-RPC error of code -32000 and its retry_after; then the SDK
+// answers, JSON to a client that accepts only JSON, with the HTTP status
+// of a UCP error.
 //
 // Batches are refused rather than counted call by call: the window speaks
 // MCP 2025-11-25 and later, which have none, and the SDK, which takes a
@@ -190,10 +197,10 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcInvalidRequest, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes")
 			return
 		}
-		http.Error(w, "the request body could not be read", http.StatusBadRequest)
+		writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "the request body could not be read")
 		return
 	}
 	if isBatch(body) {
@@ -202,27 +209,55 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	if rpcProblem(w, body) {
+		return
+	}
 	if s.agents != nil {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				Arguments toolArgs `json:"arguments"`
+				Arguments toolArgs       `json:"arguments"`
+				Meta      map[string]any `json:"_meta"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
-			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+			profile := agentProfileOf(&m.Params.Arguments, m.Params.Meta)
+			if d := s.profileWait(profile); d > 0 {
 				tooManyRPC(w, m.ID, d)
 				return
 			}
+			r = r.WithContext(context.WithValue(r.Context(), countedProfileKey{}, profile))
 		}
 	}
-	s.mcp.ServeHTTP(w, r)
+	acceptJSON(r)
+	st := &rpcStatus{}
+	r = r.WithContext(context.WithValue(r.Context(), rpcStatusKey{}, st))
+	s.mcp.ServeHTTP(&statusWriter{ResponseWriter: w, st: st}, r)
 }
 
 // rpcInvalidRequest is JSON-RPC's code for a request that is not a valid
 // Request object: here, a batch.
 const rpcInvalidRequest = -32600
+
+// countedProfileKey holds, in a tools/call's context, the agent profile
+// serveMCP counted against the per-profile limit.
+type countedProfileKey struct{}
+
+// agentProfileOf is the agent profile a tools/call names, where the
+// per-profile limit and the tool both read it: UCP's
+// meta["ucp-agent"].profile in the arguments, else the same in MCP's own
+// _meta, where some clients write it.
+func agentProfileOf(args *toolArgs, meta map[string]any) string {
+	if p := args.Meta.Agent.Profile; p != "" {
+		return p
+	}
+	if m, ok := meta["ucp-agent"].(map[string]any); ok {
+		p, _ := m["profile"].(string)
+		return p
+	}
+	return ""
+}
 
 // isBatch reports whether a request body is a JSON-RPC batch: a JSON
 // array, after the white space JSON allows before it (as the SDK reads
@@ -234,7 +269,7 @@ func isBatch(body []byte) bool {
 
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
 func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
-	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	secs := retrySeconds(after)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	if len(id) == 0 {
 		id = json.RawMessage("null")

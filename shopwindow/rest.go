@@ -178,7 +178,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 func (s *Server) refuseREST(w http.ResponseWriter, win *Window, op string, e *ucpError) {
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
 	if e.status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(e.retryAfter)))
 	}
 	writeJSON(w, e.status, refusal(win, e))
 }

@@ -4,7 +4,7 @@
 // domain): its UCP business profile at /.well-known/ucp, UCP's catalog
 // over MCP at /ucp/mcp (search_catalog, lookup_catalog, get_product, and
 // nothing else) and over REST at /ucp/catalog/{search,lookup,product},
-// and the merchant feeds of package shopwindow/feed at /feeds/.
+// and the merchant feeds of package internal/feed at /feeds/.
 //
 // Everything here is public and hostile: no token is read, no admin tool,
 // resource or page is reachable, only active products and public fields
@@ -31,8 +31,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
-	"github.com/vitrine/vitrine/shopwindow/feed"
 	"golang.org/x/time/rate"
 )
 
@@ -405,9 +405,22 @@ func routeOf(method, path string) string {
 
 // tooMany answers 429 with the seconds to wait.
 func tooMany(w http.ResponseWriter, after time.Duration) {
-	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(max(after, time.Second).Seconds()))))
+	w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(after)))
 	writeJSON(w, http.StatusTooManyRequests, map[string]string{"code": "rate_limited",
 		"content": "Too many requests; retry after the time in Retry-After."})
+}
+
+// retrySeconds is a wait in whole seconds, at least one, for Retry-After
+// and retry_after.
+func retrySeconds(after time.Duration) int {
+	return int(math.Ceil(max(after, time.Second).Seconds()))
+}
+
+// rateLimited is a request past a limit, answered 429 on REST and with
+// UCP's -32000 on MCP, with the time to wait.
+func rateLimited(after time.Duration) *ucpError {
+	return &ucpError{status: http.StatusTooManyRequests, rpc: rpcProtocol, code: "rate_limited",
+		content: "Too many requests; retry after the time in Retry-After.", retryAfter: after}
 }
 
 // internal answers an error the client cannot act on, without its

@@ -135,9 +135,9 @@ func (f OAuthFlags) config() (*httpserver.OAuth, error) {
 type LimitFlags struct {
 	IPRate           float64       `default:"${ip_rate}" help:"Requests per second from one address."`
 	IPBurst          int           `default:"${ip_burst}" help:"Requests at once from one address."`
-	TokenRate        float64       `default:"${token_rate}" help:"Requests per second with one token."`
-	TokenBurst       int           `default:"${token_burst}" help:"Requests at once with one token."`
-	TokenConcurrency int           `default:"${token_concurrency}" help:"Calls of one token in flight at once."`
+	TokenRate        float64       `default:"${token_rate}" help:"Requests per second with one token (each call of a JSON-RPC batch counts as one)."`
+	TokenBurst       int           `default:"${token_burst}" help:"Requests at once with one token (each call of a JSON-RPC batch counts as one)."`
+	TokenConcurrency int           `default:"${token_concurrency}" help:"Calls of one token in flight at once (each call of a JSON-RPC batch counts; a batch larger than this or --token-burst is refused)."`
 	MaxBody          int64         `default:"${max_body}" help:"Largest request body, in bytes."`
 	BodyTimeout      time.Duration `default:"${body_timeout}" help:"Longest time a client may take to send a request body."`
 	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call; when set, every other origin is refused. Unset: other origins are refused when the server listens beyond loopback (DNS-rebinding protection)."`

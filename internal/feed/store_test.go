@@ -8,7 +8,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/shopwindow/feed"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/store"
 )
 

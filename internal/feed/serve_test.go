@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/internal/testkit"
-	"github.com/vitrine/vitrine/shopwindow/feed"
 )
 
 // serve runs a feed's handler the way a server mounts it, over a real

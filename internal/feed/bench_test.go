@@ -19,7 +19,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/shopwindow/feed"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -128,7 +128,7 @@ func (p *peak) end() (heap, rss int64) {
 // time of an unchanged feed's 304 (ms/304). Targets (the issue's, for
 // Google's feed): 20,000 variants/s, 50 MiB, 5 ms.
 //
-//	go test ./shopwindow/feed -run '^$' -bench Feeds -benchtime 1x -timeout 30m
+//	go test ./internal/feed -run '^$' -bench Feeds -benchtime 1x -timeout 30m
 func BenchmarkFeeds(b *testing.B) {
 	n := benchProducts(b)
 	db := dbtest.Open(b, dbtest.SQLiteURL(b))

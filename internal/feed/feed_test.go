@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/shopwindow/feed"
+	"github.com/vitrine/vitrine/internal/feed"
 )
 
 const (
