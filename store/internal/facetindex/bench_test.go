@@ -255,7 +255,7 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// The faceted lists measured: the two of docs/performance.md, the text
+// The faceted lists measured: the two of docs/performance.md's targets, the text
 // query with the same facets, and the plans' extremes.
 var benchQueries = []struct {
 	name string
