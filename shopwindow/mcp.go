@@ -70,7 +70,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			}
 		}
 		capability := capabilityOf(op)
-		ok, uerr := s.negotiate(ctx, profileURL, capability)
+		ok, uerr := s.negotiate(ctx, win, profileURL, capability)
 		if uerr != nil {
 			return nil, s.rpcError(ctx, win, op, uerr)
 		}

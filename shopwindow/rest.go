@@ -130,7 +130,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		return
 	}
 	capability := capabilityOf(op)
-	ok, uerr := s.negotiate(r.Context(), profileURL, capability)
+	ok, uerr := s.negotiate(r.Context(), win, profileURL, capability)
 	if uerr != nil {
 		s.refuseREST(w, win, op, uerr)
 		return

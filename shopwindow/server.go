@@ -105,6 +105,9 @@ type Window struct {
 	Base string
 	// Origin is the server's public URL, for relative media paths.
 	Origin string
+	// client is the key (addrlimit.Key) of the request's client address,
+	// which the per-address limits count.
+	client string
 }
 
 // Server serves the windows.
@@ -262,14 +265,15 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
+	addr := r.RemoteAddr
+	if s.opts.ClientAddr != nil {
+		addr = s.opts.ClientAddr(r)
+	} else if h, _, err := net.SplitHostPort(addr); err == nil {
+		addr = h
+	}
+	client := addrlimit.Key(addr)
 	if s.addrs != nil {
-		addr := r.RemoteAddr
-		if s.opts.ClientAddr != nil {
-			addr = s.opts.ClientAddr(r)
-		} else if h, _, err := net.SplitHostPort(addr); err == nil {
-			addr = h
-		}
-		if d := s.addrs.Wait(addrlimit.Key(addr), time.Now()); d > 0 {
+		if d := s.addrs.Wait(client, time.Now()); d > 0 {
 			s.metrics.limited.WithLabelValues("address").Inc()
 			if route == "mcp" {
 				tooManyRPC(w, nil, d)
@@ -288,7 +292,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
-	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r)}
+	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r), client: client}
 	r = r.WithContext(context.WithValue(r.Context(), windowKey{}, win))
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.Limits.MaxBodyBytes)
@@ -483,7 +487,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"operation", "transport"}),
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile).",
+			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile, profile_fetch: an address's quota of agent profile fetches).",
 		}, []string{"limit"}),
 		profileFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vitrine_shop_profile_fetches_total", Help: "Agent profiles fetched, by result (ok, unreachable, malformed, version_unsupported).",
