@@ -36,6 +36,11 @@ var Versions = []string{Version, "2026-04-08"}
 // supported reports whether the window serves UCP release v.
 func supported(v string) bool { return slices.Contains(Versions, v) }
 
+// schemaBase is where the newest release's shopping schemas are: the tools'
+// declarations name UCP's types there (the catalog's are the same at
+// both releases).
+const schemaBase = "https://ucp.dev/" + Version + "/schemas/shopping/"
+
 // specBase is where release v's specification is published.
 func specBase(v string) string { return "https://ucp.dev/" + v }
 
