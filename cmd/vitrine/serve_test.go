@@ -260,3 +260,23 @@ func TestEnvironmentTwins(t *testing.T) {
 }
 
 func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite3", "file:"+path) }
+
+// The demo's images are served by the server that runs the demo, and by
+// no other: the same database served without --demo answers 404 there.
+func TestDemoImagesOnlyWithDemo(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	const image = "/demo/images/camiseta-azul.svg"
+	withDemo := serveHere(t, "--db", db, "--demo")
+	code, body := get(t, withDemo.url+image)
+	if code != 200 || !strings.HasPrefix(body, "<svg ") {
+		t.Errorf("serve --demo: GET %s: %d %.40q", image, code, body)
+	}
+	if code := withDemo.stop(); code != 0 {
+		t.Fatalf("serve --demo exited with %d: %s", code, withDemo.stderr.String())
+	}
+	plain := serveHere(t, "--db", db)
+	defer plain.stop()
+	if code, body := get(t, plain.url+image); code != 404 {
+		t.Errorf("serve without --demo: GET %s: %d %.40q", image, code, body)
+	}
+}
