@@ -707,6 +707,20 @@ func TestShopWindowFeeds(t *testing.T) {
 				t.Errorf("a hidden product in the feed: %s", it.Group)
 			}
 		}
+		// Never a date after the answer's own (RFC 9110, 8.8.2.1).
+		notAfterDate := func(what string, h http.Header) {
+			t.Helper()
+			date, err := http.ParseTime(h.Get("Date"))
+			if err != nil {
+				t.Fatalf("%s: Date %q: %v", what, h.Get("Date"), err)
+			}
+			if lm := h.Get("Last-Modified"); lm != "" {
+				if m, err := http.ParseTime(lm); err != nil || m.After(date) {
+					t.Errorf("%s: Last-Modified %s after Date %s", what, lm, h.Get("Date"))
+				}
+			}
+		}
+		notAfterDate("the first feed", google.header)
 		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-None-Match": google.header.Get("ETag")}); again.status != 304 {
 			t.Errorf("the unchanged feed again: %d", again.status)
 		}
@@ -720,6 +734,7 @@ func TestShopWindowFeeds(t *testing.T) {
 		if changed.status != 200 || changed.header.Get("ETag") == google.header.Get("ETag") {
 			t.Errorf("the feed after a change: %d, ETag %s", changed.status, changed.header.Get("ETag"))
 		}
+		notAfterDate("the changed feed", changed.header)
 		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-Modified-Since": modified}); again.status != 200 {
 			t.Errorf("the changed feed since the old date %q: %d", modified, again.status)
 		}

@@ -345,12 +345,15 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 
 // stampsSeen remembers, per company, its catalog's latest stamp and when
 // this instance first saw it: the feeds' Last-Modified. The stamp says
-// whether the catalog changed, not when; the first sight of a stamp is
-// never before its change, so a client that has the feed of an older
-// stamp from this instance is never told 304 by If-Modified-Since.
-// Another instance names its own time for the same stamp: a later one
-// costs a client a download; within one second of a change, an earlier
-// one could answer 304 to a client that sends If-Modified-Since alone
+// whether the catalog changed, not when; the second of its first sight is
+// taken for its date. A client that has the feed of an older stamp holds
+// an earlier date, so If-Modified-Since never answers it 304: when two
+// stamps are seen within one second, the second's date is the next
+// second, and until the clock reaches it the feed is sent without a
+// Last-Modified (RFC 9110, 8.8.2.1: never a date after the answer's
+// own). Another instance names its own time for the same stamp: a later
+// one costs a client a download; an earlier one, within one second of a
+// change, could answer 304 to a client that sends If-Modified-Since alone
 // (If-None-Match, which the feeds' readers send, decides first). One
 // entry a company.
 type stampsSeen struct {
@@ -363,25 +366,30 @@ type stampSeen struct {
 	at    time.Time
 }
 
+// since returns the date of the company's feed at stamp, zero for none
+// yet (then the feed has no Last-Modified).
 func (s *stampsSeen) since(tenantID, stamp string) time.Time {
+	now := time.Now().UTC()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.m[tenantID]
-	if ok && e.stamp == stamp {
-		return e.at
+	if !ok || e.stamp != stamp {
+		if s.m == nil {
+			s.m = map[string]stampSeen{}
+		}
+		// In whole seconds, as HTTP dates are, and after the previous
+		// stamp's.
+		at := now.Truncate(time.Second)
+		if ok && !at.After(e.at) {
+			at = e.at.Add(time.Second)
+		}
+		e = stampSeen{stamp, at}
+		s.m[tenantID] = e
 	}
-	if s.m == nil {
-		s.m = map[string]stampSeen{}
+	if e.at.After(now) {
+		return time.Time{}
 	}
-	// In whole seconds, as HTTP dates are: the next second, and after the
-	// previous stamp's, so that a client holding that one's date is not
-	// told 304 for this one.
-	at := time.Now().UTC().Truncate(time.Second).Add(time.Second)
-	if ok && !at.After(e.at) {
-		at = e.at.Add(time.Second)
-	}
-	s.m[tenantID] = stampSeen{stamp, at}
-	return at
+	return e.at
 }
 
 // routeOf names the route of a window's path, "" for none.
