@@ -18,7 +18,8 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
-// The demo served as make demo serves it, over plain http on loopback:
+// The demo served as make demo serves it (its images mounted as serve
+// --demo mounts them), over plain http on loopback:
 // every image its products name (the product's and each variant's) is
 // served by the server itself, as an image, and the views' CSP, in the
 // resource's _meta and in the page, lets them load from that origin and
@@ -32,7 +33,9 @@ func TestDemoImagesShowInTheViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs.Config.Handler = serveHTTP(t, svc, srv, httpserver.Options{PublicURL: base})
+	// As `vitrine serve --demo` mounts them.
+	images := map[string]http.Handler{"GET " + demo.ImagesPath + "{file}": demo.Images()}
+	hs.Config.Handler = serveHTTP(t, svc, srv, httpserver.Options{PublicURL: base, Routes: images})
 	hs.Start()
 	defer hs.Close()
 	dw, err := demo.SeedAt(ctx, svc, base)

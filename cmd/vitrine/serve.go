@@ -257,6 +257,11 @@ func (c *ServeCmd) Run(e *env) error {
 	if as != nil {
 		hopts.AuthorizationServer = as
 	}
+	if c.Demo {
+		// The images the demo's products name, served by the server that
+		// runs the demo only.
+		hopts.Routes = map[string]http.Handler{"GET " + demo.ImagesPath + "{file}": demo.Images()}
+	}
 	// The metrics name every tool and how it is used: not for whoever
 	// reaches the main address, nor for the internet a proxy in front
 	// opens it to.

@@ -12,7 +12,7 @@ import (
 	"github.com/vitrine/vitrine/service/shop"
 )
 
-// ShopCmd groups the commands of a company's shop window (issue 34).
+// ShopCmd groups the commands of a company's shop window.
 type ShopCmd struct {
 	Show  ShopShowCmd  `cmd:"" help:"Show a company's shop window: open or closed, its settings, the option mapping in effect, its URLs."`
 	Open  ShopOpenCmd  `cmd:"" help:"Open a company's shop window, with the settings given."`
