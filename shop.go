@@ -71,7 +71,7 @@ var DefaultShopOptions = map[string]string{
 	"material": "material", "tecido": "material",
 	"pattern": "pattern", "estampa": "pattern",
 	"gender": "gender", "genero": "gender",
-	"age group": "age_group", "faixa etaria": "age_group",
+	"age group": "age_group", "age_group": "age_group", "faixa etaria": "age_group", "faixa_etaria": "age_group",
 }
 
 // NewShop returns a company's window as it is before anyone sets it:

@@ -210,7 +210,7 @@ func TestShopWindowOpenAndClosed(t *testing.T) {
 		}
 		json.Unmarshal(res.body, &profile)
 		svc := profile.UCP.Services["dev.ucp.shopping"]
-		if profile.UCP.Version != "2026-04-08" || len(svc) != 2 || svc[0].Endpoint != "http://vitrine.test/shops/technova/ucp/mcp" ||
+		if profile.UCP.Version != "2026-08-25" || len(svc) != 2 || svc[0].Endpoint != "http://vitrine.test/shops/technova/ucp/mcp" ||
 			svc[1].Endpoint != "http://vitrine.test/shops/technova/ucp" || len(profile.UCP.Capabilities["dev.ucp.shopping.catalog.search"]) != 1 ||
 			len(profile.UCP.Capabilities["dev.ucp.shopping.catalog.lookup"]) != 1 || len(profile.UCP.Capabilities) != 2 {
 			t.Errorf("the profile: %s", res.body)

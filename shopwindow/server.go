@@ -15,7 +15,6 @@ package shopwindow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"math"
@@ -307,7 +306,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 	}
 	switch route {
 	case "profile":
-		s.serveProfile(w, r, win)
+		s.serveProfile(w, r, win, profileVersion(path))
 	case "mcp":
 		s.serveMCP(w, r)
 	case "search", "lookup", "product":
@@ -395,10 +394,6 @@ func (s *stampsSeen) since(tenantID, stamp string) time.Time {
 // routeOf names the route of a window's path, "" for none.
 func routeOf(method, path string) string {
 	switch path {
-	case "/.well-known/ucp":
-		if method == http.MethodGet || method == http.MethodHead {
-			return "profile"
-		}
 	case "/ucp/mcp":
 		return "mcp"
 	case "/ucp/catalog/search":
@@ -411,6 +406,11 @@ func routeOf(method, path string) string {
 		return "google"
 	case "/feeds/openai.jsonl.gz":
 		return "openai"
+	default:
+		// /.well-known/ucp and /.well-known/ucp/{release} (discovery.go).
+		if profileVersion(path) != "" && (method == http.MethodGet || method == http.MethodHead) {
+			return "profile"
+		}
 	}
 	return ""
 }
@@ -441,48 +441,6 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, what string, e
 	id := vitrine.NewID()
 	s.log.Error("shop window: "+what, "request_id", id, "path", r.URL.Path, "err", err)
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"code": "internal_error", "content": "Internal error (request " + id + ")."})
-}
-
-// businessProfile is the window's UCP profile.
-func businessProfile(win *Window) map[string]any {
-	spec := func(p string) string { return specBase + "/specification/" + p }
-	caps := map[string]any{}
-	for _, name := range capabilities {
-		short := strings.TrimPrefix(name, "dev.ucp.shopping.catalog.")
-		file := "catalog_" + short + ".json"
-		caps[name] = []map[string]string{{"version": Version, "spec": spec("catalog/" + short), "schema": schemaBase + file}}
-	}
-	return map[string]any{"ucp": map[string]any{
-		"version": Version,
-		"services": map[string]any{ServiceName: []map[string]string{
-			{"version": Version, "spec": spec("overview"), "transport": "mcp",
-				"schema": specBase + "/services/shopping/mcp.openrpc.json", "endpoint": win.Base + "/ucp/mcp"},
-			{"version": Version, "spec": spec("overview"), "transport": "rest",
-				"schema": specBase + "/services/shopping/rest.openapi.json", "endpoint": win.Base + "/ucp"},
-		}},
-		"capabilities":     caps,
-		"payment_handlers": map[string]any{},
-	}}
-}
-
-// serveProfile answers /.well-known/ucp: cacheable by anyone for five
-// minutes (UCP asks for public and at least 60 s), tagged by its content.
-func (s *Server) serveProfile(w http.ResponseWriter, r *http.Request, win *Window) {
-	body, _ := json.Marshal(businessProfile(win))
-	etag := tag(body)
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	w.Header().Set("ETag", etag)
-	s.metrics.requests.WithLabelValues(win.Tenant.Slug, "profile", "ok").Inc()
-	if matchesETag(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	w.Write(body)
 }
 
 // metrics count the windows' reads by company and operation.
