@@ -40,9 +40,9 @@ func (s ProductSort) Desc() bool { return strings.HasPrefix(string(s), "-") }
 // what order, and which facets to count beside them. It is the one type of
 // the query, end to end: list_products decodes an agent's arguments
 // straight into its fields that have a JSON name (and its schema is
-// theirs), the CLI fills them in; the service checks them and puts the
-// filter in its one form, in their order (Service.ListProducts), deriving
-// the fields below them; the store reads that form.
+// theirs), the CLI fills them in; service/catalog checks them and puts the
+// filter in its one form, in their order (Catalog.ListProducts, normalize),
+// deriving the fields below them; the store reads that form.
 type ProductFilter struct {
 	// Query is a text query: a product matches when what search covers
 	// of it holds a word starting with each of the query's words.
