@@ -168,7 +168,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 	etag := tag([]byte(stamp), []byte(op), []byte(v), []byte(win.Base), body)
 	w.Header().Set("Cache-Control", "public, no-cache")
 	w.Header().Set("ETag", etag)
-	w.Header().Set("Vary", "UCP-Agent")
+	w.Header().Add("Vary", "UCP-Agent")
 	if matchesETag(r.Header.Get("If-None-Match"), etag) {
 		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "not_modified").Inc()
 		w.WriteHeader(http.StatusNotModified)

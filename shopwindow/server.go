@@ -120,7 +120,8 @@ type Server struct {
 	opts     Options
 	log      *slog.Logger
 	own      string // the host of PublicURL, lower case, without a port
-	scheme   string
+	scheme   string // PublicURL's, https without one
+	port     string // PublicURL's, if it names one
 	catalog  *catalog
 	profiles *profiles
 	mcp      http.Handler
@@ -150,7 +151,7 @@ func New(store Store, svc *service.Service, opts Options) (*Server, error) {
 		if err != nil || u.Host == "" {
 			return nil, errors.New("the shop window needs an absolute public URL")
 		}
-		s.own, s.scheme = strings.ToLower(u.Hostname()), u.Scheme
+		s.own, s.scheme, s.port = strings.ToLower(u.Hostname()), u.Scheme, u.Port()
 	}
 	s.opts.ShopDomain = strings.TrimSuffix(strings.ToLower(opts.ShopDomain), ".")
 	s.profiles = newProfiles(opts.InsecureProfiles, opts.LoopbackProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
@@ -182,7 +183,7 @@ func (s *Server) Route(next http.Handler) http.Handler {
 			}
 			s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 				return s.store.OpenShopBySlug(ctx, slug)
-			}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+			}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 			return
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
@@ -202,16 +203,18 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 			return s.store.OpenShopByDomain(ctx, host)
-		}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+		}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 	})
 }
 
 // hostRoot is the root URL of a window served at a host of its own: the
-// server's scheme, the host as hostOf wrote it, the request's port if it
-// named one.
-func (s *Server) hostRoot(r *http.Request, host string) string {
-	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
-		host = net.JoinHostPort(host, port)
+// scheme and port of the public URL (https and none without one), the
+// host as hostOf wrote it. Never the port the request's Host names: the
+// profile is cacheable by anyone, and a cache that keys on the host name
+// alone would hand every agent the port one client wrote.
+func (s *Server) hostRoot(host string) string {
+	if s.port != "" {
+		host = net.JoinHostPort(host, s.port)
 	}
 	return s.scheme + "://" + host
 }
@@ -297,6 +300,11 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		return
 	}
 	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r), client: client}
+	if s.opts.PublicURL == "" {
+		// The window's URLs are the request's own (origin): a shared
+		// cache must keep them apart by the whole Host, port included.
+		w.Header().Add("Vary", "Host")
+	}
 	r = r.WithContext(context.WithValue(r.Context(), windowKey{}, win))
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.Limits.MaxBodyBytes)
