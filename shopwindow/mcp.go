@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,7 +23,7 @@ import (
 // its JSON as the text mirror.
 func (s *Server) mcpServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "vitrine-shop", Title: "Vitrine shop window", Version: Version}, &mcp.ServerOptions{
-		Instructions: "A shop's catalog, as UCP's catalog capability (" + Version + "): search_catalog, lookup_catalog, get_product. " +
+		Instructions: "A shop's catalog, as UCP's catalog capability (" + strings.Join(Versions, " and ") + ", the version your profile declares): search_catalog, lookup_catalog, get_product. " +
 			"Every call carries meta[\"ucp-agent\"].profile, the URL of your agent's UCP profile. Prices are in minor units of their currency.",
 		Logger:       s.log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -70,16 +71,16 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			}
 		}
 		capability := capabilityOf(op)
-		ok, uerr := s.negotiate(ctx, win, profileURL, capability)
+		v, ok, uerr := s.negotiate(ctx, win, profileURL, capability)
 		if uerr != nil {
 			return nil, s.rpcError(ctx, win, op, uerr)
 		}
 		var payload any
 		if !ok {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-			payload = incompatible(win, capability)
+			payload = incompatible(win, v, capability)
 		} else {
-			res, err := s.run(ctx, win, op, args.Catalog)
+			res, err := s.run(ctx, win, op, v, args.Catalog)
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {

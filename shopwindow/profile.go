@@ -90,8 +90,10 @@ type profiles struct {
 	cache map[string]*cachedProfile
 }
 
-func newProfiles(insecure bool, onFetch func(string)) *profiles {
-	return &profiles{fetcher: safefetch.New("a UCP profile", profileMaxBytes, profileTimeout, insecure), now: time.Now,
+func newProfiles(insecure, loopback bool, onFetch func(string)) *profiles {
+	f := safefetch.New("a UCP profile", profileMaxBytes, profileTimeout, insecure)
+	f.Loopback = loopback
+	return &profiles{fetcher: f, now: time.Now,
 		fetches: rate.NewLimiter(profileFetchRate, profileFetchBurst), fromAddr: addrlimit.New(rate.Every(profileFetchAddrEvery), profileFetchAddrBurst, 0),
 		onFetch: onFetch, cache: map[string]*cachedProfile{}}
 }
@@ -111,7 +113,7 @@ func profileMalformed(content string) *ucpError {
 
 func versionUnsupported(v string) *ucpError {
 	return &ucpError{status: http.StatusUnprocessableEntity, rpc: rpcNegotiation, code: "version_unsupported",
-		content: "Protocol version " + strconv.Quote(v) + " is not supported. This business supports version " + Version + "."}
+		content: "Protocol version " + strconv.Quote(v) + " is not supported. This business supports versions " + strings.Join(Versions, " and ") + "."}
 }
 
 // get returns the profile at u for the client of key client (its
@@ -185,7 +187,7 @@ func (ps *profiles) fetch(ctx context.Context, u string) *cachedProfile {
 		return &cachedProfile{err: profileMalformed("The agent profile is not a UCP profile: a JSON object whose ucp object holds a version (YYYY-MM-DD) and capabilities."), until: now.Add(profileFailTTL)}
 	}
 	ttl := cacheTTL(header.Get("Cache-Control"))
-	if doc.UCP.Version != Version {
+	if !supported(doc.UCP.Version) {
 		ps.onFetch("version_unsupported")
 		return &cachedProfile{err: versionUnsupported(doc.UCP.Version), until: now.Add(ttl)}
 	}
@@ -199,7 +201,7 @@ func (ps *profiles) fetch(ctx context.Context, u string) *cachedProfile {
 				ps.onFetch("malformed")
 				return &cachedProfile{err: profileMalformed("The agent profile's capability " + name + " is not an object with a version."), until: now.Add(profileFailTTL)}
 			}
-			if c.Version == Version {
+			if c.Version == doc.UCP.Version {
 				p.Capabilities[name] = true
 			}
 		}
@@ -294,18 +296,20 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
-// negotiate reads the agent's profile and checks that it supports the capability the operation needs. A refusal
-// is a ucpError; an agent that lacks the capability gets UCP's
-// capabilities_incompatible outcome (ok false, no error).
-func (s *Server) negotiate(ctx context.Context, win *Window, profileURL, capability string) (ok bool, err *ucpError) {
+// negotiate reads the agent's profile and checks that it supports the
+// capability the operation needs, at the release the profile declares,
+// which the answer is then written in. A refusal is a ucpError; an agent
+// that lacks the capability gets UCP's capabilities_incompatible outcome
+// (ok false, no error).
+func (s *Server) negotiate(ctx context.Context, win *Window, profileURL, capability string) (version string, ok bool, err *ucpError) {
 	p, perr := s.profiles.get(ctx, win.client, profileURL)
 	if perr != nil {
 		if perr.status == http.StatusTooManyRequests {
 			s.metrics.limited.WithLabelValues("profile_fetch").Inc()
 		}
-		return false, perr
+		return "", false, perr
 	}
-	return p.Capabilities[capability], nil
+	return p.Version, p.Capabilities[capability], nil
 }
 
 // profileWait applies the per-profile limit to a request naming
@@ -321,13 +325,13 @@ func (s *Server) profileWait(profileURL string) time.Duration {
 	return d
 }
 
-// incompatible is UCP's answer to an agent whose profile shares no
-// version of the capability an operation needs.
-func incompatible(win *Window, capability string) map[string]any {
+// incompatible is UCP's answer, at release v, to an agent whose profile
+// shares no version of the capability an operation needs.
+func incompatible(win *Window, v, capability string) map[string]any {
 	out := map[string]any{
-		"ucp": map[string]any{"version": Version, "status": "error", "capabilities": map[string]any{}},
+		"ucp": map[string]any{"version": v, "status": "error", "capabilities": map[string]any{}},
 		"messages": []message{{Type: "error", Code: "capabilities_incompatible", Severity: "unrecoverable",
-			Content: "The agent's profile does not support " + capability + " at version " + Version + "."}},
+			Content: "The agent's profile does not support " + capability + " at version " + v + "."}},
 	}
 	if u := win.continueURL(); u != "" {
 		out["continue_url"] = u

@@ -15,7 +15,6 @@ package shopwindow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"math"
@@ -86,6 +85,11 @@ type Options struct {
 	// InsecureProfiles lets agent profiles be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	InsecureProfiles bool
+	// LoopbackProfiles lets agent profiles be fetched from this machine
+	// (loopback addresses, localhost), over http too, and from public
+	// addresses as always: the demo's, whose agent profile the server
+	// itself serves.
+	LoopbackProfiles bool
 	// Limits are the windows' abuse limits; the zero value is DefaultLimits.
 	Limits *Limits
 	// ClientAddr is the address of a request's client as the server's
@@ -116,7 +120,8 @@ type Server struct {
 	opts     Options
 	log      *slog.Logger
 	own      string // the host of PublicURL, lower case, without a port
-	scheme   string
+	scheme   string // PublicURL's, https without one
+	port     string // PublicURL's, if it names one
 	catalog  *catalog
 	profiles *profiles
 	mcp      http.Handler
@@ -146,10 +151,10 @@ func New(store Store, svc *service.Service, opts Options) (*Server, error) {
 		if err != nil || u.Host == "" {
 			return nil, errors.New("the shop window needs an absolute public URL")
 		}
-		s.own, s.scheme = strings.ToLower(u.Hostname()), u.Scheme
+		s.own, s.scheme, s.port = strings.ToLower(u.Hostname()), u.Scheme, u.Port()
 	}
 	s.opts.ShopDomain = strings.TrimSuffix(strings.ToLower(opts.ShopDomain), ".")
-	s.profiles = newProfiles(opts.InsecureProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
+	s.profiles = newProfiles(opts.InsecureProfiles, opts.LoopbackProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
 	if l := opts.Limits; l.AddrRate > 0 {
 		s.addrs = addrlimit.New(rate.Limit(l.AddrRate), l.AddrBurst, 0)
 	}
@@ -178,7 +183,7 @@ func (s *Server) Route(next http.Handler) http.Handler {
 			}
 			s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 				return s.store.OpenShopBySlug(ctx, slug)
-			}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+			}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 			return
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
@@ -198,16 +203,18 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 			return s.store.OpenShopByDomain(ctx, host)
-		}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+		}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 	})
 }
 
 // hostRoot is the root URL of a window served at a host of its own: the
-// server's scheme, the host as hostOf wrote it, the request's port if it
-// named one.
-func (s *Server) hostRoot(r *http.Request, host string) string {
-	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
-		host = net.JoinHostPort(host, port)
+// scheme and port of the public URL (https and none without one), the
+// host as hostOf wrote it. Never the port the request's Host names: the
+// profile is cacheable by anyone, and a cache that keys on the host name
+// alone would hand every agent the port one client wrote.
+func (s *Server) hostRoot(host string) string {
+	if s.port != "" {
+		host = net.JoinHostPort(host, s.port)
 	}
 	return s.scheme + "://" + host
 }
@@ -293,13 +300,18 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		return
 	}
 	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r), client: client}
+	if s.opts.PublicURL == "" {
+		// The window's URLs are the request's own (origin): a shared
+		// cache must keep them apart by the whole Host, port included.
+		w.Header().Add("Vary", "Host")
+	}
 	r = r.WithContext(context.WithValue(r.Context(), windowKey{}, win))
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.Limits.MaxBodyBytes)
 	}
 	switch route {
 	case "profile":
-		s.serveProfile(w, r, win)
+		s.serveProfile(w, r, win, profileVersion(path))
 	case "mcp":
 		s.serveMCP(w, r)
 	case "search", "lookup", "product":
@@ -389,10 +401,6 @@ func (s *stampsSeen) since(tenantID, stamp string) time.Time {
 // routeOf names the route of a window's path, "" for none.
 func routeOf(method, path string) string {
 	switch path {
-	case "/.well-known/ucp":
-		if method == http.MethodGet || method == http.MethodHead {
-			return "profile"
-		}
 	case "/ucp/mcp":
 		return "mcp"
 	case "/ucp/catalog/search":
@@ -405,6 +413,11 @@ func routeOf(method, path string) string {
 		return "google"
 	case "/feeds/openai.jsonl.gz":
 		return "openai"
+	default:
+		// /.well-known/ucp and /.well-known/ucp/{release} (discovery.go).
+		if profileVersion(path) != "" && (method == http.MethodGet || method == http.MethodHead) {
+			return "profile"
+		}
 	}
 	return ""
 }
@@ -435,48 +448,6 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, what string, e
 	id := vitrine.NewID()
 	s.log.Error("shop window: "+what, "request_id", id, "path", r.URL.Path, "err", err)
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"code": "internal_error", "content": "Internal error (request " + id + ")."})
-}
-
-// businessProfile is the window's UCP profile.
-func businessProfile(win *Window) map[string]any {
-	spec := func(p string) string { return specBase + "/specification/" + p }
-	caps := map[string]any{}
-	for _, name := range capabilities {
-		short := strings.TrimPrefix(name, "dev.ucp.shopping.catalog.")
-		file := "catalog_" + short + ".json"
-		caps[name] = []map[string]string{{"version": Version, "spec": spec("catalog/" + short), "schema": schemaBase + file}}
-	}
-	return map[string]any{"ucp": map[string]any{
-		"version": Version,
-		"services": map[string]any{ServiceName: []map[string]string{
-			{"version": Version, "spec": spec("overview"), "transport": "mcp",
-				"schema": specBase + "/services/shopping/mcp.openrpc.json", "endpoint": win.Base + "/ucp/mcp"},
-			{"version": Version, "spec": spec("overview"), "transport": "rest",
-				"schema": specBase + "/services/shopping/rest.openapi.json", "endpoint": win.Base + "/ucp"},
-		}},
-		"capabilities":     caps,
-		"payment_handlers": map[string]any{},
-	}}
-}
-
-// serveProfile answers /.well-known/ucp: cacheable by anyone for five
-// minutes (UCP asks for public and at least 60 s), tagged by its content.
-func (s *Server) serveProfile(w http.ResponseWriter, r *http.Request, win *Window) {
-	body, _ := json.Marshal(businessProfile(win))
-	etag := tag(body)
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	w.Header().Set("ETag", etag)
-	s.metrics.requests.WithLabelValues(win.Tenant.Slug, "profile", "ok").Inc()
-	if matchesETag(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	w.Write(body)
 }
 
 // metrics count the windows' reads by company and operation.

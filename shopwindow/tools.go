@@ -100,13 +100,13 @@ var inputTypes = map[reflect.Type]*jsonschema.Schema{
 var ucpTypes = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[envelope]():   ucpType("response_catalog_schema", "ucp.json#/$defs/response_catalog_schema"),
 	reflect.TypeFor[product]():    ucpType("product", "shopping/types/product.json"),
-	reflect.TypeFor[pagination](): ucpType("pagination", "shopping/types/pagination.json#/$defs/response"),
-	reflect.TypeFor[message]():    ucpType("message", "shopping/types/message.json"),
+	reflect.TypeFor[pagination](): ucpType("pagination", "common/types/pagination.json#/$defs/response"),
+	reflect.TypeFor[message]():    ucpType("message", "common/types/message.json"),
 }
 
 // ucpType is an object of UCP's schema name, at path under UCP's schemas.
 func ucpType(name, path string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Description: "UCP's " + name + ": " + specBase + "/schemas/" + path}
+	return &jsonschema.Schema{Type: "object", Description: "UCP's " + name + ": " + specBase(Version) + "/schemas/" + path}
 }
 
 func schemaFor[T any](types map[reflect.Type]*jsonschema.Schema) *jsonschema.Schema {
