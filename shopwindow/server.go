@@ -85,6 +85,11 @@ type Options struct {
 	// InsecureProfiles lets agent profiles be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	InsecureProfiles bool
+	// LoopbackProfiles lets agent profiles be fetched from this machine
+	// (loopback addresses, localhost), over http too, and from public
+	// addresses as always: the demo's, whose agent profile the server
+	// itself serves.
+	LoopbackProfiles bool
 	// Limits are the windows' abuse limits; the zero value is DefaultLimits.
 	Limits *Limits
 	// ClientAddr is the address of a request's client as the server's
@@ -149,7 +154,7 @@ func New(store Store, svc *service.Service, opts Options) (*Server, error) {
 		s.own, s.scheme, s.port = strings.ToLower(u.Hostname()), u.Scheme, u.Port()
 	}
 	s.opts.ShopDomain = strings.TrimSuffix(strings.ToLower(opts.ShopDomain), ".")
-	s.profiles = newProfiles(opts.InsecureProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
+	s.profiles = newProfiles(opts.InsecureProfiles, opts.LoopbackProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
 	if l := opts.Limits; l.AddrRate > 0 {
 		s.addrs = addrlimit.New(rate.Limit(l.AddrRate), l.AddrBurst, 0)
 	}
