@@ -334,17 +334,19 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 		s.internal(w, r, "read attribute definitions", err)
 		return
 	}
-	fw := feed.Window{Tenant: win.Tenant, Shop: win.Shop, BaseURL: win.Base, Origin: win.Origin,
-		Attributes: make(map[string]*vitrine.Attribute, len(defs)), Log: s.log}
-	for _, d := range defs {
-		fw.Attributes[d.Key] = d
+	cats, err := s.store.Categories(r.Context(), win.Tenant.ID)
+	if err != nil {
+		s.internal(w, r, "read categories", err)
+		return
 	}
+	fw := feed.NewWindow(win.Shop, defs, cats)
+	fw.Tenant, fw.BaseURL, fw.Origin, fw.Log = win.Tenant, win.Base, win.Origin, s.log
 	kind := feed.Google
 	if route == "openai" {
 		kind = feed.OpenAI
 	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
-	feed.Serve(w, r, fw, s.store, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
+	feed.Serve(w, r, *fw, s.store, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
 }
 
 // stampsSeen remembers, per company, its catalog's latest stamp and when
