@@ -44,10 +44,12 @@ lint:
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
 
-# Regenerate what is generated from the code (docs/permissions.md, ...);
-# tests fail when a checked-in copy drifts.
+# Regenerate what is generated from the code (docs/permissions.md, the
+# tools' snapshots, the shop window's too, ...); tests fail when a
+# checked-in copy drifts.
 docs:
 	$(GO) test ./mcpserver -run 'Doc|Snapshot|SchemasFile' -count=1 -update
+	$(GO) test ./shopwindow -run 'Snapshot' -count=1 -update
 
 # Only the end-to-end suites (e2e/), against a fresh build.
 e2e: build

@@ -2,11 +2,19 @@ package httpserver_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/shopwindow"
 )
 
@@ -90,5 +98,68 @@ func TestShopWindowLimitsTheProfileUsed(t *testing.T) {
 	res := sw.do("POST", "", "/shops/technova/ucp/mcp", other, map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-11-25"})
 	if res.status != 200 || !strings.Contains(string(res.body), "structuredContent") {
 		t.Errorf("another profile in params._meta: %d %s", res.status, res.body)
+	}
+}
+
+// One address rotating agent profiles meets its own fetch quota (10, then
+// one every 6 s), well before the budget every window shares (50): the
+// first request of an agent at another address, for another company's
+// window, still has its profile fetched.
+func TestShopWindowProfileFetchesPerAddress(t *testing.T) {
+	sw := &shopWorld{world: newWorld(t, dbtest.SQLiteURL(t)), metrics: prometheus.NewRegistry()}
+	sw.agent = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/rot/") {
+			r.URL.Path = "/agent.json"
+		}
+		sw.agentProfiles(w, r)
+	}))
+	t.Cleanup(sw.agent.Close)
+	sw.profile = sw.agent.URL + "/agent.json"
+	limits := httpserver.DefaultLimits
+	limits.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	h := serveHTTP(t, sw.svc, sw.server(mcpserver.Options{}), httpserver.Options{PublicURL: "http://vitrine.test", Limits: limits,
+		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{InsecureProfiles: true}}})
+	sw.hs = httptest.NewServer(h)
+	t.Cleanup(sw.hs.Close)
+	sw.open("technova")
+	sw.open("mercado-verde")
+
+	from := func(addr, slug, profile string) answer {
+		return sw.do("POST", "", "/shops/"+slug+"/ucp/catalog/search", `{"query":"a"}`,
+			map[string]string{"UCP-Agent": `profile="` + profile + `"`, "X-Forwarded-For": addr})
+	}
+	var codes []int
+	for i := range 60 {
+		codes = append(codes, from("203.0.113.7", "technova", fmt.Sprintf("%s/rot/%d.json", sw.agent.URL, i)).status)
+		if i == 50 {
+			// Another agent, at another address, at another company's
+			// window, while the first address is still rotating.
+			if res := from("198.51.100.9", "mercado-verde", sw.profile); res.status != 200 {
+				t.Errorf("another address's first request: %d %s", res.status, res.body)
+			}
+		}
+	}
+	if n := sw.fetches.Load(); n != 11 {
+		t.Errorf("one address rotating profiles and another's request caused %d fetches, want the quota of 10 and 1", n)
+	}
+	want := slices.Repeat([]int{200}, 10)
+	want = append(want, slices.Repeat([]int{429}, 50)...)
+	if !slices.Equal(codes, want) {
+		t.Errorf("statuses of one address rotating profiles: %v", codes)
+	}
+	res := from("203.0.113.7", "technova", sw.agent.URL+"/rot/x.json")
+	if m := res.json(t); res.status != 429 || m["code"] != "rate_limited" || res.header.Get("Retry-After") == "" {
+		t.Errorf("past the address's quota: %d %v %s", res.status, res.header, res.body)
+	}
+	// What the address fetched before stays usable.
+	if res := from("203.0.113.7", "technova", sw.agent.URL+"/rot/0.json"); res.status != 200 {
+		t.Errorf("a profile the address fetched before: %d %s", res.status, res.body)
+	}
+	// Over MCP, the same quota answers UCP's -32000 with retry_after.
+	rpc := searchCall(9, sw.agent.URL+"/rot/mcp.json")
+	res = sw.do("POST", "", "/shops/technova/ucp/mcp", rpc, map[string]string{"Accept": "application/json, text/event-stream",
+		"Mcp-Protocol-Version": "2025-11-25", "X-Forwarded-For": "203.0.113.7"})
+	if !strings.Contains(string(res.body), `"code":-32000`) || !strings.Contains(string(res.body), `"retry_after"`) || !strings.Contains(string(res.body), "rate_limited") {
+		t.Errorf("past the address's quota over MCP: %d %s", res.status, res.body)
 	}
 }

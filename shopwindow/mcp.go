@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -16,66 +17,13 @@ import (
 	"github.com/vitrine/vitrine/internal/wire"
 )
 
-// The windows' MCP server: UCP's MCP binding of the catalog, three tools
-// and nothing else (no resources, no prompts, no admin tool). Each tool
-// takes UCP's arguments, {"meta": {"ucp-agent": {"profile": URL}},
-// "catalog": {...}}, and answers the UCP payload as structuredContent,
-// with its JSON as the text mirror.
-
-// toolOps are the tools by the operation they run.
-var toolOps = []struct {
-	name, op, title, description string
-	input, output                json.RawMessage
-}{
-	{"search_catalog", "search", "Search the catalog",
-		"Search this shop's products by words (query) and filters (categories, price in minor units); pagination by cursor. UCP dev.ucp.shopping.catalog.search.",
-		toolInput(searchInput), toolOutput(`"products":{"type":"array","items":{"type":"object"}},"pagination":{"type":"object","properties":{"cursor":{"type":"string"},"has_next_page":{"type":"boolean"}}}`)},
-	{"lookup_catalog", "lookup", "Look products up",
-		"Look up to 50 products or variants up at once by product id, variant id, SKU or handle; each variant says which ids resolved to it (inputs). UCP dev.ucp.shopping.catalog.lookup.",
-		toolInput(lookupInput), toolOutput(`"products":{"type":"array","items":{"type":"object"}}`)},
-	{"get_product", "product", "Get a product",
-		"Get one product by product or variant id, with option availability relative to the selected options, the featured variant first. UCP dev.ucp.shopping.catalog.lookup.",
-		toolInput(productInput), toolOutput(`"product":{"type":"object"}`)},
-}
-
-const (
-	filtersSchema = `"filters":{"type":"object","properties":{"categories":{"type":"array","items":{"type":"string"}},` +
-		`"price":{"type":"object","properties":{"min":{"type":"integer","minimum":0},"max":{"type":"integer","minimum":0}}}}},` +
-		`"context":{"type":"object"}`
-	searchInput = `{"type":"object","properties":{"query":{"type":"string"},` + filtersSchema +
-		`,"pagination":{"type":"object","properties":{"cursor":{"type":"string"},"limit":{"type":"integer","minimum":1,"default":10}}}}}`
-	lookupInput  = `{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50},` + filtersSchema + `}}`
-	productInput = `{"type":"object","required":["id"],"properties":{"id":{"type":"string"},` +
-		`"selected":{"type":"array","items":{"type":"object","required":["name","label"],"properties":{"name":{"type":"string"},"label":{"type":"string"}}}},` +
-		`"preferences":{"type":"array","items":{"type":"string"}},` + filtersSchema + `}}`
-)
-
-func toolInput(catalog string) json.RawMessage {
-	return json.RawMessage(`{"type":"object","required":["meta","catalog"],"properties":{` +
-		`"meta":{"type":"object","required":["ucp-agent"],"properties":{"ucp-agent":{"type":"object","required":["profile"],` +
-		`"properties":{"profile":{"type":"string","format":"uri","description":"The URL of the agent's UCP profile."}}}}},` +
-		`"catalog":` + catalog + `}}`)
-}
-
-func toolOutput(payload string) json.RawMessage {
-	return json.RawMessage(`{"type":"object","required":["ucp"],"properties":{` +
-		`"ucp":{"type":"object","required":["version"],"properties":{"version":{"type":"string"},"status":{"type":"string","enum":["success","error"]},"capabilities":{"type":"object"}}},` +
-		payload + `,"messages":{"type":"array","items":{"type":"object","required":["type","content"],"properties":{"type":{"type":"string"},"code":{"type":"string"},"content":{"type":"string"},"severity":{"type":"string"}}}}}}`)
-}
-
-// toolArgs are a tool call's arguments.
-type toolArgs struct {
-	Meta struct {
-		Agent struct {
-			Profile string `json:"profile"`
-		} `json:"ucp-agent"`
-	} `json:"meta"`
-	Catalog json.RawMessage `json:"catalog"`
-}
-
+// mcpServer is the windows' MCP server: UCP's MCP binding of the catalog,
+// the three tools of tools.go and nothing else (no resources, no prompts,
+// no admin tool). Each answers the UCP payload as structuredContent, with
+// its JSON as the text mirror.
 func (s *Server) mcpServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "vitrine-shop", Title: "Vitrine shop window", Version: Version}, &mcp.ServerOptions{
-		Instructions: "A shop's catalog, as UCP's catalog capability (" + Version + "): search_catalog, lookup_catalog, get_product. " +
+		Instructions: "A shop's catalog, as UCP's catalog capability (" + strings.Join(Versions, " and ") + ", the version your profile declares): search_catalog, lookup_catalog, get_product. " +
 			"Every call carries meta[\"ucp-agent\"].profile, the URL of your agent's UCP profile. Prices are in minor units of their currency.",
 		Logger:       s.log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -90,7 +38,8 @@ func (s *Server) mcpServer() *mcp.Server {
 		},
 	})
 	for _, t := range toolOps {
-		srv.AddTool(&mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: t.input, OutputSchema: t.output,
+		schemas := t.schemas()
+		srv.AddTool(&mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: schemas.in, OutputSchema: schemas.out,
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}}, s.toolHandler(t.op))
 	}
 	return srv
@@ -122,16 +71,16 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			}
 		}
 		capability := capabilityOf(op)
-		ok, uerr := s.negotiate(ctx, profileURL, capability)
+		v, ok, uerr := s.negotiate(ctx, win, profileURL, capability)
 		if uerr != nil {
 			return nil, s.rpcError(ctx, win, op, uerr)
 		}
 		var payload any
 		if !ok {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-			payload = incompatible(win, capability)
+			payload = incompatible(win, v, capability)
 		} else {
-			res, err := s.run(ctx, win, op, args.Catalog)
+			res, err := s.run(ctx, win, op, v, args.Catalog)
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {
@@ -250,7 +199,7 @@ type countedProfileKey struct{}
 // _meta, where some clients write it.
 func agentProfileOf(args *toolArgs, meta map[string]any) string {
 	if p := args.Meta.Agent.Profile; p != "" {
-		return p
+		return string(p)
 	}
 	if m, ok := meta["ucp-agent"].(map[string]any); ok {
 		p, _ := m["profile"].(string)
