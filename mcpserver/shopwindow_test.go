@@ -87,7 +87,7 @@ func TestShopWindowThroughTheTools(t *testing.T) {
 			t.Errorf("a window never set: %+v", s)
 		}
 		base := "https://vitrine.example/shops/mercado-verde"
-		if u := s.URLs; u.Window != base+"/" || u.Profile != base+"/.well-known/ucp" || u.MCP != base+"/ucp/mcp" || u.REST != base+"/ucp/catalog" ||
+		if u := s.URLs; u.Window != base+"/" || u.Profile != base+"/.well-known/ucp" || u.MCP != base+"/ucp/mcp" || u.REST != base+"/ucp" ||
 			u.GoogleFeed != base+"/feeds/google.xml" || u.OpenAIFeed != base+"/feeds/openai.jsonl.gz" || !slices.Equal(u.Hosts, []string{"https://mercado-verde.shops.example/"}) {
 			t.Errorf("urls: %+v", u)
 		}

@@ -363,7 +363,7 @@ func describe(d string) description {
 	}
 	plain := d
 	if strings.Contains(d, "<") {
-		plain = strings.Join(strings.Fields(sanitize.Text(d)), " ")
+		plain = sanitize.Plain(d)
 	} else {
 		return description{Plain: truncate(d, maxDescription)}
 	}
