@@ -91,8 +91,9 @@ type ProductFilter struct {
 	// with a query, else name.
 	Sort ProductSort `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
 
-	// Words are the words of Query (SearchWords): a product matches when
-	// its name, SKU or description holds a word starting with each.
+	// Words are the terms of Query (Analyzer.QueryTerms: its words less
+	// stop words, stemmed): a product matches when its name, SKU or
+	// description holds a word starting with each.
 	Words []string `json:"-"`
 	// SKU is Query as a SKU key: the product with that SKU ranks first in
 	// a relevance search.

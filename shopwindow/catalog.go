@@ -234,7 +234,10 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	if n := utf8.RuneCountInString(query); n > maxQueryLength {
 		return nil, invalid("query is %d characters long; the limit is %d", n, maxQueryLength)
 	}
-	words := vitrine.SearchWords(query)
+	words, stopOnly := vitrine.AnalyzerFor(vitrine.DefaultLocale).QueryTerms(query)
+	if stopOnly {
+		return nil, invalid("query holds only stop words (such as %q), which every product would match; add a word of the products sought", vitrine.Words(query)[0])
+	}
 	if len(words) > vitrine.MaxSearchWords {
 		return nil, invalid("query holds %d different words; the limit is %d", len(words), vitrine.MaxSearchWords)
 	}

@@ -100,7 +100,12 @@ func normalize(f *vitrine.ProductFilter, limit int) error {
 		return vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
 	}
 	sort := vitrine.SortName
-	if f.Words = vitrine.SearchWords(query); len(f.Words) > vitrine.MaxSearchWords {
+	// The catalog's language is its company's default locale's: every
+	// company's is DefaultLocale until companies name theirs.
+	words, stopOnly := vitrine.AnalyzerFor(vitrine.DefaultLocale).QueryTerms(query)
+	if f.Words = words; stopOnly {
+		return vitrine.Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", vitrine.Words(query)[0])
+	} else if len(f.Words) > vitrine.MaxSearchWords {
 		return vitrine.Invalid("query", "query holds %d different words; the limit is %d", len(f.Words), vitrine.MaxSearchWords)
 	} else if len(f.Words) > 0 {
 		sort = vitrine.SortRelevance
