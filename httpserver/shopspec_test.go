@@ -1,6 +1,7 @@
 package httpserver_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,6 +45,46 @@ func TestShopWindowFeaturesWhatIsAsked(t *testing.T) {
 			if len(sel) != 2 || first["title"] != sel[0].(map[string]any)["label"].(string)+" / "+sel[1].(map[string]any)["label"].(string) {
 				t.Errorf("%s: selected %v, first variant %v", body, p["selected"], first["title"])
 			}
+		}
+	})
+}
+
+// filters.categories is an OR of every category named, each with those
+// under it, as UCP says: "Camisetas" and "Teclados" find the shirts and
+// the keyboards, "Vestuário" and "Monitores" every garment and the
+// monitors; a name no category has adds nothing, and names only of that
+// kind find nothing.
+func TestShopWindowCategoriesAreOR(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		sw := newShopWorld(t, url, nil)
+		sw.open("technova")
+		search := func(categories string) []string {
+			t.Helper()
+			res := sw.rest("technova", "search", `{"filters":{"categories":`+categories+`},"pagination":{"limit":50}}`)
+			if res.status != 200 {
+				t.Fatalf("%s: %d %s", categories, res.status, res.body)
+			}
+			return titles(productsOf(t, res.json(t)))
+		}
+		one, other := search(`["Camisetas"]`), search(`["Teclados"]`)
+		if len(one) == 0 || len(other) == 0 {
+			t.Fatalf("Camisetas %v, Teclados %v", one, other)
+		}
+		both := search(`["Camisetas","Teclados","Nenhuma"]`)
+		if len(both) != len(one)+len(other) {
+			t.Errorf("Camisetas or Teclados: %v; want %v and %v", both, one, other)
+		}
+		for _, want := range append(one, other...) {
+			if !slices.Contains(both, want) {
+				t.Errorf("Camisetas or Teclados lacks %s: %v", want, both)
+			}
+		}
+		garments, monitors := search(`["Vestuário"]`), search(`["Informática > Monitores"]`)
+		if got := search(`["vestuario","Monitores"]`); len(got) != len(garments)+len(monitors) || len(garments) < 2 {
+			t.Errorf("Vestuário or Monitores: %v; want %v and %v", got, garments, monitors)
+		}
+		if got := search(`["Nenhuma"]`); len(got) != 0 {
+			t.Errorf("a category no one has: %v", got)
 		}
 	})
 }

@@ -188,7 +188,16 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
 			if rest, ok := strings.CutPrefix(r.URL.Path, "/shops/"); ok {
-				slug, path, _ := strings.Cut(rest, "/")
+				slug, path, found := strings.Cut(rest, "/")
+				if !found && slug != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+					// The home page is the window's root, with its slash.
+					target := "/shops/" + url.PathEscape(slug) + "/"
+					if r.URL.RawQuery != "" {
+						target += "?" + r.URL.RawQuery
+					}
+					http.Redirect(w, r, target, http.StatusMovedPermanently)
+					return
+				}
 				s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
 					return s.store.OpenShopBySlug(ctx, slug)
 				}, func(t *vitrine.Tenant) string { return s.origin(r) + "/shops/" + t.Slug }, "/"+path)
@@ -300,6 +309,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		return
 	}
 	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r), client: client}
+	withPages(win)
 	if s.opts.PublicURL == "" {
 		// The window's URLs are the request's own (origin): a shared
 		// cache must keep them apart by the whole Host, port included.
@@ -318,6 +328,8 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.serveREST(w, r, win, route)
 	case "google", "openai":
 		s.serveFeed(w, r, win, route)
+	case "home", "page", "sitemap", "robots":
+		s.servePage(w, r, win, route, path)
 	}
 }
 
@@ -419,7 +431,7 @@ func routeOf(method, path string) string {
 			return "profile"
 		}
 	}
-	return ""
+	return pageRoute(method, path)
 }
 
 // tooMany answers 429 with the seconds to wait.

@@ -33,6 +33,11 @@ const maxFilterTags = 20
 // checked and put in its one form here, in the order the tool lists its
 // arguments, then its attributes against the company's definitions and
 // its facets; the cursor is signed over that form (Canonical).
+
+// maxFilterCategories bounds the categories one filter names (each a
+// query of the categories under it).
+const maxFilterCategories = 20
+
 func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine.ProductFilter, limit int, cursor string) (*ProductPage, error) {
 	if err := a.Allow(service.OpListProducts); err != nil {
 		return nil, err
@@ -168,6 +173,14 @@ func normalize(f *vitrine.ProductFilter, limit int) error {
 	}
 	if f.CategoryID != "" && !vitrine.ValidID(f.CategoryID) {
 		return vitrine.Invalid("category_id", "category_id must be a category's id (list_categories lists them); got %q", f.CategoryID)
+	}
+	if len(f.CategoryIDs) > maxFilterCategories {
+		return vitrine.Invalid("categories", "a filter names at most %d categories; got %d", maxFilterCategories, len(f.CategoryIDs))
+	}
+	for _, id := range f.CategoryIDs {
+		if !vitrine.ValidID(id) {
+			return vitrine.Invalid("categories", "categories must be categories' ids; got %q", id)
+		}
 	}
 	if len(f.Options) > vitrine.MaxOptions {
 		return vitrine.Invalid("options", "a product has at most %d options; the filter names %d", vitrine.MaxOptions, len(f.Options))
