@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/feed"
 )
 
 // What a window features is what the shopper asked for: a search for
@@ -87,4 +89,42 @@ func TestShopWindowCategoriesAreOR(t *testing.T) {
 			t.Errorf("a category no one has: %v", got)
 		}
 	})
+}
+
+// Readiness and serving follow one rule: a product check_shop reports
+// blocked for UCP (no description) is not served by the window, by search,
+// lookup or get_product; given a description, it is.
+func TestShopWindowServesWhatUCPReadinessAllows(t *testing.T) {
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), nil)
+	sw.open("technova")
+	mouse := sw.productID("technova", "MS-LOGI-MX3S")
+	describe := func(d string) {
+		u, _ := sw.db.UserByEmail(ctx, owner)
+		call := vitrine.Call{RequestID: vitrine.NewID(), Tool: "update_product", At: vitrine.Now()}
+		if _, err := sw.db.UpdateProduct(ctx, vitrine.Change{UserID: u.ID, Call: call}, sw.tenants["technova"], mouse, func(p *vitrine.Product) error {
+			p.Description = d
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	served := func() (search, lookup, product bool) {
+		search = len(productsOf(t, sw.rest("technova", "search", `{"query":"logitech"}`).json(t))) == 1
+		lookup = len(productsOf(t, sw.rest("technova", "lookup", `{"ids":["`+mouse+`"]}`).json(t))) == 1
+		product = sw.rest("technova", "product", `{"id":"`+mouse+`"}`).json(t)["product"] != nil
+		return
+	}
+	describe("")
+	p, _ := sw.db.ProductByID(ctx, sw.tenants["technova"], mouse)
+	win := &feed.Window{Shop: vitrine.NewShop(p.TenantID)}
+	if len(feed.Problems(vitrine.ChannelUCP, win, p)) == 0 {
+		t.Fatal("check_shop's rule takes a product without a description for UCP")
+	}
+	if s, l, g := served(); s || l || g {
+		t.Errorf("a product UCP's readiness blocks is served: search %v, lookup %v, get_product %v", s, l, g)
+	}
+	describe("<p>Sem fio, <b>silencioso</b>.</p>")
+	if s, l, g := served(); !s || !l || !g {
+		t.Errorf("a ready product: search %v, lookup %v, get_product %v", s, l, g)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -122,10 +123,13 @@ func (c *catalog) newView(ctx context.Context, win *Window, ps []*vitrine.Produc
 }
 
 // shown reports whether the window may show a product: the window's
-// company's, and active. The store's query asks for both; this holds it
-// whatever path a product came by.
+// company's, active, and ready for UCP by the channel's rules, the very
+// rule check_shop reports (feed.Problems, channel ucp: a product without a
+// description is refused by both). The store's query asks for the first
+// two; this holds them whatever path a product came by.
 func shown(win *Window, p *vitrine.Product) bool {
-	return p != nil && p.TenantID == win.Tenant.ID && p.Status == vitrine.ProductActive
+	return p != nil && p.TenantID == win.Tenant.ID && p.Status == vitrine.ProductActive &&
+		len(feed.Problems(vitrine.ChannelUCP, &feed.Window{Tenant: win.Tenant, Shop: win.Shop}, p)) == 0
 }
 
 // filter is a request's filters in the store's terms.
