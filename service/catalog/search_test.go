@@ -26,6 +26,7 @@ func TestListProducts_Analysis(t *testing.T) {
 			{"Gold Necklace", "NECK-1"},
 			{"Boné TechNova", "BONE-01"},
 			{"Mouse sem fio", "MOU-9"},
+			{"Camiseta Preta", "CAM-PR"},
 		} {
 			got, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: p.sku, Name: p.name, Price: "10.00"}, "")
 			if err != nil {
@@ -46,17 +47,25 @@ func TestListProducts_Analysis(t *testing.T) {
 			return out, nil
 		}
 		for q, want := range map[string]string{
-			"camisetas":               "Camiseta TechNova Dev",
+			"camisetas":               "Camiseta Preta,Camiseta TechNova Dev",
 			"CAMISETAS dev":           "Camiseta TechNova Dev",
 			"teclados":                "Teclado Mecânico RGB",
 			"teclados mecânicos":      "Teclado Mecânico RGB",
 			"necklaces":               "Gold Necklace",
-			"um boné para o sol":      "",
+			"um boné para o sol":      "Boné TechNova", // bon alone: the sun is no product
 			"uma camiseta para o dev": "Camiseta TechNova Dev",
 			"bonés":                   "Boné TechNova",
 			"tec-rgb":                 "Teclado Mecânico RGB",
 			"mecân":                   "Teclado Mecânico RGB", // a prefix, as before
-			"cam-dev-02":              "",                     // a SKU's digits are exact
+			"cam-dev-99":              "",                     // a SKU's digits are exact
+			// A phrase finds what most of its words name: the subset of
+			// words some product holds, the earlier words kept first.
+			"gold necklace for women":   "Gold Necklace",
+			"camiseta preta de festa":   "Camiseta Preta",
+			"teclado mecânico rosa":     "Teclado Mecânico RGB",
+			"mouse sem fio bluetooth":   "Mouse sem fio",
+			"camisetas gamer":           "Camiseta Preta,Camiseta TechNova Dev",
+			"flamingo inflável gigante": "",
 		} {
 			for _, facets := range [][]vitrine.FacetName{nil, {vitrine.FacetVendor}} {
 				got, err := find(q, facets)
@@ -67,6 +76,24 @@ func TestListProducts_Analysis(t *testing.T) {
 					t.Errorf("%q (facets %v) finds %q, want %q", q, facets, got, want)
 				}
 			}
+		}
+		// The pages of a phrase read the same words: one product a page.
+		var paged []string
+		cursor := ""
+		for range 3 {
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: "camisetas gamer"}, 1, cursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range page.Products {
+				paged = append(paged, names[p.ID])
+			}
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+		}
+		if slices.Sort(paged); strings.Join(paged, ",") != "Camiseta Preta,Camiseta TechNova Dev" {
+			t.Errorf("a phrase's pages: %q", paged)
 		}
 		_, err := find("para o de", nil)
 		var ve *vitrine.Error
