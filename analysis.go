@@ -26,11 +26,17 @@ type Analyzer struct {
 	Lang string
 	stem func(*snowball.Env) bool
 	stop map[string]bool
+	// loanPlurals says that a word the stemmer left whole, ending in a
+	// consonant and s, is a borrowed word's plural, its s dropped:
+	// Portuguese and Spanish plurals end in a vowel and s, or in es,
+	// which Snowball strips, while catalogs in them are full of English
+	// nouns ("notebooks", "mousepads").
+	loanPlurals bool
 }
 
 var analyzers = map[string]*Analyzer{
-	"pt": {Lang: "pt", stem: portuguese.Stem, stop: stopSet(stopPT)},
-	"es": {Lang: "es", stem: spanish.Stem, stop: stopSet(stopES)},
+	"pt": {Lang: "pt", stem: portuguese.Stem, stop: stopSet(stopPT), loanPlurals: true},
+	"es": {Lang: "es", stem: spanish.Stem, stop: stopSet(stopES), loanPlurals: true},
 	"en": {Lang: "en", stem: english.Stem, stop: stopSet(stopEN)},
 }
 
@@ -62,6 +68,9 @@ func (a *Analyzer) Stem(w string) string {
 	env := snowball.NewEnv(w)
 	a.stem(env)
 	s := env.Current()
+	if a.loanPlurals && s == w && len(w) > 3 && w[len(w)-1] == 's' && !strings.ContainsRune("aeiouys", rune(w[len(w)-2])) {
+		s = w[:len(w)-1]
+	}
 	n := 0
 	for n < len(s) && n < len(w) && s[n] == w[n] {
 		n++

@@ -12,6 +12,8 @@ func TestAnalyzer_QueryTerms(t *testing.T) {
 		{"pt-BR", "fones de ouvido", "fon ouv"},
 		{"pt-BR", "NB-DELL-5440", "nb dell 5440"},
 		{"pt-BR", "camiseta camisetas", "camiset"},
+		{"pt-BR", "notebooks mousepads", "notebook mousepad"}, // English nouns' plurals
+		{"pt-BR", "lápis ônibus", "lap onibus"},
 		{"es", "las lámparas de mesa", "lamp mes"},
 		{"en", "gold necklaces for women", "gold necklac women"},
 		{"en", "jewelry", "jewelr"}, // Snowball's jewelri, cut to what it shares with the word
