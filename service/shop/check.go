@@ -132,7 +132,11 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		tally[i] = &channelTally{reasons: map[string]*reasonTally{}}
 	}
 	report := &Report{Open: s.Open}
-	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Limit: checkBatch}
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+	if err != nil {
+		return nil, err
+	}
+	f = f.Page(checkBatch, nil)
 	for {
 		ps, err := w.store.ListProducts(ctx, a.TenantID, f)
 		if err != nil {
@@ -144,10 +148,10 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 				tally[i].add(p, problemsOf(ch, s, p), q.Reason, pg, shown)
 			}
 		}
-		if len(ps) < f.Limit {
+		if len(ps) < checkBatch {
 			break
 		}
-		f.After = &vitrine.ProductKey{ID: ps[len(ps)-1].ID}
+		f = f.Page(checkBatch, &vitrine.ProductKey{ID: ps[len(ps)-1].ID})
 	}
 	for i, ch := range channels {
 		report.Channels = append(report.Channels, tally[i].report(ch, report.Products, q.Reason, pg))
