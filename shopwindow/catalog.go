@@ -121,6 +121,8 @@ type filter struct {
 	categories map[string]bool // the ids of the categories named, and of those under them
 	min, max   *int64
 	notes      []message
+	// query is a search's query, which may name a variant (featured.go).
+	query string
 }
 
 // readFilters checks a request's filters. A category names a category of
@@ -234,6 +236,7 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	if err != nil {
 		return nil, err
 	}
+	fl.query = query
 	if fl.categoryID == "-" {
 		return &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: []*product{}, Pagination: &pagination{}, Messages: fl.notes}, nil
 	}
@@ -471,7 +474,11 @@ func (c *catalog) getProduct(ctx context.Context, win *Window, req *productReque
 		}
 	} else if len(req.Selected) > 0 {
 		sel = relax(p, candidates, req.Selected, req.Preferences)
-	} else {
+	}
+	if variantID == "" && len(sel) == 0 {
+		// Nothing asked, or every selection relaxed: the featured
+		// variant's options are the selection, which UCP asks to be
+		// present whenever the product has options.
 		fid := featured(p, fl)
 		feat = candidates[slices.IndexFunc(candidates, func(v *vitrine.Variant) bool { return v.ID == fid })]
 		sel = optionsOf(p, feat)
@@ -511,10 +518,7 @@ func (c *catalog) getProduct(ctx context.Context, win *Window, req *productReque
 			pp.Options[oi].Values[vi].Exists, pp.Options[oi].Values[vi].Available = &exists, &available
 		}
 	}
-	pp.Selected = sel
-	if len(sel) == 0 {
-		pp.Selected = nil
-	}
+	pp.Selected = sel // nil only for a product without options
 	return &productResponse{UCP: envelopeFor(CapLookup, ""), Product: pp, Messages: fl.notes}, nil
 }
 
@@ -598,7 +602,11 @@ const (
 // description's text shortened; the options say what else there is.
 func (v *view) listed(p *vitrine.Product, fl *filter) *product {
 	pp := v.productOf(p)
-	if id := featured(p, fl); id != "" {
+	id := namedVariant(p, fl, fl.query)
+	if id == "" {
+		id = featured(p, fl)
+	}
+	if id != "" {
 		i := slices.IndexFunc(p.Variants, func(x *vitrine.Variant) bool { return x.ID == id })
 		pp.Variants = pp.Variants[i : i+1]
 	} else if len(pp.Variants) > 1 {
