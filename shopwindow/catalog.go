@@ -117,10 +117,11 @@ func (c *catalog) newView(ctx context.Context, win *Window, ps []*vitrine.Produc
 
 // filter is a request's filters in the store's terms.
 type filter struct {
-	categoryID string
-	categories map[string]bool // the ids of the categories named, and of those under them
-	min, max   *int64
-	notes      []message
+	categoryID  string          // "-" when the categories named are none of the company's
+	categoryIDs []string        // the categories named: a product in any of them, or under one
+	categories  map[string]bool // the ids of the categories named, and of those under them
+	min, max    *int64
+	notes       []message
 	// query is a search's query, which may name a variant (featured.go).
 	query string
 }
@@ -191,18 +192,11 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 			}
 		}
 	}
-	switch len(named) {
-	case 0:
+	// UCP: a product in any of the categories named (or under one).
+	if len(named) == 0 {
 		out.categoryID = "-" // names none: matches nothing
-	case 1:
-		out.categoryID = named[0]
-	default:
-		// The store's query keeps one category (with those under it); a
-		// search naming several keeps the first it names, and says so.
-		out.categoryID = named[0]
-		out.notes = append(out.notes, message{Type: "warning", Code: "filter_partially_applied", Path: "$.filters.categories",
-			Content: fmt.Sprintf("Only one category is searched at a time: %q.", byID[named[0]].Name)})
 	}
+	out.categoryIDs = named
 	return out, nil
 }
 
@@ -240,7 +234,7 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	if fl.categoryID == "-" {
 		return &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: []*product{}, Pagination: &pagination{}, Messages: fl.notes}, nil
 	}
-	q := vitrine.ProductQuery{CategoryID: fl.categoryID}
+	q := vitrine.ProductQuery{CategoryIDs: fl.categoryIDs}
 	if words {
 		q.Query = vitrine.QueryText(query)
 	}

@@ -175,7 +175,16 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
 			if rest, ok := strings.CutPrefix(r.URL.Path, "/shops/"); ok {
-				slug, path, _ := strings.Cut(rest, "/")
+				slug, path, found := strings.Cut(rest, "/")
+				if !found && slug != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+					// The home page is the window's root, with its slash.
+					target := "/shops/" + url.PathEscape(slug) + "/"
+					if r.URL.RawQuery != "" {
+						target += "?" + r.URL.RawQuery
+					}
+					http.Redirect(w, r, target, http.StatusMovedPermanently)
+					return
+				}
 				s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
 					return s.cat.OpenWindowBySlug(ctx, slug)
 				}, func(t *vitrine.Tenant) string { return s.origin(r) + "/shops/" + t.Slug }, "/"+path)
@@ -287,6 +296,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		return
 	}
 	win := &Window{Tenant: reader.Tenant(), Shop: reader.Shop(), Base: base(reader.Tenant()), Origin: s.origin(r), client: client, reader: reader}
+	withPages(win)
 	if s.opts.PublicURL == "" {
 		// The window's URLs are the request's own (origin): a shared
 		// cache must keep them apart by the whole Host, port included.
@@ -305,6 +315,8 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.serveREST(w, r, win, route)
 	case "google", "openai":
 		s.serveFeed(w, r, win, route)
+	case "home", "page", "sitemap", "robots":
+		s.servePage(w, r, win, route, path)
 	}
 }
 
@@ -406,7 +418,7 @@ func routeOf(method, path string) string {
 			return "profile"
 		}
 	}
-	return ""
+	return pageRoute(method, path)
 }
 
 // tooMany answers 429 with the seconds to wait.

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -101,10 +103,70 @@ func TestServeDemoPrintsWindowsAndACurlThatWorks(t *testing.T) {
 	if status, m := search(window[2] + "/ucp/catalog/search"); status != 200 || len(m["products"].([]any)) == 0 {
 		t.Errorf("the window under the path: %d %v", status, m)
 	}
+	// docs/shop.md's example of each operation, over MCP and REST, runs
+	// as written (with the port served): every answer is UCP's, none an
+	// error.
+	t.Run("docs/shop.md's examples", func(t *testing.T) { runShopDocExamples(t, window[1]) })
+
 	// Another server, not the demo, refuses the loopback profile.
 	other, url := startServe(t, db)
 	defer func() { other.Process.Kill(); other.Wait() }()
 	if status, m := search(url + "/shops/technova/ucp/catalog/search"); status != 400 || m["code"] != "invalid_profile_url" {
 		t.Errorf("a loopback profile without --demo: %d %v", status, m)
+	}
+}
+
+// runShopDocExamples runs the block of curl lines of docs/shop.md that
+// names the demo's agent, against the window at root (its port the one
+// served), with the shell and curl (which resolves *.localhost itself).
+func runShopDocExamples(t *testing.T, root string) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("curl is not installed: the examples are curl lines")
+	}
+	doc, err := os.ReadFile("../../docs/shop.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)```sh\n(P='http://127.0.0.1:8080/demo/agent/[^`]*?)```").FindSubmatch(doc)
+	if block == nil {
+		t.Fatal("docs/shop.md has no block of examples that starts P='http://127.0.0.1:8080/demo/agent/…'")
+	}
+	port := root[strings.LastIndex(root, ":")+1:]
+	script := strings.ReplaceAll(string(block[1]), ":8080", ":"+port)
+	script = strings.ReplaceAll(script, "curl -s ", curl+" -s -w '\\n' ")
+	out, err := exec.Command("sh", "-c", script).Output()
+	if err != nil {
+		t.Fatalf("the examples: %v\n%s", err, out)
+	}
+	var n int
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue // a REST answer ends with its own newline
+		}
+		var a struct {
+			Error  json.RawMessage `json:"error"`
+			Result *struct {
+				IsError           bool `json:"isError"`
+				StructuredContent struct {
+					UCP struct{ Version, Status string }
+				} `json:"structuredContent"`
+			} `json:"result"`
+			UCP struct{ Version, Status string }
+		}
+		if err := json.Unmarshal(line, &a); err != nil {
+			t.Fatalf("an example answered %q", line)
+		}
+		ucp := a.UCP
+		if a.Result != nil {
+			ucp = a.Result.StructuredContent.UCP
+		}
+		if a.Error != nil || (a.Result != nil && a.Result.IsError) || ucp.Version != "2026-08-25" || ucp.Status == "error" {
+			t.Errorf("an example answered %s", line)
+		}
+		n++
+	}
+	if n != 6 {
+		t.Errorf("%d examples ran; docs/shop.md has one of each of the three operations over MCP and REST", n)
 	}
 }
