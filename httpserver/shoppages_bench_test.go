@@ -43,7 +43,7 @@ func BenchmarkShopWindowPages(b *testing.B) {
 			b.Fatal(err)
 		}
 		h := serveHTTP(b, w.svc, srv, httpserver.Options{Logger: slog.New(slog.DiscardHandler), PublicURL: "http://vitrine.test",
-			Shop: &httpserver.Shop{Store: w.db, Options: shopwindow.Options{InsecureProfiles: true, Limits: &shopwindow.Limits{}}}})
+			Shop: &httpserver.Shop{Options: shopwindow.Options{InsecureProfiles: true, Limits: &shopwindow.Limits{}}}})
 		tenant := w.tenants["technova"]
 		fillWindow(b, w, tenant, 10_000)
 		b.Run(d.Name, func(b *testing.B) {

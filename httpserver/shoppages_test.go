@@ -150,7 +150,11 @@ func TestShopWindowPages(t *testing.T) {
 				next = strings.ReplaceAll(m[1], "&amp;", "&")
 			}
 		}
-		active, _ := sw.db.ListProducts(ctx, sw.tenants["technova"], vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Limit: 1000})
+		all, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		active, _ := sw.db.ListProducts(ctx, sw.tenants["technova"], all.Page(1000, nil))
 		if len(seen) != len(active) {
 			t.Errorf("pages listed %d products, the window has %d", len(seen), len(active))
 		}

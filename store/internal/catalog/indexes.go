@@ -175,9 +175,9 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 			return nil, nil, nil, nil
 		}
 	}
-	q := facetindex.Query{Filter: pq.f, Categories: pq.categories, Facets: pq.f.Facets}
-	page := facetindex.Page{Sort: pq.f.Sort, After: pq.f.After, Limit: pq.f.Limit, Skip: pq.skuOf}
-	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit, len(pq.f.Options) > 0 || len(pq.f.Words) > 0))
+	q := facetindex.Query{Filter: facetindex.TermsOf(pq.f), Categories: pq.categories, Facets: pq.f.Query().Facets}
+	page := facetindex.Page{Sort: pq.f.Query().Sort, After: pq.f.After(), Limit: pq.f.Limit(), Skip: pq.skuOf}
+	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit(), len(pq.f.Query().Options) > 0 || len(pq.f.Words()) > 0))
 	if !ok {
 		return nil, nil, nil, nil
 	}
