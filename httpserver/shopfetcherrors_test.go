@@ -22,7 +22,7 @@ import (
 func TestShopWindowProfileFetchErrorsTellNothingOfTheInside(t *testing.T) {
 	sw := &shopWorld{world: newWorld(t, dbtest.SQLiteURL(t)), metrics: prometheus.NewRegistry()}
 	sw.hs = httptest.NewServer(serveHTTP(t, sw.svc, sw.server(mcpserver.Options{}), httpserver.Options{PublicURL: "http://vitrine.test",
-		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{}}}))
+		Shop: &httpserver.Shop{Options: shopwindow.Options{}}}))
 	t.Cleanup(sw.hs.Close)
 	sw.open("technova")
 	for profile, want := range map[string]string{
