@@ -1,9 +1,6 @@
 package vitrine
 
 import (
-	"maps"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -36,14 +33,13 @@ func (s ProductSort) Key() string { return strings.TrimPrefix(string(s), "-") }
 // Desc reports whether the sort is descending.
 func (s ProductSort) Desc() bool { return strings.HasPrefix(string(s), "-") }
 
-// ProductFilter is a query of a company's products: which to keep, in
-// what order, and which facets to count beside them. It is the one type of
-// the query, end to end: list_products decodes an agent's arguments
-// straight into its fields that have a JSON name (and its schema is
-// theirs), the CLI fills them in; service/catalog checks them and puts the
-// filter in its one form, in their order (Catalog.ListProducts, normalize),
-// deriving the fields below them; the store reads that form.
-type ProductFilter struct {
+// ProductQuery is a query of a company's products as a caller sends it:
+// which to keep, in what order, and which facets to count beside them.
+// list_products decodes an agent's arguments straight into it (and its
+// schema is its fields'), the shop window and the CLI fill it in. The
+// store never reads it: service/catalog checks it and puts it in its one
+// form, a ProductFilter.
+type ProductQuery struct {
 	// Query is a text query: a product matches when what search covers
 	// of it holds a word starting with each of the query's words.
 	Query  QueryText     `json:"query,omitempty" jsonschema:"Word starts of name, SKU, text, tags, vendor, type, options."`
@@ -90,96 +86,11 @@ type ProductFilter struct {
 	// Sort is the order; in the filter's one form, never empty: relevance
 	// with a query, else name.
 	Sort ProductSort `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
-
-	// Words are the terms of Query (Analyzer.QueryTerms: its words less
-	// stop words, stemmed): a product matches when its name, SKU or
-	// description holds a word starting with each.
-	Words []string `json:"-"`
-	// SKU is Query as a SKU key: the product with that SKU ranks first in
-	// a relevance search.
-	SKU string `json:"-"`
-	// MinMinor and MaxMinor are MinPrice and MaxPrice in minor units of
-	// Currency.
-	MinMinor, MaxMinor *int64 `json:"-"`
-	// Since is UpdatedSince, read.
-	Since *time.Time `json:"-"`
-	// Limit is the number of products the store reads.
-	Limit int `json:"-"`
-	// After is the position the page starts after; nil for the first page.
-	After *ProductKey `json:"-"`
 }
 
 // QueryText is a text a product filter compares: its query, a tag, a
 // vendor, a product type. A schema bounds it as it bounds names.
 type QueryText string
-
-// Canonical is the one byte form of a filter in its one form: what a
-// cursor is signed over, so that a cursor serves the very filter it came
-// from and no other. It holds what keeps and orders the products (the
-// derived fields, not the text they were read from), neither the facets
-// nor the page: a line a field, in a fixed order, its name then its
-// values, each quoted (strconv.Quote), maps by key.
-func (f ProductFilter) Canonical() []byte {
-	b := []byte("vitrine product filter 1\n")
-	line := func(name string, values ...string) {
-		b = append(b, name...)
-		for _, v := range values {
-			b = append(b, ' ')
-			b = strconv.AppendQuote(b, v)
-		}
-		b = append(b, '\n')
-	}
-	optional := func(v any) []string {
-		switch x := v.(type) {
-		case *bool:
-			if x != nil {
-				return []string{strconv.FormatBool(*x)}
-			}
-		case *int64:
-			if x != nil {
-				return []string{strconv.FormatInt(*x, 10)}
-			}
-		case *time.Time:
-			if x != nil {
-				return []string{x.UTC().Format(time.RFC3339Nano)}
-			}
-		}
-		return nil
-	}
-	pairs := func(m map[string]string) []string {
-		var out []string
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			out = append(out, k, m[k])
-		}
-		return out
-	}
-	tags := make([]string, len(f.Tags))
-	for i, t := range f.Tags {
-		tags[i] = string(t)
-	}
-	attributes := make(map[string]string, len(f.Attributes))
-	for k, v := range f.Attributes {
-		attributes[k] = AttributeString(v)
-	}
-	line("words", f.Words...)
-	line("sku", f.SKU)
-	line("status", string(f.Status))
-	line("tags", tags...)
-	line("vendor", string(f.Vendor))
-	line("product_type", string(f.ProductType))
-	line("category_id", f.CategoryID)
-	line("category_ids", f.CategoryIDs...)
-	line("options", pairs(f.Options)...)
-	line("attributes", pairs(attributes)...)
-	line("on_sale", optional(f.OnSale)...)
-	line("in_stock", optional(f.InStock)...)
-	line("currency", string(f.Currency))
-	line("min_price", optional(f.MinMinor)...)
-	line("max_price", optional(f.MaxMinor)...)
-	line("updated_since", optional(f.Since)...)
-	line("sort", string(f.Sort))
-	return b
-}
 
 // FacetName names a facet: what list_products can count under its
 // filter.

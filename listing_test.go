@@ -12,9 +12,9 @@ import (
 func TestCanonicalFilter(t *testing.T) {
 	yes, min, since := true, int64(1000), time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	base := func() ProductFilter {
-		return ProductFilter{Words: []string{"blue", "shirt"}, SKU: "blue shirt", Status: ProductActive, Tags: []QueryText{"garden"},
+		return ProductFilter{words: []string{"blue", "shirt"}, sku: "blue shirt", q: ProductQuery{Status: ProductActive, Tags: []QueryText{"garden"},
 			Vendor: "Acme", Options: map[string]string{"Size": "M", "Color": "Blue"}, Attributes: map[string]any{"material": "wool", "organic": "true"},
-			InStock: &yes, Currency: "BRL", MinMinor: &min, Since: &since, Sort: SortRelevance}
+			InStock: &yes, Currency: "BRL", Sort: SortRelevance}, min: &min, since: &since}
 	}
 	want := base().Canonical()
 	for range 20 { // maps iterate in another order each time
@@ -24,30 +24,31 @@ func TestCanonicalFilter(t *testing.T) {
 		}
 	}
 	page := base()
-	page.Limit, page.After, page.Facets = 21, &ProductKey{ID: NewID()}, []FacetName{FacetVendor}
+	page = page.Page(21, &ProductKey{ID: NewID()})
+	page.q.Facets = []FacetName{FacetVendor}
 	if !bytes.Equal(page.Canonical(), want) {
 		t.Error("the page or the facets change the filter's form")
 	}
 	no, other := false, int64(1001)
 	for name, change := range map[string]func(*ProductFilter){
-		"words":         func(f *ProductFilter) { f.Words = []string{"blue"} },
-		"words split":   func(f *ProductFilter) { f.Words = []string{"blue shirt"} },
-		"sku":           func(f *ProductFilter) { f.SKU = "blue" },
-		"status":        func(f *ProductFilter) { f.Status = "" },
-		"tags":          func(f *ProductFilter) { f.Tags = append(f.Tags, "summer") },
-		"vendor":        func(f *ProductFilter) { f.Vendor = "Zeta" },
-		"product type":  func(f *ProductFilter) { f.ProductType = "Acme" },
-		"category":      func(f *ProductFilter) { f.CategoryID = NewID() },
-		"option value":  func(f *ProductFilter) { f.Options["Size"] = "L" },
-		"option moved":  func(f *ProductFilter) { f.Options = map[string]string{"Size": "M Color", "": "Blue"} },
-		"attribute":     func(f *ProductFilter) { f.Attributes["organic"] = "false" },
-		"on sale":       func(f *ProductFilter) { f.OnSale = &yes },
-		"out of stock":  func(f *ProductFilter) { f.InStock = &no },
-		"currency":      func(f *ProductFilter) { f.Currency = "USD" },
-		"min price":     func(f *ProductFilter) { f.MinMinor = &other },
-		"max price":     func(f *ProductFilter) { f.MaxMinor, f.MinMinor = f.MinMinor, nil },
-		"updated since": func(f *ProductFilter) { later := since.Add(time.Second); f.Since = &later },
-		"sort":          func(f *ProductFilter) { f.Sort = SortName },
+		"words":         func(f *ProductFilter) { f.words = []string{"blue"} },
+		"words split":   func(f *ProductFilter) { f.words = []string{"blue shirt"} },
+		"sku":           func(f *ProductFilter) { f.sku = "blue" },
+		"status":        func(f *ProductFilter) { f.q.Status = "" },
+		"tags":          func(f *ProductFilter) { f.q.Tags = append(f.q.Tags, "summer") },
+		"vendor":        func(f *ProductFilter) { f.q.Vendor = "Zeta" },
+		"product type":  func(f *ProductFilter) { f.q.ProductType = "Acme" },
+		"category":      func(f *ProductFilter) { f.q.CategoryID = NewID() },
+		"option value":  func(f *ProductFilter) { f.q.Options["Size"] = "L" },
+		"option moved":  func(f *ProductFilter) { f.q.Options = map[string]string{"Size": "M Color", "": "Blue"} },
+		"attribute":     func(f *ProductFilter) { f.q.Attributes["organic"] = "false" },
+		"on sale":       func(f *ProductFilter) { f.q.OnSale = &yes },
+		"out of stock":  func(f *ProductFilter) { f.q.InStock = &no },
+		"currency":      func(f *ProductFilter) { f.q.Currency = "USD" },
+		"min price":     func(f *ProductFilter) { f.min = &other },
+		"max price":     func(f *ProductFilter) { f.max, f.min = f.min, nil },
+		"updated since": func(f *ProductFilter) { later := since.Add(time.Second); f.since = &later },
+		"sort":          func(f *ProductFilter) { f.q.Sort = SortName },
 	} {
 		f := base()
 		change(&f)

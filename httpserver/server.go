@@ -69,11 +69,11 @@ type Options struct {
 	Routes map[string]http.Handler
 }
 
-// Shop configures the shop windows a server serves: its store, and their
-// options (the server fills in its public URL, logger, metrics and the
-// client's address as its own per-address limit counts it).
+// Shop configures the shop windows a server serves: their options (the
+// server fills in its public URL, logger, metrics and the client's address
+// as its own per-address limit counts it). They read the catalog through
+// the server's service.
 type Shop struct {
-	Store   shopwindow.Store
 	Options shopwindow.Options
 }
 
@@ -146,7 +146,7 @@ func New(srv *mcpserver.Server, svc *service.Service, opts Options) (*Server, er
 			so.Metrics = opts.Metrics
 		}
 		so.ClientAddr = s.limits.clientAddr
-		shops, err := shopwindow.New(opts.Shop.Store, svc, so)
+		shops, err := shopwindow.New(svc, so)
 		if err != nil {
 			return nil, err
 		}

@@ -70,7 +70,7 @@ func newShopWorld(t *testing.T, url string, limits *shopwindow.Limits) *shopWorl
 	sw.profile = sw.agent.URL + "/agent.json"
 	srv := sw.server(mcpserver.Options{})
 	h := serveHTTP(t, sw.svc, srv, httpserver.Options{Logger: slog.New(slog.NewTextHandler(sw.log, nil)), PublicURL: "http://vitrine.test", Metrics: sw.metrics,
-		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true, Limits: limits}}})
+		Shop: &httpserver.Shop{Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true, Limits: limits}}})
 	sw.hs = httptest.NewServer(h)
 	t.Cleanup(sw.hs.Close)
 	// The demo opens TechNova's window: each test opens what it needs.
@@ -448,7 +448,7 @@ func TestShopWindowURLsFromConfiguration(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	serve := func(publicURL string) *httptest.Server {
 		hs := httptest.NewServer(serveHTTP(t, w.svc, w.server(mcpserver.Options{}), httpserver.Options{PublicURL: publicURL,
-			Shop: &httpserver.Shop{Store: w.db, Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true}}}))
+			Shop: &httpserver.Shop{Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true}}}))
 		t.Cleanup(hs.Close)
 		return hs
 	}
@@ -812,7 +812,7 @@ vitrine_shop_requests_total{operation="search",outcome="ok",shop="technova"} 2
 func TestShopWindowAcrossInstances(t *testing.T) {
 	sw := newShopWorld(t, dbtest.SQLiteURL(t), nil)
 	other := httptest.NewServer(serveHTTP(t, sw.svc, sw.server(mcpserver.Options{}), httpserver.Options{PublicURL: "http://vitrine.test",
-		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{InsecureProfiles: true}}}))
+		Shop: &httpserver.Shop{Options: shopwindow.Options{InsecureProfiles: true}}}))
 	defer other.Close()
 	status := func(base string) int {
 		res, err := http.Get(base + "/shops/technova/.well-known/ucp")

@@ -17,7 +17,7 @@ func listingTools() []*Tool {
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ListProductsIn) (shapes.ListProductsOut, error) {
-			page, err := cat.ListProducts(ctx, a, in.ProductFilter, int(in.PageSize), string(in.Cursor))
+			page, err := cat.ListProducts(ctx, a, in.ProductQuery, int(in.PageSize), string(in.Cursor))
 			if err != nil {
 				return shapes.ListProductsOut{}, err
 			}

@@ -10,8 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/internal/feed"
-	"github.com/vitrine/vitrine/service"
 )
 
 // Bounds of what one request may ask of a window.
@@ -23,7 +21,6 @@ const (
 	// clamped silently, as UCP allows.
 	defaultSearchLimit = 10
 	maxSearchLimit     = 50
-	maxQueryLength     = 200
 	maxIDLength        = 255
 	maxFilterValues    = 20
 	maxSelected        = vitrine.MaxOptions
@@ -96,12 +93,10 @@ type productRequest struct {
 	Context     *requestContext  `json:"context,omitempty"`
 }
 
-// catalog answers the three operations of one window, reading the store
-// as admin list_products and get_product do, with status active always.
-type catalog struct {
-	store Store
-	svc   *service.Service
-}
+// catalog answers the three operations of one window, reading the
+// catalog as the window's Shopper (service/catalog): its company's active
+// products, on list_products' query and paging.
+type catalog struct{}
 
 // newView reads what the mapping needs of the window: the public
 // attributes, only when a product holds attributes at all.
@@ -110,26 +105,14 @@ func (c *catalog) newView(ctx context.Context, win *Window, ps []*vitrine.Produc
 	if !slices.ContainsFunc(ps, func(p *vitrine.Product) bool { return len(p.Attributes) > 0 }) {
 		return v, nil
 	}
-	defs, err := c.store.Attributes(ctx, win.Tenant.ID)
+	defs, err := win.reader.PublicAttributes(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range defs {
-		if d.Public {
-			v.public[d.Key] = true
-		}
+		v.public[d.Key] = true
 	}
 	return v, nil
-}
-
-// shown reports whether the window may show a product: the window's
-// company's, active, and ready for UCP by the channel's rules, the very
-// rule check_shop reports (feed.Problems, channel ucp: a product without a
-// description is refused by both). The store's query asks for the first
-// two; this holds them whatever path a product came by.
-func shown(win *Window, p *vitrine.Product) bool {
-	return p != nil && p.TenantID == win.Tenant.ID && p.Status == vitrine.ProductActive &&
-		len(feed.Problems(vitrine.ChannelUCP, &feed.Window{Tenant: win.Tenant, Shop: win.Shop}, p)) == 0
 }
 
 // filter is a request's filters in the store's terms.
@@ -173,7 +156,7 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 	if len(f.Categories) == 0 {
 		return out, nil
 	}
-	all, err := c.store.Categories(ctx, win.Tenant.ID)
+	all, err := win.reader.Categories(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -231,22 +214,16 @@ func (f *filter) keepsVariant(v *vitrine.Variant) bool {
 }
 
 // search answers search_catalog: the active products the query and the
-// filters keep, a page at a time, through the store's FindProducts (the
-// query admin list_products runs).
+// filters keep, a page at a time, through the Shopper's Search (the query
+// admin list_products runs).
 func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (*searchResponse, error) {
 	query := strings.TrimSpace(req.Query)
-	if n := utf8.RuneCountInString(query); n > maxQueryLength {
-		return nil, invalid("query is %d characters long; the limit is %d", n, maxQueryLength)
-	}
-	words, stopOnly := vitrine.AnalyzerFor(vitrine.DefaultLocale).QueryTerms(query)
-	if stopOnly {
-		return nil, invalid("query holds only stop words (such as %q), which every product would match; add a word of the products sought", vitrine.Words(query)[0])
-	}
-	if len(words) > vitrine.MaxSearchWords {
-		return nil, invalid("query holds %d different words; the limit is %d", len(words), vitrine.MaxSearchWords)
+	words, err := win.reader.SearchText(query)
+	if err != nil {
+		return nil, invalidOf(err)
 	}
 	hasFilter := req.Filters != nil && (len(req.Filters.Categories) > 0 || req.Filters.Price != nil)
-	if len(words) == 0 && !hasFilter {
+	if !words && !hasFilter {
 		return nil, invalid("a search needs a query (words of the products' names or descriptions) or filters (categories, price)")
 	}
 	fl, err := c.readFilters(ctx, win, req.Filters, req.Context)
@@ -254,16 +231,26 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 		return nil, err
 	}
 	fl.query = query
-	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortName}
-	if len(words) > 0 {
-		f.Query, f.Words, f.SKU, f.Sort = vitrine.QueryText(query), words, vitrine.SKUKey(query), vitrine.SortRelevance
-	}
 	if fl.categoryID == "-" {
 		return &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: []*product{}, Pagination: &pagination{}, Messages: fl.notes}, nil
 	}
-	f.CategoryIDs = fl.categoryIDs
+	q := vitrine.ProductQuery{CategoryIDs: fl.categoryIDs}
+	if words {
+		q.Query = vitrine.QueryText(query)
+	}
 	if fl.min != nil || fl.max != nil {
-		f.Currency, f.MinMinor, f.MaxMinor = vitrine.CurrencyCode(win.Tenant.Currency), fl.min, fl.max
+		// UCP's prices are minor units of the company's currency.
+		code, scale, err := vitrine.NormalizeCurrency("currency", win.Tenant.Currency)
+		if err != nil {
+			return nil, err
+		}
+		q.Currency = vitrine.CurrencyCode(code)
+		if fl.min != nil {
+			q.MinPrice = vitrine.Decimal(vitrine.FormatPrice(*fl.min, scale))
+		}
+		if fl.max != nil {
+			q.MaxPrice = vitrine.Decimal(vitrine.FormatPrice(*fl.max, scale))
+		}
 	}
 	limit, cursor := defaultSearchLimit, ""
 	if p := req.Pagination; p != nil {
@@ -277,69 +264,32 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 		}
 		cursor = p.Cursor
 	}
-	// The cursor belongs to this window and this search.
-	scope := "shop\x00" + win.Tenant.ID + "\x00" + string(f.Canonical()) + "\x00" + bound(fl.min) + "\x00" + bound(fl.max)
-	pg, err := service.OpenPage[vitrine.ProductKey](ctx, c.svc, scope, limit, cursor)
+	page, err := win.reader.Search(ctx, q, limit, cursor)
 	if err != nil {
-		if vitrine.TypeOf(err) == vitrine.ValidationError {
+		if e, ok := err.(*vitrine.Error); ok && e.Field == "cursor" {
 			return nil, invalid("pagination.cursor is not a cursor of this search: start again without one")
 		}
-		return nil, err
+		return nil, invalidOf(err)
 	}
-	f.After, f.Limit = pg.After, pg.Fetch()
-	found, err := c.store.FindProducts(ctx, win.Tenant.ID, f)
+	v, err := c.newView(ctx, win, page.Products)
 	if err != nil {
 		return nil, err
 	}
-	ps, next := service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
-	v, err := c.newView(ctx, win, ps)
-	if err != nil {
-		return nil, err
-	}
-	out := &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: make([]*product, 0, len(ps)),
-		Pagination: &pagination{Cursor: next, HasNextPage: next != ""}, Messages: fl.notes}
-	for _, p := range ps {
-		if !shown(win, p) {
-			continue
-		}
+	out := &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: make([]*product, 0, len(page.Products)),
+		Pagination: &pagination{Cursor: page.NextCursor, HasNextPage: page.NextCursor != ""}, Messages: fl.notes}
+	for _, p := range page.Products {
 		out.Products = append(out.Products, v.listed(p, fl))
 	}
 	return out, nil
 }
 
-// findOne resolves one identifier: a product id, a variant id, a SKU or a
-// handle. variantID is set when it named a variant (id or SKU). A product
-// the window does not show is not found.
-func (c *catalog) findOne(ctx context.Context, win *Window, id string) (p *vitrine.Product, variantID string, err error) {
-	tenant := win.Tenant.ID
-	if vitrine.ValidID(id) {
-		p, err = c.store.ProductByID(ctx, tenant, id)
-		if vitrine.TypeOf(err) == vitrine.NotFoundError {
-			p, err = c.store.ProductByVariant(ctx, tenant, id)
-			variantID = id
-		}
-	} else {
-		p, err = c.store.ProductBySKU(ctx, tenant, id)
-		if err == nil {
-			for _, v := range p.Variants {
-				if strings.EqualFold(v.SKU, id) {
-					variantID = v.ID
-				}
-			}
-		}
-		if vitrine.TypeOf(err) == vitrine.NotFoundError {
-			var found map[string]*vitrine.Product
-			found, err = c.store.ProductsByHandle(ctx, tenant, []string{strings.ToLower(id)})
-			p = found[strings.ToLower(id)]
-			if err == nil && p == nil {
-				err = vitrine.NotFound("Product")
-			}
-		}
+// invalidOf answers a ValidationError of the service as a request UCP's
+// schema refuses, with its message; any other error as it is.
+func invalidOf(err error) error {
+	if e, ok := err.(*vitrine.Error); ok && e.Type == vitrine.ValidationError {
+		return invalid("%s", e.Message)
 	}
-	if vitrine.TypeOf(err) == vitrine.NotFoundError || (err == nil && !shown(win, p)) {
-		return nil, "", nil
-	}
-	return p, variantID, err
+	return err
 }
 
 // checkID checks one identifier of a request.
@@ -384,17 +334,17 @@ func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (
 	var order []string
 	hits := map[string]*hit{}
 	out := &lookupResponse{UCP: envelopeFor(CapLookup, ""), Products: []*product{}, Messages: fl.notes}
-	found, err := c.resolve(ctx, win, ids)
+	found, err := win.reader.Products(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
 		r := found[id]
-		if r.p == nil {
+		if r.Product == nil {
 			out.Messages = append(out.Messages, message{Type: "info", Code: "not_found", Content: id})
 			continue
 		}
-		p, variantID := r.p, r.variantID
+		p, variantID := r.Product, r.VariantID
 		h := hits[p.ID]
 		if h == nil {
 			h = &hit{p: p, inputs: map[string][]inputCorrelation{}}
@@ -442,65 +392,6 @@ func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (
 	return out, nil
 }
 
-// resolved is what one identifier of a lookup names: a product, and the
-// variant when it named one; nothing when the window shows none.
-type resolved struct {
-	p         *vitrine.Product
-	variantID string
-}
-
-// resolve resolves a lookup's identifiers: ids by the product, then the
-// variant, each; the others (SKUs, handles) in two batches, whatever
-// their number: a lookup of 50 SKUs is two queries, not 100.
-func (c *catalog) resolve(ctx context.Context, win *Window, ids []string) (map[string]resolved, error) {
-	out := make(map[string]resolved, len(ids))
-	var names []string
-	for _, id := range ids {
-		if !vitrine.ValidID(id) {
-			names = append(names, id)
-			continue
-		}
-		p, variantID, err := c.findOne(ctx, win, id)
-		if err != nil {
-			return nil, err
-		}
-		out[id] = resolved{p, variantID}
-	}
-	if len(names) == 0 {
-		return out, nil
-	}
-	bySKU, err := c.store.ProductsBySKU(ctx, win.Tenant.ID, names)
-	if err != nil {
-		return nil, err
-	}
-	var handles []string
-	for _, id := range names {
-		if p := bySKU[vitrine.SKUKey(id)]; p != nil {
-			for _, v := range p.Variants {
-				if v.SKU != "" && vitrine.SKUKey(v.SKU) == vitrine.SKUKey(id) && shown(win, p) {
-					out[id] = resolved{p, v.ID}
-				}
-			}
-		}
-		if out[id].p == nil {
-			handles = append(handles, strings.ToLower(id))
-		}
-	}
-	if len(handles) == 0 {
-		return out, nil
-	}
-	byHandle, err := c.store.ProductsByHandle(ctx, win.Tenant.ID, handles)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range names {
-		if p := byHandle[strings.ToLower(id)]; out[id].p == nil && shown(win, p) {
-			out[id] = resolved{p: p}
-		}
-	}
-	return out, nil
-}
-
 // featured is the variant shown for a product as a whole: the first
 // available within the filter, else the first within it; "" when none is.
 func featured(p *vitrine.Product, fl *filter) string {
@@ -517,187 +408,6 @@ func featured(p *vitrine.Product, fl *filter) string {
 		}
 	}
 	return first
-}
-
-// notFound is get_product's answer for an identifier that names nothing
-// the window shows: UCP's application outcome, not a transport error.
-func notFound(id string) *productResponse {
-	return &productResponse{UCP: envelopeFor(CapLookup, "error"), Messages: []message{{Type: "error", Code: "not_found",
-		Content: "Product not found: " + id, Severity: "unrecoverable"}}}
-}
-
-// getProduct answers get_product: the product with its options' signals
-// relative to the effective selections, the featured variant first, then
-// the others that match the selections.
-func (c *catalog) getProduct(ctx context.Context, win *Window, req *productRequest) (*productResponse, error) {
-	if err := checkID("id", req.ID); err != nil {
-		return nil, err
-	}
-	if len(req.Selected) > maxSelected || len(req.Preferences) > maxFilterValues {
-		return nil, invalid("selected names at most %d options, preferences at most %d", maxSelected, maxFilterValues)
-	}
-	seen := map[string]bool{}
-	for i, s := range req.Selected {
-		if s.Name == "" || seen[vitrine.OptionKey(s.Name)] {
-			return nil, invalid("selected[%d]: each option is named once, with its name and label", i)
-		}
-		seen[vitrine.OptionKey(s.Name)] = true
-	}
-	fl, err := c.readFilters(ctx, win, req.Filters, req.Context)
-	if err != nil {
-		return nil, err
-	}
-	p, variantID, err := c.findOne(ctx, win, req.ID)
-	if err != nil {
-		return nil, err
-	}
-	if p == nil || !fl.keepsProduct(p) {
-		return notFound(req.ID), nil
-	}
-	var candidates []*vitrine.Variant
-	for _, v := range p.Variants {
-		if fl.keepsVariant(v) {
-			candidates = append(candidates, v)
-		}
-	}
-	if len(candidates) == 0 {
-		return notFound(req.ID), nil
-	}
-	// The effective selections: a variant's own options when a variant is
-	// named; else those asked, relaxed from the end of the preferences
-	// until a variant matches; else the featured variant's.
-	var sel []selectedOption
-	var feat *vitrine.Variant
-	if variantID != "" {
-		if i := slices.IndexFunc(candidates, func(v *vitrine.Variant) bool { return v.ID == variantID }); i >= 0 {
-			feat = candidates[i]
-			sel = optionsOf(p, feat)
-		} else {
-			return notFound(req.ID), nil
-		}
-	} else if len(req.Selected) > 0 {
-		sel = relax(p, candidates, req.Selected, req.Preferences)
-	}
-	if variantID == "" && len(sel) == 0 {
-		// Nothing asked, or every selection relaxed: the featured
-		// variant's options are the selection, which UCP asks to be
-		// present whenever the product has options.
-		fid := featured(p, fl)
-		feat = candidates[slices.IndexFunc(candidates, func(v *vitrine.Variant) bool { return v.ID == fid })]
-		sel = optionsOf(p, feat)
-	}
-	matching := slices.DeleteFunc(slices.Clone(candidates), func(v *vitrine.Variant) bool { return !matches(v, sel, "") })
-	if feat == nil {
-		feat = matching[0]
-		if i := slices.IndexFunc(matching, func(v *vitrine.Variant) bool { return availabilityOf(v).Available }); i >= 0 {
-			feat = matching[i]
-		}
-	}
-	v, err := c.newView(ctx, win, []*vitrine.Product{p})
-	if err != nil {
-		return nil, err
-	}
-	pp := v.productOf(p)
-	byID := map[string]*variant{}
-	for _, pv := range pp.Variants {
-		byID[pv.ID] = pv
-	}
-	pp.Variants = []*variant{byID[feat.ID]}
-	for _, m := range matching {
-		if m.ID != feat.ID {
-			pp.Variants = append(pp.Variants, byID[m.ID])
-		}
-	}
-	// Each option value's signals, relative to the other selections.
-	for oi, o := range pp.Options {
-		for vi, val := range o.Values {
-			exists, available := false, false
-			for _, cv := range candidates {
-				if matches(cv, sel, o.Name) && vitrine.OptionKey(cv.Options[o.Name]) == vitrine.OptionKey(val.Label) {
-					exists = true
-					available = available || availabilityOf(cv).Available
-				}
-			}
-			pp.Options[oi].Values[vi].Exists, pp.Options[oi].Values[vi].Available = &exists, &available
-		}
-	}
-	pp.Selected = sel // nil only for a product without options
-	return &productResponse{UCP: envelopeFor(CapLookup, ""), Product: pp, Messages: fl.notes}, nil
-}
-
-// optionsOf is a variant's options as selections, in the product's order.
-func optionsOf(p *vitrine.Product, v *vitrine.Variant) []selectedOption {
-	var out []selectedOption
-	for _, o := range p.Options {
-		if val, ok := v.Options[o.Name]; ok {
-			out = append(out, selectedOption{Name: o.Name, Label: val})
-		}
-	}
-	return out
-}
-
-// matches reports whether a variant holds every selection but the one of
-// option except.
-func matches(v *vitrine.Variant, sel []selectedOption, except string) bool {
-	for _, s := range sel {
-		if vitrine.OptionKey(s.Name) == vitrine.OptionKey(except) {
-			continue
-		}
-		found := false
-		for name, val := range v.Options {
-			if vitrine.OptionKey(name) == vitrine.OptionKey(s.Name) && vitrine.OptionKey(val) == vitrine.OptionKey(s.Label) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-// relax drops selections until a variant matches the rest: first those
-// the preferences do not name, then the preferences from their end. The
-// selections kept are written with the product's own names and labels.
-func relax(p *vitrine.Product, vs []*vitrine.Variant, selected []selectedOption, prefs []string) []selectedOption {
-	rank := func(s selectedOption) int {
-		if i := slices.IndexFunc(prefs, func(n string) bool { return vitrine.OptionKey(n) == vitrine.OptionKey(s.Name) }); i >= 0 {
-			return i
-		}
-		return len(prefs)
-	}
-	sel := slices.Clone(selected)
-	slices.SortStableFunc(sel, func(a, b selectedOption) int { return rank(a) - rank(b) })
-	for ; len(sel) > 0; sel = sel[:len(sel)-1] {
-		if slices.ContainsFunc(vs, func(v *vitrine.Variant) bool { return matches(v, sel, "") }) {
-			break
-		}
-	}
-	// In the product's order and spelling.
-	var out []selectedOption
-	for _, o := range p.Options {
-		for _, s := range sel {
-			if vitrine.OptionKey(s.Name) != vitrine.OptionKey(o.Name) {
-				continue
-			}
-			label := s.Label
-			for _, val := range o.Values {
-				if vitrine.OptionKey(val) == vitrine.OptionKey(s.Label) {
-					label = val
-				}
-			}
-			out = append(out, selectedOption{Name: o.Name, Label: label})
-		}
-	}
-	return out
-}
-
-func bound(b *int64) string {
-	if b == nil {
-		return ""
-	}
-	return fmt.Sprint(*b)
 }
 
 // Bounds of a product as a search lists it: a list to choose from, whose

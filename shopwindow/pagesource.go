@@ -2,36 +2,33 @@ package shopwindow
 
 import (
 	"context"
-	"strings"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/service"
 )
 
 // What the pages read of a window's catalog, beyond the operations UCP's
-// catalog shares with them (search, the view of a product).
+// catalog shares with them (search, the view of a product): through the
+// window's Shopper, as those operations do.
 
 // stamp is the catalog's stamp, which tags the pages.
 func (c *catalog) stamp(ctx context.Context, win *Window) (string, error) {
-	return c.store.CatalogStamp(ctx, win.Tenant.ID)
+	return win.reader.Stamp(ctx)
 }
 
 // categories are the company's categories.
 func (c *catalog) categories(ctx context.Context, win *Window) ([]*vitrine.Category, error) {
-	return c.store.Categories(ctx, win.Tenant.ID)
+	return win.reader.Categories(ctx)
 }
 
 // attributeNames names the company's public attributes, by key.
 func (c *catalog) attributeNames(ctx context.Context, win *Window) (map[string]string, error) {
-	defs, err := c.store.Attributes(ctx, win.Tenant.ID)
+	defs, err := win.reader.PublicAttributes(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
 	for _, d := range defs {
-		if d.Public {
-			out[d.Key] = d.Name
-		}
+		out[d.Key] = d.Name
 	}
 	return out, nil
 }
@@ -39,69 +36,33 @@ func (c *catalog) attributeNames(ctx context.Context, win *Window) (map[string]s
 // browse lists the window's active products by name, a page at a time:
 // the home page without a search, as search_catalog lists them.
 func (c *catalog) browse(ctx context.Context, win *Window, cursor string, limit int) (*searchResponse, error) {
-	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortName}
-	scope := "shop-home\x00" + win.Tenant.ID + "\x00" + string(f.Canonical())
-	pg, err := service.OpenPage[vitrine.ProductKey](ctx, c.svc, scope, limit, cursor)
+	page, err := win.reader.Browse(ctx, limit, cursor)
 	if err != nil {
 		if vitrine.TypeOf(err) == vitrine.ValidationError {
 			return nil, invalid("This page's link is out of date: start again from the first page.")
 		}
 		return nil, err
 	}
-	f.After, f.Limit = pg.After, pg.Fetch()
-	found, err := c.store.FindProducts(ctx, win.Tenant.ID, f)
+	v, err := c.newView(ctx, win, page.Products)
 	if err != nil {
 		return nil, err
 	}
-	ps, next := service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
-	v, err := c.newView(ctx, win, ps)
-	if err != nil {
-		return nil, err
-	}
-	out := &searchResponse{Products: make([]*product, 0, len(ps)), Pagination: &pagination{Cursor: next, HasNextPage: next != ""}}
-	for _, p := range ps {
-		if shown(win, p) {
-			out.Products = append(out.Products, v.listed(p, &filter{}))
-		}
+	out := &searchResponse{Products: make([]*product, 0, len(page.Products)), Pagination: &pagination{Cursor: page.NextCursor, HasNextPage: page.NextCursor != ""}}
+	for _, p := range page.Products {
+		out.Products = append(out.Products, v.listed(p, &filter{}))
 	}
 	return out, nil
 }
 
-// productByHandle is the active product of the window's company with that
-// handle; nil for any other.
+// productByHandle is the product of the window's company with that handle
+// that the window shows; nil for any other.
 func (c *catalog) productByHandle(ctx context.Context, win *Window, handle string) (*vitrine.Product, error) {
-	h := strings.ToLower(handle)
-	found, err := c.store.ProductsByHandle(ctx, win.Tenant.ID, []string{h})
-	if err != nil {
-		return nil, err
-	}
-	if p := found[h]; shown(win, p) {
-		return p, nil
-	}
-	return nil, nil
+	return win.reader.ProductByHandle(ctx, handle)
 }
 
-// publishedProducts are the window's active products after the one of id
-// after (from the first with ""), in the order they were created, and the
-// id to read on from ("" after the last).
+// publishedProducts are the window's shown products among those after the
+// one of id after (from the first with ""), in the order they were
+// created, and the id to read on from ("" after the last).
 func (c *catalog) publishedProducts(ctx context.Context, win *Window, after string, limit int) ([]*vitrine.Product, string, error) {
-	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Limit: limit}
-	if after != "" {
-		f.After = &vitrine.ProductKey{ID: after}
-	}
-	ps, err := c.store.ListProducts(ctx, win.Tenant.ID, f)
-	if err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(ps) == limit {
-		next = ps[len(ps)-1].ID
-	}
-	out := ps[:0]
-	for _, p := range ps {
-		if shown(win, p) {
-			out = append(out, p)
-		}
-	}
-	return out, next, nil
+	return win.reader.ShownProducts(ctx, after, limit)
 }

@@ -160,7 +160,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 	}
 	// The answer is tagged by the catalog's stamp and the request: an
 	// agent that has it already gets 304, without the query.
-	stamp, err := s.store.CatalogStamp(r.Context(), win.Tenant.ID)
+	stamp, err := win.reader.Stamp(r.Context())
 	if err != nil {
 		s.internal(w, r, "read a catalog's stamp", err)
 		return

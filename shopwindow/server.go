@@ -32,26 +32,9 @@ import (
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
+	catalogs "github.com/vitrine/vitrine/service/catalog"
 	"golang.org/x/time/rate"
 )
-
-// Store is what a window reads: the open windows, and the products through
-// the store's own queries (those admin list_products and get_product run),
-// always of one company.
-type Store interface {
-	OpenShopBySlug(ctx context.Context, slug string) (*vitrine.Tenant, *vitrine.Shop, error)
-	OpenShopByDomain(ctx context.Context, domain string) (*vitrine.Tenant, *vitrine.Shop, error)
-	CatalogStamp(ctx context.Context, tenantID string) (string, error)
-	FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error)
-	ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error)
-	ProductByID(ctx context.Context, tenantID, id string) (*vitrine.Product, error)
-	ProductBySKU(ctx context.Context, tenantID, sku string) (*vitrine.Product, error)
-	ProductByVariant(ctx context.Context, tenantID, variantID string) (*vitrine.Product, error)
-	ProductsByHandle(ctx context.Context, tenantID string, handles []string) (map[string]*vitrine.Product, error)
-	ProductsBySKU(ctx context.Context, tenantID string, skus []string) (map[string]*vitrine.Product, error)
-	Attributes(ctx context.Context, tenantID string) ([]*vitrine.Attribute, error)
-	Categories(ctx context.Context, tenantID string) ([]*vitrine.Category, error)
-}
 
 // Limits bound what one client may ask of the windows, per instance. A
 // zero rate turns a limit off.
@@ -112,11 +95,17 @@ type Window struct {
 	// client is the key (addrlimit.Key) of the request's client address,
 	// which the per-address limits count.
 	client string
+	// pages is set when the window's own pages are its product pages
+	// (the company has no product_url: withPages).
+	pages bool
+	// reader reads the window's catalog: anyone, anonymous, reading the
+	// company's published products.
+	reader *catalogs.Shopper
 }
 
 // Server serves the windows.
 type Server struct {
-	store    Store
+	cat      *catalogs.Catalog
 	opts     Options
 	log      *slog.Logger
 	own      string // the host of PublicURL, lower case, without a port
@@ -131,8 +120,9 @@ type Server struct {
 	seen     stampsSeen
 }
 
-// New returns the windows of store's companies; svc signs their cursors.
-func New(store Store, svc *service.Service, opts Options) (*Server, error) {
+// New returns the windows of svc's companies, which it reads as their
+// shoppers (service/catalog's Shopper).
+func New(svc *service.Service, opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -144,7 +134,7 @@ func New(store Store, svc *service.Service, opts Options) (*Server, error) {
 		l.MaxBodyBytes = DefaultLimits.MaxBodyBytes
 	}
 	opts.Limits = &l
-	s := &Server{store: store, opts: opts, log: opts.Logger, scheme: "https", catalog: &catalog{store: store, svc: svc},
+	s := &Server{cat: catalogs.New(svc), opts: opts, log: opts.Logger, scheme: "https", catalog: &catalog{},
 		metrics: newMetrics(opts.Metrics)}
 	if opts.PublicURL != "" {
 		u, err := url.Parse(opts.PublicURL)
@@ -181,8 +171,8 @@ func (s *Server) Route(next http.Handler) http.Handler {
 				s.notFound(w)
 				return
 			}
-			s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
-				return s.store.OpenShopBySlug(ctx, slug)
+			s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
+				return s.cat.OpenWindowBySlug(ctx, slug)
 			}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 			return
 		}
@@ -198,8 +188,8 @@ func (s *Server) Route(next http.Handler) http.Handler {
 					http.Redirect(w, r, target, http.StatusMovedPermanently)
 					return
 				}
-				s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
-					return s.store.OpenShopBySlug(ctx, slug)
+				s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
+					return s.cat.OpenWindowBySlug(ctx, slug)
 				}, func(t *vitrine.Tenant) string { return s.origin(r) + "/shops/" + t.Slug }, "/"+path)
 				return
 			}
@@ -210,8 +200,8 @@ func (s *Server) Route(next http.Handler) http.Handler {
 			s.notFound(w)
 			return
 		}
-		s.serveWindow(w, r, func(ctx context.Context) (*vitrine.Tenant, *vitrine.Shop, error) {
-			return s.store.OpenShopByDomain(ctx, host)
+		s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
+			return s.cat.OpenWindowByDomain(ctx, host)
 		}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 	})
 }
@@ -274,7 +264,7 @@ func windowOf(ctx context.Context) *Window {
 
 // serveWindow answers a request for one window's path: the window's
 // routes, after the per-address limit, once the window is found open.
-func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(context.Context) (*vitrine.Tenant, *vitrine.Shop, error),
+func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(context.Context) (*catalogs.Shopper, error),
 	base func(*vitrine.Tenant) string, path string) {
 	route := routeOf(r.Method, path)
 	if route == "" {
@@ -299,7 +289,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 			return
 		}
 	}
-	tenant, shop, err := open(r.Context())
+	reader, err := open(r.Context())
 	if err != nil {
 		if vitrine.TypeOf(err) != vitrine.NotFoundError {
 			s.internal(w, r, "open a window", err)
@@ -308,7 +298,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
-	win := &Window{Tenant: tenant, Shop: shop, Base: base(tenant), Origin: s.origin(r), client: client}
+	win := &Window{Tenant: reader.Tenant(), Shop: reader.Shop(), Base: base(reader.Tenant()), Origin: s.origin(r), client: client, reader: reader}
 	withPages(win)
 	if s.opts.PublicURL == "" {
 		// The window's URLs are the request's own (origin): a shared
@@ -336,17 +326,17 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 // serveFeed answers a merchant feed (package feed): tagged by the
 // catalog's stamp, 304 when the client has it, streamed otherwise.
 func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, route string) {
-	stamp, err := s.store.CatalogStamp(r.Context(), win.Tenant.ID)
+	stamp, err := win.reader.Stamp(r.Context())
 	if err != nil {
 		s.internal(w, r, "read a catalog's stamp", err)
 		return
 	}
-	defs, err := s.store.Attributes(r.Context(), win.Tenant.ID)
+	defs, err := win.reader.PublicAttributes(r.Context())
 	if err != nil {
 		s.internal(w, r, "read attribute definitions", err)
 		return
 	}
-	cats, err := s.store.Categories(r.Context(), win.Tenant.ID)
+	cats, err := win.reader.Categories(r.Context())
 	if err != nil {
 		s.internal(w, r, "read categories", err)
 		return
@@ -358,7 +348,7 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 		kind = feed.OpenAI
 	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
-	feed.Serve(w, r, *fw, s.store, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
+	feed.Serve(w, r, *fw, win.reader, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
 }
 
 // stampsSeen remembers, per company, its catalog's latest stamp and when

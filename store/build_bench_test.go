@@ -43,7 +43,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 						}
 						b.StartTimer()
 						start := time.Now()
-						if _, err := fresh.FindProducts(ctx, tenant, vitrine.ProductFilter{Facets: facets, Sort: vitrine.SortName, Limit: 51}); err != nil {
+						if _, err := fresh.FindProducts(ctx, tenant, filterOf(vitrine.ProductQuery{Facets: facets, Sort: vitrine.SortName}, 51)); err != nil {
 							b.Fatal(err)
 						}
 						fresh.WaitIndexes()

@@ -156,7 +156,15 @@ func randomProduct(r *rand.Rand, tenantID string, fc *facetCatalog, i int) *vitr
 
 // randomFilter is a filter of a few random terms, with every facet.
 func randomFilter(r *rand.Rand, fc *facetCatalog) vitrine.ProductFilter {
-	f := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: pick(r, vitrine.ProductSorts), Limit: 1 + r.IntN(7)}
+	return filterOf(randomQuery(r, fc))
+}
+
+// randomQuery is a query of a few random terms, with every facet, and a
+// page size.
+func randomQuery(r *rand.Rand, fc *facetCatalog) (vitrine.ProductQuery, int) {
+	f := vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: pick(r, vitrine.ProductSorts)}
+	limit := 1 + r.IntN(7)
+	var words []string
 	yes, no := true, false
 	for range r.IntN(4) {
 		switch r.IntN(11) {
@@ -187,23 +195,30 @@ func randomFilter(r *rand.Rand, fc *facetCatalog) vitrine.ProductFilter {
 			f.InStock = pick(r, []*bool{&yes, &no})
 		case 9:
 			lo, hi := int64(100*r.IntN(10)), int64(100*(5+r.IntN(20)))
-			f.MinMinor, f.MaxMinor, f.Currency = &lo, &hi, "BRL"
+			lo, hi = min(lo, hi), max(lo, hi) // a query's range is never inverted
+			f.MinPrice, f.MaxPrice, f.Currency = vitrine.Decimal(vitrine.FormatPrice(lo, 2)), vitrine.Decimal(vitrine.FormatPrice(hi, 2)), "BRL"
 		case 10:
-			f.Words = append(f.Words, vitrine.Words(pick(r, fc.words))...)
+			words = append(words, vitrine.Words(pick(r, fc.words))...)
 		}
 	}
 	if r.IntN(8) == 0 {
 		since := vitrine.Now().Add(-time.Duration(r.IntN(10)) * time.Hour)
-		f.Since = &since
+		f.UpdatedSince = since.Format(time.RFC3339Nano)
 	}
-	if f.Sort == vitrine.SortRelevance {
-		if len(f.Words) == 0 {
-			f.Sort = vitrine.SortName
-		} else {
-			f.SKU = vitrine.Fold(f.Words[0])
-		}
+	f.Query = vitrine.QueryText(strings.Join(words, " "))
+	if f.Sort == vitrine.SortRelevance && len(words) == 0 {
+		f.Sort = vitrine.SortName
 	}
-	return f
+	return f, limit
+}
+
+// filterOf is q in its one form, reading limit products.
+func filterOf(q vitrine.ProductQuery, limit int) vitrine.ProductFilter {
+	f, err := vitrine.NewProductFilter(q)
+	if err != nil {
+		panic(fmt.Sprintf("filter %+v: %v", q, err))
+	}
+	return f.Page(limit, nil)
 }
 
 // TestFacetsFromTheIndexAreSQLs holds the facet index to the SQL it stands
@@ -247,11 +262,11 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 				if len(got.Keys) == 0 {
 					break
 				}
-				flt.After = &got.Keys[len(got.Keys)-1]
+				flt = flt.Page(flt.Limit(), &got.Keys[len(got.Keys)-1])
 			}
 		}
 		// The first call: no index yet; it builds meanwhile.
-		check(t, vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5})
+		check(t, filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5))
 		if s := f.db.IndexStats(); s.SQL < 1 {
 			t.Fatalf("the first faceted call: %+v, want it by SQL", s)
 		}
@@ -269,17 +284,16 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 		// ranks and its keys as SQL's, cursors of each rank included.
 		before = f.db.IndexStats()
 		for i := range 200 {
-			flt := randomFilter(r, fc)
-			flt.Sort, flt.Words = vitrine.SortRelevance, nil
+			q, limit := randomQuery(r, fc)
+			var words []string
 			for range 1 + r.IntN(2) {
-				flt.Words = append(flt.Words, vitrine.Words(pick(r, append(fc.words, "cadeira", "c", "camiseta", "feito", "sku")))...)
+				words = append(words, vitrine.Words(pick(r, append(fc.words, "cadeira", "c", "camiseta", "feito", "sku")))...)
 			}
-			flt.SKU = vitrine.Fold(flt.Words[0])
+			q.Sort, q.Query = vitrine.SortRelevance, vitrine.QueryText(strings.Join(words, " "))
 			if i%4 == 0 { // a query that is a product's SKU
-				sku := pick(r, fc.skus)
-				flt.Words, flt.SKU = vitrine.Words(sku), vitrine.SKUKey(sku)
+				q.Query = vitrine.QueryText(pick(r, fc.skus))
 			}
-			check(t, flt)
+			check(t, filterOf(q, limit))
 		}
 		if s := f.db.IndexStats(); s.SQL != before.SQL || s.Among < before.Among+150 {
 			t.Fatalf("text queries in relevance order: %+v, before %+v: want their pages picked by the index", s, before)
@@ -301,7 +315,7 @@ func TestFacetsCoherentAcrossInstances(t *testing.T) {
 		fc := writeFacetCatalog(t, f.db, r, a.ID, 60)
 		other := openWith(t, url, store.Options{})
 		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
-		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		all := filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5)
 		counts := func(db *store.DB, flt vitrine.ProductFilter) string {
 			t.Helper()
 			found, err := db.FindProducts(ctx, a.ID, flt)
@@ -315,8 +329,8 @@ func TestFacetsCoherentAcrossInstances(t *testing.T) {
 		same := func(step string) {
 			t.Helper()
 			before := other.IndexStats()
-			for _, flt := range []vitrine.ProductFilter{all, {Facets: vitrine.FacetNames, Vendor: "acme", Sort: vitrine.SortName, Limit: 5},
-				{Facets: vitrine.FacetNames, Words: []string{"cam"}, Sort: vitrine.SortName, Limit: 5}} {
+			for _, flt := range []vitrine.ProductFilter{all, filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Vendor: "acme", Sort: vitrine.SortName}, 5),
+				filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Query: "cam", Sort: vitrine.SortName}, 5)} {
 				if got, want := counts(other, flt), counts(bySQL, flt); got != want {
 					t.Fatalf("%s: the other instance counts\n %s\nwant\n %s", step, got, want)
 				}
@@ -423,7 +437,7 @@ func TestFacetsAfterPrunedChanges(t *testing.T) {
 		fc := writeFacetCatalog(t, f.db, r, a.ID, 30)
 		other := openWith(t, url, store.Options{})
 		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
-		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		all := filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5)
 		counts := func(db *store.DB) string {
 			t.Helper()
 			found, err := db.FindProducts(ctx, a.ID, all)
@@ -475,7 +489,7 @@ func TestFacetIndexesWithinTheirMemory(t *testing.T) {
 		}
 		// Measure one company's index, then allow two and a half.
 		probe := openWith(t, url, store.Options{})
-		all := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		all := filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5)
 		if _, err := probe.FindProducts(ctx, tenants[0], all); err != nil {
 			t.Fatal(err)
 		}

@@ -77,7 +77,7 @@ func TestWriteProductsEachRowItsResult(t *testing.T) {
 		if p, err := f.db.ProductByID(ctx, tn.ID, fresh.ID); err != nil || p.Name != "Fresh, renamed" || p.Version != fresh.Version+1 {
 			t.Errorf("the update: %+v, %v", p, err)
 		}
-		n, err := f.db.ListProducts(ctx, tn.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 1000})
+		n, err := f.db.ListProducts(ctx, tn.ID, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, 1000))
 		if err != nil || len(n) != 3+247 {
 			t.Errorf("%d products listed, want %d (%v)", len(n), 3+247, err)
 		}

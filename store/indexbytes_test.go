@@ -36,7 +36,7 @@ func TestIndexBytesReported(t *testing.T) {
 			defer mu.Unlock()
 			return append([]int64(nil), told...)
 		}
-		list := vitrine.ProductFilter{Facets: vitrine.FacetNames, Sort: vitrine.SortName, Limit: 5}
+		list := filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5)
 		if _, err := db.FindProducts(ctx, a.ID, list); err != nil {
 			t.Fatal(err)
 		}

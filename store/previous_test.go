@@ -52,7 +52,7 @@ func checkMigrated(t *testing.T, url string) {
 	}
 	seen := 0
 	for _, tn := range tenants {
-		ps, err := db.ListProducts(ctx, tn.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 100})
+		ps, err := db.ListProducts(ctx, tn.ID, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, 100))
 		if err != nil {
 			t.Fatal(err)
 		}

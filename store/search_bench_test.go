@@ -37,21 +37,21 @@ func BenchmarkTextQuery(b *testing.B) {
 		n = v
 	}
 	facets := []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetTags, vitrine.FacetOptions, vitrine.FacetStatus}
-	query := func(f vitrine.ProductFilter) vitrine.ProductFilter {
-		f.Query, f.Words, f.SKU = "cadeira", []string{"cadeira"}, vitrine.SKUKey("cadeira")
+	query := func(f vitrine.ProductQuery) vitrine.ProductQuery {
+		f.Query = "cadeira"
 		return f
 	}
 	lists := []struct {
 		name string
-		f    vitrine.ProductFilter
+		f    vitrine.ProductQuery
 	}{
-		{"plain page", vitrine.ProductFilter{Sort: vitrine.SortName}},
-		{"tag, 4 facets", vitrine.ProductFilter{Sort: vitrine.SortName, Tags: []vitrine.QueryText{"coleção-42"}, Facets: facets}},
-		{"query, relevance", query(vitrine.ProductFilter{Sort: vitrine.SortRelevance})},
-		{"query, relevance, 4 facets", query(vitrine.ProductFilter{Sort: vitrine.SortRelevance, Facets: facets})},
-		{"query, name", query(vitrine.ProductFilter{Sort: vitrine.SortName})},
-		{"query, price", query(vitrine.ProductFilter{Sort: vitrine.SortPrice})},
-		{"query, relevance, second page", query(vitrine.ProductFilter{Sort: vitrine.SortRelevance})},
+		{"plain page", vitrine.ProductQuery{Sort: vitrine.SortName}},
+		{"tag, 4 facets", vitrine.ProductQuery{Sort: vitrine.SortName, Tags: []vitrine.QueryText{"coleção-42"}, Facets: facets}},
+		{"query, relevance", query(vitrine.ProductQuery{Sort: vitrine.SortRelevance})},
+		{"query, relevance, 4 facets", query(vitrine.ProductQuery{Sort: vitrine.SortRelevance, Facets: facets})},
+		{"query, name", query(vitrine.ProductQuery{Sort: vitrine.SortName})},
+		{"query, price", query(vitrine.ProductQuery{Sort: vitrine.SortPrice})},
+		{"query, relevance, second page", query(vitrine.ProductQuery{Sort: vitrine.SortRelevance})},
 	}
 	for _, d := range dbtest.Dialects() {
 		b.Run(d.Name, func(b *testing.B) {
@@ -60,20 +60,19 @@ func BenchmarkTextQuery(b *testing.B) {
 			fillQueryBench(b, db, big, n)
 			fillQueryBench(b, db, small, n/10)
 			// The index built, as in a server that has listed before.
-			if _, err := db.FindProducts(ctx, big, vitrine.ProductFilter{Facets: facets, Sort: vitrine.SortName, Limit: 51}); err != nil {
+			if _, err := db.FindProducts(ctx, big, filterOf(vitrine.ProductQuery{Facets: facets, Sort: vitrine.SortName}, 51)); err != nil {
 				b.Fatal(err)
 			}
 			db.WaitIndexes()
 			for _, l := range lists {
 				b.Run(l.name, func(b *testing.B) {
-					f := l.f
-					f.Limit = 51
+					f := filterOf(l.f, 51)
 					if strings.HasSuffix(l.name, "second page") {
 						first, err := db.FindProducts(ctx, big, f)
 						if err != nil {
 							b.Fatal(err)
 						}
-						f.After = &first.Keys[49]
+						f = f.Page(51, &first.Keys[49])
 					}
 					for b.Loop() {
 						found, err := db.FindProducts(ctx, big, f)

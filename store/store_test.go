@@ -255,7 +255,7 @@ func TestListProducts(t *testing.T) {
 			for _, status := range []vitrine.ProductStatus{"", vitrine.ProductArchived} {
 				t.Run(fmt.Sprintf("%s/%s", s, status), func(t *testing.T) {
 					want := expected(all, s, status, "")
-					got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: s, Status: status, Limit: 7})
+					got := pages(t, f.db, a.ID, filterOf(vitrine.ProductQuery{Sort: s, Status: status}, 7))
 					if !slices.Equal(ids(got), ids(want)) {
 						t.Fatalf("order\n got %v\nwant %v", names2(got), names2(want))
 					}
@@ -268,23 +268,23 @@ func TestListProducts(t *testing.T) {
 		for _, plan := range []string{"index", "walk", "members"} {
 			restore := store.PlanSearches(plan)
 			for query, n := range map[string]int{"MAÇÃ": 6, "maca": 6, "sku-1": 10, "uva": 4, "ver mac": 3, "nada": 0} {
-				got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortName, Words: vitrine.Words(query), Limit: 3})
+				got := pages(t, f.db, a.ID, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName, Query: vitrine.QueryText(query)}, 3))
 				if len(got) != n || !slices.Equal(ids(got), ids(expected(all, vitrine.SortName, "", query))) {
 					t.Errorf("%s: query %q: %v", plan, query, names2(got))
 				}
 			}
 			// By relevance: the SKU that is the query, then name matches, then
 			// the rest, each by name.
-			got := pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("sku 05"), SKU: vitrine.Fold("sku-05"), Limit: 2})
+			got := pages(t, f.db, a.ID, filterOf(vitrine.ProductQuery{Query: "sku-05"}, 2))
 			if len(got) != 1 || got[0].SKU != "SKU-05" {
 				t.Errorf("%s: relevance: %v", plan, names2(got))
 			}
-			got = pages(t, f.db, a.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("uva"), SKU: "uva", Limit: 3})
+			got = pages(t, f.db, a.ID, filterOf(vitrine.ProductQuery{Query: "uva"}, 3))
 			if want := expected(all, vitrine.SortName, "", "uva"); !slices.Equal(ids(got), ids(want)) {
 				t.Errorf("%s: relevance: %v, want %v", plan, names2(got), names2(want))
 			}
 			for limit := 1; limit <= 8; limit++ {
-				got = pages(t, f.db, c.ID, vitrine.ProductFilter{Sort: vitrine.SortRelevance, Words: vitrine.Words("Pera"), SKU: "pera", Limit: limit})
+				got = pages(t, f.db, c.ID, filterOf(vitrine.ProductQuery{Query: "Pera"}, limit))
 				if !slices.Equal(ids(got), ids(byRelevance)) {
 					t.Errorf("%s: relevance, %d a page: %v, want %v", plan, limit, names2(got), names2(byRelevance))
 				}
@@ -312,10 +312,10 @@ func pages(t *testing.T, db *store.DB, tenantID string, f vitrine.ProductFilter)
 		}
 		page := found.Products
 		out = append(out, page...)
-		if len(page) < f.Limit {
+		if len(page) < f.Limit() {
 			return out
 		}
-		f.After = &found.Keys[len(page)-1]
+		f = f.Page(f.Limit(), &found.Keys[len(page)-1])
 	}
 	t.Fatal("paging does not end")
 	return nil
@@ -409,9 +409,9 @@ func TestReadsArePreparedOnce(t *testing.T) {
 	for i := range 5 {
 		limit := 1 + i%2
 		for _, pf := range []vitrine.ProductFilter{
-			{Sort: vitrine.SortName, Limit: limit},
-			{Sort: vitrine.SortRelevance, Words: []string{"pera"}, SKU: "pera", Limit: limit},
-			{Sort: vitrine.SortRelevance, Words: []string{"pr"}, SKU: "pr", Limit: limit},
+			filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, limit),
+			filterOf(vitrine.ProductQuery{Query: "pera"}, limit),
+			filterOf(vitrine.ProductQuery{Query: "pr"}, limit),
 		} {
 			if _, err := f.db.ListProducts(ctx, a.ID, pf); err != nil {
 				t.Fatal(err)

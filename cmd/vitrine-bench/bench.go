@@ -262,7 +262,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 	first := map[string]any{"tenant_id": big, "limit": 50}
 	run("list_products page 1", proc, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", first) })
 	run("list_products page 1 (storage ceiling)", nil, func(int, *rand.Rand) error {
-		_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 51})
+		_, err := w.db.ListProducts(ctx, big, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, 51, nil))
 		return err
 	})
 	if selected("list_products page 1") {
@@ -283,7 +283,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		deep := map[string]any{"tenant_id": big, "limit": 50, "cursor": cursor}
 		run("list_products page 1000", proc, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", deep) })
 		run("list_products page 1000 (storage ceiling)", nil, func(int, *rand.Rand) error {
-			_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: 51, After: key})
+			_, err := w.db.ListProducts(ctx, big, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, 51, key))
 			return err
 		})
 	}
@@ -291,7 +291,7 @@ func (c *BenchCmd) runSize(e *env, server, noopURL string, noopProc *exec.Cmd, s
 		args := map[string]any{"tenant_id": big, "query": q.word, "limit": 50}
 		run(q.name, proc, func(i int, _ *rand.Rand) error { return call(vit[i], "list_products", args) })
 		run(q.name+" (storage ceiling)", nil, func(int, *rand.Rand) error {
-			_, err := w.db.ListProducts(ctx, big, vitrine.ProductFilter{Words: []string{q.word}, SKU: q.word, Sort: vitrine.SortRelevance, Limit: 51})
+			_, err := w.db.ListProducts(ctx, big, filterOf(vitrine.ProductQuery{Query: vitrine.QueryText(q.word)}, 51, nil))
 			return err
 		})
 	}

@@ -240,7 +240,7 @@ func deepCursor(ctx context.Context, cs *mcp.ClientSession, w *benchWorld, tenan
 	var key *vitrine.ProductKey
 	for left := (page - 1) * 50; left > 0; {
 		n := min(left, 1000)
-		ps, err := w.db.ListProducts(ctx, tenant, vitrine.ProductFilter{Sort: vitrine.SortName, Limit: n, After: key})
+		ps, err := w.db.ListProducts(ctx, tenant, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, n, key))
 		if err != nil {
 			return "", nil, err
 		}
@@ -249,6 +249,16 @@ func deepCursor(ctx context.Context, cs *mcp.ClientSession, w *benchWorld, tenan
 		left -= n
 	}
 	return cursor, key, nil
+}
+
+// filterOf is q in its one form, reading limit products after after: the
+// store's own read, which the benchmark measures beside the tool's.
+func filterOf(q vitrine.ProductQuery, limit int, after *vitrine.ProductKey) vitrine.ProductFilter {
+	f, err := vitrine.NewProductFilter(q)
+	if err != nil {
+		panic(err) // the benchmark's own queries
+	}
+	return f.Page(limit, after)
 }
 
 // benchChange is the change the benchmark's own writes make, outside any

@@ -197,7 +197,11 @@ func TestCrashSafety(t *testing.T) {
 		}
 	}
 	// Nothing half-written: each product has its audit event and its stock movement.
-	products, err := s.ListProducts(context.Background(), tenant, vitrine.ProductFilter{Words: []string{"crash"}, Sort: vitrine.SortName, Limit: 10000})
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Query: "crash", Sort: vitrine.SortName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	products, err := s.ListProducts(context.Background(), tenant, f.Page(10000, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

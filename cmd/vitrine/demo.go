@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/shopwindow"
@@ -161,7 +162,7 @@ func clientPaths(db string) (exe, dbPath, note string) {
 // agents discover a business, and under the path; the demo's shopping
 // agent's profile; and a curl line that searches a window as that agent,
 // with no internet.
-func printWindows(e *env, store shopwindow.Store, w *demo.World, base, shopDomain string) {
+func printWindows(e *env, store vitrine.ShopStore, w *demo.World, base, shopDomain string) {
 	u, err := neturl.Parse(base)
 	if err != nil || shopDomain == "" {
 		return

@@ -125,11 +125,15 @@ func testFacetsThroughKilledInstances(t *testing.T, db string) {
 	}
 	want := map[string]map[string]map[string]int64{}
 	for _, tags := range [][]string{nil, {clusterTag}} {
-		f := vitrine.ProductFilter{Facets: names, Limit: 1, Sort: vitrine.SortName}
+		q := vitrine.ProductQuery{Facets: names, Sort: vitrine.SortName}
 		for _, tag := range tags {
-			f.Tags = append(f.Tags, vitrine.QueryText(tag))
+			q.Tags = append(q.Tags, vitrine.QueryText(tag))
 		}
-		found, err := s.FindProducts(ctx, tenant, f)
+		f, err := vitrine.NewProductFilter(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := s.FindProducts(ctx, tenant, f.Page(1, nil))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -290,7 +290,7 @@ func (c *ProductExportCmd) Run(e *env) error {
 		return err
 	}
 	bar := e.progress(-1, "exporting")
-	filter, cursor := vitrine.ProductFilter{Sort: vitrine.SortCreated}, ""
+	filter, cursor := vitrine.ProductQuery{Sort: vitrine.SortCreated}, ""
 	for {
 		page, err := cat.ListProducts(e.ctx, a, filter, vitrine.MaxPageLimit, cursor)
 		if err != nil {

@@ -74,7 +74,7 @@ type ShopFlags struct {
 }
 
 // shop is the shop windows' configuration.
-func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error) {
+func (f ShopFlags) shop(log *slog.Logger) (*httpserver.Shop, error) {
 	d, err := vitrine.ValidateDomain("--shop-domain", f.ShopDomain)
 	if strings.EqualFold(strings.TrimSuffix(f.ShopDomain, "."), "localhost") {
 		// {slug}.localhost: this machine's own names (RFC 6761), which
@@ -90,7 +90,7 @@ func (f ShopFlags) shop(db *store.DB, log *slog.Logger) (*httpserver.Shop, error
 	}
 	limits := shopwindow.DefaultLimits
 	limits.AddrRate, limits.AddrBurst, limits.ProfileRate, limits.ProfileBurst = f.ShopIPRate, f.ShopIPBurst, f.ShopProfileRate, f.ShopProfileBurst
-	return &httpserver.Shop{Store: db, Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles, Limits: &limits}}, nil
+	return &httpserver.Shop{Options: shopwindow.Options{ShopDomain: d, InsecureProfiles: f.DevInsecureAgentProfiles, Limits: &limits}}, nil
 }
 
 // LoginFlags configure Vitrine's own authorization server, on when no
@@ -224,7 +224,7 @@ func (c *ServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	shop, err := c.shop(db, log)
+	shop, err := c.shop(log)
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (c *ServeCmd) Run(e *env) error {
 			account = publicURL + "/account"
 		}
 		printDemo(e, w, clientURL, account)
-		printWindows(e, shop.Store, w, base, shop.Options.ShopDomain)
+		printWindows(e, db, w, base, shop.Options.ShopDomain)
 	}
 
 	if as != nil {

@@ -143,7 +143,7 @@ func BenchmarkFeeds(b *testing.B) {
 	servers := map[feed.Kind]*httptest.Server{}
 	for _, kind := range feed.Kinds {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			feed.Serve(w, r, win, db, kind, "stamp-1", modified)
+			feed.Serve(w, r, win, storeSource{db}, kind, "stamp-1", modified)
 		}))
 		defer srv.Close()
 		servers[kind] = srv

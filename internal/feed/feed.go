@@ -58,10 +58,12 @@ func NewWindow(s *vitrine.Shop, attributes []*vitrine.Attribute, categories []*v
 	return w
 }
 
-// Source pages through a company's products: the store. The feed asks for
-// active products only, and checks each again.
+// Source pages through a company's published (active) products, in the
+// order they were created: limit of them after the product of id after
+// ("" for the first page). The window's is service/catalog's Shopper. The
+// feed checks each product again.
 type Source interface {
-	ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error)
+	PublishedProducts(ctx context.Context, tenantID, after string, limit int) ([]*vitrine.Product, error)
 }
 
 // Kind is a feed's format.
@@ -307,13 +309,12 @@ type pager struct {
 	ctx      context.Context
 	src      Source
 	tenantID string
-	f        vitrine.ProductFilter
+	after    string
 	done     bool
 }
 
 func newPager(ctx context.Context, src Source, tenantID string) *pager {
-	return &pager{ctx: ctx, src: src, tenantID: tenantID,
-		f: vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Limit: PageSize}}
+	return &pager{ctx: ctx, src: src, tenantID: tenantID}
 }
 
 // next returns the next page; an empty one after the last.
@@ -324,15 +325,15 @@ func (pg *pager) next() ([]*vitrine.Product, error) {
 	if err := pg.ctx.Err(); err != nil {
 		return nil, err
 	}
-	ps, err := pg.src.ListProducts(pg.ctx, pg.tenantID, pg.f)
+	ps, err := pg.src.PublishedProducts(pg.ctx, pg.tenantID, pg.after, PageSize)
 	if err != nil {
 		return nil, fmt.Errorf("feed: list products: %w", err)
 	}
-	if len(ps) < pg.f.Limit {
+	if len(ps) < PageSize {
 		pg.done = true
 	}
 	if len(ps) > 0 {
-		pg.f.After = &vitrine.ProductKey{ID: ps[len(ps)-1].ID}
+		pg.after = ps[len(ps)-1].ID
 	}
 	return ps, nil
 }

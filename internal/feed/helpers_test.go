@@ -13,30 +13,29 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/feed"
+	"github.com/vitrine/vitrine/store"
 )
 
 var ctx = context.Background()
 
 // memSource is a Source over products in memory, paged as the store pages
-// them: by id, after the last one read, of the status asked.
+// them: by id, after the last one read, the company's active ones.
 type memSource struct {
 	products []*vitrine.Product
-	filters  []vitrine.ProductFilter
 	// lax pages through every product, whatever its status and company:
-	// a store that got the filter wrong.
+	// a source that got the filter wrong.
 	lax bool
 }
 
-func (m *memSource) ListProducts(_ context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
-	m.filters = append(m.filters, f)
+func (m *memSource) PublishedProducts(_ context.Context, tenantID, after string, limit int) ([]*vitrine.Product, error) {
 	ps := slices.Clone(m.products)
 	slices.SortFunc(ps, func(a, b *vitrine.Product) int { return strings.Compare(a.ID, b.ID) })
 	var out []*vitrine.Product
 	for _, p := range ps {
-		if !m.lax && (p.TenantID != tenantID || (f.Status != "" && p.Status != f.Status)) || (f.After != nil && p.ID <= f.After.ID) {
+		if !m.lax && (p.TenantID != tenantID || p.Status != vitrine.ProductActive) || (after != "" && p.ID <= after) {
 			continue
 		}
-		if len(out) == f.Limit {
+		if len(out) == limit {
 			break
 		}
 		out = append(out, p)
@@ -248,4 +247,20 @@ func parseOpenAI(t testing.TB, body []byte) map[string]map[string]any {
 		t.Fatalf("reading the OpenAI feed: %v", err)
 	}
 	return out
+}
+
+// storeSource is a Source over a store, as the window's Shopper reads it:
+// the company's active products, by creation.
+type storeSource struct{ db *store.DB }
+
+func (s storeSource) PublishedProducts(ctx context.Context, tenantID, after string, limit int) ([]*vitrine.Product, error) {
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+	if err != nil {
+		return nil, err
+	}
+	var from *vitrine.ProductKey
+	if after != "" {
+		from = &vitrine.ProductKey{ID: after}
+	}
+	return s.db.ListProducts(ctx, tenantID, f.Page(limit, from))
 }

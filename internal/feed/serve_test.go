@@ -133,12 +133,12 @@ func TestETagFollowsTheWindow(t *testing.T) {
 
 type failing struct{ after int }
 
-func (f *failing) ListProducts(_ context.Context, _ string, q vitrine.ProductFilter) ([]*vitrine.Product, error) {
+func (f *failing) PublishedProducts(_ context.Context, _, _ string, limit int) ([]*vitrine.Product, error) {
 	if f.after == 0 {
 		return nil, errors.New("database is down: SELECT secret FROM products")
 	}
 	f.after--
-	out := make([]*vitrine.Product, q.Limit)
+	out := make([]*vitrine.Product, limit)
 	for i := range out {
 		out[i] = mug(vitrine.NewID())
 		out[i].Variants[0].SKU = "SKU-" + out[i].ID[:8]

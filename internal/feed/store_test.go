@@ -88,8 +88,8 @@ func TestFeedsFromTheStore(t *testing.T) {
 		win := window()
 		win.Tenant = tn
 		win.Shop.TenantID = tn.ID
-		google := parseGoogle(t, writeFeed(t, win, db, feed.Google))
-		openai := parseOpenAI(t, writeFeed(t, win, db, feed.OpenAI))
+		google := parseGoogle(t, writeFeed(t, win, storeSource{db}, feed.Google))
+		openai := parseOpenAI(t, writeFeed(t, win, storeSource{db}, feed.OpenAI))
 		for name, got := range map[string][]string{"google": slices.Sorted(maps.Keys(google)), "openai": slices.Sorted(maps.Keys(openai))} {
 			if !slices.Equal(got, slices.Sorted(maps.Keys(want))) {
 				t.Errorf("%s: %d items; want the %d variants of the active products", name, len(got), len(want))

@@ -71,7 +71,7 @@ func (r ProductRow) MarshalJSON() ([]byte, error) {
 // how to show the rows, and the page.
 type ListProductsIn struct {
 	TenantArg
-	vitrine.ProductFilter
+	vitrine.ProductQuery
 	Detail productDetail `json:"detail,omitempty" jsonschema:"full: rows as get_product."`
 	pageArgs
 }

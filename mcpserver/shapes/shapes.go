@@ -14,10 +14,10 @@ type TenantArg struct {
 	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
 }
 
-// pageArgs are the arguments of a list that pages. (The page size is not
-// named Limit in Go: list_products' arguments embed vitrine.ProductFilter,
-// whose Limit is the store's, and two fields of one name at one depth
-// would hide each other from the schema.)
+// pageArgs are the arguments of a list that pages. (The page size is
+// PageSize in Go: list_products' arguments embed vitrine.ProductQuery, and
+// two fields of one name at one depth would hide each other from the
+// schema.)
 type pageArgs struct {
 	PageSize pageLimit  `json:"limit,omitempty" jsonschema:"Page size. Default: 20."`
 	Cursor   pageCursor `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`

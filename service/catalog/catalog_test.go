@@ -84,12 +84,12 @@ func TestCatalogProduct(t *testing.T) {
 		}
 		// The text search reads tags, vendor, option values and the description's text.
 		for _, q := range []string{"summer", "acme", "white", "soft", "4006381333931"} {
-			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: vitrine.QueryText(q)}, 0, "")
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Query: vitrine.QueryText(q)}, 0, "")
 			if err != nil || len(page.Products) != 1 || page.Products[0].ID != p.ID {
 				t.Errorf("search %q: %v %v", q, page, err)
 			}
 		}
-		if page, _ := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: "alert"}, 0, ""); len(page.Products) != 0 {
+		if page, _ := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Query: "alert"}, 0, ""); len(page.Products) != 0 {
 			t.Errorf("a script's text is searchable: %v", page.Products)
 		}
 		// A draft is not active; publishing is a status change.
@@ -97,7 +97,7 @@ func TestCatalogProduct(t *testing.T) {
 		if err != nil || d.Status != vitrine.ProductDraft {
 			t.Fatalf("draft: %+v %v", d, err)
 		}
-		if page, _ := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Status: "active"}, 0, ""); slices.ContainsFunc(page.Products, func(x *vitrine.Product) bool { return x.ID == d.ID }) {
+		if page, _ := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Status: "active"}, 0, ""); slices.ContainsFunc(page.Products, func(x *vitrine.Product) bool { return x.ID == d.ID }) {
 			t.Error("a draft is listed as active")
 		}
 		if up, err := w.cat.UpdateProduct(ctx, a, d.ID, catalog.ProductChanges{Status: ptrTo("active")}); err != nil || up.Status != vitrine.ProductActive || up.Version != 2 {
@@ -220,7 +220,7 @@ func TestCatalogFilters(t *testing.T) {
 		}
 		mk(other, "Blue shirt", "Acme", []string{"garden", "summer"}, nil, "cotton", v("M", "Blue", "10.00", 9, "20.00"))
 
-		ids := func(q vitrine.ProductFilter) []string {
+		ids := func(q vitrine.ProductQuery) []string {
 			t.Helper()
 			page, err := w.cat.ListProducts(ctx, a, q, 0, "")
 			if err != nil {
@@ -236,28 +236,28 @@ func TestCatalogFilters(t *testing.T) {
 		sorted := func(ids ...string) []string { slices.Sort(ids); return ids }
 		for _, c := range []struct {
 			name string
-			q    vitrine.ProductFilter
+			q    vitrine.ProductQuery
 			want []string
 		}{
-			{"the blue shirts in size M under R$70", vitrine.ProductFilter{Options: map[string]string{"Color": "Blue", "size": "M"}, MaxPrice: "70.00"}, sorted(blueM)},
-			{"size M in stock", vitrine.ProductFilter{Options: map[string]string{"Size": "M"}, InStock: ptrTo(true)}, sorted(blueM, blueDear, whiteM)},
-			{"tagged garden from Acme", vitrine.ProductFilter{Tags: []vitrine.QueryText{"Garden"}, Vendor: "acme"}, sorted(blueM, parka)},
-			{"in Clothing, with its sub-categories", vitrine.ProductFilter{CategoryID: clothing.ID}, sorted(parka, coat)},
-			{"in Jackets", vitrine.ProductFilter{CategoryID: jackets.ID}, sorted(parka)},
-			{"on sale", vitrine.ProductFilter{OnSale: ptrTo(true)}, sorted(whiteM, coat)},
-			{"of wool", vitrine.ProductFilter{Attributes: map[string]any{"material": "wool"}}, sorted(parka, coat)},
-			{"another company's category", vitrine.ProductFilter{CategoryID: vitrine.NewID()}, nil},
+			{"the blue shirts in size M under R$70", vitrine.ProductQuery{Options: map[string]string{"Color": "Blue", "size": "M"}, MaxPrice: "70.00"}, sorted(blueM)},
+			{"size M in stock", vitrine.ProductQuery{Options: map[string]string{"Size": "M"}, InStock: ptrTo(true)}, sorted(blueM, blueDear, whiteM)},
+			{"tagged garden from Acme", vitrine.ProductQuery{Tags: []vitrine.QueryText{"Garden"}, Vendor: "acme"}, sorted(blueM, parka)},
+			{"in Clothing, with its sub-categories", vitrine.ProductQuery{CategoryID: clothing.ID}, sorted(parka, coat)},
+			{"in Jackets", vitrine.ProductQuery{CategoryID: jackets.ID}, sorted(parka)},
+			{"on sale", vitrine.ProductQuery{OnSale: ptrTo(true)}, sorted(whiteM, coat)},
+			{"of wool", vitrine.ProductQuery{Attributes: map[string]any{"material": "wool"}}, sorted(parka, coat)},
+			{"another company's category", vitrine.ProductQuery{CategoryID: vitrine.NewID()}, nil},
 		} {
 			if got := ids(c.q); !slices.Equal(got, c.want) {
 				t.Errorf("%s: %v, want %v", c.name, got, c.want)
 			}
 		}
 		// A product counts in its category and in those above it.
-		if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Facets: []vitrine.FacetName{"categories"}}, 0, ""); err != nil ||
+		if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Facets: []vitrine.FacetName{"categories"}}, 0, ""); err != nil ||
 			fmt.Sprint(page.Facets.Values["categories"]) != fmt.Sprint([]vitrine.FacetValue{{Value: clothing.ID, Name: "Clothing", Count: 2}, {Value: jackets.ID, Name: "Jackets", Count: 1}}) {
 			t.Errorf("categories facet: %v %v", page, err)
 		}
-		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Tags: []vitrine.QueryText{"garden"}, Facets: []vitrine.FacetName{"vendor", "tags", "options", "categories", "status", "product_type"}}, 0, "")
+		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Tags: []vitrine.QueryText{"garden"}, Facets: []vitrine.FacetName{"vendor", "tags", "options", "categories", "status", "product_type"}}, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,7 +275,7 @@ func TestCatalogFilters(t *testing.T) {
 		if len(f.Values["product_type"]) != 0 {
 			t.Errorf("product types: %v", f.Values["product_type"])
 		}
-		for _, bad := range []vitrine.ProductFilter{{Facets: []vitrine.FacetName{"colour"}}, {Attributes: map[string]any{"colour": "x"}}, {Attributes: map[string]any{"material": "silk"}}, {CategoryID: "jackets"}} {
+		for _, bad := range []vitrine.ProductQuery{{Facets: []vitrine.FacetName{"colour"}}, {Attributes: map[string]any{"colour": "x"}}, {Attributes: map[string]any{"material": "silk"}}, {CategoryID: "jackets"}} {
 			if _, err := w.cat.ListProducts(ctx, a, bad, 0, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
 				t.Errorf("%+v: %v", bad, err)
 			}
@@ -455,7 +455,7 @@ func TestShopifyRoundTrip(t *testing.T) {
 // stamps is each product's version and update time, by id.
 func stamps(t *testing.T, w *world, a *service.Access) map[string]string {
 	t.Helper()
-	page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Sort: "name"}, 100, "")
+	page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Sort: "name"}, 100, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func exportShopify(t *testing.T, w *world, a *service.Access) string {
 		}
 		return catalog.CategoryPath(cats, p.Categories[0].ID)
 	})
-	page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Sort: "name"}, 100, "")
+	page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Sort: "name"}, 100, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,17 +34,17 @@ func TestCompanyCurrency(t *testing.T) {
 		if err != nil || res.Created != 1 {
 			t.Fatalf("import: %+v %v", res, err)
 		}
-		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{MaxPrice: "50"}, 0, "")
+		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{MaxPrice: "50"}, 0, "")
 		if err != nil || len(page.Products) != 2 || page.Products[0].Currency != "USD" || page.Products[1].Currency != "USD" {
 			t.Fatalf("max_price 50 in the company's currency: %+v %v", page, err)
 		}
 		// In another currency: not an empty page, the reason.
-		_, err = w.cat.ListProducts(ctx, a, vitrine.ProductFilter{MaxPrice: "50", Currency: "BRL"}, 0, "")
+		_, err = w.cat.ListProducts(ctx, a, vitrine.ProductQuery{MaxPrice: "50", Currency: "BRL"}, 0, "")
 		if e := vitrine.AsError(err); e == nil || e.Type != vitrine.ValidationError || e.Field != "currency" || !strings.Contains(e.Message, `give currency "USD"`) {
 			t.Errorf("a price filter in BRL: %v", err)
 		}
 		// Priced in USD, none in range: an empty page, rightly.
-		if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{MinPrice: "1000"}, 0, ""); err != nil || len(page.Products) != 0 {
+		if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{MinPrice: "1000"}, 0, ""); err != nil || len(page.Products) != 0 {
 			t.Errorf("min_price 1000: %+v %v", page, err)
 		}
 		// The company's currency changes; its products keep theirs.

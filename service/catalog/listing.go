@@ -6,8 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
@@ -22,51 +20,27 @@ type ProductPage struct {
 	Facets *vitrine.Facets
 }
 
-// maxQueryLength bounds a text query.
-const maxQueryLength = 200
-
-// maxFilterTags bounds the tags a filter names.
-const maxFilterTags = 20
-
 // ListProducts returns a page of limit of the tenant's products (0 for
-// the default) that f keeps, in its order, after cursor's position. f is
-// checked and put in its one form here, in the order the tool lists its
-// arguments, then its attributes against the company's definitions and
-// its facets; the cursor is signed over that form (Canonical).
-
-// maxFilterCategories bounds the categories one filter names (each a
-// query of the categories under it).
-const maxFilterCategories = 20
-
-func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine.ProductFilter, limit int, cursor string) (*ProductPage, error) {
+// the default) that q keeps, in its order, after cursor's position. q is
+// checked and put in its one form here (vitrine.NewProductFilter), in the
+// order the tool lists its arguments, then its option values, its
+// attributes against the company's definitions and its facets; the cursor
+// is signed over that form (Canonical).
+func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, q vitrine.ProductQuery, limit int, cursor string) (*ProductPage, error) {
 	if err := a.Allow(service.OpListProducts); err != nil {
 		return nil, err
 	}
-	priced := f.MinPrice != "" || f.MaxPrice != ""
-	if priced && f.Currency == "" {
-		// Prices are the company's currency's unless the filter says.
+	priced := q.MinPrice != "" || q.MaxPrice != ""
+	if priced && q.Currency == "" {
+		// Prices are the company's currency's unless the query says.
 		c, err := s.currencyOf(ctx, a)
 		if err != nil {
 			return nil, err
 		}
-		f.Currency = vitrine.CurrencyCode(c)
+		q.Currency = vitrine.CurrencyCode(c)
 	}
-	if err := normalize(&f, limit); err != nil {
-		return nil, err
-	}
-	if len(f.Options) > 0 {
-		if err := s.foldOptions(ctx, a, &f); err != nil {
-			return nil, err
-		}
-	}
-	if len(f.Attributes) > 0 {
-		var err error
-		if f.Attributes, err = s.attributeFilter(ctx, a, f.Attributes); err != nil {
-			return nil, err
-		}
-	}
-	var err error
-	if f.Facets, err = facetNames(f.Facets); err != nil {
+	f, err := s.filter(ctx, a.TenantID, q, limit)
+	if err != nil {
 		return nil, err
 	}
 	// The cursor belongs to this tenant and this filter.
@@ -74,8 +48,7 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	if err != nil {
 		return nil, err
 	}
-	f.After, f.Limit = pg.After, pg.Fetch()
-	found, err := s.store.FindProducts(ctx, a.TenantID, f)
+	found, err := s.store.FindProducts(ctx, a.TenantID, f.Page(pg.Fetch(), pg.After))
 	if err != nil {
 		return nil, err
 	}
@@ -89,137 +62,40 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, f vitrine
 	return page, nil
 }
 
-// normalize checks the filter's fields that need no storage, in the order
-// the tool lists them, and puts them in their one form: the query's words,
-// the tags' keys, the texts trimmed, the prices in minor units, the time
-// read, the sort chosen. It writes new slices and maps, never the
-// caller's.
-func normalize(f *vitrine.ProductFilter, limit int) error {
-	query := string(f.Query)
-	if n := utf8.RuneCountInString(query); n > maxQueryLength {
-		return vitrine.Invalid("query", "query is %d characters long; the limit is %d", n, maxQueryLength)
+// filter puts q in its one form: the checks that need no storage
+// (vitrine.NewProductFilter) and the page's size, then the option values
+// as the company's products hold them, the attributes checked against
+// its definitions, the facets in their order; the filter is made again
+// from the query so settled. It is the one place a filter is made.
+func (s *Catalog) filter(ctx context.Context, tenantID string, q vitrine.ProductQuery, limit int) (vitrine.ProductFilter, error) {
+	f, err := vitrine.NewProductFilter(q)
+	if err != nil {
+		return f, err
 	}
-	sort := vitrine.SortName
-	// The catalog's language is its company's default locale's: every
-	// company's is DefaultLocale until companies name theirs.
-	words, stopOnly := vitrine.AnalyzerFor(vitrine.DefaultLocale).QueryTerms(query)
-	if f.Words = words; stopOnly {
-		return vitrine.Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", vitrine.Words(query)[0])
-	} else if len(f.Words) > vitrine.MaxSearchWords {
-		return vitrine.Invalid("query", "query holds %d different words; the limit is %d", len(f.Words), vitrine.MaxSearchWords)
-	} else if len(f.Words) > 0 {
-		sort = vitrine.SortRelevance
-		f.SKU = vitrine.SKUKey(strings.TrimSpace(query))
-	} else if strings.TrimSpace(query) != "" {
-		return vitrine.Invalid("query", "query must hold at least one letter or digit")
+	if _, err := service.PageSize(limit); err != nil {
+		return f, err
 	}
-	if f.Status != "" {
-		if _, err := vitrine.ParseProductStatus("status", string(f.Status)); err != nil {
-			return err
+	q = f.Query()
+	if len(q.Options) > 0 {
+		if q.Options, err = s.foldOptions(ctx, tenantID, q.Options); err != nil {
+			return f, err
 		}
 	}
-	if f.MinPrice != "" || f.MaxPrice != "" {
-		code, scale, err := vitrine.NormalizeCurrency("currency", or(string(f.Currency), vitrine.DefaultCurrency))
-		if err != nil {
-			return err
-		}
-		f.Currency = vitrine.CurrencyCode(code)
-		for _, b := range []struct {
-			field string
-			value vitrine.Decimal
-			dst   **int64
-		}{{"min_price", f.MinPrice, &f.MinMinor}, {"max_price", f.MaxPrice, &f.MaxMinor}} {
-			if b.value == "" {
-				continue
-			}
-			v, err := vitrine.ParsePrice(b.field, string(b.value), scale)
-			if err != nil {
-				return err
-			}
-			*b.dst = &v
-		}
-		if f.MinMinor != nil && f.MaxMinor != nil && *f.MinMinor > *f.MaxMinor {
-			return vitrine.Invalid("max_price", "max_price must not be below min_price")
-		}
-	} else if f.Currency != "" {
-		return vitrine.Invalid("currency", "currency applies to min_price and max_price; give one of them too")
-	}
-	if f.UpdatedSince != "" {
-		t, err := time.Parse(time.RFC3339, f.UpdatedSince)
-		if err != nil {
-			return vitrine.Invalid("updated_since", "updated_since must be a time in RFC 3339, such as \"2026-11-30T09:00:00Z\"; got %q", f.UpdatedSince)
-		}
-		t = vitrine.Timestamp(t)
-		f.Since = &t
-	}
-	var tags []vitrine.QueryText
-	for i, t := range f.Tags {
-		t, err := vitrine.ValidateText(fmt.Sprintf("tags[%d]", i), string(t), vitrine.MaxTagLength)
-		if err != nil {
-			return err
-		}
-		if t != "" {
-			tags = append(tags, vitrine.QueryText(vitrine.TagKey(t)))
+	if len(q.Attributes) > 0 {
+		if q.Attributes, err = s.attributeFilter(ctx, tenantID, q.Attributes); err != nil {
+			return f, err
 		}
 	}
-	if len(tags) > maxFilterTags {
-		return vitrine.Invalid("tags", "a filter names at most %d tags; got %d", maxFilterTags, len(tags))
+	if q.Facets, err = facetNames(q.Facets); err != nil {
+		return f, err
 	}
-	f.Tags = tags
-	for _, t := range []struct {
-		field string
-		dst   *vitrine.QueryText
-	}{{"vendor", &f.Vendor}, {"product_type", &f.ProductType}} {
-		v, err := vitrine.ValidateText(t.field, string(*t.dst), vitrine.MaxVendorLength)
-		if err != nil {
-			return err
-		}
-		*t.dst = vitrine.QueryText(v)
-	}
-	if f.CategoryID != "" && !vitrine.ValidID(f.CategoryID) {
-		return vitrine.Invalid("category_id", "category_id must be a category's id (list_categories lists them); got %q", f.CategoryID)
-	}
-	if len(f.CategoryIDs) > maxFilterCategories {
-		return vitrine.Invalid("categories", "a filter names at most %d categories; got %d", maxFilterCategories, len(f.CategoryIDs))
-	}
-	for _, id := range f.CategoryIDs {
-		if !vitrine.ValidID(id) {
-			return vitrine.Invalid("categories", "categories must be categories' ids; got %q", id)
-		}
-	}
-	if len(f.Options) > vitrine.MaxOptions {
-		return vitrine.Invalid("options", "a product has at most %d options; the filter names %d", vitrine.MaxOptions, len(f.Options))
-	}
-	var options map[string]string
-	for _, name := range slices.Sorted(maps.Keys(f.Options)) {
-		v, err := vitrine.ValidateText("options."+name, f.Options[name], vitrine.MaxOptionLength)
-		if err != nil {
-			return err
-		}
-		if options == nil {
-			options = map[string]string{}
-		}
-		options[name] = v
-	}
-	f.Options = options
-	if f.Sort != "" {
-		if !slices.Contains(vitrine.ProductSorts, f.Sort) {
-			return vitrine.Invalid("sort", "sort must be one of %s; got %q", vitrine.Quoted(vitrine.ProductSorts), f.Sort)
-		}
-		if f.Sort == vitrine.SortRelevance && len(f.Words) == 0 {
-			return vitrine.Invalid("sort", "sort \"relevance\" needs a query")
-		}
-		sort = f.Sort
-	}
-	f.Sort = sort
-	_, err := service.PageSize(limit)
-	return err
+	return vitrine.NewProductFilter(q)
 }
 
 // attributeFilter checks the attribute values of a filter against the
 // company's definitions, and returns them in their canonical text.
-func (s *Catalog) attributeFilter(ctx context.Context, a *service.Access, values map[string]any) (map[string]any, error) {
-	defs, err := s.attributeDefs(ctx, a.TenantID)
+func (s *Catalog) attributeFilter(ctx context.Context, tenantID string, values map[string]any) (map[string]any, error) {
+	defs, err := s.attributeDefs(ctx, tenantID)
 	if err != nil {
 		return nil, err
 	}
@@ -260,46 +136,55 @@ func facetNames(names []vitrine.FacetName) ([]vitrine.FacetName, error) {
 // others, a ValidationError says which, rather than an empty page that
 // reads as "none in that range".
 func (s *Catalog) otherCurrencies(ctx context.Context, a *service.Access, f vitrine.ProductFilter) error {
-	rest := f
-	rest.MinMinor, rest.MaxMinor, rest.MinPrice, rest.MaxPrice = nil, nil, "", ""
-	rest.Facets, rest.After, rest.Limit = nil, nil, 20
-	zero := int64(0)
+	find := func(q vitrine.ProductQuery) ([]*vitrine.Product, error) {
+		g, err := vitrine.NewProductFilter(q)
+		if err != nil {
+			return nil, err
+		}
+		found, err := s.store.FindProducts(ctx, a.TenantID, g.Page(20, nil))
+		if err != nil {
+			return nil, err
+		}
+		return found.Products, nil
+	}
+	rest := f.Query()
+	rest.MinPrice, rest.MaxPrice, rest.Facets = "", "", nil
 	same := rest
-	same.MinMinor = &zero // priced in the filter's currency, at any price
-	found, err := s.store.FindProducts(ctx, a.TenantID, same)
-	if err != nil || len(found.Products) > 0 {
+	same.MinPrice = "0" // priced in the filter's currency, at any price
+	rest.Currency = ""
+	if ps, err := find(same); err != nil || len(ps) > 0 {
 		return err
 	}
-	if found, err = s.store.FindProducts(ctx, a.TenantID, rest); err != nil || len(found.Products) == 0 {
+	ps, err := find(rest)
+	if err != nil || len(ps) == 0 {
 		return err
 	}
 	var others []string
-	for _, p := range found.Products {
+	for _, p := range ps {
 		if !slices.Contains(others, p.Currency) {
 			others = append(others, p.Currency)
 		}
 	}
 	slices.Sort(others)
 	return vitrine.Invalid("currency", "no product here is priced in %s, the currency of min_price and max_price; they are priced in %s: give currency %q",
-		f.Currency, strings.Join(others, ", "), others[0])
+		f.Query().Currency, strings.Join(others, ", "), others[0])
 }
 
 // foldOptions matches the filter's option values in any case, as vendor
 // and tags are: a value the company's products do not hold as written
 // becomes the one they hold that folds alike (the most frequent, if
-// several), read from the company's option facet.
-func (s *Catalog) foldOptions(ctx context.Context, a *service.Access, f *vitrine.ProductFilter) error {
-	all := vitrine.ProductFilter{Facets: []vitrine.FacetName{vitrine.FacetOptions}}
-	if err := normalize(&all, 1); err != nil {
-		return err
+// several), read from the company's option facet. It returns a new map.
+func (s *Catalog) foldOptions(ctx context.Context, tenantID string, in map[string]string) (map[string]string, error) {
+	all, err := vitrine.NewProductFilter(vitrine.ProductQuery{Facets: []vitrine.FacetName{vitrine.FacetOptions}})
+	if err != nil {
+		return nil, err
 	}
-	all.Limit = 1
-	found, err := s.store.FindProducts(ctx, a.TenantID, all)
+	found, err := s.store.FindProducts(ctx, tenantID, all.Page(1, nil))
 	if err != nil || found.Facets == nil {
-		return err
+		return in, err
 	}
-	options := maps.Clone(f.Options)
-	for name, val := range f.Options {
+	options := maps.Clone(in)
+	for name, val := range in {
 		for held, values := range found.Facets.Options {
 			if vitrine.OptionKey(held) != vitrine.OptionKey(name) {
 				continue
@@ -317,6 +202,5 @@ func (s *Catalog) foldOptions(ctx context.Context, a *service.Access, f *vitrine
 			}
 		}
 	}
-	f.Options = options
-	return nil
+	return options, nil
 }

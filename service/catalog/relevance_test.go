@@ -112,7 +112,7 @@ func TestRelevanceOfQuerySet(t *testing.T) {
 		all := map[string][]*vitrine.Product{}
 		shopOf := map[string]string{}
 		for slug, a := range shops {
-			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{}, 100, "")
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{}, 100, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +138,7 @@ func TestRelevanceOfQuerySet(t *testing.T) {
 			before[q.kind].add(old, q.want)
 			before["all"].add(old, q.want)
 			var now []string
-			page, err := w.cat.ListProducts(ctx, shops[slug], vitrine.ProductFilter{Query: vitrine.QueryText(q.query)}, 10, "")
+			page, err := w.cat.ListProducts(ctx, shops[slug], vitrine.ProductQuery{Query: vitrine.QueryText(q.query)}, 10, "")
 			if err == nil {
 				for _, p := range page.Products {
 					now = append(now, p.Name)

@@ -35,7 +35,7 @@ func TestListProducts_Analysis(t *testing.T) {
 			names[got.ID] = got.Name
 		}
 		find := func(q string, facets []vitrine.FacetName) ([]string, error) {
-			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: vitrine.QueryText(q), Facets: facets}, 0, "")
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Query: vitrine.QueryText(q), Facets: facets}, 0, "")
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +81,7 @@ func TestListProducts_Analysis(t *testing.T) {
 		var paged []string
 		cursor := ""
 		for range 3 {
-			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Query: "camisetas gamer"}, 1, cursor)
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Query: "camisetas gamer"}, 1, cursor)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -227,7 +227,7 @@ func TestShopifyImportStaysLinear(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || vitrine.AsError(err) != nil {
 		t.Fatalf("a cancelled import: %v, want context.Canceled", err)
 	}
-	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{}, 0, ""); err != nil || len(page.Products) != 1 {
+	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{}, 0, ""); err != nil || len(page.Products) != 1 {
 		t.Errorf("after the cancelled import: %v %v, want the one product of before", page, err)
 	}
 }
@@ -253,7 +253,7 @@ func TestShopifyImportAtMost(t *testing.T) {
 	if err != nil || res.Created != 3 {
 		t.Fatalf("3 products, at most 3: %+v %v", res, err)
 	}
-	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{}, 0, ""); err != nil || len(page.Products) != 3 {
+	if page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{}, 0, ""); err != nil || len(page.Products) != 3 {
 		t.Errorf("products: %v %v", page, err)
 	}
 }
@@ -378,7 +378,7 @@ func TestLongAttributeValueOnBothDatabases(t *testing.T) {
 		if _, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{Name: "Other", Price: "1.00", Attributes: map[string]any{"note": long[:3*999]}}, ""); err != nil {
 			t.Fatal(err)
 		}
-		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductFilter{Attributes: map[string]any{"note": long}}, 0, "")
+		page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Attributes: map[string]any{"note": long}}, 0, "")
 		if err != nil || len(page.Products) != 1 || page.Products[0].ID != p.ID {
 			t.Fatalf("filtered by the long value: %v %v", page, err)
 		}

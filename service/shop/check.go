@@ -133,7 +133,11 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		tally[i] = &channelTally{reasons: map[string]*reasonTally{}}
 	}
 	report := &Report{Open: win.Shop.Open}
-	f := vitrine.ProductFilter{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Limit: checkBatch}
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+	if err != nil {
+		return nil, err
+	}
+	f = f.Page(checkBatch, nil)
 	for {
 		ps, err := w.store.ListProducts(ctx, a.TenantID, f)
 		if err != nil {
@@ -145,10 +149,10 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 				tally[i].add(p, problemsOf(ch, win, p), q.Reason, pg, shown)
 			}
 		}
-		if len(ps) < f.Limit {
+		if len(ps) < checkBatch {
 			break
 		}
-		f.After = &vitrine.ProductKey{ID: ps[len(ps)-1].ID}
+		f = f.Page(checkBatch, &vitrine.ProductKey{ID: ps[len(ps)-1].ID})
 	}
 	for i, ch := range channels {
 		report.Channels = append(report.Channels, tally[i].report(ch, report.Products, q.Reason, pg))

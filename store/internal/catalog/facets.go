@@ -19,9 +19,9 @@ import (
 func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
 	var q base.QueryBuilder
 	db.filter(&q, pq)
-	tenantID, names := pq.tenantID, pq.f.Facets
+	tenantID, names := pq.tenantID, pq.f.Query().Facets
 	from := "products"
-	if len(pq.f.Words) > 0 {
+	if len(pq.f.Words()) > 0 {
 		q.Where = append(q.Where, pq.ws.match(&q, "search", true))
 		from = pq.ws.from("search")
 	}

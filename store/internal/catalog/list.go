@@ -20,8 +20,7 @@ var sortColumns = map[string]string{"name": "name_key", "price": "price", "updat
 // ListProducts returns the page of the tenant's products FindProducts
 // would, without its keys and without counting any facet.
 func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
-	f.Facets = nil
-	found, err := db.FindProducts(ctx, tenantID, f)
+	found, err := db.FindProducts(ctx, tenantID, f.WithoutFacets())
 	if err != nil {
 		return nil, err
 	}
@@ -43,70 +42,73 @@ func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.Pr
 // than nothing.
 func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
 	out, err := db.findProducts(ctx, tenantID, f)
-	if err != nil || len(out.Products) > 0 || len(f.Words) < 2 || f.Limit <= 0 {
+	if err != nil || len(out.Products) > 0 || len(f.Words()) < 2 || f.Limit() <= 0 {
 		return out, err
 	}
-	words, err := db.fewerWords(ctx, tenantID, f)
-	if err != nil || words == nil {
+	fewer, ok, err := db.fewerWords(ctx, tenantID, f)
+	if err != nil || !ok {
 		return out, err
 	}
-	f.Words = words
-	return db.findProducts(ctx, tenantID, f)
+	return db.findProducts(ctx, tenantID, fewer)
 }
 
 // MaxWordProbes bounds the subsets of a query's words that fewerWords
 // tries.
 const MaxWordProbes = 64
 
-// fewerWords returns, for a filter whose page is empty, nil when some
-// product holds all its words (the page is past the end), else the words
-// its pages read instead: the largest subset that some product under the
-// filter holds, among subsets of one size those keeping the earlier words
-// first (a shopper names the thing before what qualifies it), its words
-// holding a digit always among them, up to
-// MaxWordProbes tried; nil when none. Every page of the query finds the
+// fewerWords returns, for a filter whose page is empty, false when some
+// product holds all its words (the page is past the end), else the filter
+// its pages read instead: with the largest subset of its words that some
+// product under the filter holds, among subsets of one size those keeping
+// the earlier words first (a shopper names the thing before what
+// qualifies it), its words holding a digit always among them, up to
+// MaxWordProbes tried; false when none. Every page of the query finds the
 // same subset, as it asks the same questions of the same catalog.
-func (db *Store) fewerWords(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]string, error) {
-	holds := func(words []string) (bool, error) {
-		probe := f
-		probe.Words, probe.After, probe.Limit, probe.Facets, probe.Sort = words, nil, 1, nil, vitrine.SortName
-		found, err := db.findProducts(ctx, tenantID, probe)
+func (db *Store) fewerWords(ctx context.Context, tenantID string, f vitrine.ProductFilter) (vitrine.ProductFilter, bool, error) {
+	holds := func(g vitrine.ProductFilter) (bool, error) {
+		found, err := db.findProducts(ctx, tenantID, g.WithoutFacets().Page(1, nil))
 		return err == nil && len(found.Products) > 0, err
 	}
-	if f.After != nil {
-		if ok, err := holds(f.Words); ok || err != nil {
-			return nil, err
+	if f.After() != nil {
+		if ok, err := holds(f); ok || err != nil {
+			return f, false, err
 		}
 	}
 	// A word holding a digit (of a SKU, a barcode, a size) is never
 	// dropped: those are looked up exactly.
-	var kept, optional []string
-	for _, w := range f.Words {
-		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
-			kept = append(kept, w)
-		} else {
-			optional = append(optional, w)
+	var optional []int
+	for i, w := range f.Words() {
+		if strings.IndexFunc(w, unicode.IsDigit) < 0 {
+			optional = append(optional, i)
 		}
 	}
+	kept := len(f.Words()) - len(optional)
 	probes := 0
 	for size := len(optional) - 1; size >= 0; size-- {
-		if size == 0 && len(kept) == 0 {
+		if size == 0 && kept == 0 {
 			break
 		}
 		for subset := range combinations(len(optional), size) {
 			if probes++; probes > MaxWordProbes {
-				return nil, nil
+				return f, false, nil
 			}
-			words := slices.Clone(kept)
-			for _, j := range subset {
-				words = append(words, optional[j])
-			}
-			if ok, err := holds(words); ok || err != nil {
-				return words, err
+			g := f.WithWordsOf(func(i int, w string) bool {
+				if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+					return true
+				}
+				for _, j := range subset {
+					if optional[j] == i {
+						return true
+					}
+				}
+				return false
+			})
+			if ok, err := holds(g); ok || err != nil {
+				return g, ok, err
 			}
 		}
 	}
-	return nil, nil
+	return f, false, nil
 }
 
 // combinations yields the subsets of size k of 0..n-1, each in order, in
@@ -138,19 +140,20 @@ func combinations(n, k int) func(yield func([]int) bool) {
 
 func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
 	out := &vitrine.FoundProducts{}
+	fq := f.Query()
 	if !base.ValidIDs(tenantID) {
 		return out, nil
 	}
 	// A faceted list reads in one snapshot, at one catalog sequence: the
 	// page and its counts agree, and an index counts for that sequence.
 	unit := db.d.Read
-	if len(f.Facets) > 0 && db.ix != nil {
+	if len(fq.Facets) > 0 && db.ix != nil {
 		unit = db.d.Snapshot
 	}
 	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		pq := productQuery{tenantID: tenantID, f: f}
-		if f.CategoryID != "" || len(f.CategoryIDs) > 0 {
-			ids, err := db.filterCategories(ctx, c, tenantID, f)
+		if fq.CategoryID != "" || len(fq.CategoryIDs) > 0 {
+			ids, err := db.filterCategories(ctx, c, tenantID, fq)
 			if err != nil {
 				return err
 			}
@@ -163,46 +166,45 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		// walked the company's products in name order for a SKU that is
 		// no product's, and every later rank checked it on each row. (The
 		// index leaves it out of the ranks after it.)
-		if f.Sort == vitrine.SortRelevance {
+		if fq.Sort == vitrine.SortRelevance {
 			var err error
-			if pq.skuOf, err = db.productsOfSKU(ctx, c, tenantID, f.SKU); err != nil {
+			if pq.skuOf, err = db.productsOfSKU(ctx, c, tenantID, f.SKU()); err != nil {
 				return err
 			}
 		}
-		if len(f.Facets) > 0 && db.ix != nil {
+		if len(fq.Facets) > 0 && db.ix != nil {
 			var err error
 			if out.Facets, pq.only, pq.ranks, err = db.indexFacets(ctx, c, pq); err != nil {
 				return err
 			}
 			db.ix.count(out.Facets != nil, pq.only != nil)
 		}
-		if len(f.Words) > 0 && pq.only == nil {
+		if len(f.Words()) > 0 && pq.only == nil {
 			var err error
-			if pq.ws, err = db.search(ctx, c, tenantID, f.Words, f.Sort == vitrine.SortRelevance); err != nil {
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Words(), fq.Sort == vitrine.SortRelevance); err != nil {
 				return err
 			}
 		}
-		if len(f.Facets) > 0 && out.Facets == nil {
+		if len(fq.Facets) > 0 && out.Facets == nil {
 			var err error
 			if out.Facets, err = db.facets(ctx, c, pq); err != nil {
 				return err
 			}
 		}
-		if f.Sort != vitrine.SortRelevance {
+		if fq.Sort != vitrine.SortRelevance {
 			return db.listProducts(ctx, c, pq, -1, out)
 		}
-		after := f.After
+		after := f.After()
 		first := 0
 		if after != nil {
 			first = after.Rank
 		}
-		for rank := first; rank <= 2 && len(out.Products) < f.Limit; rank++ {
+		for rank := first; rank <= 2 && len(out.Products) < f.Limit(); rank++ {
 			g := pq
-			g.f.Limit = f.Limit - len(out.Products)
 			if rank != first {
-				g.f.After = nil
+				g.f = f.Page(f.Limit()-len(out.Products), nil)
 			} else {
-				g.f.After = after
+				g.f = f.Page(f.Limit()-len(out.Products), after)
 			}
 			if rank == 0 && len(pq.skuOf) == 0 {
 				continue
@@ -240,7 +242,7 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 // filterCategories returns the categories a filter keeps products of:
 // CategoryID and those under it; any of CategoryIDs and those under them;
 // those of both when both are set.
-func (db *Store) filterCategories(ctx context.Context, c sqldb.Conn, tenantID string, f vitrine.ProductFilter) ([]string, error) {
+func (db *Store) filterCategories(ctx context.Context, c sqldb.Conn, tenantID string, f vitrine.ProductQuery) ([]string, error) {
 	var one []string
 	if f.CategoryID != "" {
 		var err error
@@ -309,7 +311,7 @@ type productQuery struct {
 // filter adds to q the terms of pq's filter that do not depend on the
 // page: every one but the keyset and the relevance rank.
 func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
-	f := pq.f
+	f := pq.f.Query()
 	q.Add(`tenant_id = `, pq.tenantID)
 	if f.Status != "" {
 		q.Add(`status = `, string(f.Status))
@@ -320,8 +322,8 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	if f.ProductType != "" {
 		q.Add(`type_key = `, vitrine.Fold(string(f.ProductType)))
 	}
-	if f.Since != nil {
-		q.Add(`updated_at >= `, *f.Since)
+	if pq.f.Since() != nil {
+		q.Add(`updated_at >= `, *pq.f.Since())
 	}
 	if f.OnSale != nil {
 		q.Add(`on_sale = `, *f.OnSale)
@@ -347,16 +349,16 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 		}
 		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_attributes WHERE tenant_id = $1 AND key = `+q.Arg(k)+` AND `+value+`)`)
 	}
-	if f.MinMinor != nil || f.MaxMinor != nil {
+	if pq.f.MinMinor() != nil || pq.f.MaxMinor() != nil {
 		q.Add(`currency = `, string(f.Currency))
 	}
 	if len(f.Options) == 0 {
 		// The product's range meets the filter's: some variant is in it.
-		if f.MinMinor != nil {
-			q.Add(`price_max >= `, *f.MinMinor)
+		if pq.f.MinMinor() != nil {
+			q.Add(`price_max >= `, *pq.f.MinMinor())
 		}
-		if f.MaxMinor != nil {
-			q.Add(`price <= `, *f.MaxMinor)
+		if pq.f.MaxMinor() != nil {
+			q.Add(`price <= `, *pq.f.MaxMinor())
 		}
 		if f.InStock != nil {
 			q.Where = append(q.Where, map[bool]string{true: `stock > 0`, false: `stock = 0`}[*f.InStock])
@@ -370,11 +372,11 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 		key, val := q.Arg(vitrine.OptionKey(name)), q.Arg(f.Options[name])
 		v = append(v, `((v.opt1_key = `+key+` AND v.opt1 = `+val+`) OR (v.opt2_key = `+key+` AND v.opt2 = `+val+`) OR (v.opt3_key = `+key+` AND v.opt3 = `+val+`))`)
 	}
-	if f.MinMinor != nil {
-		v = append(v, `v.price >= `+q.Arg(*f.MinMinor))
+	if pq.f.MinMinor() != nil {
+		v = append(v, `v.price >= `+q.Arg(*pq.f.MinMinor()))
 	}
-	if f.MaxMinor != nil {
-		v = append(v, `v.price <= `+q.Arg(*f.MaxMinor))
+	if pq.f.MaxMinor() != nil {
+		v = append(v, `v.price <= `+q.Arg(*pq.f.MaxMinor()))
 	}
 	if f.InStock != nil {
 		v = append(v, map[bool]string{true: `v.stock > 0`, false: `v.stock = 0`}[*f.InStock])
@@ -445,7 +447,7 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 	first := func(terms ...string) { q.Where = append(terms, q.Where...) }
 	switch rank {
 	case -1:
-		if len(f.Words) > 0 && pq.only == nil {
+		if len(f.Words()) > 0 && pq.only == nil {
 			first(match("search", true))
 			from = ws.from("search")
 		}
@@ -468,32 +470,32 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
 		from = ws.from("search")
 	}
-	col, ok := sortColumns[f.Sort.Key()]
+	col, ok := sortColumns[f.Query().Sort.Key()]
 	if !ok {
-		return fmt.Errorf("unknown sort %q", f.Sort)
+		return fmt.Errorf("unknown sort %q", f.Query().Sort)
 	}
 	dir, cmp := "ASC", ">"
-	if f.Sort.Desc() {
+	if f.Query().Sort.Desc() {
 		dir, cmp = "DESC", "<"
 	}
-	if f.After != nil {
+	if f.After() != nil {
 		if col == "" {
-			q.Add(`id `+cmp+` `, f.After.ID)
+			q.Add(`id `+cmp+` `, f.After().ID)
 		} else {
 			var v any
 			switch col {
 			case "name_key":
-				v = f.After.Name
+				v = f.After().Name
 			case "price":
-				v = f.After.Price
+				v = f.After().Price
 			case "updated_at":
-				v = f.After.Updated
+				v = f.After().Updated
 			}
-			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.Arg(v), q.Arg(f.After.ID))
+			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.Arg(v), q.Arg(f.After().ID))
 			if rank == nameOrRest {
 				// After a name match, the rest of them, then every other
 				// match; after another match, the rest of those.
-				if f.After.Rank == 1 {
+				if f.After().Rank == 1 {
 					keyset = `(NOT ` + match("name_words", false) + ` OR ` + keyset + `)`
 				} else {
 					keyset = `NOT ` + match("name_words", false) + ` AND ` + keyset
@@ -527,7 +529,7 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 			return k, err
 		}
 	}
-	limit := base.LimitTo(q.Arg(f.Limit))
+	limit := base.LimitTo(q.Arg(f.Limit()))
 	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) + ` ORDER BY ` + order + limit
 	if pq.only != nil {
 		// The page's ids first, sorted by their keys alone, then their
@@ -546,8 +548,8 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		return err
 	}
 	for _, r := range rows {
-		k := vitrine.KeyOf(r.p, f.Sort)
-		if f.Sort == vitrine.SortRelevance {
+		k := vitrine.KeyOf(r.p, f.Query().Sort)
+		if f.Query().Sort == vitrine.SortRelevance {
 			k.Rank = r.rank
 		}
 		out.Products, out.Keys = append(out.Products, r.p), append(out.Keys, k)

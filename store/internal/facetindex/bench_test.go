@@ -261,15 +261,15 @@ var benchQueries = []struct {
 	name string
 	q    Query
 }{
-	{"size M + vendor", Query{Filter: vitrine.ProductFilter{Options: map[string]string{"Size": "M"}, Vendor: "Fornecedor 07"}}},
-	{"tag", Query{Filter: vitrine.ProductFilter{Tags: []vitrine.QueryText{"coleção-42"}}}},
-	{"query", Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}}}},
-	{"query + vendor", Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}, Vendor: "Fornecedor 07"}}},
-	{"query of 2 words", Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira", "azul"}}}},
-	{"query of a SKU prefix", Query{Filter: vitrine.ProductFilter{Words: []string{"c000"}}}},
+	{"size M + vendor", Query{Filter: Terms{Options: map[string]string{"Size": "M"}, Vendor: "Fornecedor 07"}}},
+	{"tag", Query{Filter: Terms{Tags: []vitrine.QueryText{"coleção-42"}}}},
+	{"query", Query{Filter: Terms{Words: []string{"cadeira"}}}},
+	{"query + vendor", Query{Filter: Terms{Words: []string{"cadeira"}, Vendor: "Fornecedor 07"}}},
+	{"query of 2 words", Query{Filter: Terms{Words: []string{"cadeira", "azul"}}}},
+	{"query of a SKU prefix", Query{Filter: Terms{Words: []string{"c000"}}}},
 	{"everything", Query{}},
-	{"active", Query{Filter: vitrine.ProductFilter{Status: vitrine.ProductActive}}},
-	{"size M in stock to 500", Query{Filter: vitrine.ProductFilter{Options: map[string]string{"Size": "M"}, InStock: new(true),
+	{"active", Query{Filter: Terms{Status: vitrine.ProductActive}}},
+	{"size M in stock to 500", Query{Filter: Terms{Options: map[string]string{"Size": "M"}, InStock: new(true),
 		MaxMinor: new(int64(50000)), Currency: "BRL"}}},
 }
 
@@ -319,7 +319,7 @@ func BenchmarkFound(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("products=%d", n), func(b *testing.B) {
 			ix := benchIndex(b, n)
-			found := ix.Match(Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}}})
+			found := ix.Match(Query{Filter: Terms{Words: []string{"cadeira"}}})
 			q := Query{Found: found, Facets: benchFacets}
 			b.ReportAllocs()
 			perOp(b, func() { ix.Facets(q) })
@@ -349,7 +349,7 @@ func BenchmarkCountPlans(b *testing.B) {
 						ix := benchIndex(b, size)
 						cand := sample(ix, n)
 						if n == 0 {
-							cand = ix.candidates(&Query{Filter: vitrine.ProductFilter{Words: []string{"cadeira"}}}, new(scratch)).Clone()
+							cand = ix.candidates(&Query{Filter: Terms{Words: []string{"cadeira"}}}, new(scratch)).Clone()
 						}
 						countPlan = plan
 						s := new(scratch)
@@ -406,7 +406,7 @@ func BenchmarkRelevancePage(b *testing.B) {
 					}
 					base := float64((cpuTime() - start).Nanoseconds()) / rounds
 					namePlan, countPlan = plan.names, plan.count
-					q := Query{Filter: vitrine.ProductFilter{Words: words}, Facets: benchFacets}
+					q := Query{Filter: Terms{Words: words}, Facets: benchFacets}
 					b.ReportAllocs()
 					start = cpuTime()
 					for b.Loop() {
@@ -433,7 +433,7 @@ func BenchmarkNamePlans(b *testing.B) {
 		for _, n := range []int{0, 300, 3000, 30000} {
 			cand := sample(ix, n)
 			if n == 0 {
-				cand = ix.candidates(&Query{Filter: vitrine.ProductFilter{Words: words}}, new(scratch)).Clone()
+				cand = ix.candidates(&Query{Filter: Terms{Words: words}}, new(scratch)).Clone()
 			}
 			for plan, name := range []string{"chosen", "names read", "postings"} {
 				b.Run(fmt.Sprintf("%s/candidates=%d/%s", strings.Join(words, " "), n, name), func(b *testing.B) {

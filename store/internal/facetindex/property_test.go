@@ -232,7 +232,7 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 			// The caller's own search: the index takes the products found.
 			g := f
 			g.Words = nil
-			found := b.match(Query{Filter: vitrine.ProductFilter{Words: f.Words}})
+			found := b.match(Query{Filter: Terms{Words: f.Words}})
 			if got := ix.Match(Query{Filter: g, Categories: q.Categories, Found: found}); !slices.Equal(got, want) {
 				t.Fatalf("found by the caller: filter %s: got %v, want %v", describeFilter(f), got, want)
 			}
@@ -328,7 +328,7 @@ func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *bru
 	}
 }
 
-func describeFilter(f vitrine.ProductFilter) string {
+func describeFilter(f Terms) string {
 	s := fmt.Sprintf("%+v", f)
 	for _, p := range []*int64{f.MinMinor, f.MaxMinor} {
 		if p != nil {

@@ -3,6 +3,7 @@ package facetindex
 import (
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/vitrine/vitrine"
@@ -11,7 +12,7 @@ import (
 // Query is what a faceted list asks of the index: the filter of the page
 // (its sort, limit and position are not read) and the facets to count.
 type Query struct {
-	Filter vitrine.ProductFilter
+	Filter Terms
 	// Categories, when not empty, are the filter's category and those
 	// under it, as the store resolves them; else the index reads
 	// Filter.CategoryID's in its own tree.
@@ -210,7 +211,7 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 // inCategories returns the products in the categories cats (their own,
 // not those under them: cats lists those, as the store resolves them), or
 // in the filter's CategoryID and those under it in the index's tree.
-func (ix *Index) inCategories(f *vitrine.ProductFilter, cats []string, s *scratch) *roaring.Bitmap {
+func (ix *Index) inCategories(f *Terms, cats []string, s *scratch) *roaring.Bitmap {
 	var keys []uint32
 	if len(cats) > 0 {
 		for _, id := range cats {
@@ -319,7 +320,7 @@ type optionTerm struct {
 	ok bool
 }
 
-func (ix *Index) optionTerms(f *vitrine.ProductFilter) []optionTerm {
+func (ix *Index) optionTerms(f *Terms) []optionTerm {
 	if len(f.Options) == 0 {
 		return nil
 	}
@@ -340,7 +341,7 @@ func (ix *Index) optionTerms(f *vitrine.ProductFilter) []optionTerm {
 // variants of each value's, intersected (or, when the candidates' own
 // variants are fewer than the rarest value's, theirs), the stock's, the
 // prices checked on what is left, and their products.
-func (ix *Index) variantsOf(cand *roaring.Bitmap, f *vitrine.ProductFilter, opts []optionTerm, s *scratch) *roaring.Bitmap {
+func (ix *Index) variantsOf(cand *roaring.Bitmap, f *Terms, opts []optionTerm, s *scratch) *roaring.Bitmap {
 	slices.SortFunc(opts, func(a, b optionTerm) int { return int(ix.vpost.card(a.e)) - int(ix.vpost.card(b.e)) })
 	var vc *roaring.Bitmap
 	// A candidate's record read costs about what 50 variants of a bitmap do.
@@ -383,4 +384,28 @@ func (ix *Index) variantsOf(cand *roaring.Bitmap, f *vitrine.ProductFilter, opts
 	products := roaring.FromDense(dense, false)
 	products.And(cand)
 	return products
+}
+
+// Terms are a filter's terms as the index reads them (TermsOf): those
+// of its query in its one form, and what is derived from it.
+type Terms struct {
+	Status              vitrine.ProductStatus
+	Vendor, ProductType vitrine.QueryText
+	Tags                []vitrine.QueryText
+	CategoryID          string
+	Options             map[string]string
+	Attributes          map[string]any
+	OnSale, InStock     *bool
+	Currency            vitrine.CurrencyCode
+	Words               []string
+	MinMinor, MaxMinor  *int64
+	Since               *time.Time
+}
+
+// TermsOf returns the terms of f.
+func TermsOf(f vitrine.ProductFilter) Terms {
+	q := f.Query()
+	return Terms{Status: q.Status, Vendor: q.Vendor, ProductType: q.ProductType, Tags: q.Tags, CategoryID: q.CategoryID,
+		Options: q.Options, Attributes: q.Attributes, OnSale: q.OnSale, InStock: q.InStock, Currency: q.Currency,
+		Words: f.Words(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
 }
