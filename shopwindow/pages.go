@@ -88,7 +88,7 @@ func withPages(win *Window) {
 	}
 	shop := *win.Shop
 	shop.ProductURL = win.Base + "/products/{handle}"
-	win.Shop = &shop
+	win.Shop, win.pages = &shop, true
 }
 
 // pageURL is the URL of the window's own page of a product.

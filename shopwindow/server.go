@@ -95,6 +95,9 @@ type Window struct {
 	// client is the key (addrlimit.Key) of the request's client address,
 	// which the per-address limits count.
 	client string
+	// pages is set when the window's own pages are its product pages
+	// (the company has no product_url: withPages).
+	pages bool
 	// reader reads the window's catalog: anyone, anonymous, reading the
 	// company's published products.
 	reader *catalogs.Shopper
