@@ -175,7 +175,7 @@ func titles(ps []map[string]any) []string {
 func TestShopWindowOpenAndClosed(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		sw := newShopWorld(t, url, nil)
-		paths := []string{"/.well-known/ucp", "/ucp/catalog/search", "/ucp/mcp", "/feeds/google.xml"}
+		paths := []string{"/.well-known/ucp", "/ucp/catalog/search", "/ucp/mcp", "/feeds/google.xml", "/", "/products/mouse-logitech-mx-master-3s", "/sitemap.xml", "/robots.txt"}
 		notFound := sw.do("GET", "", "/shops/nobody/.well-known/ucp", "", nil)
 		if notFound.status != 404 {
 			t.Fatalf("an absent window: %d %s", notFound.status, notFound.body)
