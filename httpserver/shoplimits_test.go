@@ -125,7 +125,7 @@ func TestShopWindowProfileFetchesPerAddress(t *testing.T) {
 	sw.open("mercado-verde")
 
 	from := func(addr, slug, profile string) answer {
-		return sw.do("POST", "", "/shops/"+slug+"/ucp/catalog/search", `{"query":"a"}`,
+		return sw.do("POST", "", "/shops/"+slug+"/ucp/catalog/search", `{"query":"c"}`,
 			map[string]string{"UCP-Agent": `profile="` + profile + `"`, "X-Forwarded-For": addr})
 	}
 	var codes []int
