@@ -56,8 +56,10 @@ type ProductOut struct {
 	Version        int64            `json:"version"`
 	CreatedAt      time.Time        `json:"created_at"`
 	CreatedBy      string           `json:"created_by"`
-	UpdatedAt      time.Time        `json:"updated_at"`
-	UpdatedBy      string           `json:"updated_by"`
+	// UpdatedAt and UpdatedBy are left out when they are CreatedAt and
+	// CreatedBy: a product never changed since it was made.
+	UpdatedAt time.Time `json:"updated_at,omitzero" jsonschema:"Left out when it is created_at."`
+	UpdatedBy string    `json:"updated_by,omitempty" jsonschema:"Left out when it is created_by."`
 }
 
 type categoryRef struct {
@@ -141,8 +143,14 @@ func ProductView(p *vitrine.Product) ProductOut {
 		ID: p.ID, TenantID: p.TenantID, Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
 		Tags: p.Tags, Status: string(p.Status), SKU: p.SKU, Price: p.PriceString(), Currency: p.Currency, Stock: p.Stock,
 		Options: p.Options, Attributes: p.Attributes, SEO: p.SEO, Version: p.Version,
-		CreatedAt: p.CreatedAt, CreatedBy: p.CreatedBy, UpdatedAt: p.UpdatedAt, UpdatedBy: p.UpdatedBy,
+		CreatedAt: p.CreatedAt, CreatedBy: p.CreatedBy,
 		Variants: make([]variantOut, len(p.Variants)),
+	}
+	if !p.UpdatedAt.Equal(p.CreatedAt) {
+		out.UpdatedAt = p.UpdatedAt
+	}
+	if p.UpdatedBy != p.CreatedBy {
+		out.UpdatedBy = p.UpdatedBy
 	}
 	if p.PriceMax != p.Price {
 		out.PriceMax = price(p.PriceMax, p.Currency)
