@@ -34,16 +34,22 @@ test: lint build
 	scripts/chromium.sh
 	cd e2e && npm ci --no-audit --no-fund --loglevel=error && VITRINE_TEST_POSTGRES_REQUIRED=1 npm test
 
-# gofmt, go vet and staticcheck (its version pinned in go.mod as a tool).
+# gofmt, the import groups (standard library, then every module, in two
+# groups: gci, which `go tool gci write -s standard -s default .` applies),
+# go vet and staticcheck (gci's and staticcheck's versions pinned in go.mod
+# as tools).
 lint:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out="$$($(GO) tool gci list -s standard -s default .)"; if [ -n "$$out" ]; then echo "gci would change (go tool gci write -s standard -s default .):"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
 
-# Regenerate what is generated from the code (docs/permissions.md, ...);
-# tests fail when a checked-in copy drifts.
+# Regenerate what is generated from the code (docs/permissions.md, the
+# tools' snapshots, the shop window's too, ...); tests fail when a
+# checked-in copy drifts.
 docs:
 	$(GO) test ./mcpserver -run 'Doc|Snapshot|SchemasFile' -count=1 -update
+	$(GO) test ./shopwindow -run 'Snapshot' -count=1 -update
 
 # Only the end-to-end suites (e2e/), against a fresh build.
 e2e: build
@@ -78,7 +84,7 @@ bench: build
 	bin/vitrine-bench --sizes 10000,1000000 --duration 5s $(BENCH_ARGS)
 	bin/vitrine-bench catalog --products 100000 --import 300000 --rss-variants 1000000 --duration 5s $(CATALOG_ARGS)
 	bin/vitrine-bench shop --products 100000 --duration 15s $(SHOP_ARGS)
-	$(GO) test ./shopwindow/feed -run '^$$' -bench Feeds -benchtime 1x -timeout 30m
+	$(GO) test ./internal/feed -run '^$$' -bench Feeds -benchtime 1x -timeout 30m
 	$(GO) test ./httpserver -run '^$$' -bench ServeCall -benchtime 5000x -count 3
 	$(GO) test ./httpserver -run '^$$' -bench ServeSessionCall -benchtime 5000x
 	$(GO) test ./internal/sdkcost -run '^$$' -bench . -benchmem

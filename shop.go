@@ -27,8 +27,9 @@ type Shop struct {
 	// Domain is the company's own host name, at whose root its window is
 	// served too (the operator points DNS and TLS at it).
 	Domain string
-	// Options maps an option's name (folded: "tamanho") to the feed
-	// attribute it fills ("size"), beyond DefaultShopOptions.
+	// Options maps an option's name (folded: "tamanho"), or the key of
+	// one of the company's public attributes ("codigo_fabricante"), to the
+	// feed attribute it fills ("size", "mpn"), beyond DefaultShopOptions.
 	Options map[string]string
 	// Version grows by one with every change.
 	Version   int64
@@ -56,18 +57,21 @@ const (
 // ShopChannels are the channels, in the order they are reported.
 var ShopChannels = []string{ChannelUCP, ChannelGoogle, ChannelOpenAI}
 
-// FeedAttributes are the feed attributes an option may fill.
-var FeedAttributes = []string{"size", "color", "material", "pattern", "gender", "age_group"}
+// FeedAttributes are the feed attributes an option or a public attribute
+// may fill. "mpn" is the manufacturer's part number, which the feeds send
+// only from a source the company names (no default maps to it): Google and
+// OpenAI forbid guessing one.
+var FeedAttributes = []string{"size", "color", "material", "pattern", "gender", "age_group", "mpn"}
 
-// DefaultShopOptions maps option names (folded) to the feed attribute
-// they fill unless a company's Options say otherwise.
+// DefaultShopOptions maps option names and attribute keys (folded) to the
+// feed attribute they fill unless a company's Options say otherwise.
 var DefaultShopOptions = map[string]string{
 	"size": "size", "tamanho": "size", "talla": "size", "taille": "size",
 	"color": "color", "colour": "color", "cor": "color", "couleur": "color",
 	"material": "material", "tecido": "material",
 	"pattern": "pattern", "estampa": "pattern",
 	"gender": "gender", "genero": "gender",
-	"age group": "age_group", "faixa etaria": "age_group",
+	"age group": "age_group", "age_group": "age_group", "faixa etaria": "age_group", "faixa_etaria": "age_group",
 }
 
 // NewShop returns a company's window as it is before anyone sets it:
@@ -76,8 +80,8 @@ func NewShop(tenantID string) *Shop {
 	return &Shop{TenantID: tenantID, Stock: StockAvailability, Options: map[string]string{}}
 }
 
-// FeedAttribute returns the feed attribute an option of that name fills,
-// if any.
+// FeedAttribute returns the feed attribute an option of that name, or an
+// attribute of that key, fills, if any.
 func (s *Shop) FeedAttribute(option string) (string, bool) {
 	name := Fold(strings.TrimSpace(option))
 	if a, ok := s.Options[name]; ok {
@@ -180,8 +184,9 @@ func ValidateDomain(field, s string) (string, error) {
 	return s, nil
 }
 
-// ValidateShopOptions checks a company's option mapping: option names
-// (folded) to a feed attribute, or to "" to map a default name to none.
+// ValidateShopOptions checks a company's option mapping: option names or
+// attribute keys (folded) to a feed attribute, or to "" to map a default
+// name to none.
 func ValidateShopOptions(field string, m map[string]string) (map[string]string, error) {
 	if len(m) > 50 {
 		return nil, Invalid(field, "%s maps at most 50 option names; got %d", field, len(m))

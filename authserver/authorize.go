@@ -2,7 +2,6 @@ package authserver
 
 import (
 	"context"
-	"github.com/vitrine/vitrine/signin"
 	"net"
 	"net/url"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 )
 
 // authRequest is an authorization request that passed every check: what
@@ -38,6 +38,9 @@ func (s *Server) parseAuthorize(ctx context.Context, rawQuery string) (*authRequ
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
 		return nil, errInvalidRequest.withHint("The request's query is not well formed.").wrap(err)
+	}
+	if err := sentOnce(q, authorizeParameters); err != nil {
+		return nil, err
 	}
 	oc, err := s.clients.lookup(ctx, q.Get("client_id"))
 	if err != nil {
@@ -70,6 +73,30 @@ func (s *Server) parseAuthorize(ctx context.Context, rawQuery string) (*authRequ
 	return ar, s.checkResource(q)
 }
 
+// The parameters each endpoint reads that a request may send at most once
+// (RFC 6749 §3.1, §3.2). resource and audience may come several times (RFC
+// 8707 §2, RFC 8693 §2.1); parameters a server does not know it ignores,
+// as RFC 6749 §3.1 asks, however many times they come.
+var (
+	authorizeParameters = []string{"client_id", "redirect_uri", "response_type", "response_mode", "scope", "state",
+		"code_challenge", "code_challenge_method"}
+	tokenParameters = []string{"grant_type", "code", "redirect_uri", "code_verifier", "refresh_token", "scope",
+		"client_id", "client_secret", "client_assertion_type", "client_assertion", "token", "token_type_hint"}
+)
+
+// sentOnce refuses a request that sends one of the parameters more than
+// once: which of two values a server takes is a guess a client and an
+// attacker may make differently (the first, the last, a proxy's choice),
+// so RFC 6749 forbids it. The refusal names the parameter.
+func sentOnce(form url.Values, parameters []string) error {
+	for _, k := range parameters {
+		if len(form[k]) > 1 {
+			return errInvalidRequest.withHint("Request parameter '%s' is included more than once.", k)
+		}
+	}
+	return nil
+}
+
 // checkResource enforces resource indicators (RFC 8707): a request may
 // name only this server's MCP resource, as its resource or its audience.
 func (s *Server) checkResource(form url.Values) error {
@@ -84,7 +111,8 @@ func (s *Server) checkResource(form url.Values) error {
 // matchRedirectURI returns the redirect URI of a request among those the
 // client registered: the one sent, compared as a string, or the only one
 // registered when none is sent. A loopback one may differ by its port
-// alone, which a native app picks when it listens (RFC 8252 §7.3).
+// alone, which a native app picks when it listens (RFC 8252 §7.3, RFC 9700
+// §2.1).
 func matchRedirectURI(sent string, registered []string) (*url.URL, error) {
 	if sent == "" && len(registered) == 1 {
 		sent = registered[0]
@@ -95,7 +123,7 @@ func matchRedirectURI(sent string, registered []string) (*url.URL, error) {
 		return nil, refused
 	}
 	for _, r := range registered {
-		if r == sent || loopbackMatch(u, r) {
+		if r == sent || loopbackMatch(sent, r) {
 			return u, nil
 		}
 	}
@@ -103,14 +131,38 @@ func matchRedirectURI(sent string, registered []string) (*url.URL, error) {
 }
 
 // loopbackMatch reports whether sent is the registered loopback redirect
-// URI on another port.
-func loopbackMatch(sent *url.URL, registered string) bool {
-	r, err := url.Parse(registered)
-	if err != nil || sent.Scheme != "http" || r.Scheme != "http" {
-		return false
+// URI on another port: both http on a loopback IP address, and equal, byte
+// for byte, once their ports are taken out. Nothing else may differ: not
+// a user name before the host, not an escape in the path that decodes to
+// the registered one.
+func loopbackMatch(sent, registered string) bool {
+	sh, srest, ok1 := withoutPort(sent)
+	rh, rrest, ok2 := withoutPort(registered)
+	ip := net.ParseIP(sh)
+	return ok1 && ok2 && ip != nil && ip.IsLoopback() && sh == rh && srest == rrest
+}
+
+// withoutPort splits a raw http URL into its host, without its port, and
+// what follows the authority (path, query), as written. A URL with user
+// information, or of another scheme, is none.
+func withoutPort(raw string) (host, rest string, ok bool) {
+	after, ok := strings.CutPrefix(raw, "http://")
+	if !ok {
+		return "", "", false
 	}
-	ip := net.ParseIP(sent.Hostname())
-	return ip != nil && ip.IsLoopback() && r.Hostname() == sent.Hostname() && r.Path == sent.Path && r.RawQuery == sent.RawQuery
+	i := strings.IndexAny(after, "/?#")
+	if i < 0 {
+		i = len(after)
+	}
+	authority, rest := after[:i], after[i:]
+	if authority == "" || strings.ContainsAny(authority, "@%") {
+		return "", "", false
+	}
+	host, _, err := net.SplitHostPort(authority)
+	if err != nil {
+		host = strings.TrimSuffix(strings.TrimPrefix(authority, "["), "]")
+	}
+	return host, rest, true
 }
 
 // spaceList splits a space-separated list (a scope, a response type).

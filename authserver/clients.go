@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"net"
 	"net/http"
 	"net/netip"
@@ -21,6 +20,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/internal/safefetch"
+	"github.com/vitrine/vitrine/signin"
 	"golang.org/x/net/idna"
 	"golang.org/x/time/rate"
 )

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/vitrine/vitrine"
-
 	"golang.org/x/text/language"
 )
 

@@ -2,10 +2,10 @@ package authserver
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/signin"
 )
 
 //go:embed templates/pages.html templates/vitrine.css
@@ -32,25 +33,24 @@ func serveCSS(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, assets, "templates/vitrine.css")
 }
 
-// render writes a page (data holds its Title), with the security headers
-// of page() and a
-// Content-Security-Policy that allows nothing the page does not use.
+// render writes a page (data holds its Title) with the page's status
+// (p.status), after every page's headers (setPageHeaders), its
+// form-action widened to p.formAction.
 func (s *Server) render(p *pageCtx, name string, data map[string]any) error {
 	data["L"], data["User"], data["CSRF"] = p.lang, p.user, s.web.csrf(p)
 	var buf bytes.Buffer
 	if err := pages().ExecuteTemplate(&buf, name, data); err != nil {
 		return err
 	}
-	formAction := strings.Join(append([]string{"'self'"}, p.formAction...), " ")
-	p.w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action "+formAction+
-		"; frame-ancestors 'none'; base-uri 'none'")
+	setPageHeaders(p.w.Header(), p.formAction)
 	p.w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	p.w.WriteHeader(cmp.Or(p.status, http.StatusOK))
 	_, err := p.w.Write(buf.Bytes())
 	return err
 }
 
 func (s *Server) message(p *pageCtx, status int, title, text string) error {
-	p.w.WriteHeader(status)
+	p.status = status
 	return s.render(p, "message", map[string]any{"Title": title, "Text": text})
 }
 
@@ -226,7 +226,7 @@ func (s *Server) login(p *pageCtx) error {
 	}
 	next, email := safeNext(p.r.PostForm.Get("next")), strings.TrimSpace(p.r.PostForm.Get("email"))
 	again := func(status int, msg string) error {
-		p.w.WriteHeader(status)
+		p.status = status
 		return s.render(p, "login", map[string]any{"Title": p.lang.t("sign_in_to"), "Next": next, "Email": email,
 			"Error": msg, "SSO": s.upstream != nil})
 	}
@@ -442,7 +442,7 @@ func (s *Server) setPassword(p *pageCtx) error {
 		if err != nil {
 			return s.message(p, http.StatusNotFound, p.lang.t("link_invalid_title"), p.lang.t("link_invalid_text"))
 		}
-		p.w.WriteHeader(http.StatusBadRequest)
+		p.status = http.StatusBadRequest
 		return s.render(p, "password", map[string]any{"Title": p.lang.t("set_password_title"), "Token": token, "Email": u.Email, "Error": msg})
 	}
 	if !s.allowed(s.web.signIn, p.r) {

@@ -9,11 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"net/url"
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 )
 
 // storedRequest is what an authorization code or a refresh token carries

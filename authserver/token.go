@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 )
 
 // token serves the token endpoint (RFC 6749 §3.2): an authorization code,
@@ -60,7 +60,8 @@ func (s *Server) exchange(r *http.Request) (map[string]any, error) {
 }
 
 // postForm reads the form of a token or revocation request: a POST whose
-// body is form-encoded (RFC 6749 §3.2); the query does not count.
+// body is form-encoded (RFC 6749 §3.2), each of its parameters at most
+// once; the query does not count.
 func postForm(r *http.Request) (url.Values, error) {
 	if r.Method != http.MethodPost {
 		return nil, errInvalidRequest.withHint("HTTP method is '%s', expected 'POST'.", r.Method)
@@ -70,6 +71,9 @@ func postForm(r *http.Request) (url.Values, error) {
 	}
 	if len(r.PostForm) == 0 {
 		return nil, errInvalidRequest.withHint("The POST body can not be empty.")
+	}
+	if err := sentOnce(r.PostForm, tokenParameters); err != nil {
+		return nil, err
 	}
 	return r.PostForm, nil
 }

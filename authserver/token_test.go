@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/signin"
 	"golang.org/x/oauth2"
 )
 
@@ -219,5 +219,40 @@ func TestRefreshTokenOfAnEarlierVersion(t *testing.T) {
 	}
 	if _, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: refresh}).Token(); err == nil {
 		t.Error("the earlier version's refresh token refreshed twice")
+	}
+}
+
+// Issue 45, finding 9: at the token endpoint too, a parameter sent twice is
+// invalid_request naming it (RFC 6749 §3.2), and spends nothing: the code
+// still works when sent as it should be.
+func TestTokenParametersSentTwiceAreRefused(t *testing.T) {
+	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1})
+	client := register(t, c, map[string]any{"client_name": "Agent", "redirect_uris": []string{redirectURI}, "token_endpoint_auth_method": "none"})
+	code, verifier := codeFor(t, c, client, "ana@technova.example")
+	form := func() url.Values {
+		return url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
+			"redirect_uri": {redirectURI}, "client_id": {client}}
+	}
+	for k, v := range map[string]string{"grant_type": "refresh_token", "code": "another", "code_verifier": oauth2.GenerateVerifier(),
+		"redirect_uri": "http://127.0.0.1:9/other", "client_id": "another"} {
+		f := form()
+		f[k] = []string{f.Get(k), v}
+		status, body, _ := tokenRequest(t, c, "/oauth/token", f, "", "")
+		if status != http.StatusBadRequest || body["error"] != "invalid_request" ||
+			!strings.Contains(fmt.Sprint(body["error_description"]), "'"+k+"' is included more than once") {
+			t.Errorf("%s twice: %d %v", k, status, body)
+		}
+	}
+	status, body, _ := redeem(t, c, client, code, verifier)
+	if status != http.StatusOK {
+		t.Fatalf("the code sent once: %d %v", status, body)
+	}
+	f := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {body["refresh_token"].(string), "vtrr_other"}, "client_id": {client}}
+	if status, body, _ := tokenRequest(t, c, "/oauth/token", f, "", ""); status != http.StatusBadRequest || body["error"] != "invalid_request" {
+		t.Errorf("refresh_token twice: %d %v", status, body)
+	}
+	f = url.Values{"token": {body["access_token"].(string), "x"}, "client_id": {client}}
+	if status, body, _ := tokenRequest(t, c, "/oauth/revoke", f, "", ""); status != http.StatusBadRequest || body["error"] != "invalid_request" {
+		t.Errorf("token twice at revocation: %d %v", status, body)
 	}
 }

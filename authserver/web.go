@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"github.com/vitrine/vitrine/signin"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/service/accounts"
+	"github.com/vitrine/vitrine/signin"
 	"golang.org/x/time/rate"
 )
 
@@ -87,19 +87,32 @@ type pageCtx struct {
 	// formAction widens the page's form-action policy (the consent page
 	// redirects to its client).
 	formAction []string
+	// status is the page's HTTP status, 200 when unset: render writes it
+	// after the page's headers, so that an error page carries them too.
+	status int
 }
 
-// page wraps a page handler: headers that keep it from being framed,
-// cached or sniffed, the person's language, their session, and a CSRF
-// binding.
+// setPageHeaders sets the headers of every page: none may be framed,
+// cached or sniffed, and its Content-Security-Policy allows nothing the
+// page does not use (its own style sheet and images, forms to itself and
+// to formAction, no script). page sets them before any handler runs, so
+// that whatever a handler writes (an error, a refusal) carries them;
+// render sets them again with the page's own form-action.
+func setPageHeaders(h http.Header, formAction []string) {
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action "+
+		strings.Join(append([]string{"'self'"}, formAction...), " ")+"; frame-ancestors 'none'; base-uri 'none'")
+}
+
+// page wraps a page handler: the headers of every page (setPageHeaders),
+// the person's language, their session, and a CSRF binding.
 func (s *Server) page(fn func(p *pageCtx) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p := &pageCtx{w: w, r: r, lang: pageLanguage(r)}
-		h := w.Header()
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Cache-Control", "no-store")
+		setPageHeaders(w.Header(), nil)
 		if c, err := r.Cookie(s.web.cookieName("vitrine_session")); err == nil && c.Value != "" {
 			id := hashHex(c.Value)
 			_, u, err := s.accounts.OAuthStore().WebSession(r.Context(), id, s.now())
@@ -174,7 +187,7 @@ func (s *Server) checkForm(p *pageCtx) error {
 // refuseForm answers a form with a bad or missing CSRF token.
 func (s *Server) refuseForm(p *pageCtx) error {
 	s.log.Warn("form refused: bad CSRF token", "path", p.r.URL.Path, "remote", p.r.RemoteAddr)
-	p.w.WriteHeader(http.StatusForbidden)
+	p.status = http.StatusForbidden
 	return s.render(p, "message", map[string]any{"Title": p.lang.t("expired_title"), "Text": p.lang.t("expired_text")})
 }
 

@@ -24,6 +24,8 @@ type category struct{ name, parent string }
 type attribute struct {
 	key, name, typ string
 	values         []string // of an enum
+	// public attributes are shown in the window and its feeds.
+	public bool
 }
 
 // product is a demo product: of one variant (sku, price, compareAt,
@@ -66,68 +68,72 @@ var technovaShop = &shop{
 		{"Vestuário", ""}, {"Camisetas", "Vestuário"}, {"Moletons", "Vestuário"}, {"Bonés", "Vestuário"},
 	},
 	attributes: []attribute{
-		{"garantia_meses", "Garantia (meses)", "number", nil},
-		{"sem_fio", "Sem fio", "boolean", nil},
-		{"voltagem", "Voltagem", "enum", []string{"110 V", "220 V", "Bivolt"}},
-		{"material", "Material", "text", nil},
+		{"garantia_meses", "Garantia (meses)", "number", nil, false},
+		{"sem_fio", "Sem fio", "boolean", nil, false},
+		{"voltagem", "Voltagem", "enum", []string{"110 V", "220 V", "Bivolt"}, false},
+		{"material", "Material", "text", nil, false},
+		// Public, and by their keys what the feeds send as gender and age
+		// group, which Google requires of apparel.
+		{"genero", "Gênero", "enum", []string{"Feminino", "Masculino", "Unissex"}, true},
+		{"faixa_etaria", "Faixa etária", "enum", []string{"Adulto", "Infantil"}, true},
 	},
 	products: []product{
 		{sku: "NB-DELL-5440", name: "Notebook Dell Inspiron 15", description: "Intel Core i7, 16 GB RAM, SSD 512 GB, tela 15,6\" Full HD.",
 			price: "4599.90", stock: 12, vendor: "Dell", productType: "Notebook", tags: []string{"notebook", "intel", "home office"},
 			categories: []string{"Notebooks"}, attributes: map[string]any{"garantia_meses": 12, "voltagem": "Bivolt"},
-			images: []image{{"notebook.svg", "Notebook Dell Inspiron 15 aberto"}}},
+			images: []image{{"notebook.png", "Notebook Dell Inspiron 15 aberto"}}},
 		{sku: "MS-LOGI-MX3S", name: "Mouse Logitech MX Master 3S", description: "Mouse sem fio, 8.000 DPI, cliques silenciosos.",
 			price: "649.90", compareAt: "799.90", stock: 40, vendor: "Logitech", productType: "Mouse", tags: []string{"sem fio", "bluetooth"},
 			categories: []string{"Mouses e mousepads"}, attributes: map[string]any{"garantia_meses": 12, "sem_fio": true},
-			images: []image{{"mouse.svg", "Mouse Logitech MX Master 3S, grafite"}}},
+			images: []image{{"mouse.png", "Mouse Logitech MX Master 3S, grafite"}}},
 		{sku: "MN-LG-29WQ600", name: "Monitor LG UltraWide 29\"", description: "IPS, 2560x1080, HDR10, 100 Hz.",
 			price: "1299.00", stock: 7, vendor: "LG", productType: "Monitor", tags: []string{"ultrawide", "hdr"},
 			categories: []string{"Monitores"}, attributes: map[string]any{"garantia_meses": 12, "voltagem": "Bivolt"},
-			images: []image{{"monitor.svg", "Monitor LG UltraWide de frente"}}},
+			images: []image{{"monitor.png", "Monitor LG UltraWide de frente"}}},
 		{sku: "KB-KEYC-K2", name: "Teclado Mecânico Keychron K2", description: "Layout compacto 75%, Bluetooth, switches Brown.",
 			price: "799.00", stock: 0, vendor: "Keychron", productType: "Teclado", tags: []string{"mecânico", "bluetooth"},
 			categories: []string{"Teclados"}, attributes: map[string]any{"garantia_meses": 12, "sem_fio": true},
-			images: []image{{"teclado.svg", "Teclado Keychron K2 visto de cima"}}},
+			images: []image{{"teclado.png", "Teclado Keychron K2 visto de cima"}}},
 		{sku: "HS-JBL-T520", name: "Fone de Ouvido JBL Tune 520BT", description: "Bluetooth 5.3, até 57 horas de bateria.",
 			price: "299.90", compareAt: "349.90", stock: 25, vendor: "JBL", productType: "Fone de ouvido", tags: []string{"bluetooth", "sem fio"},
 			categories: []string{"Áudio"}, attributes: map[string]any{"garantia_meses": 12, "sem_fio": true},
-			images: []image{{"fone.svg", "Fone JBL Tune 520BT"}}},
+			images: []image{{"fone.png", "Fone JBL Tune 520BT"}}},
 		{sku: "CH-ERGO-01", name: "Cadeira Ergonômica Flexform", description: "Apoio lombar ajustável. Fora de linha.",
 			price: "1899.00", stock: 3, status: "archived", vendor: "Flexform", productType: "Cadeira", tags: []string{"ergonomia"},
 			categories: []string{"Escritório"}, attributes: map[string]any{"garantia_meses": 24},
-			images: []image{{"cadeira.svg", "Cadeira Flexform de lado"}}},
+			images: []image{{"cadeira.png", "Cadeira Flexform de lado"}}},
 		{name: "Camiseta TechNova Dev", description: "<p>Algodão penteado 30.1, gola careca, estampa <strong>git push</strong> nas costas.</p><p>O GG custa mais: mais tecido.</p>",
 			vendor: "TechNova", productType: "Camiseta", tags: []string{"algodão", "vestuário", "verão"},
-			categories: []string{"Camisetas"}, attributes: map[string]any{"material": "100% algodão"},
-			images:  []image{{"camiseta-azul.svg", "Camiseta azul, frente"}, {"camiseta-costas.svg", "Camiseta azul, costas"}, {"camiseta-preta.svg", "Camiseta preta, frente"}},
+			categories: []string{"Camisetas"}, attributes: map[string]any{"material": "100% algodão", "genero": "Unissex", "faixa_etaria": "Adulto"},
+			images:  []image{{"camiseta-azul.png", "Camiseta azul, frente"}, {"camiseta-costas.png", "Camiseta azul, costas"}, {"camiseta-preta.png", "Camiseta preta, frente"}},
 			options: []vitrine.Option{{Name: "Cor", Values: []string{"Azul", "Preta"}}, sizes},
 			variants: []variant{
-				shirt("CAM-DEV-AZ-P", "Azul", "P", "59.90", "", 6, "camiseta-azul.svg"),
-				shirt("CAM-DEV-AZ-M", "Azul", "M", "59.90", "", 8, "camiseta-azul.svg"),
-				shirt("CAM-DEV-AZ-G", "Azul", "G", "59.90", "", 5, "camiseta-azul.svg"),
-				shirt("CAM-DEV-AZ-GG", "Azul", "GG", "69.90", "", 0, "camiseta-azul.svg"),
-				shirt("CAM-DEV-PR-P", "Preta", "P", "49.90", "59.90", 4, "camiseta-preta.svg"),
-				shirt("CAM-DEV-PR-M", "Preta", "M", "49.90", "59.90", 0, "camiseta-preta.svg"),
-				shirt("CAM-DEV-PR-G", "Preta", "G", "49.90", "59.90", 7, "camiseta-preta.svg"),
-				shirt("CAM-DEV-PR-GG", "Preta", "GG", "59.90", "69.90", 2, "camiseta-preta.svg"),
+				shirt("CAM-DEV-AZ-P", "Azul", "P", "59.90", "", 6, "camiseta-azul.png"),
+				shirt("CAM-DEV-AZ-M", "Azul", "M", "59.90", "", 8, "camiseta-azul.png"),
+				shirt("CAM-DEV-AZ-G", "Azul", "G", "59.90", "", 5, "camiseta-azul.png"),
+				shirt("CAM-DEV-AZ-GG", "Azul", "GG", "69.90", "", 0, "camiseta-azul.png"),
+				shirt("CAM-DEV-PR-P", "Preta", "P", "49.90", "59.90", 4, "camiseta-preta.png"),
+				shirt("CAM-DEV-PR-M", "Preta", "M", "49.90", "59.90", 0, "camiseta-preta.png"),
+				shirt("CAM-DEV-PR-G", "Preta", "G", "49.90", "59.90", 7, "camiseta-preta.png"),
+				shirt("CAM-DEV-PR-GG", "Preta", "GG", "59.90", "69.90", 2, "camiseta-preta.png"),
 			}},
 		{name: "Moletom TechNova com Capuz", description: "<p>Moletom flanelado com capuz e bolso canguru.</p>",
 			vendor: "TechNova", productType: "Moletom", tags: []string{"algodão", "vestuário", "inverno"},
-			categories: []string{"Moletons"}, attributes: map[string]any{"material": "Algodão e poliéster"},
-			images:  []image{{"moletom-cinza.svg", "Moletom cinza"}, {"moletom-marinho.svg", "Moletom azul-marinho"}},
+			categories: []string{"Moletons"}, attributes: map[string]any{"material": "Algodão e poliéster", "genero": "Unissex", "faixa_etaria": "Adulto"},
+			images:  []image{{"moletom-cinza.png", "Moletom cinza"}, {"moletom-marinho.png", "Moletom azul-marinho"}},
 			options: []vitrine.Option{{Name: "Cor", Values: []string{"Cinza", "Azul-marinho"}}, sizes},
 			variants: []variant{
-				shirt("MOL-TN-CZ-P", "Cinza", "P", "179.90", "", 3, "moletom-cinza.svg"),
-				shirt("MOL-TN-CZ-M", "Cinza", "M", "179.90", "", 5, "moletom-cinza.svg"),
-				shirt("MOL-TN-CZ-G", "Cinza", "G", "179.90", "", 4, "moletom-cinza.svg"),
-				shirt("MOL-TN-CZ-GG", "Cinza", "GG", "199.90", "", 1, "moletom-cinza.svg"),
-				shirt("MOL-TN-AM-M", "Azul-marinho", "M", "179.90", "", 0, "moletom-marinho.svg"),
-				shirt("MOL-TN-AM-G", "Azul-marinho", "G", "179.90", "", 2, "moletom-marinho.svg"),
+				shirt("MOL-TN-CZ-P", "Cinza", "P", "179.90", "", 3, "moletom-cinza.png"),
+				shirt("MOL-TN-CZ-M", "Cinza", "M", "179.90", "", 5, "moletom-cinza.png"),
+				shirt("MOL-TN-CZ-G", "Cinza", "G", "179.90", "", 4, "moletom-cinza.png"),
+				shirt("MOL-TN-CZ-GG", "Cinza", "GG", "199.90", "", 1, "moletom-cinza.png"),
+				shirt("MOL-TN-AM-M", "Azul-marinho", "M", "179.90", "", 0, "moletom-marinho.png"),
+				shirt("MOL-TN-AM-G", "Azul-marinho", "G", "179.90", "", 2, "moletom-marinho.png"),
 			}},
 		{name: "Mousepad Speed Redragon", description: "<p>Superfície de tecido speed, base de borracha antiderrapante, bordas costuradas.</p>",
 			vendor: "Redragon", productType: "Mousepad", tags: []string{"gamer"},
 			categories: []string{"Mouses e mousepads"},
-			images:     []image{{"mousepad.svg", "Mousepad Redragon"}},
+			images:     []image{{"mousepad.png", "Mousepad Redragon"}},
 			options:    []vitrine.Option{{Name: "Tamanho", Values: []string{"M (32 × 27 cm)", "G (80 × 30 cm)", "XG (90 × 42 cm)"}}},
 			variants: []variant{
 				{sku: "MP-RD-M", options: map[string]string{"Tamanho": "M (32 × 27 cm)"}, price: "39.90", stock: 30},
@@ -136,8 +142,8 @@ var technovaShop = &shop{
 			}},
 		{sku: "BONE-TN", name: "Boné TechNova Aba Curva", description: "<p>Sarja de algodão, fecho ajustável. Lançamento em breve.</p>",
 			price: "69.90", stock: 15, status: "draft", vendor: "TechNova", productType: "Boné", tags: []string{"vestuário"},
-			categories: []string{"Bonés"}, attributes: map[string]any{"material": "Sarja de algodão"},
-			images: []image{{"bone.svg", "Boné laranja de lado"}}},
+			categories: []string{"Bonés"}, attributes: map[string]any{"material": "Sarja de algodão", "genero": "Unissex", "faixa_etaria": "Adulto"},
+			images: []image{{"bone.png", "Boné laranja de lado"}}},
 	},
 }
 
@@ -148,31 +154,31 @@ var mercadoVerdeShop = &shop{
 		{"Padaria", ""}, {"Ovos", ""}, {"Bebidas", ""},
 	},
 	attributes: []attribute{
-		{"organico", "Orgânico", "boolean", nil},
-		{"origem", "Origem", "text", nil},
-		{"conservacao", "Conservação", "enum", []string{"Ambiente", "Refrigerado"}},
+		{"organico", "Orgânico", "boolean", nil, false},
+		{"origem", "Origem", "text", nil, false},
+		{"conservacao", "Conservação", "enum", []string{"Ambiente", "Refrigerado"}, false},
 	},
 	products: []product{
 		{sku: "FR-MACA-FUJI", name: "Maçã Fuji (kg)", description: "Maçã Fuji nacional, vendida por quilo.",
 			price: "12.90", stock: 150, vendor: "Sítio Boa Vista", productType: "Fruta", tags: []string{"fruta", "nacional"},
 			categories: []string{"Frutas"}, attributes: map[string]any{"organico": false, "origem": "São Joaquim (SC)", "conservacao": "Refrigerado"},
-			images: []image{{"maca.svg", "Maçã Fuji vermelha"}}},
+			images: []image{{"maca.png", "Maçã Fuji vermelha"}}},
 		{sku: "CF-ESP-500", name: "Café Especial Torrado 500 g", description: "Grãos arábica do sul de Minas, torra média.",
 			price: "39.90", compareAt: "44.90", stock: 60, vendor: "Torrefação Serra Azul", productType: "Café", tags: []string{"café", "arábica"},
 			categories: []string{"Cafés"}, attributes: map[string]any{"organico": false, "origem": "Sul de Minas (MG)", "conservacao": "Ambiente"},
-			images: []image{{"cafe.svg", "Pacote de café especial"}}},
+			images: []image{{"cafe.png", "Pacote de café especial"}}},
 		{sku: "AZ-OLIVA-500", name: "Azeite Extravirgem 500 ml", description: "Acidez máxima de 0,3%.",
 			price: "49.90", stock: 30, vendor: "Olivais do Sul", productType: "Azeite", tags: []string{"azeite", "extravirgem"},
 			categories: []string{"Azeites"}, attributes: map[string]any{"organico": true, "origem": "Encruzilhada do Sul (RS)", "conservacao": "Ambiente"},
-			images: []image{{"azeite.svg", "Garrafa de azeite"}}},
+			images: []image{{"azeite.png", "Garrafa de azeite"}}},
 		{sku: "PA-INTEGRAL", name: "Pão Integral", description: "Fermentação natural, 450 g.",
 			price: "9.50", stock: 20, vendor: "Padaria Mercado Verde", productType: "Pão", tags: []string{"pão", "fermentação natural"},
 			categories: []string{"Padaria"}, attributes: map[string]any{"organico": false, "conservacao": "Ambiente"},
-			images: []image{{"pao.svg", "Pão integral"}}},
+			images: []image{{"pao.png", "Pão integral"}}},
 		{name: "Mel Silvestre", description: "<p>Mel silvestre cru, de floradas nativas.</p>",
 			vendor: "Apiário Flor do Campo", productType: "Mel", tags: []string{"mel", "orgânico"},
 			categories: []string{"Mel"}, attributes: map[string]any{"organico": true, "origem": "Serra da Mantiqueira (MG)", "conservacao": "Ambiente"},
-			images:  []image{{"mel.svg", "Pote de mel"}},
+			images:  []image{{"mel.png", "Pote de mel"}},
 			options: []vitrine.Option{{Name: "Peso", Values: []string{"300 g", "500 g", "1 kg"}}},
 			variants: []variant{
 				{sku: "MEL-SILV-300", options: map[string]string{"Peso": "300 g"}, price: "24.90", stock: 12},
@@ -182,7 +188,7 @@ var mercadoVerdeShop = &shop{
 		{name: "Ovos Caipira", description: "<p>Ovos vermelhos de galinhas criadas soltas.</p>",
 			vendor: "Granja Recanto", productType: "Ovos", tags: []string{"ovos", "caipira"},
 			categories: []string{"Ovos"}, attributes: map[string]any{"organico": false, "conservacao": "Refrigerado"},
-			images:  []image{{"ovos.svg", "Ovos caipira na caixa"}},
+			images:  []image{{"ovos.png", "Ovos caipira na caixa"}},
 			options: []vitrine.Option{{Name: "Quantidade", Values: []string{"6 unidades", "12 unidades", "30 unidades"}}},
 			variants: []variant{
 				{sku: "OV-CAIP-6", options: map[string]string{"Quantidade": "6 unidades"}, price: "11.90", stock: 30},
@@ -192,7 +198,7 @@ var mercadoVerdeShop = &shop{
 		{sku: "KOMB-GENG", name: "Kombucha de Gengibre 500 ml", description: "<p>Fermentada com chá verde e gengibre. Em breve.</p>",
 			price: "18.90", stock: 24, status: "draft", vendor: "Fermentados Raiz", productType: "Bebida", tags: []string{"kombucha", "fermentado"},
 			categories: []string{"Bebidas"}, attributes: map[string]any{"organico": true, "conservacao": "Refrigerado"},
-			images: []image{{"kombucha.svg", "Garrafa de kombucha"}}},
+			images: []image{{"kombucha.png", "Garrafa de kombucha"}}},
 	},
 }
 
@@ -218,7 +224,7 @@ func fill(ctx context.Context, svc *service.Service, tenantID, ownerEmail string
 		ids[c.name] = made.ID
 	}
 	for _, at := range s.attributes {
-		f := catalog.AttributeFields{Key: at.key, Name: &at.name, Type: at.typ}
+		f := catalog.AttributeFields{Key: at.key, Name: &at.name, Type: at.typ, Public: &at.public}
 		if at.values != nil {
 			f.Values = &at.values
 		}

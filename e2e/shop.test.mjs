@@ -134,7 +134,8 @@ test('the owner sets the window; its profile names both transports and both cata
   assert.equal(res.status, 200);
   assert.match(res.headers.get('cache-control'), /public/);
   const { ucp } = await res.json();
-  assert.equal(ucp.version, '2026-04-08');
+  assert.equal(ucp.version, '2026-08-25');
+  assert.deepEqual(ucp.supported_versions, { '2026-04-08': `${window_}/.well-known/ucp/2026-04-08` });
   const transports = Object.fromEntries(ucp.services['dev.ucp.shopping'].map((s) => [s.transport, s.endpoint]));
   assert.deepEqual(transports, { mcp: `${window_}/ucp/mcp`, rest: `${window_}/ucp` });
   assert.deepEqual(Object.keys(ucp.capabilities).sort(), ['dev.ucp.shopping.catalog.lookup', 'dev.ucp.shopping.catalog.search']);

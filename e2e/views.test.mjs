@@ -29,7 +29,7 @@ const revisions = ['2025-11-25', '2026-07-28'];
 
 let w, server, origin, browser, host, sandbox, technova, xss, shirt, pings = 0;
 // The test's own products show the demo's images, which the server serves.
-const img = (n) => `${origin}/demo/images/${n}.svg`;
+const img = (n) => `${origin}/demo/images/${n}.png`;
 before(async () => {
   mkdirSync(shots, { recursive: true });
   // The demo as make demo serves it: its images at the server's address.

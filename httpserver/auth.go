@@ -42,8 +42,8 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 			return
 		}
 		if c := s.cached(secret); c != nil {
-			s.limits.byToken(c.Token.ID+c.User.ID, w, r, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				m := readRPC(r)
+			m := readRPC(r)
+			s.limits.byToken(c.Token.ID+c.User.ID, m.calls(), w, r, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if !m.pipelined() || s.stepUp(c, m) != nil {
 					s.confirm(w, r, secret, m, next)
 					return
@@ -57,8 +57,9 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		if s.refused(w, r, err) {
 			return
 		}
-		s.limits.byToken(c.Token.ID+c.User.ID, w, r, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if c.Token.OAuth && s.refusedScope(w, r, c, readRPC(r)) {
+		m := readRPC(r)
+		s.limits.byToken(c.Token.ID+c.User.ID, m.calls(), w, r, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if c.Token.OAuth && s.refusedScope(w, r, c, m) {
 				return
 			}
 			next.ServeHTTP(w, withCaller(r, c, nil))

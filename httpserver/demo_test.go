@@ -2,7 +2,6 @@ package httpserver_test
 
 import (
 	"encoding/json"
-	"github.com/vitrine/vitrine/mcpserver/views"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,10 +14,12 @@ import (
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/mcpserver/views"
 	"github.com/vitrine/vitrine/service"
 )
 
-// The demo served as make demo serves it, over plain http on loopback:
+// The demo served as make demo serves it (its images mounted as serve
+// --demo mounts them), over plain http on loopback:
 // every image its products name (the product's and each variant's) is
 // served by the server itself, as an image, and the views' CSP, in the
 // resource's _meta and in the page, lets them load from that origin and
@@ -32,7 +33,9 @@ func TestDemoImagesShowInTheViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs.Config.Handler = serveHTTP(t, svc, srv, httpserver.Options{PublicURL: base})
+	// As `vitrine serve --demo` mounts them.
+	images := map[string]http.Handler{"GET " + demo.ImagesPath + "{file}": demo.Images()}
+	hs.Config.Handler = serveHTTP(t, svc, srv, httpserver.Options{PublicURL: base, Routes: images})
 	hs.Start()
 	defer hs.Close()
 	dw, err := demo.SeedAt(ctx, svc, base)
@@ -79,11 +82,12 @@ func TestDemoImagesShowInTheViews(t *testing.T) {
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(string(body), "<svg ") {
+		// PNG, which every channel the feeds publish to takes (SVG none).
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/png" || !strings.HasPrefix(string(body), "\x89PNG\r\n\x1a\n") {
 			t.Errorf("GET %s: %d %s %.40q", u, res.StatusCode, res.Header.Get("Content-Type"), body)
 		}
 	}
-	if res, err := http.Get(base + demo.ImagesPath + "nope.svg"); err != nil || res.StatusCode != 404 {
+	if res, err := http.Get(base + demo.ImagesPath + "nope.png"); err != nil || res.StatusCode != 404 {
 		t.Errorf("an image the demo has not: %v %v", res.StatusCode, err)
 	}
 

@@ -3,11 +3,11 @@ package httpserver
 import (
 	"bytes"
 	"encoding/json"
-
-	segjson "github.com/segmentio/encoding/json"
 	"io"
 	"net/http"
 	"sync"
+
+	segjson "github.com/segmentio/encoding/json"
 )
 
 // gate holds back a response until the pipeline has checked its caller's
@@ -73,11 +73,18 @@ func (g *gate) Flush() {
 func (g *gate) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 
 // rpc is what the token check reads of a POST's JSON-RPC message: its
-// method and its params.
+// method and its params, or, of a batch (which MCP 2025-03-26 allows), how
+// many messages it holds.
 type rpc struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
+	// batch is the number of messages of a batch; 0 for one message.
+	batch int
 }
+
+// calls is the number of calls the request counts for against the
+// per-token limits: each message of a batch, else one.
+func (m rpc) calls() int { return max(m.batch, 1) }
 
 // readRPC reads the request's JSON-RPC message, if it is one. It reads the
 // body, bounded as limits set it, and puts it back as it was, a read error
@@ -95,6 +102,15 @@ func readRPC(r *http.Request) rpc {
 	r.Body = readBack{Reader: io.MultiReader(bytes.NewReader(body), errorReader{err}), Closer: r.Body}
 	if err != nil {
 		return rpc{}
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		// A batch: its messages are the SDK's to read; only their number
+		// matters here. One it cannot read is the SDK's to refuse.
+		var batch []segjson.RawMessage
+		if _, err := segjson.Parse(t, &batch, segjson.ZeroCopy); err == nil {
+			m.batch = len(batch)
+		}
+		return m
 	}
 	if _, err := segjson.Parse(body, &m, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy); err != nil {
 		return rpc{}

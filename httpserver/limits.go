@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"net"
@@ -83,38 +84,51 @@ func newLimiter(cfg Limits, m *metrics) *limiter {
 	return l
 }
 
-// wait returns how long the key must wait before its next request, or 0 to
-// go ahead now.
-func (l *limiter) wait(table *addrlimit.Table, key string) time.Duration {
+// wait returns how long the key must wait before its next n requests, or
+// 0 to go ahead now.
+func (l *limiter) wait(table *addrlimit.Table, key string, n int) time.Duration {
 	if table == nil {
 		return 0
 	}
-	return table.Wait(key, time.Now())
+	return table.WaitN(key, time.Now(), n)
 }
 
-// acquire counts a request of the token in flight, refusing one past the cap.
-func (l *limiter) acquire(token string) bool {
+// acquire counts n calls of the token in flight, refusing them past the cap.
+func (l *limiter) acquire(token string, n int) bool {
 	if l.cfg.TokenConcurrency <= 0 {
 		return true
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.inFlight[token] >= l.cfg.TokenConcurrency {
+	if l.inFlight[token]+n > l.cfg.TokenConcurrency {
 		return false
 	}
-	l.inFlight[token]++
+	l.inFlight[token] += n
 	return true
 }
 
-func (l *limiter) release(token string) {
+func (l *limiter) release(token string, n int) {
 	if l.cfg.TokenConcurrency <= 0 {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.inFlight[token]--; l.inFlight[token] <= 0 {
+	if l.inFlight[token] -= n; l.inFlight[token] <= 0 {
 		delete(l.inFlight, token)
 	}
+}
+
+// maxBatch is the most calls one request of a token may carry: what its
+// burst and its cap on calls in flight both allow (0: no bound).
+func (l *limiter) maxBatch() int {
+	n := 0
+	if l.tokens != nil {
+		n = max(l.cfg.TokenBurst, 1)
+	}
+	if c := l.cfg.TokenConcurrency; c > 0 && (n == 0 || c < n) {
+		n = c
+	}
+	return n
 }
 
 // tooMany answers 429 with the seconds to wait.
@@ -147,7 +161,7 @@ func (l *limiter) checkOrigin(next http.Handler) http.Handler {
 // byIP applies the per-address rate limit.
 func (l *limiter) byIP(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if d := l.wait(l.ips, addrlimit.Key(l.clientAddr(r))); d > 0 {
+		if d := l.wait(l.ips, addrlimit.Key(l.clientAddr(r)), 1); d > 0 {
 			l.tooMany(w, "ip", d)
 			return
 		}
@@ -176,18 +190,29 @@ func (l *limiter) boundBody(next http.Handler) http.Handler {
 	})
 }
 
-// byToken applies the per-token rate limit and concurrency cap.
-func (l *limiter) byToken(token string, w http.ResponseWriter, r *http.Request, next http.Handler) {
-	if d := l.wait(l.tokens, token); d > 0 {
+// byToken applies the per-token rate limit and concurrency cap to a
+// request that carries calls calls: each message of a JSON-RPC batch counts
+// as a request of its own, since the SDK runs them as if each had come
+// alone (at once, and on MCP 2025-03-26, whose clients may batch, whatever
+// the session negotiated). A batch of more calls than the token may send at
+// once is refused whole, 400, naming the bound: waiting would not help it.
+func (l *limiter) byToken(token string, calls int, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	if most := l.maxBatch(); most > 0 && calls > most {
+		l.metrics.limited.WithLabelValues("batch").Inc()
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request",
+			"error_description": fmt.Sprintf("a batch of %d calls is more than the %d one token may send at once; send them in smaller batches", calls, most)})
+		return
+	}
+	if d := l.wait(l.tokens, token, calls); d > 0 {
 		l.tooMany(w, "token", d)
 		return
 	}
 	if r.Method == http.MethodPost {
-		if !l.acquire(token) {
+		if !l.acquire(token, calls) {
 			l.tooMany(w, "concurrency", time.Second)
 			return
 		}
-		defer l.release(token)
+		defer l.release(token, calls)
 	}
 	next.ServeHTTP(w, r)
 }

@@ -1,6 +1,7 @@
 package httpserver_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -257,4 +258,100 @@ func nonLoopbackIP(t *testing.T) string {
 	}
 	t.Skip("no address beyond loopback")
 	return ""
+}
+
+// batchSession opens a session negotiated at version and returns a
+// function that POSTs a JSON-RPC batch of n whoami calls in it, without an
+// MCP-Protocol-Version header (which the SDK then takes as 2025-03-26,
+// where batches exist), and returns the status and the answers.
+func batchSession(t *testing.T, url, token, version string) func(n int) (int, []map[string]any, string) {
+	t.Helper()
+	post := func(session, body string) (*http.Response, []byte) {
+		req, _ := http.NewRequest("POST", url+httpserver.MCPPath, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(res.Body)
+		return res, data
+	}
+	res, _ := post("", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"batch","version":"1"}}}`)
+	id := res.Header.Get("Mcp-Session-Id")
+	if res.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize at %s: %d, session %q", version, res.StatusCode, id)
+	}
+	post(id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	next := 0
+	return func(n int) (int, []map[string]any, string) {
+		calls := make([]string, n)
+		for i := range calls {
+			next++
+			calls[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`, next)
+		}
+		res, body := post(id, "["+strings.Join(calls, ",")+"]")
+		var answers []map[string]any
+		for _, line := range strings.Split(string(body), "\n") {
+			data := strings.TrimPrefix(line, "data: ")
+			var one map[string]any
+			var many []map[string]any
+			switch {
+			case json.Unmarshal([]byte(data), &many) == nil:
+				answers = append(answers, many...)
+			case json.Unmarshal([]byte(data), &one) == nil && one["id"] != nil:
+				answers = append(answers, one)
+			}
+		}
+		return res.StatusCode, answers, string(body)
+	}
+}
+
+// Each call of a JSON-RPC batch counts against the token's limits, as if
+// it had come alone: a batch is not a way around the burst, the rate or
+// the cap on calls in flight. Clients of MCP 2025-03-26 may batch, so
+// batches are served, within those limits; one larger than a token may
+// ever send at once is refused whole, with the bound.
+func TestBatchesCountEachCall(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	reg := prometheus.NewRegistry()
+
+	// The issue's probe: 150 calls in one POST, in a session negotiated
+	// at 2025-06-18, under the default limits (a burst of 100, 16 calls
+	// in flight).
+	hs := limitedServer(t, w, httpserver.DefaultLimits, reg)
+	batch := batchSession(t, hs.URL, w.tokens[owner], "2025-06-18")
+	status, answers, body := batch(150)
+	if status != http.StatusBadRequest || len(answers) != 0 || !strings.Contains(body, "a batch of 150 calls is more than the 16 one token may send at once") {
+		t.Errorf("a batch of 150: %d, %d answers, %.300s", status, len(answers), body)
+	}
+	if status, answers, _ := batch(16); status != http.StatusOK || len(answers) != 16 {
+		t.Errorf("a batch of 16 (the cap in flight): %d, %d answers", status, len(answers))
+	}
+	if n := testutil.ToFloat64(counter(t, reg, "vitrine_rate_limited_total", "batch")); n != 1 {
+		t.Errorf("batch refusals counted: %v", n)
+	}
+
+	// The burst and the rate count every call of a 2025-03-26 batch.
+	hs = limitedServer(t, w, httpserver.Limits{TokenRate: 0.01, TokenBurst: 10}, nil)
+	batch = batchSession(t, hs.URL, w.tokens[owner], "2025-03-26") // its initialize and initialized: 2 of 10
+	if status, answers, body := batch(3); status != http.StatusOK || len(answers) != 3 {
+		t.Fatalf("a 2025-03-26 client's batch of 3: %d, %d answers, %.300s", status, len(answers), body)
+	}
+	status, answers, _ = batch(6) // 5 left
+	if status != http.StatusTooManyRequests || len(answers) != 0 {
+		t.Errorf("a batch of 6 with 5 calls left of the burst: %d, %d answers", status, len(answers))
+	}
+	if status, answers, _ := batch(5); status != http.StatusOK || len(answers) != 5 {
+		t.Errorf("a batch of 5 with 5 left (the refused batch took none): %d, %d answers", status, len(answers))
+	}
+	tooMany(t, request(t, hs.URL, w.tokens[owner], initialize), "a request past a burst that batches spent")
+	if status, _, body := batch(11); status != http.StatusBadRequest || !strings.Contains(body, "more than the 10") {
+		t.Errorf("a batch past the burst: %d, %.300s", status, body)
+	}
 }

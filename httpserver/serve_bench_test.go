@@ -112,7 +112,7 @@ func BenchmarkServeCall(b *testing.B) {
 	echoMux := http.NewServeMux()
 	echoMux.Handle(httpserver.MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return echo }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	// Two options that would cut Vitrine's own part, for the decisions
-	// they are (docs/performance.md): no log line a call, and no audit
+	// they are (docs/benchmarks.md): no log line a call, and no audit
 	// event for the calls that write nothing (--audit-reads off).
 	unlogged, err := mcpserver.New(w.svc, mcpserver.Options{Logger: quiet})
 	if err != nil {

@@ -20,7 +20,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/mcpserver"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/shopwindow"
@@ -64,6 +63,10 @@ type Options struct {
 	// Shop, if set, serves the companies' open shop windows (package
 	// shopwindow) at /shops/{slug}/ and at their hosts.
 	Shop *Shop
+	// Routes are served beside the server's own, by pattern, behind the
+	// same limits: `vitrine serve --demo` mounts the demo's images there,
+	// which no other server serves.
+	Routes map[string]http.Handler
 }
 
 // Shop configures the shop windows a server serves: their options (the
@@ -165,7 +168,7 @@ func ResourceURL(publicURL string) string { return strings.TrimSuffix(publicURL,
 // path-suffixed well-known URLs; /healthz and /readyz; /metrics when it
 // has a handler; the authorization server's routes when it is on; the
 // shop windows, when the server has them, at /shops/{slug}/ and at the
-// hosts of windows (shopwindow.Server.Route).
+// hosts of windows (shopwindow.Server.Route); and Options.Routes.
 //
 // Every route is behind the per-address limit and the body bounds
 // (limits.everyRequest); /mcp and the metadata check the origin of
@@ -189,9 +192,9 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("/.well-known/oauth-protected-resource"+MCPPath, meta)
 	}
 	mux.Handle("GET "+IconsPath+"{file}", mcpserver.Icons())
-	// The demo's images, which its products name: in every server, so
-	// that a database the demo filled shows them however it is served.
-	mux.Handle("GET "+demo.ImagesPath+"{file}", demo.Images())
+	for pattern, h := range s.opts.Routes {
+		mux.Handle(pattern, h)
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	if s.opts.MetricsHandler != nil {

@@ -210,7 +210,7 @@ func TestShopWindowOpenAndClosed(t *testing.T) {
 		}
 		json.Unmarshal(res.body, &profile)
 		svc := profile.UCP.Services["dev.ucp.shopping"]
-		if profile.UCP.Version != "2026-04-08" || len(svc) != 2 || svc[0].Endpoint != "http://vitrine.test/shops/technova/ucp/mcp" ||
+		if profile.UCP.Version != "2026-08-25" || len(svc) != 2 || svc[0].Endpoint != "http://vitrine.test/shops/technova/ucp/mcp" ||
 			svc[1].Endpoint != "http://vitrine.test/shops/technova/ucp" || len(profile.UCP.Capabilities["dev.ucp.shopping.catalog.search"]) != 1 ||
 			len(profile.UCP.Capabilities["dev.ucp.shopping.catalog.lookup"]) != 1 || len(profile.UCP.Capabilities) != 2 {
 			t.Errorf("the profile: %s", res.body)
@@ -375,12 +375,18 @@ func TestShopWindowHosts(t *testing.T) {
 			"technova." + shopDomain:       "http://technova." + shopDomain,
 			"TechNova." + shopDomain + ".": "http://technova." + shopDomain,
 			"loja.technova.example":        "http://loja.technova.example",
-			"loja.technova.example:8443":   "http://loja.technova.example:8443",
+			// The scheme and port are the public URL's, never the
+			// Host's: the profile is cacheable by anyone.
+			"loja.technova.example:8443":    "http://loja.technova.example",
+			"technova." + shopDomain + ":1": "http://technova." + shopDomain,
 		} {
 			res := sw.do("GET", host, "/.well-known/ucp", "", nil)
 			if res.status != 200 {
 				t.Errorf("%s: %d %s", host, res.status, res.body)
 				continue
+			}
+			if strings.Contains(string(res.body), ":8443") || strings.Contains(string(res.body), ":1/") || res.header.Get("Vary") != "" {
+				t.Errorf("%s's profile echoes the Host's port: %v %s", host, res.header, res.body)
 			}
 			if !strings.Contains(string(res.body), `"endpoint":"`+root+`/ucp/mcp"`) || !strings.Contains(string(res.body), `"endpoint":"`+root+`/ucp"`) {
 				t.Errorf("%s's profile names: %s", host, res.body)
@@ -421,6 +427,54 @@ func TestShopWindowHosts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A window's URLs take their scheme and port from --public-url, whatever
+// port the Host names; without a public URL they are the request's own,
+// and every answer that names them varies by Host.
+func TestShopWindowURLsFromConfiguration(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	serve := func(publicURL string) *httptest.Server {
+		hs := httptest.NewServer(serveHTTP(t, w.svc, w.server(mcpserver.Options{}), httpserver.Options{PublicURL: publicURL,
+			Shop: &httpserver.Shop{Store: w.db, Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true}}}))
+		t.Cleanup(hs.Close)
+		return hs
+	}
+	get := func(hs *httptest.Server, host, path string) answer {
+		req, _ := http.NewRequest("GET", hs.URL+path, nil)
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return answer{res.StatusCode, res.Header, b}
+	}
+	// The demo opens TechNova's window.
+	withPort := serve("https://vitrine.example:8443")
+	for _, host := range []string{"technova." + shopDomain, "technova." + shopDomain + ":1", "technova." + shopDomain + ":443"} {
+		res := get(withPort, host, "/.well-known/ucp")
+		if res.status != 200 || !strings.Contains(string(res.body), `"endpoint":"https://technova.`+shopDomain+`:8443/ucp/mcp"`) || res.header.Get("Vary") != "" {
+			t.Errorf("Host %s, public URL with a port: %d %v %s", host, res.status, res.header, res.body)
+		}
+	}
+	if res := get(withPort, "vitrine.example:1", "/shops/technova/.well-known/ucp"); !strings.Contains(string(res.body), `"endpoint":"https://vitrine.example:8443/shops/technova/ucp/mcp"`) {
+		t.Errorf("by path, Host with another port: %s", res.body)
+	}
+	// Without a public URL (beyond loopback, no --public-url), the URLs
+	// are the request's: a cache keeps them apart by the whole Host.
+	bare := serve("")
+	for _, path := range []string{"/shops/technova/.well-known/ucp", "/shops/technova/feeds/google.xml"} {
+		res := get(bare, "198.51.100.1:1", path)
+		if res.status != 200 || !slices.Contains(res.header.Values("Vary"), "Host") {
+			t.Errorf("%s without a public URL: %d, Vary %q", path, res.status, res.header.Values("Vary"))
+		}
+	}
+	res := get(bare, "198.51.100.1:1", "/shops/technova/.well-known/ucp")
+	if !strings.Contains(string(res.body), `"endpoint":"http://198.51.100.1:1/shops/technova/ucp/mcp"`) {
+		t.Errorf("the profile without a public URL: %s", res.body)
+	}
 }
 
 // Agents' profiles are negotiated as UCP says: none, a bad URL, one that
@@ -653,6 +707,20 @@ func TestShopWindowFeeds(t *testing.T) {
 				t.Errorf("a hidden product in the feed: %s", it.Group)
 			}
 		}
+		// Never a date after the answer's own (RFC 9110, 8.8.2.1).
+		notAfterDate := func(what string, h http.Header) {
+			t.Helper()
+			date, err := http.ParseTime(h.Get("Date"))
+			if err != nil {
+				t.Fatalf("%s: Date %q: %v", what, h.Get("Date"), err)
+			}
+			if lm := h.Get("Last-Modified"); lm != "" {
+				if m, err := http.ParseTime(lm); err != nil || m.After(date) {
+					t.Errorf("%s: Last-Modified %s after Date %s", what, lm, h.Get("Date"))
+				}
+			}
+		}
+		notAfterDate("the first feed", google.header)
 		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-None-Match": google.header.Get("ETag")}); again.status != 304 {
 			t.Errorf("the unchanged feed again: %d", again.status)
 		}
@@ -666,6 +734,7 @@ func TestShopWindowFeeds(t *testing.T) {
 		if changed.status != 200 || changed.header.Get("ETag") == google.header.Get("ETag") {
 			t.Errorf("the feed after a change: %d, ETag %s", changed.status, changed.header.Get("ETag"))
 		}
+		notAfterDate("the changed feed", changed.header)
 		if again := sw.do("GET", "", "/shops/technova/feeds/google.xml", "", map[string]string{"If-Modified-Since": modified}); again.status != 200 {
 			t.Errorf("the changed feed since the old date %q: %d", modified, again.status)
 		}

@@ -1,7 +1,6 @@
 package httpserver_test
 
 import (
-	"github.com/vitrine/vitrine/mcpserver/views"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/vitrine/vitrine/httpserver"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/mcpserver/views"
 )
 
 // Since 2026-07-28 a client states its capabilities in each request, and

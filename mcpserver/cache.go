@@ -44,7 +44,7 @@ func (p cachePolicy) apply(c *mcp.Cacheable) {
 }
 
 // cacheable is the SDK's ServerOptions.SetCacheable: each list's policy,
-// and for a resource read the policy its handler applied (readCache),
+// and for a resource read the policy its handler applied (readResult),
 // private when it applied none, so that nothing per caller is ever marked
 // public by default (the protocol's default scope is public).
 func cacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/wire"
 	"github.com/vitrine/vitrine/mcpserver/shapes"
-	"github.com/vitrine/vitrine/mcpserver/wire"
 )
 
 // internalMessage is what an agent learns of an unexpected failure: that it

@@ -1,10 +1,10 @@
 package mcpserver_test
 
 import (
-	"github.com/vitrine/vitrine/mcpserver/views"
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/mcpserver/views"
 )
 
 // Hosts that show views see the MCP Apps extension declared (initialize,

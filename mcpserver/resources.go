@@ -8,8 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/wire"
 	"github.com/vitrine/vitrine/mcpserver/shapes"
-	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )

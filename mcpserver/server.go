@@ -8,7 +8,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"github.com/vitrine/vitrine/mcpserver/views"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -20,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/mcpserver/views"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/vitrine/vitrine/service/shop"
 )
 
-// shopTools are the tools of the company's shop window (issue 34): its
+// shopTools are the tools of the company's shop window: its
 // settings and URLs, read by whoever reads products, changed with
 // shop:manage; and what keeps products from being published.
 func shopTools(opts Options) []*Tool {

@@ -8,9 +8,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/wire"
 	"github.com/vitrine/vitrine/mcpserver/args"
 	"github.com/vitrine/vitrine/mcpserver/shapes"
-	"github.com/vitrine/vitrine/mcpserver/wire"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )

@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"encoding/json"
-	"github.com/vitrine/vitrine/mcpserver/views"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/testkit"
 	"github.com/vitrine/vitrine/mcpserver"
+	"github.com/vitrine/vitrine/mcpserver/views"
 )
 
 // uiCapabilities are those of a host that renders views (MCP Apps).

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
@@ -33,6 +34,8 @@ type ucpError struct {
 	rpc     int64
 	code    string
 	content string
+	// retryAfter is how long a client past a limit waits (429 only).
+	retryAfter time.Duration
 }
 
 func (e *ucpError) Error() string { return e.code + ": " + e.content }
@@ -72,7 +75,7 @@ type searchRequest struct {
 	Context    *requestContext `json:"context,omitempty"`
 	Pagination *struct {
 		Cursor string `json:"cursor,omitempty"`
-		Limit  int    `json:"limit,omitempty"`
+		Limit  *int   `json:"limit,omitempty"`
 	} `json:"pagination,omitempty"`
 }
 
@@ -254,11 +257,13 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	}
 	limit, cursor := defaultSearchLimit, ""
 	if p := req.Pagination; p != nil {
-		if p.Limit < 0 {
-			return nil, invalid("pagination.limit must be 1 or more")
-		}
-		if p.Limit > 0 {
-			limit = min(p.Limit, maxSearchLimit)
+		if p.Limit != nil {
+			// UCP's schema: minimum 1; a larger one than the window's
+			// largest page is clamped, as UCP allows.
+			if *p.Limit < 1 {
+				return nil, invalid("pagination.limit must be 1 or more")
+			}
+			limit = min(*p.Limit, maxSearchLimit)
 		}
 		cursor = p.Cursor
 	}

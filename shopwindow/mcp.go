@@ -6,77 +6,24 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/mcpserver/wire"
+	"github.com/vitrine/vitrine/internal/wire"
 )
 
-// The windows' MCP server: UCP's MCP binding of the catalog, three tools
-// and nothing else (no resources, no prompts, no admin tool). Each tool
-// takes UCP's arguments, {"meta": {"ucp-agent": {"profile": URL}},
-// "catalog": {...}}, and answers the UCP payload as structuredContent,
-// with its JSON as the text mirror.
-
-// toolOps are the tools by the operation they run.
-var toolOps = []struct {
-	name, op, title, description string
-	input, output                json.RawMessage
-}{
-	{"search_catalog", "search", "Search the catalog",
-		"Search this shop's products by words (query) and filters (categories, price in minor units); pagination by cursor. UCP dev.ucp.shopping.catalog.search.",
-		toolInput(searchInput), toolOutput(`"products":{"type":"array","items":{"type":"object"}},"pagination":{"type":"object","properties":{"cursor":{"type":"string"},"has_next_page":{"type":"boolean"}}}`)},
-	{"lookup_catalog", "lookup", "Look products up",
-		"Look up to 50 products or variants up at once by product id, variant id, SKU or handle; each variant says which ids resolved to it (inputs). UCP dev.ucp.shopping.catalog.lookup.",
-		toolInput(lookupInput), toolOutput(`"products":{"type":"array","items":{"type":"object"}}`)},
-	{"get_product", "product", "Get a product",
-		"Get one product by product or variant id, with option availability relative to the selected options, the featured variant first. UCP dev.ucp.shopping.catalog.lookup.",
-		toolInput(productInput), toolOutput(`"product":{"type":"object"}`)},
-}
-
-const (
-	filtersSchema = `"filters":{"type":"object","properties":{"categories":{"type":"array","items":{"type":"string"}},` +
-		`"price":{"type":"object","properties":{"min":{"type":"integer","minimum":0},"max":{"type":"integer","minimum":0}}}}},` +
-		`"context":{"type":"object"}`
-	searchInput = `{"type":"object","properties":{"query":{"type":"string"},` + filtersSchema +
-		`,"pagination":{"type":"object","properties":{"cursor":{"type":"string"},"limit":{"type":"integer","minimum":1,"default":10}}}}}`
-	lookupInput  = `{"type":"object","required":["ids"],"properties":{"ids":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":50},` + filtersSchema + `}}`
-	productInput = `{"type":"object","required":["id"],"properties":{"id":{"type":"string"},` +
-		`"selected":{"type":"array","items":{"type":"object","required":["name","label"],"properties":{"name":{"type":"string"},"label":{"type":"string"}}}},` +
-		`"preferences":{"type":"array","items":{"type":"string"}},` + filtersSchema + `}}`
-)
-
-func toolInput(catalog string) json.RawMessage {
-	return json.RawMessage(`{"type":"object","required":["meta","catalog"],"properties":{` +
-		`"meta":{"type":"object","required":["ucp-agent"],"properties":{"ucp-agent":{"type":"object","required":["profile"],` +
-		`"properties":{"profile":{"type":"string","format":"uri","description":"The URL of the agent's UCP profile."}}}}},` +
-		`"catalog":` + catalog + `}}`)
-}
-
-func toolOutput(payload string) json.RawMessage {
-	return json.RawMessage(`{"type":"object","required":["ucp"],"properties":{` +
-		`"ucp":{"type":"object","required":["version"],"properties":{"version":{"type":"string"},"status":{"type":"string","enum":["success","error"]},"capabilities":{"type":"object"}}},` +
-		payload + `,"messages":{"type":"array","items":{"type":"object","required":["type","content"],"properties":{"type":{"type":"string"},"code":{"type":"string"},"content":{"type":"string"},"severity":{"type":"string"}}}}}}`)
-}
-
-// toolArgs are a tool call's arguments.
-type toolArgs struct {
-	Meta struct {
-		Agent struct {
-			Profile string `json:"profile"`
-		} `json:"ucp-agent"`
-	} `json:"meta"`
-	Catalog json.RawMessage `json:"catalog"`
-}
-
+// mcpServer is the windows' MCP server: UCP's MCP binding of the catalog,
+// the three tools of tools.go and nothing else (no resources, no prompts,
+// no admin tool). Each answers the UCP payload as structuredContent, with
+// its JSON as the text mirror.
 func (s *Server) mcpServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "vitrine-shop", Title: "Vitrine shop window", Version: Version}, &mcp.ServerOptions{
-		Instructions: "A shop's catalog, as UCP's catalog capability (" + Version + "): search_catalog, lookup_catalog, get_product. " +
+		Instructions: "A shop's catalog, as UCP's catalog capability (" + strings.Join(Versions, " and ") + ", the version your profile declares): search_catalog, lookup_catalog, get_product. " +
 			"Every call carries meta[\"ucp-agent\"].profile, the URL of your agent's UCP profile. Prices are in minor units of their currency.",
 		Logger:       s.log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -91,7 +38,8 @@ func (s *Server) mcpServer() *mcp.Server {
 		},
 	})
 	for _, t := range toolOps {
-		srv.AddTool(&mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: t.input, OutputSchema: t.output,
+		schemas := t.schemas()
+		srv.AddTool(&mcp.Tool{Name: t.name, Title: t.title, Description: t.description, InputSchema: schemas.in, OutputSchema: schemas.out,
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}}, s.toolHandler(t.op))
 	}
 	return srv
@@ -110,31 +58,33 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		var args toolArgs
 		if len(req.Params.Arguments) > 0 {
 			if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-				return nil, s.rpcError(win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
+				return nil, s.rpcError(ctx, win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
-		profileURL := args.Meta.Agent.Profile
-		if profileURL == "" {
-			// A client that writes UCP's meta where MCP keeps its own.
-			if m, ok := req.Params.Meta["ucp-agent"].(map[string]any); ok {
-				profileURL, _ = m["profile"].(string)
+		profileURL := agentProfileOf(&args, req.Params.Meta)
+		// serveMCP counted the profile it read; should this one differ
+		// (a JSON decoder that reads a message otherwise), it is counted
+		// here, so that the profile limited is the one used.
+		if counted, _ := ctx.Value(countedProfileKey{}).(string); profileURL != counted {
+			if d := s.profileWait(profileURL); d > 0 {
+				return nil, s.rpcError(ctx, win, op, rateLimited(d))
 			}
 		}
 		capability := capabilityOf(op)
-		ok, uerr := s.negotiate(ctx, profileURL, capability)
+		v, ok, uerr := s.negotiate(ctx, win, profileURL, capability)
 		if uerr != nil {
-			return nil, s.rpcError(win, op, uerr)
+			return nil, s.rpcError(ctx, win, op, uerr)
 		}
 		var payload any
 		if !ok {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-			payload = incompatible(win, capability)
+			payload = incompatible(win, v, capability)
 		} else {
-			res, err := s.run(ctx, win, op, args.Catalog)
+			res, err := s.run(ctx, win, op, v, args.Catalog)
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {
-					return nil, s.rpcError(win, op, ue)
+					return nil, s.rpcError(ctx, win, op, ue)
 				}
 				id := vitrine.NewID()
 				s.log.Error("shop window: "+op, "request_id", id, "err", err)
@@ -143,7 +93,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 			payload = res
 		}
-		// Encoded once, as the admin tools' results are (mcpserver/wire):
+		// Encoded once, as the admin tools' results are (internal/wire):
 		// the text content's wire form is made from it, not encoded again.
 		text := wire.Compact(payload)
 		s.metrics.seconds.WithLabelValues(op, "mcp").Observe(time.Since(start).Seconds())
@@ -153,7 +103,10 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 
 // rpcError is a transport error as UCP's MCP binding writes it: its
 // JSON-RPC code, UCP's code and content in its data.
-func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
+func (s *Server) rpcError(ctx context.Context, win *Window, op string, e *ucpError) error {
+	if e.rpc == rpcNegotiation || e.rpc == rpcProtocol {
+		setRPCStatus(ctx, e.status)
+	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
 	data, _ := json.Marshal(refusal(win, e))
 	msg := e.content
@@ -165,48 +118,107 @@ func (s *Server) rpcError(win *Window, op string, e *ucpError) error {
 		}
 	case rpcProtocol:
 		msg = "Rate limit exceeded"
-		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": 1})
+		data, _ = json.Marshal(map[string]any{"code": e.code, "content": e.content, "retry_after": retrySeconds(e.retryAfter)})
 	}
 	return &jsonrpc.Error{Code: e.rpc, Message: msg, Data: data}
 }
 
-// serveMCP answers the window's MCP endpoint, after the per-profile
-// limit: it reads the profile a tools/call names before the SDK does, so
+// serveMCP answers the window's MCP endpoint. A POST is read here, before
+// the SDK: a batch (a JSON array) is refused; what is not a JSON-RPC
+// request of a method the window has is answered as JSON-RPC says
+// (jsonrpc.go); a tools/call counts against the per-profile limit, so
 // that a request past it is answered 429, as UCP asks of MCP over HTTP,
-// with a JSON-RPC error of code -32000 and its retry_after.
+// with a JSON-RPC error of code -32000 and its retry_after; then the SDK
+// answers, JSON to a client that accepts only JSON, with the HTTP status
+// of a UCP error.
+//
+// Batches are refused rather than counted call by call: the window speaks
+// MCP 2025-11-25 and later, which have none, and the SDK, which takes a
+// request without MCP-Protocol-Version for 2025-03-26, would otherwise run
+// a whole array of calls for one request of the per-address limit and one
+// parse of the per-profile one.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && s.agents != nil {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				http.Error(w, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+	if r.Method != http.MethodPost {
+		s.mcp.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcInvalidRequest, "request body exceeds "+strconv.FormatInt(mbe.Limit, 10)+" bytes")
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "the request body could not be read")
+		return
+	}
+	if isBatch(body) {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcInvalidRequest,
+			"message": "Batches are not supported: send one JSON-RPC request per POST (MCP 2025-11-25 and later have no batches)."}})
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if rpcProblem(w, body) {
+		return
+	}
+	if s.agents != nil {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				Arguments toolArgs `json:"arguments"`
+				Arguments toolArgs       `json:"arguments"`
+				Meta      map[string]any `json:"_meta"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
-			if d := s.profileWait(m.Params.Arguments.Meta.Agent.Profile); d > 0 {
+			profile := agentProfileOf(&m.Params.Arguments, m.Params.Meta)
+			if d := s.profileWait(profile); d > 0 {
 				tooManyRPC(w, m.ID, d)
 				return
 			}
+			r = r.WithContext(context.WithValue(r.Context(), countedProfileKey{}, profile))
 		}
 	}
-	s.mcp.ServeHTTP(w, r)
+	acceptJSON(r)
+	st := &rpcStatus{}
+	r = r.WithContext(context.WithValue(r.Context(), rpcStatusKey{}, st))
+	s.mcp.ServeHTTP(&statusWriter{ResponseWriter: w, st: st}, r)
+}
+
+// rpcInvalidRequest is JSON-RPC's code for a request that is not a valid
+// Request object: here, a batch.
+const rpcInvalidRequest = -32600
+
+// countedProfileKey holds, in a tools/call's context, the agent profile
+// serveMCP counted against the per-profile limit.
+type countedProfileKey struct{}
+
+// agentProfileOf is the agent profile a tools/call names, where the
+// per-profile limit and the tool both read it: UCP's
+// meta["ucp-agent"].profile in the arguments, else the same in MCP's own
+// _meta, where some clients write it.
+func agentProfileOf(args *toolArgs, meta map[string]any) string {
+	if p := args.Meta.Agent.Profile; p != "" {
+		return string(p)
+	}
+	if m, ok := meta["ucp-agent"].(map[string]any); ok {
+		p, _ := m["profile"].(string)
+		return p
+	}
+	return ""
+}
+
+// isBatch reports whether a request body is a JSON-RPC batch: a JSON
+// array, after the white space JSON allows before it (as the SDK reads
+// it).
+func isBatch(body []byte) bool {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	return len(b) > 0 && b[0] == '['
 }
 
 // tooManyRPC answers 429 with Retry-After and UCP's JSON-RPC error.
 func tooManyRPC(w http.ResponseWriter, id json.RawMessage, after time.Duration) {
-	secs := int(math.Ceil(max(after, time.Second).Seconds()))
+	secs := retrySeconds(after)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	if len(id) == 0 {
 		id = json.RawMessage("null")

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vitrine/vitrine/internal/addrlimit"
 	"github.com/vitrine/vitrine/internal/safefetch"
 	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
@@ -31,9 +32,22 @@ const (
 	// for this long (UCP's backoff on failures): a flood of requests
 	// naming a dead host costs one fetch a window of it.
 	profileFailTTL = 30 * time.Second
+	// A profile kept serves this long past its time when fetching it
+	// again is past a limit.
+	profileStaleMax = 24 * time.Hour
 	// profileCacheSize bounds the profiles kept (a fixed discovery
 	// footprint, as UCP recommends).
 	profileCacheSize = 2000
+	// The fetches of every request together: each new profile URL costs
+	// an outbound request.
+	profileFetchRate  = 20
+	profileFetchBurst = 50
+	// The fetches one client address causes, well below those of all:
+	// an agent names one profile, so 10 new ones and then one every 6 s
+	// serve any real client, and a client rotating profile URLs meets
+	// this quota long before it can empty the budget every window shares.
+	profileFetchAddrEvery = 6 * time.Second
+	profileFetchAddrBurst = 10
 )
 
 // agentProfile is what the window reads of an agent's profile.
@@ -65,10 +79,12 @@ type profiles struct {
 	fetcher *safefetch.Fetcher
 	now     func() time.Time
 	group   singleflight.Group
-	// fetches bounds the fetches of every request together: new profile
-	// URLs cost an outbound request each.
-	fetches *rate.Limiter
-	onFetch func(result string)
+	// fetches bounds the fetches of every request together; fromAddr
+	// those of each client address (addrlimit.Key), as the authorization
+	// server bounds its client metadata documents.
+	fetches  *rate.Limiter
+	fromAddr *addrlimit.Table
+	onFetch  func(result string)
 
 	mu    sync.Mutex
 	cache map[string]*cachedProfile
@@ -76,7 +92,8 @@ type profiles struct {
 
 func newProfiles(insecure bool, onFetch func(string)) *profiles {
 	return &profiles{fetcher: safefetch.New("a UCP profile", profileMaxBytes, profileTimeout, insecure), now: time.Now,
-		fetches: rate.NewLimiter(20, 50), onFetch: onFetch, cache: map[string]*cachedProfile{}}
+		fetches: rate.NewLimiter(profileFetchRate, profileFetchBurst), fromAddr: addrlimit.New(rate.Every(profileFetchAddrEvery), profileFetchAddrBurst, 0),
+		onFetch: onFetch, cache: map[string]*cachedProfile{}}
 }
 
 // Errors of negotiation, UCP's codes.
@@ -94,11 +111,14 @@ func profileMalformed(content string) *ucpError {
 
 func versionUnsupported(v string) *ucpError {
 	return &ucpError{status: http.StatusUnprocessableEntity, rpc: rpcNegotiation, code: "version_unsupported",
-		content: "Protocol version " + strconv.Quote(v) + " is not supported. This business supports version " + Version + "."}
+		content: "Protocol version " + strconv.Quote(v) + " is not supported. This business supports versions " + strings.Join(Versions, " and ") + "."}
 }
 
-// get returns the profile at u, from the cache while fresh.
-func (ps *profiles) get(ctx context.Context, u string) (*agentProfile, *ucpError) {
+// get returns the profile at u for the client of key client (its
+// addrlimit.Key), from the cache while fresh. A fetch counts against the
+// client's quota, then the budget of all; past either, a profile kept
+// but stale serves.
+func (ps *profiles) get(ctx context.Context, client, u string) (*agentProfile, *ucpError) {
 	if u == "" {
 		return nil, invalidProfileURL("The request names no agent profile: send meta[\"ucp-agent\"].profile (MCP) or the UCP-Agent header (REST).")
 	}
@@ -115,8 +135,21 @@ func (ps *profiles) get(ctx context.Context, u string) (*agentProfile, *ucpError
 	if c != nil && now.Before(c.until) {
 		return c.profile, c.err
 	}
+	kept := c
+	stale := kept != nil && kept.profile != nil && now.Sub(kept.until) < profileStaleMax
+	if d := ps.fromAddr.Wait(client, now); d > 0 {
+		if stale {
+			return kept.profile, nil
+		}
+		e := rateLimited(d)
+		e.content = "Too many agent profiles were fetched for your address; retry after the time given."
+		return nil, e
+	}
 	v, _, _ := ps.group.Do(u, func() (any, error) {
 		if !ps.fetches.Allow() {
+			if stale {
+				return kept, nil
+			}
 			// Not kept: the limit is the server's, not the profile's.
 			return &cachedProfile{err: profileUnreachable("Too many agent profiles are being fetched; try again in a few seconds.")}, nil
 		}
@@ -152,7 +185,7 @@ func (ps *profiles) fetch(ctx context.Context, u string) *cachedProfile {
 		return &cachedProfile{err: profileMalformed("The agent profile is not a UCP profile: a JSON object whose ucp object holds a version (YYYY-MM-DD) and capabilities."), until: now.Add(profileFailTTL)}
 	}
 	ttl := cacheTTL(header.Get("Cache-Control"))
-	if doc.UCP.Version != Version {
+	if !supported(doc.UCP.Version) {
 		ps.onFetch("version_unsupported")
 		return &cachedProfile{err: versionUnsupported(doc.UCP.Version), until: now.Add(ttl)}
 	}
@@ -166,7 +199,7 @@ func (ps *profiles) fetch(ctx context.Context, u string) *cachedProfile {
 				ps.onFetch("malformed")
 				return &cachedProfile{err: profileMalformed("The agent profile's capability " + name + " is not an object with a version."), until: now.Add(profileFailTTL)}
 			}
-			if c.Version == Version {
+			if c.Version == doc.UCP.Version {
 				p.Capabilities[name] = true
 			}
 		}
@@ -261,15 +294,20 @@ func splitOutsideQuotes(s string, sep byte) []string {
 	return append(out, s[start:])
 }
 
-// negotiate reads the agent's profile and checks that it supports the capability the operation needs. A refusal
-// is a ucpError; an agent that lacks the capability gets UCP's
-// capabilities_incompatible outcome (ok false, no error).
-func (s *Server) negotiate(ctx context.Context, profileURL, capability string) (ok bool, err *ucpError) {
-	p, perr := s.profiles.get(ctx, profileURL)
+// negotiate reads the agent's profile and checks that it supports the
+// capability the operation needs, at the release the profile declares,
+// which the answer is then written in. A refusal is a ucpError; an agent
+// that lacks the capability gets UCP's capabilities_incompatible outcome
+// (ok false, no error).
+func (s *Server) negotiate(ctx context.Context, win *Window, profileURL, capability string) (version string, ok bool, err *ucpError) {
+	p, perr := s.profiles.get(ctx, win.client, profileURL)
 	if perr != nil {
-		return false, perr
+		if perr.status == http.StatusTooManyRequests {
+			s.metrics.limited.WithLabelValues("profile_fetch").Inc()
+		}
+		return "", false, perr
 	}
-	return p.Capabilities[capability], nil
+	return p.Version, p.Capabilities[capability], nil
 }
 
 // profileWait applies the per-profile limit to a request naming
@@ -285,13 +323,13 @@ func (s *Server) profileWait(profileURL string) time.Duration {
 	return d
 }
 
-// incompatible is UCP's answer to an agent whose profile shares no
-// version of the capability an operation needs.
-func incompatible(win *Window, capability string) map[string]any {
+// incompatible is UCP's answer, at release v, to an agent whose profile
+// shares no version of the capability an operation needs.
+func incompatible(win *Window, v, capability string) map[string]any {
 	out := map[string]any{
-		"ucp": map[string]any{"version": Version, "status": "error", "capabilities": map[string]any{}},
+		"ucp": map[string]any{"version": v, "status": "error", "capabilities": map[string]any{}},
 		"messages": []message{{Type: "error", Code: "capabilities_incompatible", Severity: "unrecoverable",
-			Content: "The agent's profile does not support " + capability + " at version " + Version + "."}},
+			Content: "The agent's profile does not support " + capability + " at version " + v + "."}},
 	}
 	if u := win.continueURL(); u != "" {
 		out["continue_url"] = u

@@ -44,8 +44,26 @@ func matchesETag(header, etag string) bool {
 	return false
 }
 
-// run runs one operation on a request body, for both transports.
-func (s *Server) run(ctx context.Context, win *Window, op string, body []byte) (any, error) {
+// run runs one operation on a request body, for both transports, and
+// answers it at release v, the one negotiated.
+func (s *Server) run(ctx context.Context, win *Window, op, v string, body []byte) (any, error) {
+	res, err := s.operate(ctx, win, op, body)
+	if err != nil {
+		return nil, err
+	}
+	switch r := res.(type) {
+	case *searchResponse:
+		r.UCP = r.UCP.at(v)
+	case *lookupResponse:
+		r.UCP = r.UCP.at(v)
+	case *productResponse:
+		r.UCP = r.UCP.at(v)
+	}
+	return res, nil
+}
+
+// operate runs one operation on a request body.
+func (s *Server) operate(ctx context.Context, win *Window, op string, body []byte) (any, error) {
 	switch op {
 	case "search":
 		var req searchRequest
@@ -130,14 +148,14 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		return
 	}
 	capability := capabilityOf(op)
-	ok, uerr := s.negotiate(r.Context(), profileURL, capability)
+	v, ok, uerr := s.negotiate(r.Context(), win, profileURL, capability)
 	if uerr != nil {
 		s.refuseREST(w, win, op, uerr)
 		return
 	}
 	if !ok {
 		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
-		writeJSON(w, http.StatusOK, incompatible(win, capability))
+		writeJSON(w, http.StatusOK, incompatible(win, v, capability))
 		return
 	}
 	// The answer is tagged by the catalog's stamp and the request: an
@@ -147,16 +165,16 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		s.internal(w, r, "read a catalog's stamp", err)
 		return
 	}
-	etag := tag([]byte(stamp), []byte(op), []byte(win.Base), body)
+	etag := tag([]byte(stamp), []byte(op), []byte(v), []byte(win.Base), body)
 	w.Header().Set("Cache-Control", "public, no-cache")
 	w.Header().Set("ETag", etag)
-	w.Header().Set("Vary", "UCP-Agent")
+	w.Header().Add("Vary", "UCP-Agent")
 	if matchesETag(r.Header.Get("If-None-Match"), etag) {
 		s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "not_modified").Inc()
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	res, err := s.run(r.Context(), win, op, body)
+	res, err := s.run(r.Context(), win, op, v, body)
 	if err != nil {
 		var ue *ucpError
 		if errors.As(err, &ue) {
@@ -178,7 +196,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 func (s *Server) refuseREST(w http.ResponseWriter, win *Window, op string, e *ucpError) {
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, e.code).Inc()
 	if e.status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(e.retryAfter)))
 	}
 	writeJSON(w, e.status, refusal(win, e))
 }

@@ -4,7 +4,7 @@
 // domain): its UCP business profile at /.well-known/ucp, UCP's catalog
 // over MCP at /ucp/mcp (search_catalog, lookup_catalog, get_product, and
 // nothing else) and over REST at /ucp/catalog/{search,lookup,product},
-// and the merchant feeds of package shopwindow/feed at /feeds/.
+// and the merchant feeds of package internal/feed at /feeds/.
 //
 // Everything here is public and hostile: no token is read, no admin tool,
 // resource or page is reachable, only active products and public fields
@@ -15,7 +15,6 @@ package shopwindow
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"math"
@@ -31,9 +30,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/addrlimit"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
 	catalogs "github.com/vitrine/vitrine/service/catalog"
-	"github.com/vitrine/vitrine/shopwindow/feed"
 	"golang.org/x/time/rate"
 )
 
@@ -88,6 +87,9 @@ type Window struct {
 	Base string
 	// Origin is the server's public URL, for relative media paths.
 	Origin string
+	// client is the key (addrlimit.Key) of the request's client address,
+	// which the per-address limits count.
+	client string
 	// reader reads the window's catalog: anyone, anonymous, reading the
 	// company's published products.
 	reader *catalogs.Shopper
@@ -99,7 +101,8 @@ type Server struct {
 	opts     Options
 	log      *slog.Logger
 	own      string // the host of PublicURL, lower case, without a port
-	scheme   string
+	scheme   string // PublicURL's, https without one
+	port     string // PublicURL's, if it names one
 	catalog  *catalog
 	profiles *profiles
 	mcp      http.Handler
@@ -130,7 +133,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		if err != nil || u.Host == "" {
 			return nil, errors.New("the shop window needs an absolute public URL")
 		}
-		s.own, s.scheme = strings.ToLower(u.Hostname()), u.Scheme
+		s.own, s.scheme, s.port = strings.ToLower(u.Hostname()), u.Scheme, u.Port()
 	}
 	s.opts.ShopDomain = strings.TrimSuffix(strings.ToLower(opts.ShopDomain), ".")
 	s.profiles = newProfiles(opts.InsecureProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
@@ -162,7 +165,7 @@ func (s *Server) Route(next http.Handler) http.Handler {
 			}
 			s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
 				return s.cat.OpenWindowBySlug(ctx, slug)
-			}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+			}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 			return
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
@@ -182,16 +185,18 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
 			return s.cat.OpenWindowByDomain(ctx, host)
-		}, func(*vitrine.Tenant) string { return s.hostRoot(r, host) }, r.URL.Path)
+		}, func(*vitrine.Tenant) string { return s.hostRoot(host) }, r.URL.Path)
 	})
 }
 
 // hostRoot is the root URL of a window served at a host of its own: the
-// server's scheme, the host as hostOf wrote it, the request's port if it
-// named one.
-func (s *Server) hostRoot(r *http.Request, host string) string {
-	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
-		host = net.JoinHostPort(host, port)
+// scheme and port of the public URL (https and none without one), the
+// host as hostOf wrote it. Never the port the request's Host names: the
+// profile is cacheable by anyone, and a cache that keys on the host name
+// alone would hand every agent the port one client wrote.
+func (s *Server) hostRoot(host string) string {
+	if s.port != "" {
+		host = net.JoinHostPort(host, s.port)
 	}
 	return s.scheme + "://" + host
 }
@@ -249,14 +254,15 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
+	addr := r.RemoteAddr
+	if s.opts.ClientAddr != nil {
+		addr = s.opts.ClientAddr(r)
+	} else if h, _, err := net.SplitHostPort(addr); err == nil {
+		addr = h
+	}
+	client := addrlimit.Key(addr)
 	if s.addrs != nil {
-		addr := r.RemoteAddr
-		if s.opts.ClientAddr != nil {
-			addr = s.opts.ClientAddr(r)
-		} else if h, _, err := net.SplitHostPort(addr); err == nil {
-			addr = h
-		}
-		if d := s.addrs.Wait(addrlimit.Key(addr), time.Now()); d > 0 {
+		if d := s.addrs.Wait(client, time.Now()); d > 0 {
 			s.metrics.limited.WithLabelValues("address").Inc()
 			if route == "mcp" {
 				tooManyRPC(w, nil, d)
@@ -275,14 +281,19 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
-	win := &Window{Tenant: reader.Tenant(), Shop: reader.Shop(), Base: base(reader.Tenant()), Origin: s.origin(r), reader: reader}
+	win := &Window{Tenant: reader.Tenant(), Shop: reader.Shop(), Base: base(reader.Tenant()), Origin: s.origin(r), client: client, reader: reader}
+	if s.opts.PublicURL == "" {
+		// The window's URLs are the request's own (origin): a shared
+		// cache must keep them apart by the whole Host, port included.
+		w.Header().Add("Vary", "Host")
+	}
 	r = r.WithContext(context.WithValue(r.Context(), windowKey{}, win))
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.Limits.MaxBodyBytes)
 	}
 	switch route {
 	case "profile":
-		s.serveProfile(w, r, win)
+		s.serveProfile(w, r, win, profileVersion(path))
 	case "mcp":
 		s.serveMCP(w, r)
 	case "search", "lookup", "product":
@@ -320,12 +331,15 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 
 // stampsSeen remembers, per company, its catalog's latest stamp and when
 // this instance first saw it: the feeds' Last-Modified. The stamp says
-// whether the catalog changed, not when; the first sight of a stamp is
-// never before its change, so a client that has the feed of an older
-// stamp from this instance is never told 304 by If-Modified-Since.
-// Another instance names its own time for the same stamp: a later one
-// costs a client a download; within one second of a change, an earlier
-// one could answer 304 to a client that sends If-Modified-Since alone
+// whether the catalog changed, not when; the second of its first sight is
+// taken for its date. A client that has the feed of an older stamp holds
+// an earlier date, so If-Modified-Since never answers it 304: when two
+// stamps are seen within one second, the second's date is the next
+// second, and until the clock reaches it the feed is sent without a
+// Last-Modified (RFC 9110, 8.8.2.1: never a date after the answer's
+// own). Another instance names its own time for the same stamp: a later
+// one costs a client a download; an earlier one, within one second of a
+// change, could answer 304 to a client that sends If-Modified-Since alone
 // (If-None-Match, which the feeds' readers send, decides first). One
 // entry a company.
 type stampsSeen struct {
@@ -338,34 +352,35 @@ type stampSeen struct {
 	at    time.Time
 }
 
+// since returns the date of the company's feed at stamp, zero for none
+// yet (then the feed has no Last-Modified).
 func (s *stampsSeen) since(tenantID, stamp string) time.Time {
+	now := time.Now().UTC()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.m[tenantID]
-	if ok && e.stamp == stamp {
-		return e.at
+	if !ok || e.stamp != stamp {
+		if s.m == nil {
+			s.m = map[string]stampSeen{}
+		}
+		// In whole seconds, as HTTP dates are, and after the previous
+		// stamp's.
+		at := now.Truncate(time.Second)
+		if ok && !at.After(e.at) {
+			at = e.at.Add(time.Second)
+		}
+		e = stampSeen{stamp, at}
+		s.m[tenantID] = e
 	}
-	if s.m == nil {
-		s.m = map[string]stampSeen{}
+	if e.at.After(now) {
+		return time.Time{}
 	}
-	// In whole seconds, as HTTP dates are: the next second, and after the
-	// previous stamp's, so that a client holding that one's date is not
-	// told 304 for this one.
-	at := time.Now().UTC().Truncate(time.Second).Add(time.Second)
-	if ok && !at.After(e.at) {
-		at = e.at.Add(time.Second)
-	}
-	s.m[tenantID] = stampSeen{stamp, at}
-	return at
+	return e.at
 }
 
 // routeOf names the route of a window's path, "" for none.
 func routeOf(method, path string) string {
 	switch path {
-	case "/.well-known/ucp":
-		if method == http.MethodGet || method == http.MethodHead {
-			return "profile"
-		}
 	case "/ucp/mcp":
 		return "mcp"
 	case "/ucp/catalog/search":
@@ -378,15 +393,33 @@ func routeOf(method, path string) string {
 		return "google"
 	case "/feeds/openai.jsonl.gz":
 		return "openai"
+	default:
+		// /.well-known/ucp and /.well-known/ucp/{release} (discovery.go).
+		if profileVersion(path) != "" && (method == http.MethodGet || method == http.MethodHead) {
+			return "profile"
+		}
 	}
 	return ""
 }
 
 // tooMany answers 429 with the seconds to wait.
 func tooMany(w http.ResponseWriter, after time.Duration) {
-	w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(max(after, time.Second).Seconds()))))
+	w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(after)))
 	writeJSON(w, http.StatusTooManyRequests, map[string]string{"code": "rate_limited",
 		"content": "Too many requests; retry after the time in Retry-After."})
+}
+
+// retrySeconds is a wait in whole seconds, at least one, for Retry-After
+// and retry_after.
+func retrySeconds(after time.Duration) int {
+	return int(math.Ceil(max(after, time.Second).Seconds()))
+}
+
+// rateLimited is a request past a limit, answered 429 on REST and with
+// UCP's -32000 on MCP, with the time to wait.
+func rateLimited(after time.Duration) *ucpError {
+	return &ucpError{status: http.StatusTooManyRequests, rpc: rpcProtocol, code: "rate_limited",
+		content: "Too many requests; retry after the time in Retry-After.", retryAfter: after}
 }
 
 // internal answers an error the client cannot act on, without its
@@ -395,48 +428,6 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, what string, e
 	id := vitrine.NewID()
 	s.log.Error("shop window: "+what, "request_id", id, "path", r.URL.Path, "err", err)
 	writeJSON(w, http.StatusInternalServerError, map[string]string{"code": "internal_error", "content": "Internal error (request " + id + ")."})
-}
-
-// businessProfile is the window's UCP profile.
-func businessProfile(win *Window) map[string]any {
-	spec := func(p string) string { return specBase + "/specification/" + p }
-	caps := map[string]any{}
-	for _, name := range capabilities {
-		short := strings.TrimPrefix(name, "dev.ucp.shopping.catalog.")
-		file := "catalog_" + short + ".json"
-		caps[name] = []map[string]string{{"version": Version, "spec": spec("catalog/" + short), "schema": schemaBase + file}}
-	}
-	return map[string]any{"ucp": map[string]any{
-		"version": Version,
-		"services": map[string]any{ServiceName: []map[string]string{
-			{"version": Version, "spec": spec("overview"), "transport": "mcp",
-				"schema": specBase + "/services/shopping/mcp.openrpc.json", "endpoint": win.Base + "/ucp/mcp"},
-			{"version": Version, "spec": spec("overview"), "transport": "rest",
-				"schema": specBase + "/services/shopping/rest.openapi.json", "endpoint": win.Base + "/ucp"},
-		}},
-		"capabilities":     caps,
-		"payment_handlers": map[string]any{},
-	}}
-}
-
-// serveProfile answers /.well-known/ucp: cacheable by anyone for five
-// minutes (UCP asks for public and at least 60 s), tagged by its content.
-func (s *Server) serveProfile(w http.ResponseWriter, r *http.Request, win *Window) {
-	body, _ := json.Marshal(businessProfile(win))
-	etag := tag(body)
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	w.Header().Set("ETag", etag)
-	s.metrics.requests.WithLabelValues(win.Tenant.Slug, "profile", "ok").Inc()
-	if matchesETag(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	if r.Method == http.MethodHead {
-		return
-	}
-	w.Write(body)
 }
 
 // metrics count the windows' reads by company and operation.
@@ -457,7 +448,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"operation", "transport"}),
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile).",
+			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile, profile_fetch: an address's quota of agent profile fetches).",
 		}, []string{"limit"}),
 		profileFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vitrine_shop_profile_fetches_total", Help: "Agent profiles fetched, by result (ok, unreachable, malformed, version_unsupported).",

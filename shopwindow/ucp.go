@@ -2,25 +2,47 @@ package shopwindow
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/sanitize"
 )
 
-// The Universal Commerce Protocol as a window speaks it: release
-// 2026-04-08, the dev.ucp.shopping service, its two catalog capabilities.
-// Nothing else of UCP (checkout, cart, orders, identity linking, payment
-// handlers) is Vitrine's: a catalog does not sell.
+// The Universal Commerce Protocol as a window speaks it: releases
+// 2026-08-25 and 2026-04-08 side by side, the dev.ucp.shopping service,
+// its two catalog capabilities. Nothing else of UCP (checkout, cart,
+// orders, identity linking, payment handlers) is Vitrine's: a catalog does
+// not sell.
 const (
-	Version        = "2026-04-08"
+	// Version is the release the window's profile at /.well-known/ucp
+	// declares; the others of Versions are its supported_versions, each
+	// with a profile of its own at /.well-known/ucp/{version}.
+	Version        = "2026-08-25"
 	ServiceName    = "dev.ucp.shopping"
 	CapSearch      = "dev.ucp.shopping.catalog.search"
 	CapLookup      = "dev.ucp.shopping.catalog.lookup"
-	specBase       = "https://ucp.dev/" + Version
-	schemaBase     = specBase + "/schemas/shopping/"
 	maxDescription = 5000 // runes of a product's plain description in an answer
 )
+
+// Versions are the UCP releases a window serves, the newest first. An
+// agent's profile names one; the window answers in it: its envelope, its
+// capabilities' versions, its shapes. What the catalog capability's
+// answers hold is the same at both (2026-08-25 moved the common types'
+// schemas, renamed nothing a catalog answer writes, and added only what a
+// window may leave out: policies, actions, quantity_unit, fulfillment).
+var Versions = []string{Version, "2026-04-08"}
+
+// supported reports whether the window serves UCP release v.
+func supported(v string) bool { return slices.Contains(Versions, v) }
+
+// schemaBase is where the newest release's shopping schemas are: the tools'
+// declarations name UCP's types there (the catalog's are the same at
+// both releases).
+const schemaBase = "https://ucp.dev/" + Version + "/schemas/shopping/"
+
+// specBase is where release v's specification is published.
+func specBase(v string) string { return "https://ucp.dev/" + v }
 
 // capabilities are the window's, by name.
 var capabilities = []string{CapSearch, CapLookup}
@@ -37,8 +59,22 @@ type capabilityRef struct {
 	Version string `json:"version"`
 }
 
+// envelopeFor is an answer's envelope at the newest release; run (rest.go)
+// writes the release negotiated into it (at).
 func envelopeFor(capability, status string) envelope {
 	return envelope{Version: Version, Status: status, Capabilities: map[string][]capabilityRef{capability: {{Version: Version}}}}
+}
+
+// at is the envelope at release v: the version processed and the
+// capabilities' versions, which are the release's own (UCP's dev.ucp.*
+// capabilities are versioned with the release).
+func (e envelope) at(v string) envelope {
+	caps := make(map[string][]capabilityRef, len(e.Capabilities))
+	for name := range e.Capabilities {
+		caps[name] = []capabilityRef{{Version: v}}
+	}
+	e.Version, e.Capabilities = v, caps
+	return e
 }
 
 // price is an amount in minor units of its currency.

@@ -1,12 +1,12 @@
 package signin
 
 import (
-	"github.com/vitrine/vitrine"
-
 	"context"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/vitrine/vitrine"
 )
 
 // OAuthClient is an application that connects through Vitrine's own OAuth

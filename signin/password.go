@@ -1,12 +1,12 @@
 package signin
 
 import (
-	"github.com/vitrine/vitrine"
-
 	"context"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vitrine/vitrine"
 )
 
 // Password lengths, in characters.

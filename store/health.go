@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 

@@ -1,12 +1,12 @@
 package store_test
 
 import (
-	"github.com/vitrine/vitrine/signin"
 	"testing"
 	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/signin"
 )
 
 // A connected app shows its client and the last use of its tokens; revoking

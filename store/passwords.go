@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 

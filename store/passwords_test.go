@@ -3,7 +3,6 @@ package store_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/signin"
 	"github.com/vitrine/vitrine/store"
 )
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/vitrine/vitrine"
-
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/accounts"
 	"github.com/vitrine/vitrine/store"

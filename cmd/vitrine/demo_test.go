@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/vitrine/vitrine"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vitrine/vitrine"
 )
 
 // The demo, as a newcomer runs it from the repository (bin/vitrine): its

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/service/accounts"
+	"golang.org/x/sys/unix"
 )
 
 // openTerminal opens a pseudo-terminal: what is written to the returned

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,4 +208,74 @@ func TestServeDemoPrintsReadmeURLConfig(t *testing.T) {
 		return
 	}
 	t.Fatalf("serve --demo printed no %q line:\n%s", label, strings.Join(lines, "\n"))
+}
+
+// README.md's layout table (under "## Layout") has a row for every Go
+// package of the module, by its directory (`store/internal/sqldb/`; the
+// root as `*.go` (root)), and every row it has names a directory that
+// exists: a package added, moved or removed shows here until the table
+// says so.
+func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, ok := strings.Cut(string(readme), "\n## Layout\n")
+	if !ok {
+		t.Fatal(`README.md has no "## Layout" section`)
+	}
+	if i := strings.Index(layout, "\n## "); i >= 0 {
+		layout = layout[:i]
+	}
+	rows := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)`").FindAllStringSubmatch(layout, -1) {
+		path := strings.TrimSuffix(m[1], "/")
+		if path == "*.go" {
+			path = "."
+		}
+		rows[path] = true
+	}
+	if len(rows) == 0 {
+		t.Fatal("README.md's layout section has no table of paths")
+	}
+
+	root := filepath.Join("..", "..")
+	packages := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			// What the go command leaves out of ./..., and npm's folders.
+			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".go") {
+			rel, err := filepath.Rel(root, filepath.Dir(path))
+			if err != nil {
+				return err
+			}
+			packages[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range slices.Sorted(maps.Keys(packages)) {
+		if !rows[p] {
+			t.Errorf("README.md's layout table has no row for the package %s: add one under \"## Layout\",\n\t| `%s/` | what it holds |\nand its row in docs/architecture.md's tables", p, p)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(rows)) {
+		if packages[p] {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err != nil || !fi.IsDir() {
+			t.Errorf("README.md's layout table has a row for %s, which is not a directory of the module: remove it, or name where it moved", p)
+		}
+	}
 }

@@ -135,9 +135,9 @@ func (f OAuthFlags) config() (*httpserver.OAuth, error) {
 type LimitFlags struct {
 	IPRate           float64       `default:"${ip_rate}" help:"Requests per second from one address."`
 	IPBurst          int           `default:"${ip_burst}" help:"Requests at once from one address."`
-	TokenRate        float64       `default:"${token_rate}" help:"Requests per second with one token."`
-	TokenBurst       int           `default:"${token_burst}" help:"Requests at once with one token."`
-	TokenConcurrency int           `default:"${token_concurrency}" help:"Calls of one token in flight at once."`
+	TokenRate        float64       `default:"${token_rate}" help:"Requests per second with one token (each call of a JSON-RPC batch counts as one)."`
+	TokenBurst       int           `default:"${token_burst}" help:"Requests at once with one token (each call of a JSON-RPC batch counts as one)."`
+	TokenConcurrency int           `default:"${token_concurrency}" help:"Calls of one token in flight at once (each call of a JSON-RPC batch counts; a batch larger than this or --token-burst is refused)."`
 	MaxBody          int64         `default:"${max_body}" help:"Largest request body, in bytes."`
 	BodyTimeout      time.Duration `default:"${body_timeout}" help:"Longest time a client may take to send a request body."`
 	AllowedOrigins   []string      `placeholder:"ORIGIN" help:"Browser origins (https://app.example.com) allowed to call; when set, every other origin is refused. Unset: other origins are refused when the server listens beyond loopback (DNS-rebinding protection)."`
@@ -256,6 +256,11 @@ func (c *ServeCmd) Run(e *env) error {
 	hopts := httpserver.Options{Logger: log, Metrics: reg, OAuth: oauth, PublicURL: publicURL, Limits: limits, Ready: db.Ready, Shop: shop}
 	if as != nil {
 		hopts.AuthorizationServer = as
+	}
+	if c.Demo {
+		// The images the demo's products name, served by the server that
+		// runs the demo only.
+		hopts.Routes = map[string]http.Handler{"GET " + demo.ImagesPath + "{file}": demo.Images()}
 	}
 	// The metrics name every tool and how it is used: not for whoever
 	// reaches the main address, nor for the internet a proxy in front

@@ -260,3 +260,31 @@ func TestEnvironmentTwins(t *testing.T) {
 }
 
 func sqlOpen(path string) (*sql.DB, error) { return sql.Open("sqlite3", "file:"+path) }
+
+// The demo's images are served by the server that runs the demo, and by
+// no other: the same database served without --demo answers 404 there.
+func TestDemoImagesOnlyWithDemo(t *testing.T) {
+	files, err := filepath.Glob("../../demo/images/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no demo image: %v", err)
+	}
+	image := "/demo/images/" + filepath.Base(files[0])
+	db := filepath.Join(t.TempDir(), "demo.db")
+	withDemo := serveHere(t, "--db", db, "--demo")
+	res, err := http.Get(withDemo.url + image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "image/") {
+		t.Errorf("serve --demo: GET %s: %d %s", image, res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if code := withDemo.stop(); code != 0 {
+		t.Fatalf("serve --demo exited with %d: %s", code, withDemo.stderr.String())
+	}
+	plain := serveHere(t, "--db", db)
+	defer plain.stop()
+	if code, body := get(t, plain.url+image); code != 404 {
+		t.Errorf("serve without --demo: GET %s: %d %.40q", image, code, body)
+	}
+}

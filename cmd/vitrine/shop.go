@@ -12,7 +12,7 @@ import (
 	"github.com/vitrine/vitrine/service/shop"
 )
 
-// ShopCmd groups the commands of a company's shop window (issue 34).
+// ShopCmd groups the commands of a company's shop window.
 type ShopCmd struct {
 	Show  ShopShowCmd  `cmd:"" help:"Show a company's shop window: open or closed, its settings, the option mapping in effect, its URLs."`
 	Open  ShopOpenCmd  `cmd:"" help:"Open a company's shop window, with the settings given."`
@@ -34,7 +34,7 @@ type shopSettings struct {
 	Country    *string           `placeholder:"CC" help:"The ISO 3166-1 alpha-2 code of the country it sells to (BR, US); \"\" clears it."`
 	Stock      *string           `placeholder:"availability|exact" help:"What the public sees of stock: availability (in stock, out of stock, backorder) or exact quantities."`
 	Domain     *string           `placeholder:"HOST" help:"The company's own host name, at whose root the window is served too (point its DNS and TLS at the server); \"\" clears it."`
-	Option     map[string]string `placeholder:"NAME=ATTR" help:"Map an option name to the feed attribute it fills (size, color, material, pattern, gender, age_group; empty for none), over the defaults; repeat it. Given, it replaces the company's mapping."`
+	Option     map[string]string `placeholder:"NAME=ATTR" help:"Map an option name, or the key of a public attribute, to the feed attribute it fills (size, color, material, pattern, gender, age_group, mpn; empty for none), over the defaults; repeat it. The feeds send an MPN only from what is mapped to mpn. Given, it replaces the company's mapping."`
 }
 
 func (s shopSettings) changes(open bool) shop.Changes {

@@ -35,9 +35,10 @@ func TestShopCommands(t *testing.T) {
 			t.Errorf("show, never set:\n%s", out)
 		}
 		opened := mustJSON(t, "shop", "open", d, "--tenant", verde, "--product-url", "https://verde.example/p/{handle}", "--country", "br",
-			"--domain", "loja.verde.example", "--option", "Estilo=pattern", "--public-url", "https://vitrine.example", "--shop-domain", "shops.example")
+			"--domain", "loja.verde.example", "--option", "Estilo=pattern", "--option", "codigo_fabricante=mpn", "--public-url", "https://vitrine.example", "--shop-domain", "shops.example")
 		urls, _ := opened["urls"].(map[string]any)
 		if opened["open"] != true || opened["country"] != "BR" || opened["version"] != 1.0 || opened["options"].(map[string]any)["estilo"] != "pattern" ||
+			opened["options"].(map[string]any)["codigo_fabricante"] != "mpn" ||
 			urls["google_feed"] != "https://vitrine.example/shops/mercado-verde/feeds/google.xml" {
 			t.Errorf("open: %v", opened)
 		}

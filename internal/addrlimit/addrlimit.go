@@ -51,11 +51,20 @@ func New(limit rate.Limit, burst, size int) *Table {
 // Wait takes one request of key at now: it returns 0 when the request may
 // go ahead (and counts it), or how long the key must wait for its next
 // one (and counts nothing).
-func (t *Table) Wait(key string, now time.Time) time.Duration {
+func (t *Table) Wait(key string, now time.Time) time.Duration { return t.WaitN(key, now, 1) }
+
+// WaitN takes n requests of key at once (the calls of one JSON-RPC batch),
+// all or none: it returns 0 when they may go ahead (and counts them), or
+// how long the key must wait before they may (and counts nothing). n past
+// the burst never may: WaitN then returns rate.InfDuration.
+func (t *Table) WaitN(key string, now time.Time, n int) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	lim := t.bucket(key, now)
-	res := lim.ReserveN(now, 1)
+	res := lim.ReserveN(now, n)
+	if !res.OK() {
+		return rate.InfDuration
+	}
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
 		return d

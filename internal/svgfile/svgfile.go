@@ -1,5 +1,5 @@
-// Package svgfile serves SVG images built into the binary (the icons, the
-// demo's photos) with the headers of an image that changes only with a
+// Package svgfile serves SVG images built into the binary (the icons)
+// with the headers of an image that changes only with a
 // release and cannot act when opened by itself.
 package svgfile
 

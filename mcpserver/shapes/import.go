@@ -2,7 +2,7 @@ package shapes
 
 import (
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/mcpserver/wire"
+	"github.com/vitrine/vitrine/internal/wire"
 	"github.com/vitrine/vitrine/service/catalog"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/vitrine/vitrine"
 )
 
-// productRow is a product in a page of list_products: what an agent uses
+// ProductRow is a product in a page of list_products: what an agent uses
 // to decide and act on it (its price range and total stock, not its
 // variants), and the rest of the record only on request (detail "full"),
 // since a page goes whole into the model's context. get_product returns
@@ -72,7 +72,7 @@ func (r ProductRow) MarshalJSON() ([]byte, error) {
 	return json.Marshal(row(r))
 }
 
-// listProductsIn is list_products' arguments: the domain's filter, decoded
+// ListProductsIn is list_products' arguments: the domain's filter, decoded
 // as it is (its fields, their names and descriptions, are the schema's),
 // how to show the rows, and the page.
 type ListProductsIn struct {

@@ -11,7 +11,7 @@ type (
 	permissionName string
 )
 
-// memberOut is a member of a company as tools return it.
+// MemberOut is a member of a company as tools return it.
 type MemberOut struct {
 	UserID      string    `json:"user_id"`
 	Email       string    `json:"email"`
@@ -45,7 +45,7 @@ type AddMemberIn struct {
 	Role  roleName `json:"role" jsonschema:"Built-in or custom (list_roles)."`
 }
 
-// invitationOut is add_member's answer: the same whether or not the email
+// InvitationOut is add_member's answer: the same whether or not the email
 // has an account.
 type InvitationOut struct {
 	Email  string `json:"email"`

@@ -71,7 +71,7 @@ func enum[T ~string](values []T) []any {
 
 type pageCursor string
 
-// outputSchemaFor derives the schema of a result: its fields and their
+// OutputSchemaFor derives the schema of a result: its fields and their
 // types, said once. A result carries every field of its struct but those
 // marked omitempty (which the docs and the field's description tell), so
 // "required" would repeat every name of every result in every tools/list,
@@ -94,7 +94,7 @@ func openObjects(s *jsonschema.Schema) {
 	openObjects(s.Items)
 }
 
-// schemaFor derives the schema of T. Optional fields (omitempty) are
+// SchemaFor derives the schema of T. Optional fields (omitempty) are
 // pointers in Go so that "absent" differs from "zero"; in the schema they
 // keep their plain type, since an agent omits them rather than send null.
 func SchemaFor[T any]() *jsonschema.Schema {

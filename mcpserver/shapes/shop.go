@@ -22,7 +22,7 @@ type ShopOut struct {
 	Country    string            `json:"country"`
 	Stock      string            `json:"stock"`
 	Domain     string            `json:"domain"`
-	Options    map[string]string `json:"options" jsonschema:"Option name to feed attribute, defaults included."`
+	Options    map[string]string `json:"options" jsonschema:"Option name or public attribute key to feed attribute, defaults included."`
 	Version    int64             `json:"version"`
 	UpdatedAt  *time.Time        `json:"updated_at,omitempty"`
 	URLs       ShopURLsOut       `json:"urls"`
@@ -59,7 +59,7 @@ type UpdateShopIn struct {
 	Country         *countryCode              `json:"country,omitempty" jsonschema:"ISO 3166-1 alpha-2."`
 	Stock           *stockShown               `json:"stock,omitempty"`
 	Domain          *domainName               `json:"domain,omitempty" jsonschema:"The company's own host; \"\" clears."`
-	Options         *map[string]feedAttribute `json:"options,omitempty" jsonschema:"Option name to feed attribute (\"\": none); replaces the last."`
+	Options         *map[string]feedAttribute `json:"options,omitempty" jsonschema:"Option name or public attribute key to feed attribute (\"\": none); the feeds send an MPN only from one mapped to mpn; replaces the last."`
 	ExpectedVersion *int64                    `json:"expected_version,omitempty" jsonschema:"If it changed since: ConflictError."`
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
-// tenantOut is a company as one caller sees it.
+// TenantOut is a company as one caller sees it.
 type TenantOut struct {
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`

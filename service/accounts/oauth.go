@@ -2,10 +2,10 @@ package accounts
 
 import (
 	"context"
-	"github.com/vitrine/vitrine/signin"
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
 )
 
 // What a signed-in person does for themselves on Vitrine's own pages

@@ -5,15 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"github.com/vitrine/vitrine/signin"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/alexedwards/argon2id"
-	"golang.org/x/crypto/argon2"
-
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/signin"
+	"golang.org/x/crypto/argon2"
 )
 
 // Locking out an email: the first lockFree failures in a row cost nothing;

@@ -9,7 +9,7 @@ import (
 )
 
 // Problem is why a product, or one variant of it, cannot be published on
-// a channel, as package shopwindow/feed's rules (rules.go) say.
+// a channel, as package internal/feed's rules (rules.go) say.
 type Problem struct {
 	Reason string
 	// VariantID is the variant it is of; "" for the whole product.

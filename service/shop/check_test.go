@@ -13,7 +13,7 @@ import (
 
 var ctx = context.Background()
 
-// fakeRules stand for shopwindow/feed's: google wants a brand of every
+// fakeRules stand for internal/feed's: google wants a brand of every
 // product, a price of every variant and the window's product URL; ucp a
 // description.
 func fakeRules(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {

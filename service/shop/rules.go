@@ -4,10 +4,10 @@ import (
 	"errors"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/shopwindow/feed"
+	"github.com/vitrine/vitrine/internal/feed"
 )
 
-// The channels' rules are package shopwindow/feed's (feed.Problems,
+// The channels' rules are package internal/feed's (feed.Problems,
 // feed.Reasons): what a feed leaves out is what check_shop reports.
 
 // problemsOf returns what keeps p off channel, in the order of

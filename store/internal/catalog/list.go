@@ -16,12 +16,8 @@ import (
 // UUIDv7 makes time-ordered.
 var sortColumns = map[string]string{"name": "name_key", "price": "price", "updated_at": "updated_at", "created_at": "", "relevance": "name_key"}
 
-// ListProducts returns a page of the tenant's products, by keyset: the page
-// starts after f.After in the sort order, on the index that leads with
-// (tenant_id, sort column, id). No OFFSET. A relevance search reads its
-// ranks in turn: the SKU that is the query, then matches in the name, then
-// matches elsewhere. When the search's matches are few, the last two ranks
-// are read in one query.
+// ListProducts returns the page of the tenant's products FindProducts
+// would, without its keys and without counting any facet.
 func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) ([]*vitrine.Product, error) {
 	found, err := db.FindProducts(ctx, tenantID, f.WithoutFacets())
 	if err != nil {
@@ -30,9 +26,14 @@ func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	return found.Products, nil
 }
 
-// FindProducts returns a page of the tenant's products as ListProducts
-// does, each with its key in the sort order, and, in the same read, the
-// counts of the facets f names under the same filter (without its page).
+// FindProducts returns a page of the tenant's products, each with its key
+// in the sort order, and, in the same read, the counts of the facets f
+// names under the same filter (without its page). The page is read by
+// keyset: it starts after f.After in the sort order, on the index that
+// leads with (tenant_id, sort column, id). No OFFSET. A relevance search
+// reads its ranks in turn: the SKU that is the query, then matches in the
+// name, then matches elsewhere. When the search's matches are few, the last
+// two ranks are read in one query.
 func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
 	out := &vitrine.FoundProducts{}
 	fq := f.Query()

@@ -22,7 +22,7 @@ import (
 // products of three variants (3 of 5 sizes in one of 8 colors), a vendor
 // of 50, a type of 20 nouns, 3 tags of 100, a leaf of a tree of 30
 // categories, one in five on sale, most active; and the words its store
-// indexes for them (store/products.go, words).
+// indexes for them (store/internal/catalog/products.go, words).
 var (
 	bNouns      = strings.Fields("cadeira mesa luminária tapete estante poltrona sofá cortina espelho vaso relógio quadro almofada banqueta cômoda cabide prateleira lixeira baú escrivaninha")
 	bAdjectives = strings.Fields("azul verde rústico moderno compacto dobrável clássico industrial escandinavo minimalista grande pequeno alto baixo redondo quadrado")
@@ -255,7 +255,7 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// The faceted lists measured: the two of docs/performance.md, the text
+// The faceted lists measured: the two of docs/performance.md's targets, the text
 // query with the same facets, and the plans' extremes.
 var benchQueries = []struct {
 	name string

@@ -10,7 +10,8 @@ import (
 )
 
 // brute answers what the index answers, written plainly from the store's
-// SQL (store/list.go: filter, facets, facetCount), product by product.
+// SQL (store/internal/catalog: list.go's filter, facets.go's facets and
+// facetCount), product by product.
 type brute struct {
 	products map[string]*Product
 	cats     []Category
@@ -283,10 +284,11 @@ func (b *brute) facets(ids []string, names []vitrine.FacetName) *vitrine.Facets 
 	return out
 }
 
-// page is the store's keyset page (store/list.go, listProducts): the
-// products of ids ordered by the sort's column (name_key, price,
-// updated_at; none for created_at) and then id, both descending for a
-// descending sort, those after the cursor's (column, id), the first limit.
+// page is the store's keyset page (store/internal/catalog/list.go,
+// listProducts): the products of ids ordered by the sort's column
+// (name_key, price, updated_at; none for created_at) and then id, both
+// descending for a descending sort, those after the cursor's (column, id),
+// the first limit.
 // Text compares as the databases compare it, byte by byte; ids by their
 // lower-case text.
 func (b *brute) page(ids []string, p Page) []string {

@@ -2,8 +2,9 @@
 // faceted list_products counts its facets exactly without reading the
 // filter's rows: the technique of Meilisearch's facet counting, on
 // github.com/RoaringBitmap/roaring/v2. It knows no SQL and no store;
-// the store feeds it products (Builder, Index.Apply) and asks it what
-// store/list.go's facets answers (Index.Facets, Index.FacetsAt).
+// the store feeds it products (Builder, Index.Apply) and asks it what the
+// store's SQL counts (store/internal/catalog/facets.go) would answer
+// (Index.Facets, Index.FacetsAt).
 //
 // # Semantics
 //

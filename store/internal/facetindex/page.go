@@ -167,7 +167,7 @@ func (ix *Index) PageOf(q Query, p Page) ([]string, bool) {
 	return ix.pageIDs(ix.candidates(&q, s), &o, p.Limit, s), true
 }
 
-// pageIDs returns the ids of the page of cand, as pageOf finds it.
+// pageIDs returns the ids of the page of cand, as page finds it.
 func (ix *Index) pageIDs(cand *roaring.Bitmap, o *order, limit int, s *scratch) []string {
 	s.top = ix.page(cand, o, limit, s.top)
 	ids := make([]string, len(s.top))

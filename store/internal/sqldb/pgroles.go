@@ -141,7 +141,7 @@ func migrationsFor(fsys fs.FS, m pgMode) (fs.FS, error) {
 		if err != nil {
 			return err
 		}
-		text := createLegacyRole.ReplaceAllString(string(data), "    NULL; -- the role is prepared by vitrine migrate (store/pgroles.go)")
+		text := createLegacyRole.ReplaceAllString(string(data), "    NULL; -- the role is prepared by vitrine migrate (store/internal/sqldb/pgroles.go)")
 		text = legacyRoleName.ReplaceAllString(text, role)
 		out[path] = &fstest.MapFile{Data: []byte(text), Mode: 0o444}
 		return nil
