@@ -436,7 +436,7 @@ func TestShopWindowURLsFromConfiguration(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	serve := func(publicURL string) *httptest.Server {
 		hs := httptest.NewServer(serveHTTP(t, w.svc, w.server(mcpserver.Options{}), httpserver.Options{PublicURL: publicURL,
-			Shop: &httpserver.Shop{Store: w.db, Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true}}}))
+			Shop: &httpserver.Shop{Options: shopwindow.Options{ShopDomain: shopDomain, InsecureProfiles: true}}}))
 		t.Cleanup(hs.Close)
 		return hs
 	}

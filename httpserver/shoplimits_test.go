@@ -118,7 +118,7 @@ func TestShopWindowProfileFetchesPerAddress(t *testing.T) {
 	limits := httpserver.DefaultLimits
 	limits.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	h := serveHTTP(t, sw.svc, sw.server(mcpserver.Options{}), httpserver.Options{PublicURL: "http://vitrine.test", Limits: limits,
-		Shop: &httpserver.Shop{Store: sw.db, Options: shopwindow.Options{InsecureProfiles: true}}})
+		Shop: &httpserver.Shop{Options: shopwindow.Options{InsecureProfiles: true}}})
 	sw.hs = httptest.NewServer(h)
 	t.Cleanup(sw.hs.Close)
 	sw.open("technova")

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service"
 )
 
 // The tool counts the profile it uses when serveMCP counted another (or
 // none): whatever reads a message otherwise than serveMCP's decoding, the
 // profile limited is the one the call negotiates with.
 func TestToolCountsTheProfileItUses(t *testing.T) {
-	s, err := New(nil, nil, Options{Limits: &Limits{ProfileRate: 0.001, ProfileBurst: 1}})
+	s, err := New(service.New(nil, nil), Options{Limits: &Limits{ProfileRate: 0.001, ProfileBurst: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
