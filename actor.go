@@ -8,11 +8,35 @@ import "time"
 // store method that writes takes that Change and records it in the
 // write's own transaction. No layer writes anything back up the stack.
 
-// Call is one call of an adapter (a tool call, a resource read), as the
-// audit log and the stock history name it. The zero Call is no call: the
-// operator's commands and the demo write without one, and leave no audit
-// event.
+// Actor says who makes a call, on its audit event: a user through one of
+// their tokens (an MCP call), or the operator at the command line, in no
+// one's name or in a user's (--as). Each is an explicit value: an event
+// names the operator as such, never by an empty user or token.
+type Actor string
+
+const (
+	// ActorUser is a user calling through a token of theirs.
+	ActorUser Actor = "user"
+	// ActorOperator is the operator's command line (vitrine tenant create,
+	// member add, product import, ...), which holds the database.
+	ActorOperator Actor = "operator"
+)
+
+// OperatorCall is a command of the operator's, as its audit event names
+// it: the command ("vitrine member add"), about target when the command
+// names one.
+func OperatorCall(command, target string) Call {
+	return Call{RequestID: NewID(), Tool: command, Target: target, At: Now(), Reason: command, Actor: ActorOperator}
+}
+
+// Call is one call of an adapter (a tool call, a resource read, an
+// operator's command), as the audit log and the stock history name it.
+// The zero Call is no call: the demo and the benchmark's fill write
+// without one, and leave no audit event.
 type Call struct {
+	// Actor is who makes the call: ActorUser for a tool call, ActorOperator
+	// for an operator's command.
+	Actor Actor
 	// RequestID is the call's id, and the id of its audit event.
 	RequestID string
 	// Tool is what was called: a tool's name, or "resources/read".
@@ -60,6 +84,6 @@ func (ch Change) Event(tenantID, target string) *AuditEvent {
 	if ch.Call.Target != "" {
 		target = ch.Call.Target
 	}
-	return &AuditEvent{ID: ch.Call.RequestID, Time: ch.Call.At, TenantID: tenantID, UserID: ch.UserID, TokenID: ch.TokenID,
+	return &AuditEvent{ID: ch.Call.RequestID, Time: ch.Call.At, TenantID: tenantID, Actor: ch.Call.Actor, UserID: ch.UserID, TokenID: ch.TokenID,
 		Tool: ch.Call.Tool, TargetID: target, Outcome: OutcomeOK, RequestID: ch.Call.RequestID}
 }

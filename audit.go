@@ -13,11 +13,19 @@ const NoTenant = "00000000-0000-0000-0000-000000000000"
 // that a write's event, stored in the write's own transaction, and the
 // same event handed to the audit log after the call make one row.
 type AuditEvent struct {
-	ID        string
-	Time      time.Time
-	TenantID  string // NoTenant outside any tenant
-	UserID    string
-	TokenID   string // empty when the operator acted in a user's name
+	ID       string
+	Time     time.Time
+	TenantID string // NoTenant outside any tenant
+	// Actor is who called: a user through a token, or the operator's
+	// command line (then UserID is the user it acted as, with --as, or
+	// empty, and TokenID is empty).
+	Actor   Actor
+	UserID  string
+	TokenID string // empty when the operator acted
+	// UserEmail is the email of UserID, as the audit listings show it
+	// beside the id; empty when there is no user, or their email was
+	// erased. Not stored with the event: read from the user's row.
+	UserEmail string
 	Tool      string
 	TargetID  string // the resource the call was about, when there is one
 	Outcome   string // "ok" or the error type

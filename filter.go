@@ -17,6 +17,10 @@ const MaxQueryLength = 200
 // MaxFilterTags bounds the tags a query names.
 const MaxFilterTags = 20
 
+// MaxFilterCategories bounds the categories one query names in
+// CategoryIDs (each a query of the categories under it).
+const MaxFilterCategories = 20
+
 // ProductFilter is a ProductQuery in its one form, as the store reads it:
 // the query checked, its texts trimmed, its tags as keys, its sort chosen,
 // and what is derived from it (the query's words and SKU key, the prices
@@ -181,6 +185,14 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 	if q.CategoryID != "" && !ValidID(q.CategoryID) {
 		return f, Invalid("category_id", "category_id must be a category's id (list_categories lists them); got %q", q.CategoryID)
 	}
+	if len(q.CategoryIDs) > MaxFilterCategories {
+		return f, Invalid("categories", "a filter names at most %d categories; got %d", MaxFilterCategories, len(q.CategoryIDs))
+	}
+	for _, id := range q.CategoryIDs {
+		if !ValidID(id) {
+			return f, Invalid("categories", "categories must be categories' ids; got %q", id)
+		}
+	}
 	if len(q.Options) > MaxOptions {
 		return f, Invalid("options", "a product has at most %d options; the filter names %d", MaxOptions, len(q.Options))
 	}
@@ -265,6 +277,7 @@ func (f ProductFilter) Canonical() []byte {
 	line("vendor", string(q.Vendor))
 	line("product_type", string(q.ProductType))
 	line("category_id", q.CategoryID)
+	line("category_ids", q.CategoryIDs...)
 	line("options", pairs(q.Options)...)
 	line("attributes", pairs(attributes)...)
 	line("on_sale", optional(q.OnSale)...)

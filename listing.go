@@ -54,6 +54,11 @@ type ProductQuery struct {
 	// CategoryID, when set, keeps the products in that category or in any
 	// category under it.
 	CategoryID string `json:"category_id,omitempty" jsonschema:"With its subcategories."`
+	// CategoryIDs, when set, keeps the products in any of these
+	// categories or under one of them (and in CategoryID too, when both
+	// are set): the shop window's filters.categories, an OR of all it
+	// names. Not an argument of list_products.
+	CategoryIDs []string `json:"-"`
 	// Options keeps the products with a variant holding each of these
 	// values, by option name (compared by OptionKey); the price range and
 	// InStock then apply to that same variant.

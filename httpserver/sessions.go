@@ -330,39 +330,49 @@ func (c *sessionCap) serveNew(w http.ResponseWriter, r *http.Request, next http.
 		c.s.limits.tooMany(w, "sessions", time.Second)
 		return
 	}
-	// The session is held from before its id reaches the client, whose
-	// next request may come before this one's handler returns.
-	rw := &sessionIDWriter{ResponseWriter: w, opened: c.s.held.add}
-	next.ServeHTTP(rw, r)
-	if rw.id != "" && capped {
-		u := &sessionUse{user: caller.User.ID, last: time.Now()}
+	// The session is held, and counted among its user's, from before its id
+	// reaches the client, whose next request may come before this one's
+	// handler returns: counted only after, a session could be missed by the
+	// room made for the user's next one.
+	start := time.Now()
+	opened := func(id string) {
+		c.s.held.add(id)
+		if !capped {
+			return
+		}
+		u := &sessionUse{user: caller.User.ID, last: start}
 		c.mu.Lock()
-		c.uses[rw.id] = u
+		c.uses[id] = u
 		if c.byUser[u.user] == nil {
 			c.byUser[u.user] = map[string]*sessionUse{}
 		}
-		c.byUser[u.user][rw.id] = u
+		c.byUser[u.user][id] = u
 		c.mu.Unlock()
 	}
+	next.ServeHTTP(&sessionIDWriter{ResponseWriter: w, opened: opened}, r)
 }
 
 // serve serves a request of an open session, keeping it busy meanwhile.
+// A session's last use is when its latest request began, not ended: a
+// client that reads its answer goes on before the handler returns, so an
+// end time would let a request the client made earlier count as the later
+// use (and the wrong session be closed as the least recently used). Only
+// a POST is a use: the client opens its stream of server messages (a GET)
+// on its own, whenever it likes.
 func (c *sessionCap) serve(id string, w http.ResponseWriter, r *http.Request, next http.Handler) {
 	c.mu.Lock()
 	u := c.uses[id]
 	if u != nil && r.Method == http.MethodPost {
+		u.last = time.Now()
 		u.busy++
 	}
 	c.mu.Unlock()
 	defer func() {
-		if u == nil {
+		if u == nil || r.Method != http.MethodPost {
 			return
 		}
 		c.mu.Lock()
-		u.last = time.Now()
-		if r.Method == http.MethodPost {
-			u.busy--
-		}
+		u.busy--
 		c.mu.Unlock()
 	}()
 	next.ServeHTTP(w, r)

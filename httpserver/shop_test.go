@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
@@ -849,5 +850,73 @@ func TestShopWindowBoundsRequests(t *testing.T) {
 		if res := sw.rest("technova", "search", bad); res.status != 400 || res.json(t)["code"] != "invalid_request" {
 			t.Errorf("search %s: %d %s", bad, res.status, res.body)
 		}
+	}
+}
+
+// A description's HTML is bounded in the window's answers as its text is
+// (5,000 characters of text, 10,000 of HTML in all), cut where an element
+// or a word ends, still well-formed: by REST and MCP, one product and a
+// lookup of several.
+func TestShopWindowBoundsDescriptions(t *testing.T) {
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), nil)
+	sw.open("technova")
+	var html strings.Builder
+	for i := 0; html.Len() < 62000; i++ {
+		fmt.Fprintf(&html, `<h2>Parte %d</h2><p>Algodão <strong>penteado</strong> &amp; <em>fio 30</em>, <a href="https://technova.example/cuidados/%d">cuidados</a>.</p><ul><li>Lavar a frio</li><li>Não passar</li></ul>`, i, i)
+	}
+	mouse := sw.productID("technova", "MS-LOGI-MX3S")
+	cs := connectTo(t, sw.hs.URL, sw.tokens[owner])
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "update_product", Arguments: map[string]any{
+		"tenant_id": sw.tenants["technova"], "id": mouse, "description": html.String()}})
+	if err != nil || res.IsError {
+		t.Fatalf("update_product: %v %v", err, res)
+	}
+	check := func(what string, d map[string]any) {
+		t.Helper()
+		h, _ := d["html"].(string)
+		plain, _ := d["plain"].(string)
+		if n := utf8.RuneCountInString(h); n < 9000 || n > 10000 || !strings.Contains(h, "…") {
+			t.Errorf("%s: description.html of %d characters ends %q", what, n, h[max(len(h)-60, 0):])
+		}
+		if n := utf8.RuneCountInString(plain); n == 0 || n > 5000 {
+			t.Errorf("%s: description.plain of %d characters", what, n)
+		}
+		if strings.Count(h, "<ul>") != strings.Count(h, "</ul>") || strings.Count(h, "<p>") != strings.Count(h, "</p>") ||
+			strings.Count(h, "<a ") != strings.Count(h, "</a>") {
+			t.Errorf("%s: description.html is not well-formed: %q", what, h[max(len(h)-200, 0):])
+		}
+	}
+	one := sw.rest("technova", "product", `{"id":"`+mouse+`"}`)
+	// The JSON encoder writes <, > and & as \u003c and so on: 10,000
+	// characters of HTML take up to 6 bytes each.
+	if one.status != 200 || len(one.body) > 40000 {
+		t.Fatalf("get_product by REST: %d, %d bytes", one.status, len(one.body))
+	}
+	check("REST get_product", one.json(t)["product"].(map[string]any)["description"].(map[string]any))
+	look := sw.rest("technova", "lookup", `{"ids":["`+mouse+`","MS-LOGI-MX3S","`+mouse+`x"]}`)
+	for _, p := range productsOf(t, look.json(t)) {
+		check("REST lookup", p["description"].(map[string]any))
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	as, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: sw.hs.URL + "/shops/technova/ucp/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer as.Close()
+	got, err := as.CallTool(ctx, &mcp.CallToolParams{Name: "get_product", Arguments: map[string]any{
+		"meta": map[string]any{"ucp-agent": map[string]any{"profile": sw.profile}}, "catalog": map[string]any{"id": mouse}}})
+	if err != nil || got.IsError {
+		t.Fatalf("get_product over MCP: %v %v", err, got)
+	}
+	var m struct {
+		Product struct {
+			Description map[string]any `json:"description"`
+		} `json:"product"`
+	}
+	b, _ := json.Marshal(got.StructuredContent)
+	json.Unmarshal(b, &m)
+	check("MCP get_product", m.Product.Description)
+	if text := got.Content[0].(*mcp.TextContent).Text; len(text) > 40000 {
+		t.Errorf("MCP get_product's text: %d bytes", len(text))
 	}
 }

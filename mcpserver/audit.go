@@ -12,8 +12,8 @@ func auditTools() []*Tool {
 		tenantTool(Tool{
 			Name:  "list_audit_events",
 			Title: "List audit events",
-			Description: "Read a company's audit log, newest first: every call, denials included, with who, token, " +
-				"target and outcome.",
+			Description: "Read a company's audit log, newest first: every call, denials included, with who (a user, " +
+				"by id and email, or the operator's command line), token, target and outcome.",
 			Toolset: "audit", Op: service.OpListAuditEvents, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.ListAuditIn) (shapes.ListAuditOut, error) {
 			page, err := svc.ListAudit(ctx, a, service.AuditQuery{UserID: in.UserID, Tool: in.Tool, Outcome: string(in.Outcome),

@@ -37,7 +37,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 	start := time.Now()
 	s.metrics.begin()
 	// A tool's writes say why stock changes in the tool's own name.
-	call := vitrine.Call{RequestID: vitrine.NewID(), Tool: name, At: vitrine.Now(), Reason: name}
+	call := vitrine.Call{Actor: vitrine.ActorUser, RequestID: vitrine.NewID(), Tool: name, At: vitrine.Now(), Reason: name}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 	defer cancel()
 
@@ -49,7 +49,7 @@ func (s *Server) handle(ctx context.Context, kind, name string, req mcp.Request,
 	if err == nil {
 		caller, out, ab, err = s.runAs(ctx, caller, recheckFor(req), call, run)
 	}
-	e := &vitrine.AuditEvent{ID: call.RequestID, Time: call.At, TenantID: vitrine.NoTenant, Tool: name,
+	e := &vitrine.AuditEvent{ID: call.RequestID, Time: call.At, TenantID: vitrine.NoTenant, Actor: call.Actor, Tool: name,
 		TargetID: ab.target, Outcome: outcome(err), RequestID: call.RequestID}
 	if ab.tenant != "" {
 		e.TenantID = ab.tenant

@@ -313,13 +313,17 @@ func TestAuditLog(t *testing.T) {
 			TokenID               string `json:"token_id"`
 			TenantID              string `json:"tenant_id"`
 			RequestID             string `json:"request_id"`
+			Actor                 string
+			UserEmail             string `json:"user_email"`
 		}
 		log := testkit.OK[struct{ Events []event }](t, w.session("http", owner), "list_audit_events",
 			map[string]any{"tenant_id": technova, "user_id": w.userID(member)}).Events
 		var got []string
 		for _, e := range log {
 			got = append(got, fmt.Sprintf("%s %s %s", e.Tool, e.Outcome, e.TargetID))
-			if e.TenantID != technova || e.TokenID == "" || e.RequestID == "" {
+			// Issue 45: the user named by email beside the id, the actor
+			// explicit.
+			if e.TenantID != technova || e.TokenID == "" || e.RequestID == "" || e.Actor != "user" || e.UserEmail != member {
 				t.Errorf("event %+v", e)
 			}
 		}

@@ -27,7 +27,7 @@ func TestNilAccessIsDeniedAndTheOperatorIsExplicit(t *testing.T) {
 	if none.mayManage(owner) == nil || none.mayGive(vitrine.RoleOwner, vitrine.AllPermissions) == nil {
 		t.Error("a nil access passed a team rule")
 	}
-	op := operatorAccess(vitrine.NewID())
+	op := (&Operator{}).access(vitrine.NewID(), "")
 	if op.Allow(OpDeleteProduct) != nil || op.mayManage(owner) != nil || op.mayGive(vitrine.RoleOwner, vitrine.AllPermissions) != nil {
 		t.Error("the operator was refused")
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/accounts"
@@ -19,6 +20,50 @@ import (
 type Operator struct {
 	*accounts.Operator
 	s *Service
+	// command is the operator's command, as the audit events of its
+	// writes name it (Command); without one, the operator's writes leave
+	// no event (the demo's data, the benchmark's fill).
+	command string
+}
+
+// Command returns the operator running command ("vitrine member add"):
+// each write it makes is audited as a call of the command, the operator
+// its actor, in the company written (users and tokens, which are no
+// company's, outside any: vitrine audit list --outside).
+func (o *Operator) Command(command string) *Operator {
+	c := *o
+	c.command = command
+	return &c
+}
+
+// change is the change of one write of the operator's command, about
+// target (empty: what the write wrote).
+func (o *Operator) change(target string) vitrine.Change {
+	if o.command == "" {
+		return vitrine.Change{Reason: "operator"}
+	}
+	call := vitrine.OperatorCall(o.command, target)
+	return vitrine.Change{Call: call, Reason: call.Reason}
+}
+
+// access is the operator acting in a tenant, its writes the command's
+// about target.
+func (o *Operator) access(tenantID, target string) *Access {
+	return &Access{TenantID: tenantID, operator: true, change: o.change(target)}
+}
+
+// recordOutside records the event of a write of the command outside any
+// company (a user's, a token's), about target. It follows the write, in a
+// transaction of its own: the accounts' writes take no Change.
+func (o *Operator) recordOutside(ctx context.Context, target string) error {
+	e := o.change(target).Event(vitrine.NoTenant, target)
+	if e == nil {
+		return nil
+	}
+	if err := o.s.store.AppendAudit(ctx, []*vitrine.AuditEvent{e}); err != nil {
+		return fmt.Errorf("record the audit event of %s: %w", o.command, err)
+	}
+	return nil
 }
 
 // Operator returns the operator's side of the service.
@@ -42,7 +87,7 @@ func (o *Operator) NewTenant(ctx context.Context, name, slug, currency, ownerEma
 	if err != nil {
 		return nil, err
 	}
-	return o.s.createTenant(ctx, vitrine.Change{Reason: "operator"}, name, slug, currency, owner.ID)
+	return o.s.createTenant(ctx, o.change(""), name, slug, currency, owner.ID)
 }
 
 // UpdateTenant changes a company's name, slug or currency, those given.
@@ -54,7 +99,7 @@ func (o *Operator) UpdateTenant(ctx context.Context, ref string, name, slug, cur
 	if err := o.s.changeTenant(t, name, slug, currency); err != nil {
 		return nil, err
 	}
-	if err := o.s.store.UpdateTenant(ctx, vitrine.Change{Reason: "operator"}, t); err != nil {
+	if err := o.s.store.UpdateTenant(ctx, o.change(t.ID), t); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -92,14 +137,15 @@ func (o *Operator) AddMember(ctx context.Context, tenantRef, email, role, status
 	if err != nil {
 		return nil, err
 	}
-	if _, err := o.User(ctx, "email", email); err != nil {
+	u, err := o.User(ctx, "email", email)
+	if err != nil {
 		return nil, err
 	}
 	st, err := parseMembershipStatus(status)
 	if err != nil {
 		return nil, err
 	}
-	return o.s.addMember(ctx, operatorAccess(t.ID), t.ID, email, role, st)
+	return o.s.addMember(ctx, o.access(t.ID, u.ID), t.ID, email, role, st)
 }
 
 // RoleNames lists the names of a company's roles: the built-in ones,
@@ -109,7 +155,7 @@ func (o *Operator) RoleNames(ctx context.Context, tenantRef string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	roles, err := o.s.Roles(ctx, operatorAccess(t.ID))
+	roles, err := o.s.Roles(ctx, o.access(t.ID, ""))
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +172,7 @@ func (o *Operator) UpdateMember(ctx context.Context, tenantRef, email string, ch
 	if err != nil {
 		return nil, err
 	}
-	return o.s.updateMember(ctx, operatorAccess(t.ID), t.ID, u.ID, ch)
+	return o.s.updateMember(ctx, o.access(t.ID, u.ID), t.ID, u.ID, ch)
 }
 
 // RemoveMember takes the user with that email out of the tenant.
@@ -135,7 +181,7 @@ func (o *Operator) RemoveMember(ctx context.Context, tenantRef, email string) er
 	if err != nil {
 		return err
 	}
-	return o.s.removeMember(ctx, operatorAccess(t.ID), t.ID, u.ID)
+	return o.s.removeMember(ctx, o.access(t.ID, u.ID), t.ID, u.ID)
 }
 
 func (o *Operator) tenantAndUser(ctx context.Context, tenantRef, email string) (*vitrine.Tenant, *vitrine.User, error) {
@@ -271,4 +317,79 @@ func randomSlugSuffix() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b)
+}
+
+// The operator's writes of users, tokens and passwords: the accounts'
+// (accounts.Operator), each recorded outside any company once done.
+
+// CreateUser creates a user (accounts.Operator.CreateUser).
+func (o *Operator) CreateUser(ctx context.Context, email, name string) (*vitrine.User, error) {
+	u, err := o.Operator.CreateUser(ctx, email, name)
+	if err != nil {
+		return nil, err
+	}
+	return u, o.recordOutside(ctx, u.ID)
+}
+
+// UpdateUser changes a user (accounts.Operator.UpdateUser).
+func (o *Operator) UpdateUser(ctx context.Context, email string, ch accounts.UserChanges) (*vitrine.User, error) {
+	u, err := o.Operator.UpdateUser(ctx, email, ch)
+	if err != nil {
+		return nil, err
+	}
+	return u, o.recordOutside(ctx, u.ID)
+}
+
+// CreateToken creates a personal access token (accounts.Operator.CreateToken).
+func (o *Operator) CreateToken(ctx context.Context, in accounts.NewToken) (*vitrine.Token, string, error) {
+	t, secret, err := o.Operator.CreateToken(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, secret, o.recordOutside(ctx, t.ID)
+}
+
+// RevokeToken revokes a token (accounts.Operator.RevokeToken).
+func (o *Operator) RevokeToken(ctx context.Context, id string) (*vitrine.Token, error) {
+	t, err := o.Operator.RevokeToken(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return t, o.recordOutside(ctx, t.ID)
+}
+
+// SetPassword sets a user's password (accounts.Operator.SetPassword).
+func (o *Operator) SetPassword(ctx context.Context, email, password string) error {
+	if err := o.Operator.SetPassword(ctx, email, password); err != nil {
+		return err
+	}
+	u, err := o.User(ctx, "email", email)
+	if err != nil {
+		return err
+	}
+	return o.recordOutside(ctx, u.ID)
+}
+
+// CreatePasswordLink makes a user's one-time password link
+// (accounts.Operator.CreatePasswordLink).
+func (o *Operator) CreatePasswordLink(ctx context.Context, email string, ttl time.Duration) (string, time.Time, error) {
+	secret, expires, err := o.Operator.CreatePasswordLink(ctx, email, ttl)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	u, err := o.User(ctx, "email", email)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return secret, expires, o.recordOutside(ctx, u.ID)
+}
+
+// PruneAudit removes the audit events of every company older than before
+// (auditlog.Log.Prune), and records that it did, outside any company.
+func (o *Operator) PruneAudit(ctx context.Context, before time.Time) (int64, error) {
+	n, err := o.s.audit.Prune(ctx, before)
+	if err != nil {
+		return 0, err
+	}
+	return n, o.recordOutside(ctx, "")
 }

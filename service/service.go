@@ -108,21 +108,20 @@ type Access struct {
 	// operator: the operator's command line acts, holding every
 	// permission and bound by no team rule but the last owner's.
 	operator bool
+	// change is the operator's change (Operator.change): its command's
+	// call, audited with the operator as its actor.
+	change vitrine.Change
 }
 
 // Change is the change a makes in its caller's call, which every store
 // method that writes tenant data takes. The operator acting in no one's
-// name makes it outside any call: no audit event, and its stock movements
-// say "operator".
+// name makes its command's (Operator.Command).
 func (a *Access) Change() vitrine.Change {
 	if a.Caller == nil {
-		return vitrine.Change{Reason: "operator"}
+		return a.change
 	}
 	return a.Caller.Change()
 }
-
-// operatorAccess is the operator acting in a tenant.
-func operatorAccess(tenantID string) *Access { return &Access{TenantID: tenantID, operator: true} }
 
 // Access checks that the caller has an active membership in the tenant.
 // Without one, the answer is the same whether the tenant exists or not:

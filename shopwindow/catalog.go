@@ -117,10 +117,13 @@ func (c *catalog) newView(ctx context.Context, win *Window, ps []*vitrine.Produc
 
 // filter is a request's filters in the store's terms.
 type filter struct {
-	categoryID string
-	categories map[string]bool // the ids of the categories named, and of those under them
-	min, max   *int64
-	notes      []message
+	categoryID  string          // "-" when the categories named are none of the company's
+	categoryIDs []string        // the categories named: a product in any of them, or under one
+	categories  map[string]bool // the ids of the categories named, and of those under them
+	min, max    *int64
+	notes       []message
+	// query is a search's query, which may name a variant (featured.go).
+	query string
 }
 
 // readFilters checks a request's filters. A category names a category of
@@ -189,18 +192,11 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 			}
 		}
 	}
-	switch len(named) {
-	case 0:
+	// UCP: a product in any of the categories named (or under one).
+	if len(named) == 0 {
 		out.categoryID = "-" // names none: matches nothing
-	case 1:
-		out.categoryID = named[0]
-	default:
-		// The store's query keeps one category (with those under it); a
-		// search naming several keeps the first it names, and says so.
-		out.categoryID = named[0]
-		out.notes = append(out.notes, message{Type: "warning", Code: "filter_partially_applied", Path: "$.filters.categories",
-			Content: fmt.Sprintf("Only one category is searched at a time: %q.", byID[named[0]].Name)})
 	}
+	out.categoryIDs = named
 	return out, nil
 }
 
@@ -234,10 +230,11 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	if err != nil {
 		return nil, err
 	}
+	fl.query = query
 	if fl.categoryID == "-" {
 		return &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: []*product{}, Pagination: &pagination{}, Messages: fl.notes}, nil
 	}
-	q := vitrine.ProductQuery{CategoryID: fl.categoryID}
+	q := vitrine.ProductQuery{CategoryIDs: fl.categoryIDs}
 	if words {
 		q.Query = vitrine.QueryText(query)
 	}
@@ -467,7 +464,11 @@ func (c *catalog) getProduct(ctx context.Context, win *Window, req *productReque
 		}
 	} else if len(req.Selected) > 0 {
 		sel = relax(p, candidates, req.Selected, req.Preferences)
-	} else {
+	}
+	if variantID == "" && len(sel) == 0 {
+		// Nothing asked, or every selection relaxed: the featured
+		// variant's options are the selection, which UCP asks to be
+		// present whenever the product has options.
 		fid := featured(p, fl)
 		feat = candidates[slices.IndexFunc(candidates, func(v *vitrine.Variant) bool { return v.ID == fid })]
 		sel = optionsOf(p, feat)
@@ -507,10 +508,7 @@ func (c *catalog) getProduct(ctx context.Context, win *Window, req *productReque
 			pp.Options[oi].Values[vi].Exists, pp.Options[oi].Values[vi].Available = &exists, &available
 		}
 	}
-	pp.Selected = sel
-	if len(sel) == 0 {
-		pp.Selected = nil
-	}
+	pp.Selected = sel // nil only for a product without options
 	return &productResponse{UCP: envelopeFor(CapLookup, ""), Product: pp, Messages: fl.notes}, nil
 }
 
@@ -594,7 +592,11 @@ const (
 // description's text shortened; the options say what else there is.
 func (v *view) listed(p *vitrine.Product, fl *filter) *product {
 	pp := v.productOf(p)
-	if id := featured(p, fl); id != "" {
+	id := namedVariant(p, fl, fl.query)
+	if id == "" {
+		id = featured(p, fl)
+	}
+	if id != "" {
 		i := slices.IndexFunc(p.Variants, func(x *vitrine.Variant) bool { return x.ID == id })
 		pp.Variants = pp.Variants[i : i+1]
 	} else if len(pp.Variants) > 1 {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/vitrine/vitrine/service/shop"
 )
 
 // Discovery: a window's UCP business profile. /.well-known/ucp is the
@@ -15,7 +17,7 @@ import (
 // 2026-04-08, which knows no supported_versions, reads the newest profile
 // and finds its release there.
 
-const wellKnown = "/.well-known/ucp"
+const wellKnown = shop.ProfilePath
 
 // profileVersion is the release a profile's path names: the newest for
 // /.well-known/ucp, an older one for /.well-known/ucp/{version}; "" for
@@ -43,7 +45,7 @@ func businessProfile(win *Window, v string) map[string]any {
 		"version": v,
 		"services": map[string]any{ServiceName: []map[string]string{
 			{"version": v, "spec": spec("overview"), "transport": "mcp",
-				"schema": specBase(v) + "/services/shopping/mcp.openrpc.json", "endpoint": win.Base + "/ucp/mcp"},
+				"schema": specBase(v) + "/services/shopping/mcp.openrpc.json", "endpoint": win.Base + shop.MCPPath},
 			{"version": v, "spec": spec("overview"), "transport": "rest",
 				"schema": specBase(v) + "/services/shopping/rest.openapi.json", "endpoint": RESTEndpoint(win.Base)},
 		}},
@@ -62,8 +64,8 @@ func businessProfile(win *Window, v string) map[string]any {
 
 // RESTEndpoint is the endpoint of UCP's REST binding of a window at base
 // (its root URL): the base of the operations' paths, /catalog/search and
-// the others, as the profile declares it.
-func RESTEndpoint(base string) string { return strings.TrimSuffix(base, "/") + "/ucp" }
+// the others, as the profile declares it and get_shop says it.
+func RESTEndpoint(base string) string { return strings.TrimSuffix(base, "/") + shop.RESTPath }
 
 // serveProfile answers a profile at release v: cacheable by anyone for
 // five minutes (UCP asks for public and at least 60 s), tagged by its

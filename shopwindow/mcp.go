@@ -153,8 +153,8 @@ func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if isBatch(body) {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcInvalidRequest,
-			"message": "Batches are not supported: send one JSON-RPC request per POST (MCP 2025-11-25 and later have no batches)."}})
+		writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest,
+			"Batches are not supported: send one JSON-RPC request per POST (MCP 2025-11-25 and later have no batches).")
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

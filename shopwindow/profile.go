@@ -90,8 +90,10 @@ type profiles struct {
 	cache map[string]*cachedProfile
 }
 
-func newProfiles(insecure bool, onFetch func(string)) *profiles {
-	return &profiles{fetcher: safefetch.New("a UCP profile", profileMaxBytes, profileTimeout, insecure), now: time.Now,
+func newProfiles(insecure, loopback bool, onFetch func(string)) *profiles {
+	f := safefetch.New("a UCP profile", profileMaxBytes, profileTimeout, insecure)
+	f.Loopback = loopback
+	return &profiles{fetcher: f, now: time.Now,
 		fetches: rate.NewLimiter(profileFetchRate, profileFetchBurst), fromAddr: addrlimit.New(rate.Every(profileFetchAddrEvery), profileFetchAddrBurst, 0),
 		onFetch: onFetch, cache: map[string]*cachedProfile{}}
 }

@@ -68,6 +68,11 @@ type Options struct {
 	// InsecureProfiles lets agent profiles be fetched over http and from
 	// private and loopback addresses: for development and tests only.
 	InsecureProfiles bool
+	// LoopbackProfiles lets agent profiles be fetched from this machine
+	// (loopback addresses, localhost), over http too, and from public
+	// addresses as always: the demo's, whose agent profile the server
+	// itself serves.
+	LoopbackProfiles bool
 	// Limits are the windows' abuse limits; the zero value is DefaultLimits.
 	Limits *Limits
 	// ClientAddr is the address of a request's client as the server's
@@ -136,7 +141,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		s.own, s.scheme, s.port = strings.ToLower(u.Hostname()), u.Scheme, u.Port()
 	}
 	s.opts.ShopDomain = strings.TrimSuffix(strings.ToLower(opts.ShopDomain), ".")
-	s.profiles = newProfiles(opts.InsecureProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
+	s.profiles = newProfiles(opts.InsecureProfiles, opts.LoopbackProfiles, func(result string) { s.metrics.profileFetches.WithLabelValues(result).Inc() })
 	if l := opts.Limits; l.AddrRate > 0 {
 		s.addrs = addrlimit.New(rate.Limit(l.AddrRate), l.AddrBurst, 0)
 	}
@@ -170,7 +175,16 @@ func (s *Server) Route(next http.Handler) http.Handler {
 		}
 		if s.own == "" || host == s.own || host == s.opts.ShopDomain || isAddressOrLocal(host) {
 			if rest, ok := strings.CutPrefix(r.URL.Path, "/shops/"); ok {
-				slug, path, _ := strings.Cut(rest, "/")
+				slug, path, found := strings.Cut(rest, "/")
+				if !found && slug != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+					// The home page is the window's root, with its slash.
+					target := "/shops/" + url.PathEscape(slug) + "/"
+					if r.URL.RawQuery != "" {
+						target += "?" + r.URL.RawQuery
+					}
+					http.Redirect(w, r, target, http.StatusMovedPermanently)
+					return
+				}
 				s.serveWindow(w, r, func(ctx context.Context) (*catalogs.Shopper, error) {
 					return s.cat.OpenWindowBySlug(ctx, slug)
 				}, func(t *vitrine.Tenant) string { return s.origin(r) + "/shops/" + t.Slug }, "/"+path)
@@ -282,6 +296,7 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		return
 	}
 	win := &Window{Tenant: reader.Tenant(), Shop: reader.Shop(), Base: base(reader.Tenant()), Origin: s.origin(r), client: client, reader: reader}
+	withPages(win)
 	if s.opts.PublicURL == "" {
 		// The window's URLs are the request's own (origin): a shared
 		// cache must keep them apart by the whole Host, port included.
@@ -300,6 +315,8 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.serveREST(w, r, win, route)
 	case "google", "openai":
 		s.serveFeed(w, r, win, route)
+	case "home", "page", "sitemap", "robots":
+		s.servePage(w, r, win, route, path)
 	}
 }
 
@@ -316,17 +333,19 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 		s.internal(w, r, "read attribute definitions", err)
 		return
 	}
-	fw := feed.Window{Tenant: win.Tenant, Shop: win.Shop, BaseURL: win.Base, Origin: win.Origin,
-		Attributes: make(map[string]*vitrine.Attribute, len(defs)), Log: s.log}
-	for _, d := range defs {
-		fw.Attributes[d.Key] = d
+	cats, err := win.reader.Categories(r.Context())
+	if err != nil {
+		s.internal(w, r, "read categories", err)
+		return
 	}
+	fw := feed.NewWindow(win.Shop, defs, cats)
+	fw.Tenant, fw.BaseURL, fw.Origin, fw.Log = win.Tenant, win.Base, win.Origin, s.log
 	kind := feed.Google
 	if route == "openai" {
 		kind = feed.OpenAI
 	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
-	feed.Serve(w, r, fw, win.reader, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
+	feed.Serve(w, r, *fw, win.reader, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
 }
 
 // stampsSeen remembers, per company, its catalog's latest stamp and when
@@ -399,7 +418,7 @@ func routeOf(method, path string) string {
 			return "profile"
 		}
 	}
-	return ""
+	return pageRoute(method, path)
 }
 
 // tooMany answers 429 with the seconds to wait.

@@ -22,7 +22,10 @@ const (
 	ServiceName    = "dev.ucp.shopping"
 	CapSearch      = "dev.ucp.shopping.catalog.search"
 	CapLookup      = "dev.ucp.shopping.catalog.lookup"
-	maxDescription = 5000 // runes of a product's plain description in an answer
+	maxDescription = 5000 // runes of a product's plain description in an answer, and of its HTML's text
+	// maxDescriptionHTML bounds its HTML, markup included: an answer's
+	// size follows the plain text's bound, not the description's.
+	maxDescriptionHTML = 2 * maxDescription
 )
 
 // Versions are the UCP releases a window serves, the newest first. An
@@ -351,19 +354,20 @@ func barcodeType(b string) string {
 	return "GTIN"
 }
 
-// describe is a description in the formats UCP names: its text, bounded,
-// and its HTML, as the service sanitized it on its way in.
+// describe is a description in the formats UCP names: its text and its
+// HTML (as the service sanitized it on its way in), each bounded, the
+// HTML cut where an element or a word ends and still well-formed.
 func describe(d string) description {
 	if d == "" {
 		return description{Plain: ""}
 	}
 	plain := d
 	if strings.Contains(d, "<") {
-		plain = strings.Join(strings.Fields(sanitize.Text(d)), " ")
+		plain = sanitize.Plain(d)
 	} else {
 		return description{Plain: truncate(d, maxDescription)}
 	}
-	return description{Plain: truncate(plain, maxDescription), HTML: d}
+	return description{Plain: truncate(plain, maxDescription), HTML: sanitize.Cut(d, maxDescription, maxDescriptionHTML)}
 }
 
 func truncate(s string, n int) string {

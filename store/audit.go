@@ -72,13 +72,23 @@ func (db *DB) ListAudit(ctx context.Context, tenantID string, f vitrine.AuditFil
 	if f.Before != "" {
 		q.Add(`id < `, f.Before)
 	}
-	query := `SELECT tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id FROM audit_events WHERE ` +
+	// The email of each event's user, beside its id: the users' rows are
+	// no tenant's, and a page is a bounded number of lookups by key.
+	query := `SELECT tenant_id, id, at, actor, user_id, token_id, tool, target_id, outcome, request_id,
+		COALESCE((SELECT email FROM users WHERE users.id = audit_events.user_id), '') FROM audit_events WHERE ` +
 		strings.Join(q.Where, ` AND `) + ` ORDER BY id DESC` + limitTo(q.Arg(f.Limit))
 	var out []*vitrine.AuditEvent
 	err := db.d.Read(ctx, s, func(c sqldb.Conn) (err error) {
 		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.AuditEvent, error) {
-			var e vitrine.AuditEvent
-			err := r.Scan(&e.TenantID, &e.ID, &e.Time, &e.UserID, &e.TokenID, &e.Tool, &e.TargetID, &e.Outcome, &e.RequestID)
+			var (
+				e     vitrine.AuditEvent
+				actor string
+			)
+			err := r.Scan(&e.TenantID, &e.ID, &e.Time, &actor, &e.UserID, &e.TokenID, &e.Tool, &e.TargetID, &e.Outcome, &e.RequestID, &e.UserEmail)
+			e.Actor = vitrine.Actor(actor)
+			if e.UserID == base.NoUser {
+				e.UserID = ""
+			}
 			return &e, err
 		}, query, q.Args...)
 		return err

@@ -171,13 +171,13 @@ func (c *CatalogCmd) fill(e *env, cdb *catalogDB, r *catalogReport, what, tenant
 	gen func(rng *rand.Rand, tenantID, author string, i int, leaves []leaf) *vitrine.Product) ([]string, error) {
 	fmt.Fprintf(e.stderr, "bench: filling %d products (%s) on %s\n", count, what, r.dialect)
 	start := time.Now()
-	sample, variants, err := cdb.fillCatalog(e.ctx, count, func(rng *rand.Rand, i int) *vitrine.Product {
+	sample, variants, rates, err := cdb.fillCatalog(e.ctx, count, func(rng *rand.Rand, i int) *vitrine.Product {
 		return gen(rng, tenantID, cdb.author, i, leaves)
 	})
 	if err != nil {
 		return nil, err
 	}
-	r.fills = append(r.fills, fillResult{what: what, products: count, variants: variants, elapsed: time.Since(start)})
+	r.fills = append(r.fills, fillResult{what: what, products: count, variants: variants, elapsed: time.Since(start), rates: rates})
 	return sample, nil
 }
 

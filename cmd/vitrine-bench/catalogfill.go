@@ -225,13 +225,13 @@ func finish(p *vitrine.Product) *vitrine.Product {
 
 // fillCatalog writes count products made by gen(rng, i) into the
 // company, through the store in batches, a few at once, as fill does; it
-// returns up to 10,000 of their ids, sampled evenly, and the variants
-// written.
-func (c *catalogDB) fillCatalog(ctx context.Context, count int, gen func(rng *rand.Rand, i int) *vitrine.Product) (sample []string, variants int, err error) {
+// returns up to 10,000 of their ids, sampled evenly, the variants
+// written and the rates of the fill's first and last tenths.
+func (c *catalogDB) fillCatalog(ctx context.Context, count int, gen func(rng *rand.Rand, i int) *vitrine.Product) (sample []string, variants int, rates fillRates, err error) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	every := max(1, count/10000)
 	i := 0
-	err = writeProducts(ctx, c.db, 2000, func() *vitrine.Product {
+	rates, err = writeProducts(ctx, c.db, 2000, func() *vitrine.Product {
 		if i == count {
 			return nil
 		}
@@ -244,7 +244,7 @@ func (c *catalogDB) fillCatalog(ctx context.Context, count int, gen func(rng *ra
 		return p
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, rates, err
 	}
-	return sample, variants, nil
+	return sample, variants, rates, nil
 }

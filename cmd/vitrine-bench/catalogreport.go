@@ -55,6 +55,7 @@ type fillResult struct {
 	what               string
 	products, variants int
 	elapsed            time.Duration
+	rates              fillRates
 }
 
 func (r *catalogReport) add(name string, m *harness.Measure) {
@@ -109,8 +110,12 @@ func (r *catalogReport) markdown() string {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			fmt.Fprintf(&b, "%s, %d products and %d variants in %s (%.0f variants/s)", f.what, f.products, f.variants, f.elapsed.Round(time.Millisecond),
+			fmt.Fprintf(&b, "%s, %d products and %d variants in %s (%.0f variants/s", f.what, f.products, f.variants, f.elapsed.Round(time.Millisecond),
 				float64(f.variants)/f.elapsed.Seconds())
+			if f.rates.first > 0 && f.rates.last > 0 {
+				fmt.Fprintf(&b, "; first tenth %.0f products/s, last %.0f, last/first %.2f", f.rates.first, f.rates.last, f.rates.last/f.rates.first)
+			}
+			b.WriteString(")")
 		}
 		b.WriteString(".\n\n")
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
@@ -65,7 +67,7 @@ func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
 	big := size * 9 / 10
 	counts := spread(size, big)
 	tn, i := 0, 0
-	err = writeProducts(ctx, db, 5000, func() *vitrine.Product {
+	_, err = writeProducts(ctx, db, 5000, func() *vitrine.Product {
 		for tn < len(counts) && i == counts[tn] {
 			tn, i = tn+1, 0
 		}
@@ -90,16 +92,26 @@ func fill(ctx context.Context, url string, size int) (*benchWorld, error) {
 // through the store in large transactions, batches of up to batch products
 // of one company. Batches are made in order (the random text is the same
 // at every run) and written by a few writers at once: PostgreSQL overlaps
-// their round trips; SQLite's single writer takes them in turn.
-func writeProducts(ctx context.Context, db *store.DB, batch int, next func() *vitrine.Product) error {
+// their round trips; SQLite's single writer takes them in turn. It
+// returns the rates of the first and the last tenth of the products
+// written.
+func writeProducts(ctx context.Context, db *store.DB, batch int, next func() *vitrine.Product) (fillRates, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	batches := make(chan []vitrine.ProductWrite)
+	var (
+		mu      sync.Mutex
+		written []commit
+		start   = time.Now()
+	)
 	for range 4 {
 		g.Go(func() error {
 			for writes := range batches {
 				if _, err := db.WriteProducts(gctx, benchChange, writes[0].Create.TenantID, writes, true, nil); err != nil {
 					return err
 				}
+				mu.Lock()
+				written = append(written, commit{at: time.Now(), products: len(writes)})
+				mu.Unlock()
 			}
 			return nil
 		})
@@ -129,7 +141,47 @@ func writeProducts(ctx context.Context, db *store.DB, batch int, next func() *vi
 		}
 		return send()
 	})
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return fillRates{}, err
+	}
+	return tenths(start, written), nil
+}
+
+// commit is a batch of a fill, committed.
+type commit struct {
+	at       time.Time
+	products int
+}
+
+// fillRates are the products a second of the first and of the last tenth
+// of a fill, by the times their batches committed: a fill that slows as
+// the company grows shows a last tenth slower than its first.
+type fillRates struct{ first, last float64 }
+
+// tenths reads a fill's rates from its batches, in the order they
+// committed, from start: the first tenth's, from start to the commit that
+// passes a tenth of the products; the last tenth's, from the commit that
+// passes nine tenths to the last.
+func tenths(start time.Time, written []commit) fillRates {
+	total := 0
+	for _, c := range written {
+		total += c.products
+	}
+	var r fillRates
+	done := 0
+	for _, c := range written {
+		done += c.products
+		if r.first == 0 && done*10 >= total && c.at.After(start) {
+			r.first = float64(done) / c.at.Sub(start).Seconds()
+		}
+		if done*10 >= total*9 {
+			if end := written[len(written)-1].at; end.After(c.at) {
+				r.last = float64(total-done) / end.Sub(c.at).Seconds()
+			}
+			break
+		}
+	}
+	return r
 }
 
 // spread returns how many products each tenant gets.

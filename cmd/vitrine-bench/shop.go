@@ -220,7 +220,7 @@ func openWindow(ctx context.Context, cdb *catalogDB, tenant string) error {
 		return err
 	}
 	s.Open, s.ProductURL, s.UpdatedAt, s.UpdatedBy = true, "https://shop.example/products/{handle}", vitrine.Now(), cdb.author
-	call := vitrine.Call{RequestID: vitrine.NewID(), Tool: "update_shop", At: vitrine.Now(), Reason: "bench"}
+	call := vitrine.Call{Actor: vitrine.ActorUser, RequestID: vitrine.NewID(), Tool: "update_shop", At: vitrine.Now(), Reason: "bench"}
 	return cdb.db.SaveShop(ctx, vitrine.Change{UserID: cdb.author, Call: call, Reason: call.Reason}, s)
 }
 

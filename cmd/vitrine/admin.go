@@ -67,7 +67,7 @@ func (c *UserCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	u, err := svc.Operator().CreateUser(e.ctx, c.Email, c.Name)
+	u, err := svc.Operator().Command("vitrine user create").CreateUser(e.ctx, c.Email, c.Name)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (c *TenantCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.Operator().NewTenant(e.ctx, c.Name, c.Slug, c.Currency, c.Owner)
+	t, err := svc.Operator().Command("vitrine tenant create").NewTenant(e.ctx, c.Name, c.Slug, c.Currency, c.Owner)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (c *TenantUpdateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.Operator().UpdateTenant(e.ctx, c.Tenant, c.Name, c.Slug, c.Currency)
+	t, err := svc.Operator().Command("vitrine tenant update").UpdateTenant(e.ctx, c.Tenant, c.Name, c.Slug, c.Currency)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (c *MemberAddCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	m, err := svc.Operator().AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
+	m, err := svc.Operator().Command("vitrine member add").AddMember(e.ctx, c.Tenant, c.Email, c.Role, c.Status)
 	if err != nil {
 		return withRoles(e, svc, c.Tenant, c.Role, err)
 	}
@@ -164,7 +164,7 @@ func (c *TokenCreateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, secret, err := svc.Operator().CreateToken(e.ctx, in)
+	t, secret, err := svc.Operator().Command("vitrine token create").CreateToken(e.ctx, in)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (c *MemberUpdateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	m, err := svc.Operator().UpdateMember(e.ctx, c.Tenant, c.Email, service.MemberChanges{Role: c.Role, Status: c.Status})
+	m, err := svc.Operator().Command("vitrine member update").UpdateMember(e.ctx, c.Tenant, c.Email, service.MemberChanges{Role: c.Role, Status: c.Status})
 	if err != nil {
 		return withRoles(e, svc, c.Tenant, c.Role, err)
 	}
@@ -283,7 +283,7 @@ func (c *MemberRemoveCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	if err := svc.Operator().RemoveMember(e.ctx, c.Tenant, c.Email); err != nil {
+	if err := svc.Operator().Command("vitrine member remove").RemoveMember(e.ctx, c.Tenant, c.Email); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "Removed %s from %s\n", c.Email, c.Tenant)
@@ -319,7 +319,7 @@ func (c *UserUpdateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	u, err := svc.Operator().UpdateUser(e.ctx, c.Email, ch)
+	u, err := svc.Operator().Command("vitrine user update").UpdateUser(e.ctx, c.Email, ch)
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func (c *AuditPruneCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	n, err := svc.Audit().Prune(e.ctx, before)
+	n, err := svc.Operator().Command("vitrine audit prune").PruneAudit(e.ctx, before)
 	if err != nil {
 		return err
 	}

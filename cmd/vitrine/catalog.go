@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/vitrine/vitrine"
 	"strings"
 
 	"github.com/vitrine/vitrine/service"
@@ -28,17 +29,33 @@ type catalogActor struct {
 	As     string `placeholder:"EMAIL" help:"Act as this member of the company (recorded as the author); default: its first owner."`
 }
 
+// access acts in the company as its member (--as, default its first
+// owner), whose permissions apply; a write is audited as a call of the
+// command, the operator its actor, in the write's own transaction.
 func (c catalogActor) access(e *env, what string) (func() error, *catalog.Catalog, *service.Access, error) {
 	db, svc, err := e.open(nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As, "vitrine "+what)
+	a, err := operatorActor(e, svc, c.Tenant, c.As, "vitrine "+what, "")
 	if err != nil {
 		db.Close()
 		return nil, nil, nil, err
 	}
 	return db.Close, catalog.New(svc), a, nil
+}
+
+// operatorActor is the access of the operator's command in a company, as
+// its member as (default its first owner): the member's permissions apply,
+// and the command's writes are audited as its call, about target (empty:
+// what each writes), the operator their actor and the member the user.
+func operatorActor(e *env, svc *service.Service, tenant, as, command, target string) (*service.Access, error) {
+	a, err := svc.Operator().Actor(e.ctx, tenant, as, command)
+	if err != nil {
+		return nil, err
+	}
+	a.Caller.Call = vitrine.OperatorCall(command, target)
+	return a, nil
 }
 
 // CategoryListCmd lists categories.

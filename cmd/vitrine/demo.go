@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/demo"
 	"github.com/vitrine/vitrine/httpserver"
+	"github.com/vitrine/vitrine/shopwindow"
 )
 
 // DemoCmd fills the database with demo data.
@@ -153,4 +155,43 @@ func clientPaths(db string) (exe, dbPath, note string) {
 		}
 	}
 	return exe, dbPath, note
+}
+
+// printWindows prints the demo's open shop windows: each at the root of
+// its host ({slug}.localhost, or the domain the operator named), where
+// agents discover a business, and under the path; the demo's shopping
+// agent's profile; and a curl line that searches a window as that agent,
+// with no internet.
+func printWindows(e *env, store vitrine.ShopStore, w *demo.World, base, shopDomain string) {
+	u, err := neturl.Parse(base)
+	if err != nil || shopDomain == "" {
+		return
+	}
+	var open []string
+	for _, t := range w.Tenants {
+		if _, _, err := store.OpenShopBySlug(e.ctx, t.Slug); err == nil {
+			open = append(open, t.Slug)
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	out := e.stdout
+	root := func(slug string) string {
+		host := slug + "." + shopDomain
+		if p := u.Port(); p != "" {
+			host += ":" + p
+		}
+		return u.Scheme + "://" + host
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Shop windows, anonymous and read-only (docs/shop.md). Agents discover a business at the root of its host:")
+	for _, slug := range open {
+		fmt.Fprintf(out, "  %s: %s/ (and under the path: %s/shops/%s/)\n", slug, root(slug), strings.TrimSuffix(base, "/"), slug)
+	}
+	profile := demo.AgentProfileURL(base, shopwindow.Version)
+	fmt.Fprintf(out, "The demo's shopping agent, whose UCP profile this server serves (at each release: %s): %s\n",
+		strings.Join(shopwindow.Versions, ", "), profile)
+	fmt.Fprintf(out, "Search %s's window as that agent (no internet needed): curl -s %s/ucp/catalog/search -H 'Content-Type: application/json' -H %s -d '{\"query\":\"camiseta\"}'\n",
+		open[0], root(open[0]), shellQuote(`UCP-Agent: profile="`+profile+`"`))
 }

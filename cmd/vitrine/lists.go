@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -169,7 +170,7 @@ func (c *TokenRevokeCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.Operator().RevokeToken(e.ctx, c.ID)
+	t, err := svc.Operator().Command("vitrine token revoke").RevokeToken(e.ctx, c.ID)
 	if err != nil {
 		return err
 	}
@@ -217,7 +218,7 @@ func (c *AuditListCmd) Run(e *env) error {
 		}
 		q.UserID = u.ID
 	}
-	l := e.lister(c.JSON, "TIME\tUSER\tTOOL\tTARGET\tOUTCOME\tREQUEST")
+	l := e.lister(c.JSON, "TIME\tACTOR\tUSER\tEMAIL\tTOOL\tTARGET\tOUTCOME\tREQUEST")
 	for left := c.Limit; left > 0; {
 		q.Limit = min(left, vitrine.MaxPageLimit)
 		page, err := op.ListAudit(e.ctx, t, q)
@@ -225,9 +226,11 @@ func (c *AuditListCmd) Run(e *env) error {
 			return err
 		}
 		for _, ev := range page.Events {
-			rec := map[string]any{"id": ev.ID, "time": ev.Time, "tenant_id": ev.TenantID, "user_id": ev.UserID, "token_id": ev.TokenID,
-				"tool": ev.Tool, "target_id": ev.TargetID, "outcome": ev.Outcome, "request_id": ev.RequestID}
-			if err := l.row(rec, ev.Time.Format(time.RFC3339), ev.UserID, ev.Tool, ev.TargetID, ev.Outcome, ev.RequestID); err != nil {
+			rec := map[string]any{"id": ev.ID, "time": ev.Time, "tenant_id": ev.TenantID, "actor": ev.Actor, "user_id": ev.UserID,
+				"user_email": ev.UserEmail, "token_id": ev.TokenID, "tool": ev.Tool, "target_id": ev.TargetID, "outcome": ev.Outcome,
+				"request_id": ev.RequestID}
+			if err := l.row(rec, ev.Time.Format(time.RFC3339), string(ev.Actor), cmp.Or(ev.UserID, "-"), cmp.Or(ev.UserEmail, "-"),
+				ev.Tool, ev.TargetID, ev.Outcome, ev.RequestID); err != nil {
 				return err
 			}
 		}

@@ -42,7 +42,7 @@ func (c *UserSetPasswordCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	if err := svc.Operator().SetPassword(e.ctx, c.Email, password); err != nil {
+	if err := svc.Operator().Command("vitrine user set-password").SetPassword(e.ctx, c.Email, password); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(e.stdout, "Set the password of %s.\n", strings.TrimSpace(c.Email))
@@ -111,7 +111,7 @@ func (c *UserInviteCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	secret, expires, err := svc.Operator().CreatePasswordLink(e.ctx, c.Email, time.Duration(c.Expires))
+	secret, expires, err := svc.Operator().Command("vitrine user invite").CreatePasswordLink(e.ctx, c.Email, time.Duration(c.Expires))
 	if err != nil {
 		return err
 	}

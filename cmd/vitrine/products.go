@@ -60,7 +60,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As, "vitrine product import")
+	a, err := operatorActor(e, svc, c.Tenant, c.As, "vitrine product import", "")
 	if err != nil {
 		return err
 	}

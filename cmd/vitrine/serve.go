@@ -65,7 +65,7 @@ type ServeCmd struct {
 
 // ShopFlags configure the companies' shop windows (docs/shop.md).
 type ShopFlags struct {
-	ShopDomain               string  `name:"shop-domain" placeholder:"DOMAIN" help:"Serve each open shop window at the root of {slug}.DOMAIN too (point a wildcard DNS record and certificate at this server); they are always at --public-url + /shops/{slug}/."`
+	ShopDomain               string  `name:"shop-domain" placeholder:"DOMAIN" help:"Serve each open shop window at the root of {slug}.DOMAIN too, where agents discover a business (point a wildcard DNS record and certificate at this server; localhost: {slug}.localhost, this machine's, the default of --demo); they are always at --public-url + /shops/{slug}/."`
 	ShopIPRate               float64 `name:"shop-ip-rate" default:"${shop_ip_rate}" help:"Shop window requests per second from one address (0: no limit)."`
 	ShopIPBurst              int     `name:"shop-ip-burst" default:"${shop_ip_burst}" help:"Shop window requests at once from one address."`
 	ShopProfileRate          float64 `name:"shop-profile-rate" default:"${shop_profile_rate}" help:"Shop window requests per second naming one agent profile (0: no limit)."`
@@ -76,6 +76,11 @@ type ShopFlags struct {
 // shop is the shop windows' configuration.
 func (f ShopFlags) shop(log *slog.Logger) (*httpserver.Shop, error) {
 	d, err := vitrine.ValidateDomain("--shop-domain", f.ShopDomain)
+	if strings.EqualFold(strings.TrimSuffix(f.ShopDomain, "."), "localhost") {
+		// {slug}.localhost: this machine's own names (RFC 6761), which
+		// browsers and curl resolve to loopback; for trying windows out.
+		d, err = "localhost", nil
+	}
 	if err != nil {
 		return nil, &usageError{message(err)}
 	}
@@ -223,6 +228,20 @@ func (c *ServeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if c.Demo {
+		// Agents discover a business at the root of its host: the demo's
+		// windows are at {slug}.localhost too (which resolves to this
+		// machine), unless the operator names a domain. And a shopping
+		// agent tries them with the profile the demo serves itself, on a
+		// laptop without the internet: the demo, and only the demo,
+		// fetches agents' profiles from this machine.
+		if shop.Options.ShopDomain == "" {
+			shop.Options.ShopDomain = "localhost"
+		}
+		shop.Options.LoopbackProfiles = true
+		log.Info("demo: shop windows fetch shopping agents' UCP profiles from this machine too (loopback addresses, over http): " +
+			"the demo's own agent profile is at " + demo.AgentPath + "{release}.json; vitrine serve without --demo never does")
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return err
@@ -260,7 +279,9 @@ func (c *ServeCmd) Run(e *env) error {
 	if c.Demo {
 		// The images the demo's products name, served by the server that
 		// runs the demo only.
-		hopts.Routes = map[string]http.Handler{"GET " + demo.ImagesPath + "{file}": demo.Images()}
+		// And its shopping agent's profile.
+		hopts.Routes = map[string]http.Handler{"GET " + demo.ImagesPath + "{file}": demo.Images(),
+			"GET " + demo.AgentPath + "{file}": demo.AgentProfiles(shopwindow.Versions)}
 	}
 	// The metrics name every tool and how it is used: not for whoever
 	// reaches the main address, nor for the internet a proxy in front
@@ -298,6 +319,7 @@ func (c *ServeCmd) Run(e *env) error {
 			account = publicURL + "/account"
 		}
 		printDemo(e, w, clientURL, account)
+		printWindows(e, db, w, base, shop.Options.ShopDomain)
 	}
 
 	if as != nil {

@@ -55,12 +55,12 @@ func (c catalogActor) shopAccess(e *env, what string) (func() error, *shop.Windo
 		return nil, nil, nil, err
 	}
 	reason := "vitrine " + what
-	a, err := svc.Operator().Actor(e.ctx, c.Tenant, c.As, reason)
+	a, err := operatorActor(e, svc, c.Tenant, c.As, reason, "")
 	if err != nil {
 		db.Close()
 		return nil, nil, nil, err
 	}
-	a.Caller.Call = vitrine.Call{RequestID: vitrine.NewID(), Tool: reason, Target: a.TenantID, At: vitrine.Now(), Reason: reason}
+	a.Caller.Call.Target = a.TenantID
 	return db.Close, shop.New(svc), a, nil
 }
 

@@ -30,14 +30,32 @@ type Window struct {
 	// https://vitrine.example/shops/technova (no trailing slash).
 	BaseURL string
 	// Origin is the server's public URL, against which relative media
-	// paths such as /demo/images/x.svg are resolved.
+	// paths such as /demo/images/x.png are resolved.
 	Origin string
 	// Attributes are the company's attribute definitions, by key: only
 	// the Public ones are shown.
 	Attributes map[string]*vitrine.Attribute
+	// Categories are the company's categories, by id: a product's
+	// categories are sent as their whole paths ("Vestuário > Camisetas").
+	Categories map[string]*vitrine.Category
 	// Log receives what fails while a feed streams (nil: nowhere). The
 	// client sees a cut transfer, never a feed that looks whole.
 	Log *slog.Logger
+}
+
+// NewWindow is the window s with the company's attribute definitions and
+// categories, as the channels' rules read it (Problems); the feeds' URLs
+// and company are left to the caller.
+func NewWindow(s *vitrine.Shop, attributes []*vitrine.Attribute, categories []*vitrine.Category) *Window {
+	w := &Window{Shop: s, Attributes: make(map[string]*vitrine.Attribute, len(attributes)),
+		Categories: make(map[string]*vitrine.Category, len(categories))}
+	for _, a := range attributes {
+		w.Attributes[a.Key] = a
+	}
+	for _, c := range categories {
+		w.Categories[c.ID] = c
+	}
+	return w
 }
 
 // Source pages through a company's published (active) products, in the
@@ -120,7 +138,7 @@ const CacheControl = "public, max-age=300"
 
 // formatVersion changes whenever what a feed writes of the same catalog
 // changes, so that an upgrade is not answered 304 with a stale body.
-const formatVersion = "1"
+const formatVersion = "2"
 
 // ETag is the entity tag of the feed of win in kind at stamp (what
 // Store.CatalogStamp returns): it changes when the catalog does, and with
@@ -241,14 +259,16 @@ func write(w io.Writer, win Window, pages *pager, first []*vitrine.Product, kind
 	if err := fw.begin(); err != nil {
 		return err
 	}
-	channel := kind.Channel()
+	r := channelRules[kind.Channel()]
 	for page := first; len(page) > 0; {
 		for _, p := range page {
 			if p.Status != vitrine.ProductActive || p.TenantID != win.Tenant.ID {
 				continue
 			}
-			pr := fw.product(p)
-			whole, variants := blocked(problems(channel, win.Shop, p, pr.description != ""))
+			pr := fw.product(r, p)
+			// What check_shop reports of the product on this channel is
+			// what keeps it, or some of its variants, out: one rule.
+			whole, variants := blocked(problems(r, &win, pr))
 			if whole {
 				continue
 			}
@@ -275,9 +295,9 @@ func write(w io.Writer, win Window, pages *pager, first []*vitrine.Product, kind
 // feedWriter writes one feed's format.
 type feedWriter interface {
 	begin() error
-	// product reads what a product's items share, bounded as the feed
-	// bounds it.
-	product(p *vitrine.Product) *product
+	// product reads what a product's items share on a channel of rules
+	// r, bounded as the feed bounds it.
+	product(r rules, p *vitrine.Product) *product
 	item(it *item) error
 	// flush sends what is written so far, after each page.
 	flush() error

@@ -3,6 +3,7 @@ package feed_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -48,17 +49,18 @@ func TestGoogleFeed(t *testing.T) {
 	m, gg := items[shirtID+"-v1"], items[shirtID+"-v2"]
 	want := googleItem{ID: shirtID + "-v1", Title: "Camiseta Básica — M / Azul", Description: "Algodão macio & fresco",
 		Link: "https://shop.example/products/camiseta-a001?variant=" + shirtID + "-v1", ImageLink: "https://cdn.example/shirt.jpg",
-		AdditionalImages: []string{"https://vitrine.example/demo/images/shirt-back.svg"}, Availability: "in_stock",
+		AdditionalImages: []string{"https://vitrine.example/demo/images/shirt-back.png"}, Availability: "in_stock",
 		Price: "59.90 BRL", SalePrice: "49.90 BRL", ItemGroupID: shirtID, Brand: "Malharia Sul", GTIN: "7891234567895",
-		Condition: "new", ProductTypes: []string{"Camisetas"}, Size: "M", Color: "Azul"}
+		Condition: "new", ProductTypes: []string{"Vestuário > Camisetas"}, Size: "M", Color: "Azul", Gender: "unisex"}
 	want.Details = m.Details
 	if !equalItems(m, want) {
 		t.Errorf("the shirt's M:\n got %+v\nwant %+v", m, want)
 	}
-	if len(m.Details) != 1 || m.Details[0].Name != "Fabric" || m.Details[0].Value != "Algodão" {
-		t.Errorf("product details %+v; want the public Fabric only", m.Details)
+	if len(m.Details) != 3 || m.Details[1].Name != "Fabric" || m.Details[1].Value != "Algodão" || strings.Contains(fmt.Sprint(m.Details), "secret") {
+		t.Errorf("product details %+v; want the public ones only", m.Details)
 	}
-	if gg.Availability != "backorder" || gg.GTIN != "" || gg.MPN != "CAM-a001-G" || gg.SalePrice != "" || gg.Price != "49.90 BRL" || gg.Size != "G" {
+	// A SKU is the company's, not the manufacturer's part number: no MPN.
+	if gg.Availability != "backorder" || gg.GTIN != "" || gg.MPN != "" || gg.IdentifierExists != "no" || gg.SalePrice != "" || gg.Price != "49.90 BRL" || gg.Size != "G" {
 		t.Errorf("the shirt's G (sold out, sold on backorder, SKU only, no compare-at): %+v", gg)
 	}
 	mg := items[mugID+"-v1"]
@@ -71,10 +73,10 @@ func TestOpenAIFeed(t *testing.T) {
 	win := window()
 	body := writeFeed(t, win, catalog(), feed.OpenAI)
 	items := parseOpenAI(t, body)
-	// The mug has neither GTIN nor SKU: OpenAI wants an MPN where there
-	// is no GTIN, so it is left out.
-	if got := slices.Sorted(maps.Keys(items)); !slices.Equal(got, []string{shirtID + "-v1", shirtID + "-v2"}) {
-		t.Fatalf("items %v; want the shirt's two variants", got)
+	// The mug has neither GTIN nor MPN, which OpenAI's reference makes
+	// optional: it is in the feed all the same.
+	if got := slices.Sorted(maps.Keys(items)); !slices.Equal(got, []string{shirtID + "-v1", shirtID + "-v2", mugID + "-v1"}) {
+		t.Fatalf("items %v; want the shirt's two variants and the mug", got)
 	}
 	m := items[shirtID+"-v1"]
 	for k, v := range map[string]any{
@@ -82,7 +84,7 @@ func TestOpenAIFeed(t *testing.T) {
 		"url": "https://shop.example/products/camiseta-a001?variant=" + shirtID + "-v1", "image_url": "https://cdn.example/shirt.jpg",
 		"price": "59.90 BRL", "sale_price": "49.90 BRL", "availability": "in_stock", "group_id": shirtID, "listing_has_variations": true,
 		"brand": "Malharia Sul", "gtin": "7891234567895", "size": "M", "color": "Azul", "seller_name": "TechNova",
-		"store_country": "BR", "is_eligible_search": true, "is_eligible_checkout": false, "product_category": "Camisetas",
+		"is_eligible_search": true, "is_eligible_checkout": false, "product_category": "Vestuário > Camisetas", "gender": "unisex", "age_group": "adult",
 	} {
 		if m[k] != v {
 			t.Errorf("%s = %v; want %v", k, m[k], v)
@@ -91,10 +93,10 @@ func TestOpenAIFeed(t *testing.T) {
 	if d, _ := m["variant_dict"].(map[string]any); d["Tamanho"] != "M" || d["Cor"] != "Azul" {
 		t.Errorf("variant_dict %v", m["variant_dict"])
 	}
-	if imgs, _ := m["additional_image_urls"].([]any); len(imgs) != 1 || imgs[0] != "https://vitrine.example/demo/images/shirt-back.svg" {
+	if imgs, _ := m["additional_image_urls"].([]any); len(imgs) != 1 || imgs[0] != "https://vitrine.example/demo/images/shirt-back.png" {
 		t.Errorf("additional_image_urls %v", m["additional_image_urls"])
 	}
-	if g := items[shirtID+"-v2"]; g["availability"] != "backorder" || g["mpn"] != "CAM-a001-G" || g["gtin"] != nil {
+	if g := items[shirtID+"-v2"]; g["availability"] != "backorder" || g["mpn"] != nil || g["gtin"] != nil {
 		t.Errorf("the shirt's G: %v", g)
 	}
 	for _, it := range items {
@@ -193,10 +195,10 @@ func TestFeedsLeaveOutWhatTheChannelRefuses(t *testing.T) {
 }
 
 func TestProblems(t *testing.T) {
-	shop := window().Shop
+	win := window()
 	ok := shirt(shirtID)
 	for _, ch := range vitrine.ShopChannels {
-		if ps := feed.Problems(ch, shop, ok); ps != nil {
+		if ps := feed.Problems(ch, &win, ok); ps != nil {
 			t.Errorf("%s: a complete product has problems %+v", ch, ps)
 		}
 	}
@@ -204,7 +206,7 @@ func TestProblems(t *testing.T) {
 	bare.Description, bare.Vendor, bare.Media = "<p> </p>", "", nil
 	bare.Name = strings.Repeat("x", 151)
 	bare.Variants[0].Price = 0
-	empty := vitrine.NewShop(tenantID)
+	empty := &feed.Window{Shop: vitrine.NewShop(tenantID)}
 	reasons := func(ps []feed.Problem) []feed.Reason {
 		var out []feed.Reason
 		for _, p := range ps {
@@ -220,29 +222,20 @@ func TestProblems(t *testing.T) {
 		// and an amount may be 0.
 		vitrine.ChannelUCP:    {feed.NoDescription},
 		vitrine.ChannelGoogle: {feed.NoProductURL, feed.NoDescription, feed.NoImage, feed.NoBrand, feed.PriceZero, feed.TitleTooLong},
-		vitrine.ChannelOpenAI: {feed.NoProductURL, feed.NoCountry, feed.NoDescription, feed.NoImage, feed.NoBrand, feed.PriceZero, feed.TitleTooLong, feed.NoGTINOrMPN},
+		// OpenAI's GTIN, MPN and countries are optional.
+		vitrine.ChannelOpenAI: {feed.NoProductURL, feed.NoDescription, feed.NoImage, feed.NoBrand, feed.PriceZero, feed.TitleTooLong},
 	} {
 		if got := reasons(feed.Problems(ch, empty, bare)); !slices.Equal(got, want) {
 			t.Errorf("%s: %v; want %v", ch, got, want)
 		}
 	}
-	ps := feed.Problems(vitrine.ChannelGoogle, shop, bare)
+	ps := feed.Problems(vitrine.ChannelGoogle, &win, bare)
 	for _, p := range ps {
 		if (p.Reason == feed.PriceZero || p.Reason == feed.TitleTooLong) != (p.VariantID == bare.Variants[0].ID) {
 			t.Errorf("%s is of variant %q", p.Reason, p.VariantID)
 		}
 	}
-	// A GTIN needs its check digit; a SKU stands in as the MPN.
-	withBarcode := mug(mugID)
-	withBarcode.Variants[0].Barcode = "7891234567890" // wrong check digit
-	if got := reasons(feed.Problems(vitrine.ChannelOpenAI, shop, withBarcode)); !slices.Equal(got, []feed.Reason{feed.NoGTINOrMPN}) {
-		t.Errorf("a barcode that is no GTIN: %v", got)
-	}
-	withBarcode.Variants[0].Barcode = "7891234567895"
-	if got := feed.Problems(vitrine.ChannelOpenAI, shop, withBarcode); got != nil {
-		t.Errorf("a valid GTIN-13: %v", got)
-	}
-	if got := feed.Problems("bing", shop, bare); got != nil {
+	if got := feed.Problems("bing", &win, bare); got != nil {
 		t.Errorf("an unknown channel: %v", got)
 	}
 }
@@ -269,6 +262,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // the values the surfaces know.
 func TestOptionsFillFeedAttributes(t *testing.T) {
 	p := shirt(shirtID)
+	p.Attributes = nil
 	p.Options = []vitrine.Option{{Name: "Gênero", Values: []string{"Feminino", "Outro"}}, {Name: "Faixa etária", Values: []string{"Infantil"}}, {Name: "Modelo", Values: []string{"Linho"}}}
 	p.Variants[0].Options = map[string]string{"Gênero": "Feminino", "Faixa etária": "Infantil", "Modelo": "Linho"}
 	p.Variants[1].Options = map[string]string{"Gênero": "Outro", "Faixa etária": "Infantil", "Modelo": "Linho"}

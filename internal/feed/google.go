@@ -15,7 +15,7 @@ const GoogleNamespace = "http://base.google.com/ns/1.0"
 const (
 	googleMaxDescription = 5000
 	googleMaxImages      = 10 // additional_image_link
-	googleMaxTypes       = 10 // product_type, each at most 750 characters
+	googleMaxTypes       = 5  // product_type, each at most 750 characters
 	googleMaxTypeLength  = 750
 	googleMaxDetails     = 1000
 )
@@ -98,8 +98,8 @@ func (g *googleWriter) begin() error {
 	return nil
 }
 
-func (g *googleWriter) product(p *vitrine.Product) *product {
-	return productOf(g.win, p, googleMaxDescription)
+func (g *googleWriter) product(r rules, p *vitrine.Product) *product {
+	return productOf(g.win, r, p, googleMaxDescription)
 }
 
 func (g *googleWriter) item(it *item) error {

@@ -65,32 +65,49 @@ func availabilityOf(v *vitrine.Variant) availability {
 	return outOfStock
 }
 
-// product is what the items of one product share, computed once.
+// product is what the items of one product share on one channel,
+// computed once.
 type product struct {
 	p           *vitrine.Product
 	description string
 	brand       string
-	images      []string
-	types       []string
-	details     []detail
+	// images are the product's media in a format the channel takes (or
+	// whose format its URL does not say), in order; refused counts those
+	// left out.
+	images  []string
+	refused int
+	// types are the product's categories, each as its whole path
+	// ("Vestuário > Camisetas"), or else its product type.
+	types   []string
+	details []detail
 	// attrs are the feed attributes the product's options fill, by the
 	// options' order ("" for none).
 	attrs []string
+	// fills are the feed attributes the product's public attributes fill
+	// (by the window's mapping), under what a variant's options fill.
+	fills map[string]string
+	// apparel is whether Google reads the product as Apparel &
+	// Accessories (apparel.go).
+	apparel bool
 	// scale is the decimals of the product's currency.
 	scale int
 }
 
-// productOf reads what p's items share; maxDescription bounds the
-// description's characters.
-func productOf(win *Window, p *vitrine.Product, maxDescription int) *product {
+// productOf reads what p's items share on a channel of rules r;
+// maxDescription bounds the description's characters.
+func productOf(win *Window, r rules, p *vitrine.Product, maxDescription int) *product {
 	pr := &product{p: p, description: plainText(p.Description, maxDescription), brand: clean(p.Vendor),
 		scale: vitrine.CurrencyScale(p.Currency)}
 	for _, m := range p.Media {
-		pr.images = append(pr.images, win.mediaURL(m.URL))
+		if u := win.mediaURL(m.URL); r.takesImage(u) {
+			pr.images = append(pr.images, u)
+		} else {
+			pr.refused++
+		}
 	}
 	for _, c := range p.Categories {
-		if n := clean(c.Name); n != "" {
-			pr.types = append(pr.types, n)
+		if path := win.categoryPath(c); path != "" {
+			pr.types = append(pr.types, path)
 		}
 	}
 	if len(pr.types) == 0 {
@@ -98,6 +115,7 @@ func productOf(win *Window, p *vitrine.Product, maxDescription int) *product {
 			pr.types = []string{t}
 		}
 	}
+	pr.apparel = isApparel(p.ProductType, pr.types)
 	pr.attrs = make([]string, len(p.Options))
 	for i, o := range p.Options {
 		pr.attrs[i], _ = win.Shop.FeedAttribute(o.Name)
@@ -107,11 +125,71 @@ func productOf(win *Window, p *vitrine.Product, maxDescription int) *product {
 		if def == nil || !def.Public {
 			continue
 		}
-		if v := clean(vitrine.AttributeString(p.Attributes[k])); v != "" {
-			pr.details = append(pr.details, detail{Name: clean(def.Name), Value: v})
+		v := clean(vitrine.AttributeString(p.Attributes[k]))
+		if v == "" {
+			continue
+		}
+		pr.details = append(pr.details, detail{Name: clean(def.Name), Value: v})
+		if attr, ok := win.Shop.FeedAttribute(k); ok {
+			if v = feedValue(attr, v); v != "" {
+				if pr.fills == nil {
+					pr.fills = map[string]string{}
+				}
+				if _, taken := pr.fills[attr]; !taken {
+					pr.fills[attr] = v
+				}
+			}
 		}
 	}
 	return pr
+}
+
+// attrsOf are the feed attributes of a variant of pr's product: what its
+// options fill, then what the product's public attributes do.
+func attrsOf(pr *product, v *vitrine.Variant) (attrs map[string]string, options []option) {
+	p := pr.p
+	for i, o := range p.Options {
+		val := clean(v.Options[o.Name])
+		if val == "" {
+			continue
+		}
+		options = append(options, option{Name: clean(o.Name), Value: val})
+		attr := pr.attrs[i]
+		if attr == "" {
+			continue
+		}
+		if val = feedValue(attr, val); val == "" {
+			continue
+		}
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		if _, taken := attrs[attr]; !taken {
+			attrs[attr] = val
+		}
+	}
+	for attr, val := range pr.fills {
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		if _, taken := attrs[attr]; !taken {
+			attrs[attr] = val
+		}
+	}
+	return attrs, options
+}
+
+// feedValue is val as the feeds take it for attr: gender and age group
+// only in the values the surfaces know, read from common words; "" for
+// another.
+func feedValue(attr, val string) string {
+	switch attr {
+	case "gender":
+		return genders[vitrine.Fold(val)]
+	case "age_group":
+		return ageGroups[vitrine.Fold(val)]
+	}
+	return val
 }
 
 // itemOf maps a variant of pr's product.
@@ -123,9 +201,8 @@ func itemOf(win *Window, pr *product, v *vitrine.Variant) *item {
 	if len(pr.images) > 0 {
 		it.Image, it.Images = pr.images[0], pr.images[1:]
 	}
-	if v.Image != "" {
+	if img := win.mediaURL(v.Image); v.Image != "" && slices.Contains(pr.images, img) {
 		// The variant's own image first, then the product's others.
-		img := win.mediaURL(v.Image)
 		it.Image, it.Images = img, make([]string, 0, len(pr.images))
 		for _, u := range pr.images {
 			if u != img {
@@ -142,35 +219,10 @@ func itemOf(win *Window, pr *product, v *vitrine.Variant) *item {
 		q := max(v.Stock, 0)
 		it.Quantity = &q
 	}
-	if it.GTIN = gtin(v.Barcode); it.GTIN == "" {
-		it.MPN = v.SKU
-	}
-	for i, o := range p.Options {
-		val := clean(v.Options[o.Name])
-		if val == "" {
-			continue
-		}
-		it.Options = append(it.Options, option{Name: clean(o.Name), Value: val})
-		attr := pr.attrs[i]
-		if attr == "" {
-			continue
-		}
-		switch attr {
-		case "gender":
-			val = genders[vitrine.Fold(val)]
-		case "age_group":
-			val = ageGroups[vitrine.Fold(val)]
-		}
-		if val == "" {
-			continue
-		}
-		if it.Attrs == nil {
-			it.Attrs = map[string]string{}
-		}
-		if _, taken := it.Attrs[attr]; !taken {
-			it.Attrs[attr] = val
-		}
-	}
+	it.Attrs, it.Options = attrsOf(pr, v)
+	// A GTIN from the barcode, when it is one; an MPN only from what the
+	// company maps to mpn: neither channel takes a guessed one.
+	it.GTIN, it.MPN = gtin(v.Barcode), it.Attrs["mpn"]
 	return it
 }
 
@@ -236,7 +288,7 @@ func variantLink(shop *vitrine.Shop, p *vitrine.Product, v *vitrine.Variant) str
 }
 
 // mediaURL makes a media path absolute against the server's public URL
-// (the demo's images are kept as /demo/images/x.svg); absolute URLs are
+// (the demo's images are kept as /demo/images/x.png); absolute URLs are
 // kept.
 func (w *Window) mediaURL(u string) string {
 	if strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") {
@@ -245,9 +297,37 @@ func (w *Window) mediaURL(u string) string {
 	return u
 }
 
-// gtin returns a barcode that is a GTIN (8, 12, 13 or 14 digits whose last
-// checks the others), or "".
+// categoryPath is a product's category as its whole path from the root,
+// " > " between levels, as Google's product_type and OpenAI's
+// product_category take it ("Vestuário > Camisetas"); the category's own
+// name when the window does not hold its tree.
+func (w *Window) categoryPath(c vitrine.ProductCategory) string {
+	cat := w.Categories[c.ID]
+	if cat == nil {
+		return oneLine(c.Name)
+	}
+	var names []string
+	for depth := 0; cat != nil && depth < 64; depth++ {
+		if n := oneLine(cat.Name); n != "" {
+			names = append(names, n)
+		}
+		if cat.ParentID == "" {
+			break
+		}
+		cat = w.Categories[cat.ParentID]
+	}
+	slices.Reverse(names)
+	return strings.Join(names, " > ")
+}
+
+// gtin returns a barcode that is a GTIN a product is traded under: 8, 12,
+// 13 or 14 digits whose last checks the others (GS1's check digit), and
+// not of GS1's restricted circulation (a store's own codes, such as those
+// of goods sold by weight, and coupons: GTIN-8s starting 0 or 2; GTIN-12s
+// and -13s starting 02, 04 or 2 once read as 13 digits), which Google
+// refuses; or "".
 func gtin(barcode string) string {
+	barcode = strings.TrimSpace(barcode)
 	switch len(barcode) {
 	case 8, 12, 13, 14:
 	default:
@@ -269,6 +349,27 @@ func gtin(barcode string) string {
 		sum += d
 	}
 	if int(barcode[len(barcode)-1]-'0') != (10-sum%10)%10 {
+		return ""
+	}
+	if strings.Trim(barcode, "0") == "" {
+		return ""
+	}
+	if len(barcode) == 8 {
+		if barcode[0] == '0' || barcode[0] == '2' {
+			return ""
+		}
+		return barcode
+	}
+	// As 13 digits: a GTIN-14's without its packaging indicator, a
+	// GTIN-12's with a leading 0.
+	g13 := barcode
+	switch len(barcode) {
+	case 12:
+		g13 = "0" + barcode
+	case 14:
+		g13 = barcode[1:]
+	}
+	if g13[0] == '2' || strings.HasPrefix(g13, "02") || strings.HasPrefix(g13, "04") {
 		return ""
 	}
 	return barcode

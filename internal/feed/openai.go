@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"slices"
 
 	"github.com/vitrine/vitrine"
 )
@@ -47,9 +48,16 @@ type openAIItem struct {
 	AgeGroup             string            `json:"age_group,omitempty"`
 	SellerName           string            `json:"seller_name"`
 	SellerURL            string            `json:"seller_url,omitempty"`
-	StoreCountry         string            `json:"store_country"`
-	TargetCountries      []string          `json:"target_countries"`
+	// TargetCountries are the countries the item is sold to, of those
+	// OpenAI's reference takes (openAIMarkets); absent for another. No
+	// store_country: Vitrine holds where a company sells, not where it is
+	// established, and the reference makes both optional.
+	TargetCountries []string `json:"target_countries,omitempty"`
 }
+
+// openAIMarkets are the countries OpenAI's Products reference takes in
+// target_countries (docs/feeds.md cites its version).
+var openAIMarkets = []string{"US", "CA", "MX"}
 
 var openAIAvailability = map[availability]string{inStock: "in_stock", outOfStock: "out_of_stock", backorder: "backorder"}
 
@@ -71,8 +79,8 @@ func newOpenAIWriter(w io.Writer, win *Window) *openAIWriter {
 
 func (o *openAIWriter) begin() error { return nil }
 
-func (o *openAIWriter) product(p *vitrine.Product) *product {
-	return productOf(o.win, p, openAIMaxDescription)
+func (o *openAIWriter) product(r rules, p *vitrine.Product) *product {
+	return productOf(o.win, r, p, openAIMaxDescription)
 }
 
 func (o *openAIWriter) item(it *item) error {
@@ -82,7 +90,10 @@ func (o *openAIWriter) item(it *item) error {
 		GroupID: it.GroupID, ListingHasVariations: it.Variants > 1,
 		Size: it.Attrs["size"], Color: it.Attrs["color"], Material: it.Attrs["material"], Pattern: it.Attrs["pattern"],
 		Gender: it.Attrs["gender"], AgeGroup: it.Attrs["age_group"],
-		SellerName: o.seller, SellerURL: o.win.BaseURL, StoreCountry: o.win.Shop.Country, TargetCountries: []string{o.win.Shop.Country}}
+		SellerName: o.seller, SellerURL: o.win.BaseURL}
+	if c := o.win.Shop.Country; slices.Contains(openAIMarkets, c) {
+		oi.TargetCountries = []string{c}
+	}
 	if len(it.ProductType) > 0 {
 		oi.ProductCategory = truncate(it.ProductType[0], openAIMaxCategory)
 	}

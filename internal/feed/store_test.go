@@ -41,6 +41,7 @@ func newCompany(t testing.TB, db *store.DB, slug string) (*vitrine.Tenant, strin
 func storedShirt(tenantID, author string, i int, status vitrine.ProductStatus) *vitrine.Product {
 	p := shirt(vitrine.NewID())
 	p.TenantID, p.Status, p.Handle = tenantID, status, fmt.Sprintf("camiseta-%d", i)
+	p.Categories = nil // not the company's
 	for j, v := range p.Variants {
 		v.ID = vitrine.NewID()
 		v.SKU = fmt.Sprintf("CAM-%d-%d", i, j)

@@ -26,6 +26,11 @@ type Fetcher struct {
 	// Insecure lets documents be fetched over http and from private and
 	// loopback addresses: for development and tests only.
 	Insecure bool
+	// Loopback lets documents be fetched from this machine too (loopback
+	// addresses, localhost and its subdomains), over http or https: the
+	// demo's, which serves a shopping agent's profile of its own on a
+	// laptop without the internet. Other inside addresses stay refused.
+	Loopback bool
 	// MaxBytes bounds a document's size.
 	MaxBytes int64
 	// What names the document in errors: "a client metadata document".
@@ -41,7 +46,7 @@ func New(what string, maxBytes int64, timeout time.Duration, insecure bool) *Fet
 		// Checked on the address actually dialled, after DNS: a name
 		// that resolves to an inside address (or rebinds to one) is
 		// refused all the same.
-		if ap, err := netip.ParseAddrPort(address); err == nil && !f.Insecure && !PublicAddr(ap.Addr()) {
+		if ap, err := netip.ParseAddrPort(address); err == nil && !f.Insecure && !PublicAddr(ap.Addr()) && !(f.Loopback && ap.Addr().Unmap().IsLoopback()) {
 			return fmt.Errorf("the address %s is not a public one", ap.Addr())
 		}
 		return nil
@@ -65,15 +70,25 @@ func (f *Fetcher) CheckURL(raw string) (*url.URL, error) {
 	switch {
 	case err != nil || u.Host == "" || u.User != nil || u.Fragment != "" || strings.Contains(raw, "#"):
 		return nil, errors.New("it is not a plain absolute URL")
-	case u.Scheme != "https" && !(f.Insecure && u.Scheme == "http"):
+	case u.Scheme != "https" && !((f.Insecure || f.Loopback && loopbackHost(u.Hostname())) && u.Scheme == "http"):
 		return nil, errors.New("it is not an https URL")
 	case !ASCIIOnly(u.Host):
 		return nil, errors.New("its host is not ASCII: write it in punycode (xn--…)")
 	}
-	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !f.Insecure && !PublicAddr(ip) {
+	if ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]")); err == nil && !f.Insecure && !PublicAddr(ip) && !(f.Loopback && ip.Unmap().IsLoopback()) {
 		return nil, errors.New("it names an address that is not a public one")
 	}
 	return u, nil
+}
+
+// loopbackHost reports whether a URL's host names this machine: a
+// loopback address, localhost or a name under it (RFC 6761).
+func loopbackHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(strings.Trim(h, "[]"), "."))
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return ip.Unmap().IsLoopback()
+	}
+	return h == "localhost" || strings.HasSuffix(h, ".localhost")
 }
 
 // Get fetches the document at a URL CheckURL accepted: its body (at most

@@ -1,8 +1,12 @@
 package safefetch
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"testing"
+	"time"
 )
 
 // Finding 9: metadata documents are fetched from public addresses only:
@@ -57,6 +61,37 @@ func TestPublicAddr(t *testing.T) {
 	} {
 		if got := PublicAddr(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("PublicAddr(%s) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// A Loopback fetcher (the demo's) takes documents from this machine, over
+// http too, and from public addresses as always; never from the rest of
+// the inside network, nor over http from another host.
+func TestLoopback(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(`{}`)) }))
+	defer srv.Close()
+	f := New("a document", 1024, time.Second, false)
+	if _, _, err := f.Get(context.Background(), srv.URL, "application/json"); err == nil {
+		t.Fatalf("a plain fetcher fetched %s", srv.URL)
+	}
+	f.Loopback = true
+	if body, _, err := f.Get(context.Background(), srv.URL, "application/json"); err != nil || string(body) != "{}" {
+		t.Fatalf("a loopback fetcher of %s: %q %v", srv.URL, body, err)
+	}
+	for raw, ok := range map[string]bool{
+		"http://127.0.0.1:8080/demo/agent/2026-08-25.json": true,
+		"http://localhost:8080/a.json":                     true,
+		"http://technova.localhost:8080/a.json":            true,
+		"http://[::1]/a.json":                              true,
+		"https://agent.example/a.json":                     true,
+		"http://agent.example/a.json":                      false,
+		"http://10.0.0.1/a.json":                           false,
+		"https://192.168.1.1/a.json":                       false,
+		"http://169.254.169.254/latest/meta-data":          false,
+	} {
+		if _, err := f.CheckURL(raw); (err == nil) != ok {
+			t.Errorf("CheckURL(%s): %v; want ok %v", raw, err, ok)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
+	xhtml "golang.org/x/net/html"
 )
 
 // descriptionPolicy is the safe subset of HTML a description keeps: the
@@ -39,3 +40,44 @@ func Description(s string) string {
 func Text(s string) string {
 	return html.UnescapeString(textPolicy().Sanitize(strings.NewReplacer("<", " <", ">", "> ").Replace(s)))
 }
+
+// Plain is the text of an HTML description as a person reads it: the
+// text of inline elements (b, em, a, span, …) runs on with its
+// neighbours ("<b>corta-vento</b>, dobrável" is "corta-vento, dobrável"),
+// block elements and line breaks separate words, and white space is
+// collapsed to single spaces. Scripts and styles say nothing.
+func Plain(s string) string {
+	var b strings.Builder
+	z := xhtml.NewTokenizer(strings.NewReader(s))
+	skip := 0 // inside script or style
+	for {
+		tt := z.Next()
+		switch tt {
+		case xhtml.ErrorToken:
+			return strings.Join(strings.Fields(b.String()), " ")
+		case xhtml.TextToken:
+			if skip == 0 {
+				b.Write(z.Text())
+			}
+		case xhtml.StartTagToken, xhtml.SelfClosingTagToken, xhtml.EndTagToken:
+			name, _ := z.TagName()
+			tag := string(name)
+			if tag == "script" || tag == "style" {
+				if tt == xhtml.StartTagToken {
+					skip++
+				} else if tt == xhtml.EndTagToken && skip > 0 {
+					skip--
+				}
+			}
+			if !inline[tag] {
+				b.WriteByte(' ')
+			}
+		}
+	}
+}
+
+// inline are the elements whose text runs on with the text around them.
+var inline = map[string]bool{"a": true, "abbr": true, "b": true, "bdi": true, "bdo": true, "cite": true, "code": true,
+	"data": true, "dfn": true, "em": true, "i": true, "kbd": true, "mark": true, "q": true, "s": true, "samp": true,
+	"small": true, "span": true, "strong": true, "sub": true, "sup": true, "time": true, "u": true, "var": true,
+	"del": true, "ins": true, "font": true, "strike": true, "tt": true, "big": true}

@@ -33,3 +33,22 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+// A description's plain text is what a person reads: inline elements run
+// on with their neighbours, blocks and breaks separate words, entities
+// are their characters, scripts and styles say nothing.
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		`<b>corta-vento</b>, dobrável`:                           `corta-vento, dobrável`,
+		`<p>Algodão <strong>penteado</strong>.</p><p>Gola</p>`:   `Algodão penteado. Gola`,
+		`Uma<br>duas<br/>três`:                                   `Uma duas três`,
+		`<ul><li>P</li><li>M</li></ul>`:                          `P M`,
+		`<a href="https://x.example">Leia</a>: <em>R&amp;D</em>`: `Leia: R&D`,
+		`<p>a</p><script>alert(1)</script><style>p{}</style>b`:   `a b`,
+		`sem   tags`: `sem tags`,
+	} {
+		if got := Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -12,7 +12,9 @@ type AuditEventOut struct {
 	ID        string    `json:"id"`
 	Time      time.Time `json:"time"`
 	TenantID  string    `json:"tenant_id"`
-	UserID    string    `json:"user_id"`
+	Actor     string    `json:"actor" jsonschema:"Who called: user (through a token) or operator (the operator's command line, in no one's name or in the user's)."`
+	UserID    string    `json:"user_id" jsonschema:"The user who called, or as whom the operator acted; empty when the operator acted in no one's name."`
+	UserEmail string    `json:"user_email" jsonschema:"The email of user_id, empty when there is none or it was erased."`
 	TokenID   string    `json:"token_id"`
 	Tool      string    `json:"tool"`
 	TargetID  string    `json:"target_id"`
@@ -36,6 +38,6 @@ type ListAuditOut struct {
 }
 
 func AuditView(e *vitrine.AuditEvent) AuditEventOut {
-	return AuditEventOut{ID: e.ID, Time: e.Time, TenantID: e.TenantID, UserID: e.UserID, TokenID: e.TokenID,
+	return AuditEventOut{ID: e.ID, Time: e.Time, TenantID: e.TenantID, Actor: string(e.Actor), UserID: e.UserID, UserEmail: e.UserEmail, TokenID: e.TokenID,
 		Tool: e.Tool, TargetID: e.TargetID, Outcome: e.Outcome, RequestID: e.RequestID}
 }

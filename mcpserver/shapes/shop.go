@@ -44,7 +44,7 @@ func ShopView(st *shop.Settings, u shop.URLs) ShopOut {
 	s := st.Shop
 	out := ShopOut{Open: s.Open, ProductURL: s.ProductURL, Country: s.Country, Stock: string(s.Stock), Domain: s.Domain,
 		Options: shop.Options(s), Version: s.Version,
-		URLs: ShopURLsOut{Window: u.Window, Profile: u.Profile, MCP: u.MCP, REST: u.Catalog, GoogleFeed: u.GoogleFeed, OpenAIFeed: u.OpenAIFeed, Hosts: u.Hosts}}
+		URLs: ShopURLsOut{Window: u.Window, Profile: u.Profile, MCP: u.MCP, REST: u.REST, GoogleFeed: u.GoogleFeed, OpenAIFeed: u.OpenAIFeed, Hosts: u.Hosts}}
 	if s.Version > 0 {
 		at := s.UpdatedAt
 		out.UpdatedAt = &at

@@ -331,6 +331,7 @@ type line struct {
 	ID        string    `json:"id"`
 	Time      time.Time `json:"time"`
 	TenantID  string    `json:"tenant_id"`
+	Actor     string    `json:"actor"`
 	UserID    string    `json:"user_id"`
 	TokenID   string    `json:"token_id,omitempty"`
 	Tool      string    `json:"tool"`
@@ -340,7 +341,7 @@ type line struct {
 }
 
 func (k *sink) write(e *vitrine.AuditEvent) error {
-	b, err := json.Marshal(line{e.ID, e.Time, e.TenantID, e.UserID, e.TokenID, e.Tool, e.TargetID, e.Outcome, e.RequestID})
+	b, err := json.Marshal(line{e.ID, e.Time, e.TenantID, string(e.Actor), e.UserID, e.TokenID, e.Tool, e.TargetID, e.Outcome, e.RequestID})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -62,11 +63,20 @@ func (sh *Shopper) tenantID() (string, error) {
 	return sh.tenant.ID, nil
 }
 
-// shown reports whether the window may show a product: its company's,
-// and active. The store's queries ask for both; this holds it whatever
-// path a product came by.
-func (sh *Shopper) shown(p *vitrine.Product) bool {
+// published reports whether a product is the window's company's, and
+// active: what its feeds read (each feed then applies its channel's
+// rules). The store's queries ask for both; this holds it whatever path a
+// product came by.
+func (sh *Shopper) published(p *vitrine.Product) bool {
 	return p != nil && p.TenantID == sh.tenant.ID && p.Status == vitrine.ProductActive
+}
+
+// shown reports whether the window's search, lookups and pages may show a
+// product: published, and ready for UCP by the channel's rules, the very
+// rule check_shop reports (feed.Problems, channel ucp: a product without
+// a description is refused by both).
+func (sh *Shopper) shown(p *vitrine.Product) bool {
+	return sh.published(p) && len(feed.Problems(vitrine.ChannelUCP, &feed.Window{Tenant: sh.tenant, Shop: sh.shop}, p)) == 0
 }
 
 // Stamp returns what changes whenever anything the window shows changes:
@@ -186,11 +196,86 @@ func (sh *Shopper) PublishedProducts(ctx context.Context, tenantID, after string
 	}
 	out := ps[:0]
 	for _, p := range ps {
-		if sh.shown(p) {
+		if sh.published(p) {
 			out = append(out, p)
 		}
 	}
 	return out, nil
+}
+
+// ShownProducts returns the products the window shows among limit of its
+// published ones in the order they were created, after the product of id
+// after ("" for the first page), and the id to read on from ("" after the
+// last): what its sitemap lists.
+func (sh *Shopper) ShownProducts(ctx context.Context, after string, limit int) ([]*vitrine.Product, string, error) {
+	id, err := sh.tenantID()
+	if err != nil {
+		return nil, "", err
+	}
+	ps, err := sh.PublishedProducts(ctx, id, after, limit)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(ps) == limit {
+		next = ps[len(ps)-1].ID
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if sh.shown(p) {
+			out = append(out, p)
+		}
+	}
+	return out, next, nil
+}
+
+// Browse returns a page of limit of the window's products by name, after
+// cursor's position: its home page without a search. Its cursors are the
+// home page's own.
+func (sh *Shopper) Browse(ctx context.Context, limit int, cursor string) (*ProductPage, error) {
+	id, err := sh.tenantID()
+	if err != nil {
+		return nil, err
+	}
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortName})
+	if err != nil {
+		return nil, err
+	}
+	scope := "shop-home\x00" + id + "\x00" + string(f.Canonical())
+	pg, err := service.OpenPage[vitrine.ProductKey](ctx, sh.cat.svc, scope, limit, cursor)
+	if err != nil {
+		return nil, err
+	}
+	found, err := sh.cat.store.FindProducts(ctx, id, f.Page(pg.Fetch(), pg.After))
+	if err != nil {
+		return nil, err
+	}
+	ps, next := service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
+	page := &ProductPage{NextCursor: next}
+	for _, p := range ps {
+		if sh.shown(p) {
+			page.Products = append(page.Products, p)
+		}
+	}
+	return page, nil
+}
+
+// ProductByHandle returns the product of that handle (any case) if the
+// window shows it; nil otherwise.
+func (sh *Shopper) ProductByHandle(ctx context.Context, handle string) (*vitrine.Product, error) {
+	id, err := sh.tenantID()
+	if err != nil {
+		return nil, err
+	}
+	h := strings.ToLower(handle)
+	found, err := sh.cat.store.ProductsByHandle(ctx, id, []string{h})
+	if err != nil {
+		return nil, err
+	}
+	if p := found[h]; sh.shown(p) {
+		return p, nil
+	}
+	return nil, nil
 }
 
 // Product finds the one product an identifier names: a product id, a

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
 )
 
@@ -119,7 +120,7 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 	if problemsOf == nil {
 		return nil, errNoRules
 	}
-	s, err := w.store.Shop(ctx, a.TenantID)
+	win, err := w.feedWindow(ctx, a.TenantID)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 	for i := range channels {
 		tally[i] = &channelTally{reasons: map[string]*reasonTally{}}
 	}
-	report := &Report{Open: s.Open}
+	report := &Report{Open: win.Shop.Open}
 	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
 	if err != nil {
 		return nil, err
@@ -145,7 +146,7 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		for _, p := range ps {
 			report.Products++
 			for i, ch := range channels {
-				tally[i].add(p, problemsOf(ch, s, p), q.Reason, pg, shown)
+				tally[i].add(p, problemsOf(ch, win, p), q.Reason, pg, shown)
 			}
 		}
 		if len(ps) < checkBatch {
@@ -157,6 +158,25 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		report.Channels = append(report.Channels, tally[i].report(ch, report.Products, q.Reason, pg))
 	}
 	return report, nil
+}
+
+// feedWindow is what the channels' rules read of the company: its window,
+// its attribute definitions (a public one may fill a feed attribute) and
+// its categories (their paths say what a product is).
+func (w *Window) feedWindow(ctx context.Context, tenantID string) (*feed.Window, error) {
+	s, err := w.store.Shop(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	defs, err := w.store.Attributes(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	cats, err := w.store.Categories(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	return feed.NewWindow(s, defs, cats), nil
 }
 
 type channelTally struct {

@@ -2,11 +2,14 @@ package shop
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/internal/feed"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )
@@ -16,7 +19,8 @@ var ctx = context.Background()
 // fakeRules stand for internal/feed's: google wants a brand of every
 // product, a price of every variant and the window's product URL; ucp a
 // description.
-func fakeRules(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {
+func fakeRules(channel string, win *feed.Window, p *vitrine.Product) []Problem {
+	s := win.Shop
 	var out []Problem
 	switch channel {
 	case vitrine.ChannelGoogle:
@@ -39,7 +43,7 @@ func fakeRules(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {
 	return out
 }
 
-func withRules(t *testing.T, rules func(string, *vitrine.Shop, *vitrine.Product) []Problem) {
+func withRules(t *testing.T, rules func(string, *feed.Window, *vitrine.Product) []Problem) {
 	was := problemsOf
 	problemsOf = rules
 	t.Cleanup(func() { problemsOf = was })
@@ -180,4 +184,111 @@ func TestCheckWithoutRules(t *testing.T) {
 	if _, err := New(svc).Check(ctx, company(t, svc, "alfa"), CheckQuery{}); err == nil {
 		t.Error("a check without rules succeeded")
 	}
+}
+
+// With the channels' own rules, a check names what Google and OpenAI will
+// refuse, with the fix: images in a format they do not take, apparel
+// without gender and age group (Google's), titles too long; and a
+// product fixed as it says is ready.
+func TestCheckNamesWhatTheChannelsRefuse(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		svc := service.New(dbtest.Open(t, url), nil)
+		if _, err := svc.Operator().CreateUser(ctx, "olga@example.com", "Olga"); err != nil {
+			t.Fatal(err)
+		}
+		a := company(t, svc, "alfa")
+		cat := catalog.New(svc)
+		w := New(svc)
+		tmpl := "https://alfa.example/p/{handle}"
+		if _, err := w.Update(ctx, a, Changes{ProductURL: &tmpl}); err != nil {
+			t.Fatal(err)
+		}
+		clothes, tees := "Vestuário", "Camisetas"
+		parent, err := cat.CreateCategory(ctx, a, catalog.CategoryFields{Name: &clothes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, err := cat.CreateCategory(ctx, a, catalog.CategoryFields{Name: &tees, ParentID: &parent.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		create := func(p catalog.NewProduct) *vitrine.Product {
+			t.Helper()
+			p.Vendor, p.Description, p.Price = "Acme", "Good.", "10.00"
+			made, err := cat.CreateProduct(ctx, a, p, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return made
+		}
+		tee := create(catalog.NewProduct{Name: "Camiseta", CategoryIDs: []string{child.ID}, Media: []vitrine.Media{{URL: "https://alfa.example/tee.png"}}})
+		drawn := create(catalog.NewProduct{Name: "Caneca", Media: []vitrine.Media{{URL: "https://alfa.example/caneca.svg"}}})
+		long := create(catalog.NewProduct{Name: strings.Repeat("Caneca ", 22), Media: []vitrine.Media{{URL: "https://alfa.example/c.jpg"}}})
+
+		reasons := func(channel string) map[string]ReasonReport {
+			t.Helper()
+			r, err := w.Check(ctx, a, CheckQuery{Channel: channel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]ReasonReport{}
+			for _, rr := range r.Channels[0].Reasons {
+				out[rr.Reason] = rr
+			}
+			return out
+		}
+		only := func(rr ReasonReport, id string, fix ...string) {
+			t.Helper()
+			if rr.Products != 1 || len(rr.Page) != 1 || rr.Page[0].ID != id {
+				t.Errorf("%s: %+v; want the one product %s", rr.Reason, rr, id)
+				return
+			}
+			for _, f := range fix {
+				if !strings.Contains(rr.Page[0].Detail, f) {
+					t.Errorf("%s: %q does not say %q", rr.Reason, rr.Page[0].Detail, f)
+				}
+			}
+		}
+		g := reasons("google")
+		if len(g) != 4 {
+			t.Errorf("google's reasons: %v", slices.Collect(maps.Keys(g)))
+		}
+		only(g["image_format"], drawn.ID, "SVG", "JPEG", "update_product")
+		only(g["no_gender"], tee.ID, "Vestuário > Camisetas", "genero", "update_shop")
+		only(g["no_age_group"], tee.ID, "faixa_etaria")
+		only(g["title_too_long"], long.ID, "at most 150", "shorten")
+		o := reasons("openai")
+		if len(o) != 2 {
+			t.Errorf("openai's reasons: %v", slices.Collect(maps.Keys(o)))
+		}
+		only(o["image_format"], drawn.ID, "SVG", "JPEG or PNG")
+		only(o["title_too_long"], long.ID)
+
+		// Fixed as the details say: a public attribute of key genero, and
+		// another mapped to age_group by the window; a PNG; a shorter name.
+		public := true
+		for key, typ := range map[string]string{"genero": "text", "publico": "text"} {
+			if _, err := cat.CreateAttribute(ctx, a, catalog.AttributeFields{Key: key, Name: &key, Type: typ, Public: &public}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := w.Update(ctx, a, Changes{Options: &map[string]string{"publico": "age_group"}}); err != nil {
+			t.Fatal(err)
+		}
+		update := func(id string, ch catalog.ProductChanges) {
+			t.Helper()
+			if _, err := cat.UpdateProduct(ctx, a, id, ch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		update(tee.ID, catalog.ProductChanges{Attributes: map[string]any{"genero": "Feminino", "publico": "Adulto"}})
+		update(drawn.ID, catalog.ProductChanges{Media: &[]vitrine.Media{{URL: "https://alfa.example/caneca.svg"}, {URL: "https://alfa.example/caneca.png"}}})
+		name := "Caneca"
+		update(long.ID, catalog.ProductChanges{Name: &name})
+		for _, ch := range []string{"google", "openai"} {
+			if rs := reasons(ch); len(rs) != 0 {
+				t.Errorf("%s after the fixes: %v", ch, rs)
+			}
+		}
+	})
 }

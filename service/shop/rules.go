@@ -12,8 +12,8 @@ import (
 
 // problemsOf returns what keeps p off channel, in the order of
 // reasonOrder. (A variable, so that tests may stand rules in for them.)
-var problemsOf = func(channel string, s *vitrine.Shop, p *vitrine.Product) []Problem {
-	found := feed.Problems(channel, s, p)
+var problemsOf = func(channel string, win *feed.Window, p *vitrine.Product) []Problem {
+	found := feed.Problems(channel, win, p)
 	if len(found) == 0 {
 		return nil
 	}
@@ -37,7 +37,7 @@ func reasons() []string {
 
 // windowReasons are the reasons of the window's own settings, which every
 // product has until they are set.
-var windowReasons = []string{string(feed.NoProductURL), string(feed.NoCountry)}
+var windowReasons = []string{string(feed.NoProductURL)}
 
 // errNoRules is a check's failure without rules (a test's).
 var errNoRules = errors.New("shop: no rules of the channels")

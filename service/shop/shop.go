@@ -250,10 +250,13 @@ func Options(s *vitrine.Shop) map[string]string {
 // + ShopsPath + slug, or the root of its own host). Package shopwindow
 // serves them.
 const (
-	ShopsPath      = "/shops/"
-	ProfilePath    = "/.well-known/ucp"
-	MCPPath        = "/ucp/mcp"
-	CatalogPath    = "/ucp/catalog"
+	ShopsPath   = "/shops/"
+	ProfilePath = "/.well-known/ucp"
+	MCPPath     = "/ucp/mcp"
+	// RESTPath is the endpoint of UCP's REST binding, as the window's
+	// profile declares it: the catalog's operations are under it
+	// (/catalog/search, /catalog/lookup, /catalog/product).
+	RESTPath       = "/ucp"
 	GoogleFeedPath = "/feeds/google.xml"
 	OpenAIFeedPath = "/feeds/openai.jsonl.gz"
 )
@@ -262,10 +265,11 @@ const (
 type URLs struct {
 	// Window is the base of the window under the server's public URL
 	// ({public URL}/shops/{slug}/); the other URLs are under it.
-	Window     string
-	Profile    string
-	MCP        string
-	Catalog    string
+	Window  string
+	Profile string
+	MCP     string
+	// REST is the endpoint of UCP's REST binding, as the profile names it.
+	REST       string
 	GoogleFeed string
 	OpenAIFeed string
 	// Hosts are the roots the window is served at too: {slug}.{shop
@@ -280,7 +284,7 @@ func Where(publicURL, shopDomain, slug string, s *vitrine.Shop) URLs {
 	var u URLs
 	if publicURL != "" {
 		base := strings.TrimSuffix(publicURL, "/") + ShopsPath + url.PathEscape(slug)
-		u = URLs{Window: base + "/", Profile: base + ProfilePath, MCP: base + MCPPath, Catalog: base + CatalogPath,
+		u = URLs{Window: base + "/", Profile: base + ProfilePath, MCP: base + MCPPath, REST: base + RESTPath,
 			GoogleFeed: base + GoogleFeedPath, OpenAIFeed: base + OpenAIFeedPath}
 	}
 	scheme := "https://"

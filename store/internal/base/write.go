@@ -57,6 +57,26 @@ func Write(ctx context.Context, d sqldb.Dialect, s sqldb.Scope, ch vitrine.Chang
 // Is returns a target that is known before the write.
 func Is(target string) func() string { return func() string { return target } }
 
+// NoUser is the user_id of an audit event of the operator acting in no
+// one's name (its actor says so): the column is a user's id, never empty.
+const NoUser = "00000000-0000-0000-0000-000000000000"
+
+// auditActor is the actor an event is stored with: a call that names none
+// is a user's, the only kind there was before actors were recorded.
+func auditActor(a vitrine.Actor) string {
+	if a == "" {
+		return string(vitrine.ActorUser)
+	}
+	return string(a)
+}
+
+func or(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}
+
 // auditBatch bounds the rows of one INSERT.
 const auditBatch = 200
 
@@ -67,16 +87,16 @@ func InsertAudit(ctx context.Context, c sqldb.Conn, events []*vitrine.AuditEvent
 		n := min(len(events), auditBatch)
 		var (
 			q      strings.Builder
-			args   = make([]any, 0, n*9)
+			args   = make([]any, 0, n*10)
 			values = make([]string, 0, n)
 		)
 		for _, e := range events[:n] {
 			base := len(args)
-			args = append(args, e.TenantID, e.ID, e.Time, e.UserID, e.TokenID, e.Tool, auditText(e.TargetID), e.Outcome, e.RequestID)
-			values = append(values, fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)",
-				base+1, base+2, base+3, base+4, base+5, base+6, base+7, base+8, base+9))
+			args = append(args, e.TenantID, e.ID, e.Time, auditActor(e.Actor), or(e.UserID, NoUser), e.TokenID, e.Tool, auditText(e.TargetID), e.Outcome, e.RequestID)
+			values = append(values, fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)",
+				base+1, base+2, base+3, base+4, base+5, base+6, base+7, base+8, base+9, base+10))
 		}
-		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
+		q.WriteString(`INSERT INTO audit_events (tenant_id, id, at, actor, user_id, token_id, tool, target_id, outcome, request_id) VALUES `)
 		q.WriteString(strings.Join(values, ", "))
 		q.WriteString(` ON CONFLICT DO NOTHING`) // one call, one event: see vitrine.AuditEvent
 		if err := sqldb.ExecLater(ctx, c, q.String(), args...); err != nil {

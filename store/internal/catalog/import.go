@@ -181,8 +181,21 @@ func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID 
 	if progress != nil {
 		progress(len(writes))
 	}
+	if len(writes) >= pipelineChunk {
+		// An import's batch: once the import has grown the tables by
+		// half (past sqldb.AnalyzeAfter rows), the planner learns what
+		// they now hold. The writes are committed: a failure here is
+		// the statistics', which autovacuum brings later.
+		if _, err := db.d.AnalyzeFilled(ctx, int64(len(writes)), filledTables...); err != nil && db.ix != nil {
+			db.ix.log.Warn("analyze the tables an import filled", "err", err)
+		}
+	}
 	return results, nil
 }
+
+// filledTables are the tables an import fills, products first (whose
+// growth AnalyzeFilled measures).
+var filledTables = []string{"products", "variants", "product_tags", "product_categories", "product_attributes", "product_words", "stock_movements", "catalog_changes"}
 
 // writeOne makes one write under a savepoint, so that its failure leaves
 // the transaction usable. Its statements run at once (not ExecLater), so

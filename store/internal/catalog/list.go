@@ -48,8 +48,8 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	}
 	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
 		pq := productQuery{tenantID: tenantID, f: f}
-		if fq.CategoryID != "" {
-			ids, err := db.categoryAndBelow(ctx, c, tenantID, fq.CategoryID)
+		if fq.CategoryID != "" || len(fq.CategoryIDs) > 0 {
+			ids, err := db.filterCategories(ctx, c, tenantID, fq)
 			if err != nil {
 				return err
 			}
@@ -139,6 +139,32 @@ func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		out.Shown[i] = f.ShownVariant(p)
 	}
 	return out, nil
+}
+
+// filterCategories returns the categories a filter keeps products of:
+// CategoryID and those under it; any of CategoryIDs and those under them;
+// those of both when both are set.
+func (db *Store) filterCategories(ctx context.Context, c sqldb.Conn, tenantID string, f vitrine.ProductQuery) ([]string, error) {
+	var one []string
+	if f.CategoryID != "" {
+		var err error
+		if one, err = db.categoryAndBelow(ctx, c, tenantID, f.CategoryID); err != nil || len(f.CategoryIDs) == 0 {
+			return one, err
+		}
+	}
+	var kept []string
+	for _, id := range f.CategoryIDs {
+		ids, err := db.categoryAndBelow(ctx, c, tenantID, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			if !slices.Contains(kept, id) && (f.CategoryID == "" || slices.Contains(one, id)) {
+				kept = append(kept, id)
+			}
+		}
+	}
+	return kept, nil
 }
 
 // categoryAndBelow returns the category and every category under it; none

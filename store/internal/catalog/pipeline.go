@@ -78,6 +78,15 @@ func (pw *pipelined) chunk(ctx context.Context, from, to int) (int, error) {
 	writes := pw.writes[from:to]
 	isolate := !pw.atomic
 	rec := &recorder{}
+	// The plans PostgreSQL keeps on this connection (of the statements
+	// below, and of the foreign keys' checks they fire) go, so that the
+	// chunk's are made on the tables as they are now: a plan made while a
+	// table held a few rows, on statistics that say it is empty (analyzed
+	// before the company's first products), reads the table whole, and was
+	// kept while the import filled it: every variant, tag and category of
+	// an import read the company's products whole. Planning a chunk's
+	// statements again costs little beside its 100 products' writes.
+	rec.Exec(ctx, `DISCARD PLANS`)
 	if isolate {
 		rec.Exec(ctx, `SAVEPOINT product_chunk`)
 	}

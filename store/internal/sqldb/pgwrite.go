@@ -48,6 +48,17 @@ type pgWrite struct {
 	used    bool // a statement was run or held
 }
 
+// discardPlansEvery is how often a write transaction first drops the plans
+// its connection keeps (DISCARD PLANS, held with BEGIN: no round trip of
+// its own). PostgreSQL keeps a statement's generic plan, and that of the
+// check of each foreign key, for the connection's life, and makes it once,
+// on the tables as they are then: made at a company's first products, on
+// statistics that take the tables for empty (a database analyzed before
+// them, autovacuum off or behind), a plan reads a table whole, and went on
+// reading it at every write while the company grew. Made again after a
+// few dozen writes, the plans are those of the tables' size by then.
+const discardPlansEvery = 32
+
 func (d *pgDB) tx(ctx context.Context, s Scope, opts pgx.TxOptions, fn func(Conn) error) (err error) {
 	begin := "BEGIN"
 	if opts.IsoLevel == pgx.RepeatableRead {
@@ -61,6 +72,9 @@ func (d *pgDB) tx(ctx context.Context, s Scope, opts pgx.TxOptions, fn func(Conn
 		set_config('app.user_id', $2, true), set_config('app.all_tenants', $3, true)`, args: args}}}
 	if c := s.pendingCheck(); c != nil {
 		w.pending = append(w.pending, statement{sql: pgEpochCheck, args: []any{c.Epoch()}, epoch: c})
+	}
+	if opts.AccessMode != pgx.ReadOnly && d.writes.Add(1)%discardPlansEvery == 0 {
+		w.pending = append(w.pending, statement{sql: "DISCARD PLANS"})
 	}
 	defer func() {
 		if w.conn == nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,6 +30,8 @@ type pgDB struct {
 	pool *pgxpool.Pool
 	// mode is what the last migration set up.
 	mode pgMode
+	// writes counts the write transactions begun (discardPlansEvery).
+	writes atomic.Uint64
 }
 
 // OpenPostgres opens the PostgreSQL database at url; tracer, if not nil,

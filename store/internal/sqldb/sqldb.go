@@ -53,6 +53,14 @@ type Dialect interface {
 	// security, as the last Migrate set it up; "" on SQLite, or before any
 	// Migrate.
 	RowSecurity() string
+	// AnalyzeFilled refreshes the planner's statistics of tables after a
+	// write that filled them, when the first has changed by AnalyzeAfter
+	// rows or more since its last analyze, and by more than half the rows
+	// it had then (written counts the rows of the write that just
+	// committed, which the server's counters may not hold yet). It says
+	// whether it analyzed them: on PostgreSQL; SQLite's planner needs no
+	// such statistics for a catalog's lookups.
+	AnalyzeFilled(ctx context.Context, written int64, tables ...string) (bool, error)
 	Stats() PoolStats
 	Close() error
 }

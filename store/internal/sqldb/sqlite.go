@@ -315,6 +315,8 @@ func (d *sqliteDB) Constraint(err error) (string, bool) {
 // RowSecurity is "": SQLite has no row-level security.
 func (d *sqliteDB) RowSecurity() string { return "" }
 
+func (d *sqliteDB) AnalyzeFilled(context.Context, int64, ...string) (bool, error) { return false, nil }
+
 func (d *sqliteDB) Migrations() fs.FS {
 	fsys, _ := fs.Sub(sqliteMigrations, "migrations/sqlite")
 	return fsys
