@@ -10,7 +10,9 @@ build:
 	$(GO) build -o bin/vitrine-bench ./cmd/vitrine-bench
 
 # Start the HTTP server on an embedded SQLite database (vitrine.db) filled
-# with demo data, printing each demo user's token and client configuration;
+# with demo data, printing each demo user's token and client configuration,
+# and each open shop window, at {slug}.localhost and under /shops/{slug}/,
+# with a curl line that searches it as the demo's shopping agent;
 # on 127.0.0.1:8080, or on ADDR (make demo ADDR=127.0.0.1:9090). It builds
 # bin/vitrine only: the demo needs no benchmark.
 demo:
@@ -23,7 +25,9 @@ demo:
 # failure, not a skip), the SDK's reproduction benchmarks and the server's
 # own (BenchmarkServeCall) once each (so that they still run), then the
 # end-to-end suites of e2e/: the official TypeScript SDK client, the MCP
-# conformance suite at both revisions, OAuth against a real
+# conformance suite at both revisions, Shopify's reference UCP client
+# (ucp-cli) at both UCP releases against a window behind a local TLS
+# proxy, OAuth against a real
 # authorization server, and the sign-in pages in Chromium (installed with
 # apt when missing, by scripts/chromium.sh) against the binary.
 test: lint build

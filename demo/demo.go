@@ -57,12 +57,12 @@ type membership struct {
 var tenants = []struct {
 	name, slug, owner string
 	catalog           *shop
-	// window is the product page template of the company's open shop
-	// window; "" leaves it closed.
-	window string
+	// window opens the company's shop window, whose own pages are its
+	// product pages (no product_url of the company's).
+	window bool
 }{
-	{"TechNova Comércio Eletrônico", "technova", "ana@technova.example", technovaShop, "https://technova.example/produtos/{handle}"},
-	{"Mercado Verde", "mercado-verde", "marina@mercadoverde.example", mercadoVerdeShop, ""},
+	{"TechNova Comércio Eletrônico", "technova", "ana@technova.example", technovaShop, true},
+	{"Mercado Verde", "mercado-verde", "marina@mercadoverde.example", mercadoVerdeShop, false},
 }
 
 var members = []member{
@@ -148,12 +148,12 @@ func SeedAt(ctx context.Context, svc *service.Service, baseURL string) (*World, 
 	return w, nil
 }
 
-// openWindow opens the company's shop window, selling to Brazil, its
-// product pages at the template: shoppers' agents find its active
-// products under /shops/{slug}/ (docs/shop.md). Without a template the
-// window stays closed.
-func openWindow(ctx context.Context, svc *service.Service, slug, owner, productURL string) error {
-	if productURL == "" {
+// openWindow opens the company's shop window, selling to Brazil, without
+// a storefront of its own: shoppers' agents and people find its active
+// products under /shops/{slug}/, its pages the product pages the window
+// hands out (docs/shop.md). Otherwise the window stays closed.
+func openWindow(ctx context.Context, svc *service.Service, slug, owner string, window bool) error {
+	if !window {
 		return nil
 	}
 	a, err := svc.Operator().Actor(ctx, slug, owner, "vitrine demo")
@@ -161,7 +161,7 @@ func openWindow(ctx context.Context, svc *service.Service, slug, owner, productU
 		return err
 	}
 	open, country := true, "BR"
-	_, err = shopwindow.New(svc).Update(ctx, a, shopwindow.Changes{Open: &open, ProductURL: &productURL, Country: &country})
+	_, err = shopwindow.New(svc).Update(ctx, a, shopwindow.Changes{Open: &open, Country: &country})
 	return err
 }
 

@@ -108,7 +108,8 @@ func (s *Server) productPage(ctx context.Context, buf *bytes.Buffer, win *Window
 			pv.Compare = l.money(vr.ListPrice.Amount, vr.ListPrice.Currency)
 		}
 		if pv.Current {
-			d.Selected = pv
+			sel := *pv
+			d.Selected = &sel
 		}
 		d.Variants = append(d.Variants, pv)
 	}

@@ -189,6 +189,7 @@ func printWindows(e *env, store vitrine.ShopStore, w *demo.World, base, shopDoma
 	for _, slug := range open {
 		fmt.Fprintf(out, "  %s: %s/ (and under the path: %s/shops/%s/)\n", slug, root(slug), strings.TrimSuffix(base, "/"), slug)
 	}
+	fmt.Fprintf(out, "People and search engines find its pages there (a home page, a page per product, /sitemap.xml): open %s/ in a browser\n", root(open[0]))
 	profile := demo.AgentProfileURL(base, shopwindow.Version)
 	fmt.Fprintf(out, "The demo's shopping agent, whose UCP profile this server serves (at each release: %s): %s\n",
 		strings.Join(shopwindow.Versions, ", "), profile)

@@ -99,6 +99,22 @@ func TestServeDemoPrintsWindowsAndACurlThatWorks(t *testing.T) {
 	if ps, _ := m["products"].([]any); status != 200 || len(ps) == 0 || m["ucp"].(map[string]any)["version"] != "2026-08-25" {
 		t.Errorf("the printed curl: %d %v", status, m)
 	}
+	// People open its pages at the root the demo printed: TechNova's
+	// products, each card a page of the window's own.
+	pages := regexp.MustCompile(`open (http://technova\.localhost:\d+/) in a browser`).FindStringSubmatch(out)
+	if pages == nil {
+		t.Fatalf("serve --demo printed no page to open:\n%s", out)
+	}
+	res, err := localhostClient.Get(pages[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+		!strings.Contains(string(home), `href="`+pages[1]+`products/camiseta-technova-dev"`) {
+		t.Errorf("the printed home page: %d %s", res.StatusCode, home)
+	}
 	// Under the path, the same.
 	if status, m := search(window[2] + "/ucp/catalog/search"); status != 200 || len(m["products"].([]any)) == 0 {
 		t.Errorf("the window under the path: %d %v", status, m)
