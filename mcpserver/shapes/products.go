@@ -62,6 +62,10 @@ type ProductOut struct {
 	UpdatedBy string    `json:"updated_by,omitempty" jsonschema:"Left out when it is created_by."`
 }
 
+// LeftOutWhen starts the description of a result's field that the result
+// leaves out at times, saying when: tools/list names it with "?".
+const LeftOutWhen = "Left out when "
+
 type categoryRef struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
