@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -158,9 +159,13 @@ func withoutPort(raw string) (host, rest string, ok bool) {
 	if authority == "" || strings.ContainsAny(authority, "@%") {
 		return "", "", false
 	}
-	host, _, err := net.SplitHostPort(authority)
+	host, port, err := net.SplitHostPort(authority)
 	if err != nil {
-		host = strings.TrimSuffix(strings.TrimPrefix(authority, "["), "]")
+		return strings.TrimSuffix(strings.TrimPrefix(authority, "["), "]"), rest, true
+	}
+	// A port is one a browser can open: 1 to 65535, in digits.
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || strings.TrimLeft(port, "0123456789") != "" {
+		return "", "", false
 	}
 	return host, rest, true
 }

@@ -27,7 +27,8 @@ func accepted(p page) bool {
 // Issue 45, finding 8: a loopback redirect URI may differ from the one
 // registered by its port alone (RFC 8252 §7.3, RFC 9700 §2.1): not by a
 // user name before the host, nor by an escape in its path that decodes to
-// the registered one, nor by anything else.
+// the registered one, nor by anything else; and the port is one a browser
+// can open (issue 45's closing review: :0 and :65536 were taken).
 func TestLoopbackRedirectURIsDifferOnlyInPort(t *testing.T) {
 	c := newClusterWith(t, dbtest.SQLiteURL(t), clusterConfig{instances: 1})
 	client := register(t, c, map[string]any{"client_name": "Native", "token_endpoint_auth_method": "none",
@@ -54,6 +55,10 @@ func TestLoopbackRedirectURIsDifferOnlyInPort(t *testing.T) {
 		"http://127.0.0.1:6666:7/callback":    false,
 		"http://127.0.0.1%3a6666/callback":    false,
 		"HTTP://127.0.0.1:6666/callback":      false,
+		"http://127.0.0.1:0/callback":         false,
+		"http://127.0.0.1:65536/callback":     false,
+		"http://127.0.0.1:+6666/callback":     false,
+		"http://127.0.0.1:/callback":          false,
 	} {
 		p := newBrowser(t).do("GET", c.url+"/oauth/authorize?"+authorizeQuery(c, client, redirect).Encode(), nil)
 		if accepted(p) != want {

@@ -175,7 +175,7 @@ func titles(ps []map[string]any) []string {
 func TestShopWindowOpenAndClosed(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		sw := newShopWorld(t, url, nil)
-		paths := []string{"/.well-known/ucp", "/ucp/catalog/search", "/ucp/mcp", "/feeds/google.xml"}
+		paths := []string{"/.well-known/ucp", "/ucp/catalog/search", "/ucp/mcp", "/feeds/google.xml", "/", "/products/mouse-logitech-mx-master-3s", "/sitemap.xml", "/robots.txt"}
 		notFound := sw.do("GET", "", "/shops/nobody/.well-known/ucp", "", nil)
 		if notFound.status != 404 {
 			t.Fatalf("an absent window: %d %s", notFound.status, notFound.body)
@@ -246,6 +246,17 @@ func TestShopWindowShowsOnlyWhatIsPublic(t *testing.T) {
 		search = sw.rest("technova", "search", `{"query":"bone"}`)
 		if len(productsOf(t, search.json(t))) != 0 {
 			t.Errorf("a draft searched: %s", search.body)
+		}
+		// Plurals and stop words as a shopper says them: the stems find the
+		// published products, never the draft cap ("bonés").
+		for q, want := range map[string]string{"camisetas": "Camiseta TechNova Dev", "teclados mecânicos": "Teclado Mecânico Keychron K2",
+			"os fones de ouvido": "Fone de Ouvido JBL Tune 520BT", "bonés": "", "um boné para o sol": ""} {
+			if got := titles(productsOf(t, sw.rest("technova", "search", `{"query":"`+q+`"}`).json(t))); strings.Join(got, ",") != want {
+				t.Errorf("search %q: %v, want %q", q, got, want)
+			}
+		}
+		if res := sw.rest("technova", "search", `{"query":"para o"}`); res.status != 400 || !strings.Contains(string(res.body), "only stop words") {
+			t.Errorf("a query of stop words: %d %s", res.status, res.body)
 		}
 		search = sw.rest("technova", "search", `{"query":"logitech"}`)
 		m := search.json(t)

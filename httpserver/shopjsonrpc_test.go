@@ -77,6 +77,7 @@ func TestShopWindowJSONRPC(t *testing.T) {
 			{toolCall("search_catalog", sw.profile, `{"query":"camiseta","pagination":{"limit":-1}}`), 200, -32602, "7"},
 			{toolCall("search_catalog", sw.profile, `{"query":7}`), 200, -32602, "7"},
 			{toolCall("lookup_catalog", sw.profile, `{"ids":[]}`), 200, -32602, "7"},
+			{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_catalog","arguments":{"meta":{"ucp-agent":{"profile":"` + sw.profile + `"}},"query":"camiseta"}}}`, 200, -32602, "7"},
 			{toolCall("search_catalog", sw.agent.URL+"/gone.json", `{"query":"camiseta"}`), 424, -32001, "7"},
 			{toolCall("search_catalog", sw.agent.URL+"/malformed.json", `{"query":"camiseta"}`), 422, -32001, "7"},
 			{toolCall("search_catalog", "not a url", `{"query":"camiseta"}`), 400, -32001, "7"},
@@ -85,6 +86,10 @@ func TestShopWindowJSONRPC(t *testing.T) {
 			if res.status != c.status || a.Error == nil || a.Error.Code != c.code || string(a.ID) != c.id {
 				t.Errorf("%s: %d %s; want %d, code %d, id %s", c.body, res.status, res.body, c.status, c.code, c.id)
 			}
+		}
+		// A request written at the top level is told where it goes.
+		if _, a := sw.rpc(t, "application/json", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search_catalog","arguments":{"meta":{"ucp-agent":{"profile":"`+sw.profile+`"}},"query":"camiseta"}}}`); a.Error == nil || !strings.Contains(string(a.Error.Data), `goes under \"catalog\"`) {
+			t.Errorf("query at the top level: %+v", a.Error)
 		}
 		// A notification of a method the window does not have is taken,
 		// unanswered.

@@ -294,15 +294,15 @@ func TestShopWindowPages(t *testing.T) {
 }
 
 // Without a product page template, every URL the window hands out is one
-// of its pages, and each answers 200: UCP's urls, both feeds' links, the
-// feeds' seller URL and channel link. With one, product URLs follow it and
+// of its pages, and each answers 200: UCP's urls and continue_url, both
+// feeds' links, the feeds' seller URL and channel link. With one, product URLs follow it and
 // the pages stay.
 func TestShopWindowLinksLeadToPages(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, dbURL string) {
 		sw := newShopWorld(t, dbURL, nil)
 		sw.openPages("technova")
 		var links []string
-		for _, p := range productsOf(t, sw.rest("technova", "search", `{"query":"a","pagination":{"limit":50}}`).json(t)) {
+		for _, p := range productsOf(t, sw.rest("technova", "search", `{"query":"c","pagination":{"limit":50}}`).json(t)) {
 			links = append(links, p["url"].(string))
 			for _, v := range p["variants"].([]any) {
 				links = append(links, v.(map[string]any)["url"].(string))
@@ -348,6 +348,13 @@ func TestShopWindowLinksLeadToPages(t *testing.T) {
 		}
 		if n == 0 {
 			t.Fatalf("openai feed: no items")
+		}
+		// A failed negotiation sends the buyer on to the window's home page.
+		bad := sw.do("POST", "", "/shops/technova/ucp/catalog/search", `{"query":"mouse"}`, map[string]string{"UCP-Agent": `profile="` + sw.agent.URL + `/malformed.json"`})
+		if cu, _ := bad.json(t)["continue_url"].(string); cu != "http://vitrine.test/shops/technova/" {
+			t.Errorf("continue_url without a template: %s", bad.body)
+		} else {
+			links = append(links, cu)
 		}
 		for _, l := range links {
 			if !strings.HasPrefix(l, "http://vitrine.test/shops/technova") {

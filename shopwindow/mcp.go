@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,6 +62,12 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 				return nil, s.rpcError(ctx, win, op, invalid("the arguments are not {\"meta\": {...}, \"catalog\": {...}}: %s", jsonProblem(err)))
 			}
 		}
+		if len(args.Catalog) == 0 {
+			if stray := strayKeys(req.Params.Arguments); len(stray) > 0 {
+				return nil, s.rpcError(ctx, win, op, invalid("the operation's request goes under \"catalog\", as UCP's MCP binding says: "+
+					"{\"meta\": {\"ucp-agent\": {...}}, \"catalog\": {...}}; %s given at the top level", strings.Join(stray, ", ")))
+			}
+		}
 		profileURL := agentProfileOf(&args, req.Params.Meta)
 		// serveMCP counted the profile it read; should this one differ
 		// (a JSON decoder that reads a message otherwise), it is counted
@@ -99,6 +106,23 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 		s.metrics.seconds.WithLabelValues(op, "mcp").Observe(time.Since(start).Seconds())
 		return &mcp.CallToolResult{StructuredContent: json.RawMessage(text), Content: []mcp.Content{wire.Text(text)}}, nil
 	}
+}
+
+// strayKeys are the keys of a call's arguments other than meta and
+// catalog: an agent that wrote the request at the top level.
+func strayKeys(raw json.RawMessage) []string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	var out []string
+	for k := range m {
+		if k != "meta" && k != "catalog" {
+			out = append(out, strconv.Quote(k))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // rpcError is a transport error as UCP's MCP binding writes it: its

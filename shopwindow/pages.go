@@ -88,7 +88,7 @@ func withPages(win *Window) {
 	}
 	shop := *win.Shop
 	shop.ProductURL = win.Base + "/products/{handle}"
-	win.Shop = &shop
+	win.Shop, win.pages = &shop, true
 }
 
 // pageURL is the URL of the window's own page of a product.
@@ -178,7 +178,14 @@ type pageLocale struct {
 	text    map[string]string
 }
 
+// locales are the locales made so far, by country: a printer is
+// immutable, and the countries a window may name are ISO 3166's.
+var locales sync.Map
+
 func localeOf(shop *vitrine.Shop) *pageLocale {
+	if l, ok := locales.Load(shop.Country); ok {
+		return l.(*pageLocale)
+	}
 	tag := language.English
 	if r, err := language.ParseRegion(shop.Country); err == nil && shop.Country != "" {
 		if und, err := language.Compose(language.Und, r); err == nil {
@@ -193,7 +200,9 @@ func localeOf(shop *vitrine.Shop) *pageLocale {
 	if !ok {
 		text = pageText["en"]
 	}
-	return &pageLocale{tag: tag, printer: xmessage.NewPrinter(tag), text: text}
+	l := &pageLocale{tag: tag, printer: xmessage.NewPrinter(tag), text: text}
+	locales.Store(shop.Country, l)
+	return l
 }
 
 func (l *pageLocale) newPage(win *Window, title string) page {

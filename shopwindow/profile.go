@@ -341,8 +341,12 @@ func incompatible(win *Window, v, capability string) map[string]any {
 
 // continueURL is where a buyer goes on when negotiation fails (UCP's
 // continue_url): the home page of the company's storefront, the scheme
-// and host of its product URL template; "" when it has none.
+// and host of its product URL template; the window's own home page when
+// the company has none.
 func (w *Window) continueURL() string {
+	if w.pages {
+		return w.Base + "/"
+	}
 	u, err := url.Parse(strings.ReplaceAll(w.Shop.ProductURL, "{handle}", "h"))
 	if w.Shop.ProductURL == "" || err != nil || u.Host == "" {
 		return ""

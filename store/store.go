@@ -93,7 +93,7 @@ func Open(ctx context.Context, url string, opts Options) (*DB, error) {
 		return nil, err
 	}
 	db := &DB{d: epochChecked{Dialect: d}, log: opts.Logger}
-	db.Store = catalog.New(db.d)
+	db.Store = catalog.New(db.d, opts.Logger)
 	if opts.FacetIndexMemory == 0 {
 		opts.FacetIndexMemory = DefaultFacetIndexMemory
 	}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/vitrine/vitrine"
 	"strings"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 )

@@ -9,6 +9,7 @@ package safefetch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -47,7 +48,7 @@ func New(what string, maxBytes int64, timeout time.Duration, insecure bool) *Fet
 		// that resolves to an inside address (or rebinds to one) is
 		// refused all the same.
 		if ap, err := netip.ParseAddrPort(address); err == nil && !f.Insecure && !PublicAddr(ap.Addr()) && !(f.Loopback && ap.Addr().Unmap().IsLoopback()) {
-			return fmt.Errorf("the address %s is not a public one", ap.Addr())
+			return errNotPublic
 		}
 		return nil
 	}}
@@ -55,7 +56,7 @@ func New(what string, maxBytes int64, timeout time.Duration, insecure bool) *Fet
 		Timeout:   timeout,
 		Transport: &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout, Proxy: nil},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return errors.New(what + " must not redirect")
+			return errRedirect
 		},
 	}
 	return f
@@ -104,7 +105,7 @@ func (f *Fetcher) Get(ctx context.Context, u string, accept string) ([]byte, htt
 	req.Header.Set("Accept", accept)
 	res, err := f.client.Do(req)
 	if err != nil {
-		return nil, nil, fmt.Errorf("fetching it failed (%v)", TrimErr(err))
+		return nil, nil, fmt.Errorf("fetching it failed (%s)", f.why(err))
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
@@ -112,7 +113,7 @@ func (f *Fetcher) Get(ctx context.Context, u string, accept string) ([]byte, htt
 	}
 	body, err := io.ReadAll(io.LimitReader(res.Body, f.MaxBytes+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading it failed (%v)", TrimErr(err))
+		return nil, nil, fmt.Errorf("reading it failed (%s)", f.why(err))
 	}
 	if int64(len(body)) > f.MaxBytes {
 		return nil, nil, &TooLargeError{Max: f.MaxBytes}
@@ -130,13 +131,32 @@ type TooLargeError struct{ Max int64 }
 
 func (e *TooLargeError) Error() string { return fmt.Sprintf("it is larger than %d bytes", e.Max) }
 
-// TrimErr is an error of the HTTP client without the URL it repeats.
-func TrimErr(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
+var (
+	errNotPublic = errors.New("its host is at an address that is not a public one")
+	errRedirect  = errors.New("redirected")
+)
+
+// why says why a fetch failed in words fit for the stranger who named the
+// URL: never the address a host name resolved to (a name of the inside
+// network would tell where it is), the resolver's address or the raw
+// error of the network (issue 45's closing review).
+func (f *Fetcher) why(err error) string {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var ne net.Error
+	switch {
+	case errors.Is(err, errNotPublic):
+		return errNotPublic.Error()
+	case errors.Is(err, errRedirect):
+		return f.What + " must not redirect"
+	case errors.As(err, &dns):
+		return "its host name could not be resolved"
+	case errors.As(err, &cert):
+		return "its TLS certificate could not be verified"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "it did not answer in time"
 	}
-	return err.Error()
+	return "the connection failed"
 }
 
 // ASCIIOnly reports whether s holds only ASCII bytes.

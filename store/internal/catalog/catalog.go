@@ -8,6 +8,7 @@ package catalog
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
@@ -25,15 +26,22 @@ type Store struct {
 	// ix, if not nil, are the facet indexes faceted lists count by
 	// (indexes.go).
 	ix *Indexes
+	// log receives what the store does on its own after a write has
+	// committed (a large import's analyze), which no caller hears of.
+	log *slog.Logger
 }
 
-// New returns the catalog's store on d.
-func New(d sqldb.Dialect) *Store {
+// New returns the catalog's store on d, logging to log what no caller
+// hears of.
+func New(d sqldb.Dialect, log *slog.Logger) *Store {
 	search := sqliteSearch
 	if d.Name() == "postgres" {
 		search = postgresSearch
 	}
-	return &Store{d: d, search: search}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Store{d: d, search: search, log: log}
 }
 
 // write runs fn as base.Write does: everything the catalog writes is

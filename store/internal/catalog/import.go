@@ -186,8 +186,8 @@ func (db *Store) WriteProducts(ctx context.Context, ch vitrine.Change, tenantID 
 		// half (past sqldb.AnalyzeAfter rows), the planner learns what
 		// they now hold. The writes are committed: a failure here is
 		// the statistics', which autovacuum brings later.
-		if _, err := db.d.AnalyzeFilled(ctx, int64(len(writes)), filledTables...); err != nil && db.ix != nil {
-			db.ix.log.Warn("analyze the tables an import filled", "err", err)
+		if _, err := db.d.AnalyzeFilled(ctx, int64(len(writes)), filledTables...); err != nil {
+			db.log.Warn("analyze the tables an import filled", "err", err)
 		}
 	}
 	return results, nil

@@ -80,7 +80,7 @@ func (db *Store) EnableIndexes(memory int64, log *slog.Logger, onBytes func(int6
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	db.ix = &Indexes{base: New(db.d), cache: facetindex.NewCache(memory), log: log, onBytes: onBytes,
+	db.ix = &Indexes{base: New(db.d, log), cache: facetindex.NewCache(memory), log: log, onBytes: onBytes,
 		building: map[string]bool{}, buildBytes: map[string]int64{}, refused: map[string]uint64{}, ctx: ctx, stop: stop}
 }
 
@@ -95,7 +95,7 @@ func (db *Store) CloseIndexes() {
 // On returns db on the engine d (a call's, checking its epoch), with the
 // same indexes.
 func (db *Store) On(d sqldb.Dialect) *Store {
-	s := New(d)
+	s := New(d, db.log)
 	s.ix = db.ix
 	return s
 }

@@ -1,7 +1,6 @@
 package facetindex
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"sync"
@@ -57,18 +56,6 @@ type Index struct {
 	anc []uint32 // likewise
 }
 
-type node struct {
-	parent uint32 // noNode at a root
-	in     bool   // a category of the tree (not only an id a product names)
-	name   string
-}
-
-const noNode = ^uint32(0)
-
-// maxDepth is how many categories a product counts in along a path up the
-// tree: its own and 63 above, as the store's facet counted them.
-const maxDepth = 64
-
 // New returns an empty index at sequence 0.
 func New() *Index {
 	return &Index{
@@ -77,51 +64,6 @@ func New() *Index {
 		status: newDict(nil), currency: newDict(nil), vendor: newDict(vitrine.Fold), ptype: newDict(vitrine.Fold),
 		tags: newDict(vitrine.TagKey), optNames: newDict(vitrine.OptionKey), optVals: newDict(nil), attrs: newDict(nil), cats: newDict(nil),
 	}
-}
-
-// Builder builds a company's index from a snapshot of its catalog, faster
-// than puts one by one: terms are found by a hash while it adds, sorted
-// once at the end. It is not safe for concurrent use.
-type Builder struct{ ix *Index }
-
-// NewBuilder starts a build of about n products. The products are best
-// added in the order of their ids (ordinals then follow it), but any order
-// gives the same answers.
-func NewBuilder(n int) *Builder {
-	ix := New()
-	ix.words.build = make(map[string]uint32, n)
-	ix.byID = make(map[[16]byte]uint32, n)
-	ix.ids = make([][16]byte, 0, n)
-	ix.rec = make([]uint32, 0, n)
-	ix.price = make([]int64, 0, n)
-	ix.priceMax = make([]int64, 0, n)
-	ix.updated = make([]int64, 0, n)
-	ix.pool = make([]byte, 0, 96*n) // a record of the benchmark's catalog: 87 bytes
-	return &Builder{ix: ix}
-}
-
-// Add adds (or replaces) a product.
-func (b *Builder) Add(p *Product) error { return b.ix.put(p) }
-
-// SetCategories sets the category tree (see Index.SetCategories).
-func (b *Builder) SetCategories(cats []Category) { b.ix.setCategories(cats) }
-
-// Bytes returns the bytes of the index built so far, by its estimate.
-func (b *Builder) Bytes() int64 { return b.ix.Bytes() }
-
-// Finish returns the index, at sequence seq: the snapshot's.
-func (b *Builder) Finish(seq uint64) *Index {
-	ix := b.ix
-	b.ix = nil
-	ix.words.finish()
-	for _, d := range ix.dicts() {
-		d.post.optimize()
-	}
-	ix.below.optimize()
-	ix.vpost.optimize()
-	ix.live.RunOptimize()
-	ix.seq = seq
-	return ix
 }
 
 func (ix *Index) dicts() []*dict {
@@ -226,15 +168,6 @@ func Check(p *Product) error {
 		}
 	}
 	return nil
-}
-
-// SetCategories sets the company's category tree: the facet counts a
-// product in its categories and those above them, and a filter by a
-// category id alone (without the ids under it) finds those under it here.
-func (ix *Index) SetCategories(cats []Category) {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	ix.setCategories(cats)
 }
 
 func parseID(s string) ([16]byte, error) {
@@ -592,78 +525,6 @@ func (ix *Index) compactPool() {
 	ix.pool, ix.garbage = pool, 0
 }
 
-// growTree makes the tree as long as the categories' dictionary.
-func (ix *Index) growTree() {
-	for len(ix.tree) < len(ix.cats.keys) {
-		ix.tree = append(ix.tree, node{parent: noNode})
-	}
-}
-
-// counted returns the categories a product in cats counts in: each of
-// them and those above it, each once, up to maxDepth along a path, as
-// long as the path is in the tree.
-func (ix *Index) counted(cats []uint32, dst []uint32) []uint32 {
-	dst = dst[:0]
-	for _, c := range cats {
-		for n := 0; n < maxDepth && c != noNode && int(c) < len(ix.tree) && ix.tree[c].in; n++ {
-			if !slices.Contains(dst, c) {
-				dst = append(dst, c)
-			}
-			c = ix.tree[c].parent
-		}
-	}
-	return dst
-}
-
-func (ix *Index) setCategories(cats []Category) {
-	for i := range ix.tree {
-		ix.tree[i] = node{parent: noNode}
-	}
-	for _, c := range cats {
-		k := ix.cats.intern(c.ID)
-		parent := noNode
-		if c.ParentID != "" {
-			parent = ix.cats.intern(c.ParentID)
-		}
-		ix.growTree()
-		ix.tree[k] = node{parent: parent, in: true, name: c.Name}
-	}
-	ix.below = postings{}
-	var v view
-	for o := range ix.live.Iterate {
-		ix.decode(o, &v, facetsOnly)
-		ix.anc = ix.counted(v.cats, ix.anc)
-		for _, c := range ix.anc {
-			ix.below.add(c, o)
-		}
-	}
-}
-
-// below returns the category of key k and every one under it, without
-// bound of depth (as the store's filter resolves a category id).
-func (ix *Index) under(k uint32) []uint32 {
-	if int(k) >= len(ix.tree) || !ix.tree[k].in {
-		return nil
-	}
-	children := map[uint32][]uint32{}
-	for c, n := range ix.tree {
-		if n.in && n.parent != noNode {
-			children[n.parent] = append(children[n.parent], uint32(c))
-		}
-	}
-	out := []uint32{k}
-	seen := map[uint32]bool{k: true}
-	for i := 0; i < len(out); i++ {
-		for _, c := range children[out[i]] {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
-			}
-		}
-	}
-	return out
-}
-
 // Bytes estimates the memory the index holds, for a cache's budget.
 func (ix *Index) Bytes() int64 {
 	ix.mu.RLock()
@@ -685,150 +546,3 @@ func (ix *Index) Bytes() int64 {
 // idMapEntryBytes is what an entry of the map of ids costs, about: a
 // 16-byte key and a 4-byte value in a table kept at most 7/8 full.
 const idMapEntryBytes = 28
-
-// view is a product's record, decoded.
-type view struct {
-	name                            string // the name's key: only encoded, never decoded (nameOf reads it)
-	vendor, ptype, status, currency uint32
-	tags, cats, attrs, optNames     []uint32
-	optVals, words                  []uint32
-	names                           []uint32 // the name's words: those of words it holds
-	variants                        []variantView
-	nVariants                       int
-	end                             int // where the record ends in the pool
-}
-
-type variantView struct {
-	vo    uint32    // the variant's ordinal
-	slots [3]uint32 // keys of optVals
-}
-
-func (v *view) reset() {
-	v.tags, v.cats, v.attrs, v.optNames = v.tags[:0], v.cats[:0], v.attrs[:0], v.optNames[:0]
-	v.optVals, v.words, v.names, v.variants = v.optVals[:0], v.words[:0], v.names[:0], v.variants[:0]
-}
-
-// How much of a record decode reads: it stops before what is not asked.
-const (
-	facetsOnly = iota
-	withVariants
-	withWords
-)
-
-// encode appends the record to b: the name's key first (its length, its
-// bytes: a sort reads it there, nameOf), then counts, the scalars, each
-// list (sorted ones as deltas), the variants (their ordinals, their values
-// as places in optVals), the words last. The name's words come after its
-// key (their count, their terms as deltas), where a relevance page reads
-// them without the rest (nameHolds).
-func (v *view) encode(b []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(len(v.name)))
-	b = append(b, v.name...)
-	b = binary.AppendUvarint(b, uint64(len(v.names)))
-	b = appendSorted(b, v.names)
-	for _, n := range []int{len(v.tags), len(v.cats), len(v.attrs), len(v.optNames), len(v.optVals), len(v.variants), len(v.words)} {
-		b = binary.AppendUvarint(b, uint64(n))
-	}
-	for _, x := range []uint32{v.vendor, v.ptype, v.status, v.currency} {
-		b = binary.AppendUvarint(b, uint64(x))
-	}
-	b = appendSorted(b, v.tags)
-	b = appendSorted(b, v.cats)
-	b = appendSorted(b, v.attrs)
-	for _, f := range v.optNames {
-		b = binary.AppendUvarint(b, uint64(f))
-	}
-	b = appendSorted(b, v.optVals)
-	for _, vv := range v.variants {
-		var slots uint64
-		for s, e := range vv.slots {
-			i, _ := slices.BinarySearch(v.optVals, e)
-			slots |= uint64(i) << (10 * s)
-		}
-		b = binary.AppendUvarint(b, uint64(vv.vo))
-		b = binary.AppendUvarint(b, slots)
-	}
-	return appendSorted(b, v.words)
-}
-
-func appendSorted(b []byte, xs []uint32) []byte {
-	prev := uint32(0)
-	for _, x := range xs {
-		b = binary.AppendUvarint(b, uint64(x-prev))
-		prev = x
-	}
-	return b
-}
-
-// decode reads the record of ordinal o into v, up to what level asks.
-func (ix *Index) decode(o uint32, v *view, level int) {
-	v.reset()
-	r := reader{b: ix.pool, i: int(ix.rec[o])}
-	r.i += r.int() // the name's key
-	v.names = r.sorted(v.names, r.int())
-	nTags, nCats, nAttrs, nOpts, nVals, nVars, nWords := r.int(), r.int(), r.int(), r.int(), r.int(), r.int(), r.int()
-	v.vendor, v.ptype, v.status, v.currency = r.u32(), r.u32(), r.u32(), r.u32()
-	v.nVariants = nVars
-	v.tags = r.sorted(v.tags, nTags)
-	v.cats = r.sorted(v.cats, nCats)
-	v.attrs = r.sorted(v.attrs, nAttrs)
-	for range nOpts {
-		v.optNames = append(v.optNames, r.u32())
-	}
-	v.optVals = r.sorted(v.optVals, nVals)
-	if level == facetsOnly {
-		return
-	}
-	for range nVars {
-		vv := variantView{vo: r.u32()}
-		slots := r.next()
-		for s := range 3 {
-			vv.slots[s] = v.optVals[uint32(slots>>(10*s))&(1<<10-1)]
-		}
-		v.variants = append(v.variants, vv)
-	}
-	if level == withVariants {
-		return
-	}
-	v.words = r.sorted(v.words, nWords)
-	v.end = r.i
-}
-
-// nameOf returns the key of the name of the product at ordinal o: the
-// bytes of its record, not a copy.
-func (ix *Index) nameOf(o uint32) []byte {
-	r := reader{b: ix.pool, i: int(ix.rec[o])}
-	n := r.int()
-	return ix.pool[r.i : r.i+n : r.i+n]
-}
-
-type reader struct {
-	b []byte
-	i int
-}
-
-func (r *reader) next() uint64 {
-	var x uint64
-	var s uint
-	for {
-		c := r.b[r.i]
-		r.i++
-		if c < 0x80 {
-			return x | uint64(c)<<s
-		}
-		x |= uint64(c&0x7f) << s
-		s += 7
-	}
-}
-
-func (r *reader) u32() uint32 { return uint32(r.next()) }
-func (r *reader) int() int    { return int(r.next()) }
-
-func (r *reader) sorted(dst []uint32, n int) []uint32 {
-	prev := uint32(0)
-	for range n {
-		prev += uint32(r.next())
-		dst = append(dst, prev)
-	}
-	return dst
-}
