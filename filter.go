@@ -46,9 +46,24 @@ type ProductFilter struct {
 // the filter's own: read them, never write them.
 func (f ProductFilter) Query() ProductQuery { return f.q }
 
-// Words are the words of the query (SearchWords): a product matches when
-// what search covers of it holds a word starting with each.
+// Words are the terms of the query (QueryWords: its words less stop
+// words, stemmed): a product matches when what search covers of it holds
+// a word starting with each.
 func (f ProductFilter) Words() []string { return f.words }
+
+// WithWordsOf returns f searching only those of its words that keep says
+// (the store's reading of a phrase no product matches whole): never a
+// word that is not the query's.
+func (f ProductFilter) WithWordsOf(keep func(i int, w string) bool) ProductFilter {
+	var words []string
+	for i, w := range f.words {
+		if keep(i, w) {
+			words = append(words, w)
+		}
+	}
+	f.words = words
+	return f
+}
 
 // SKU is the query as a SKU key: the product with that SKU ranks first in
 // a relevance search.
@@ -84,12 +99,18 @@ func (f ProductFilter) WithoutFacets() ProductFilter {
 }
 
 // QueryWords checks a text query's length and words, and returns its
-// words (SearchWords): none for a text without a letter or a digit.
+// terms as the catalog's language reads them (Analyzer.QueryTerms): none
+// for a text without a letter or a digit; a ValidationError for one of
+// stop words alone. The catalog's language is its company's default
+// locale's: every company's is DefaultLocale until companies name theirs.
 func QueryWords(query string) ([]string, error) {
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
 		return nil, Invalid("query", "query is %d characters long; the limit is %d", n, MaxQueryLength)
 	}
-	words := SearchWords(query)
+	words, stopOnly := AnalyzerFor(DefaultLocale).QueryTerms(query)
+	if stopOnly {
+		return nil, Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", Words(query)[0])
+	}
 	if len(words) > MaxSearchWords {
 		return nil, Invalid("query", "query holds %d different words; the limit is %d", len(words), MaxSearchWords)
 	}

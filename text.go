@@ -39,8 +39,11 @@ const MaxSearchWords = 10
 // SearchWords returns the words of a search query: its Words, each once,
 // without those that another word starts with (a product holding a word
 // that starts with "note" holds one that starts with "no"), in their order.
-func SearchWords(s string) []string {
-	ws := Words(s)
+func SearchWords(s string) []string { return prefixFree(Words(s)) }
+
+// prefixFree returns ws each once, without those that another starts
+// with, in their order.
+func prefixFree(ws []string) []string {
 	out := ws[:0:0]
 next:
 	for i, w := range ws {

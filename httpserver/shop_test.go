@@ -247,6 +247,17 @@ func TestShopWindowShowsOnlyWhatIsPublic(t *testing.T) {
 		if len(productsOf(t, search.json(t))) != 0 {
 			t.Errorf("a draft searched: %s", search.body)
 		}
+		// Plurals and stop words as a shopper says them: the stems find the
+		// published products, never the draft cap ("bonés").
+		for q, want := range map[string]string{"camisetas": "Camiseta TechNova Dev", "teclados mecânicos": "Teclado Mecânico Keychron K2",
+			"os fones de ouvido": "Fone de Ouvido JBL Tune 520BT", "bonés": "", "um boné para o sol": ""} {
+			if got := titles(productsOf(t, sw.rest("technova", "search", `{"query":"`+q+`"}`).json(t))); strings.Join(got, ",") != want {
+				t.Errorf("search %q: %v, want %q", q, got, want)
+			}
+		}
+		if res := sw.rest("technova", "search", `{"query":"para o"}`); res.status != 400 || !strings.Contains(string(res.body), "only stop words") {
+			t.Errorf("a query of stop words: %d %s", res.status, res.body)
+		}
 		search = sw.rest("technova", "search", `{"query":"logitech"}`)
 		m := search.json(t)
 		if got := titles(productsOf(t, m)); len(got) != 1 || got[0] != "Mouse Logitech MX Master 3S" {

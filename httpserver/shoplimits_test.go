@@ -125,7 +125,7 @@ func TestShopWindowProfileFetchesPerAddress(t *testing.T) {
 	sw.open("mercado-verde")
 
 	from := func(addr, slug, profile string) answer {
-		return sw.do("POST", "", "/shops/"+slug+"/ucp/catalog/search", `{"query":"a"}`,
+		return sw.do("POST", "", "/shops/"+slug+"/ucp/catalog/search", `{"query":"c"}`,
 			map[string]string{"UCP-Agent": `profile="` + profile + `"`, "X-Forwarded-For": addr})
 	}
 	var codes []int
@@ -161,5 +161,34 @@ func TestShopWindowProfileFetchesPerAddress(t *testing.T) {
 		"Mcp-Protocol-Version": "2025-11-25", "X-Forwarded-For": "203.0.113.7"})
 	if !strings.Contains(string(res.body), `"code":-32000`) || !strings.Contains(string(res.body), `"retry_after"`) || !strings.Contains(string(res.body), "rate_limited") {
 		t.Errorf("past the address's quota over MCP: %d %s", res.status, res.body)
+	}
+}
+
+// What reads a window's whole catalog (its two feeds, its sitemap) has a
+// quota of its own per address, far below the window's: each costs up to a
+// second of a core at 20,000 products, and the window's 20 requests a
+// second from one address would keep both cores busy. The cheap routes
+// stay open to that address.
+func TestShopWindowBoundsWholeCatalogReads(t *testing.T) {
+	limits := shopwindow.DefaultLimits
+	limits.WholeRate, limits.WholeBurst = 0.001, 3
+	sw := newShopWorld(t, dbtest.SQLiteURL(t), &limits)
+	sw.open("technova")
+	for _, path := range []string{"/feeds/google.xml", "/feeds/openai.jsonl.gz", "/sitemap.xml"} {
+		if res := sw.do("GET", "", "/shops/technova"+path, "", nil); res.status != 200 {
+			t.Fatalf("%s within the quota: %d %s", path, res.status, res.body)
+		}
+	}
+	for _, path := range []string{"/shops/technova/feeds/google.xml", "/shops/technova/sitemap.xml", "/shops/nobody/sitemap.xml"} {
+		res := sw.do("GET", "", path, "", nil)
+		if m := res.json(t); res.status != 429 || m["code"] != "rate_limited" || res.header.Get("Retry-After") == "" {
+			t.Errorf("%s past the quota: %d %v %s", path, res.status, res.header, res.body)
+		}
+	}
+	if res := sw.do("POST", "", "/shops/technova/ucp/catalog/search", `{"query":"mouse"}`, map[string]string{"UCP-Agent": `profile="` + sw.profile + `"`}); res.status != 200 {
+		t.Errorf("a search from the same address: %d %s", res.status, res.body)
+	}
+	if res := sw.do("GET", "", "/shops/technova/", "", nil); res.status != 200 {
+		t.Errorf("the home page from the same address: %d", res.status)
 	}
 }

@@ -302,7 +302,7 @@ func TestShopWindowLinksLeadToPages(t *testing.T) {
 		sw := newShopWorld(t, dbURL, nil)
 		sw.openPages("technova")
 		var links []string
-		for _, p := range productsOf(t, sw.rest("technova", "search", `{"query":"a","pagination":{"limit":50}}`).json(t)) {
+		for _, p := range productsOf(t, sw.rest("technova", "search", `{"query":"c","pagination":{"limit":50}}`).json(t)) {
 			links = append(links, p["url"].(string))
 			for _, v := range p["variants"].([]any) {
 				links = append(links, v.(map[string]any)["url"].(string))

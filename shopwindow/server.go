@@ -47,6 +47,14 @@ type Limits struct {
 	// agent profile.
 	ProfileRate  float64
 	ProfileBurst int
+	// WholeRate and WholeBurst bound one address's requests for what reads
+	// a window's whole catalog, its feeds and its sitemap, which a channel
+	// or a crawler fetches a few times a day; WholeInFlight bounds how many
+	// of those this instance answers at once, for every address together,
+	// so that the cheap routes keep their share of the cores.
+	WholeRate     float64
+	WholeBurst    int
+	WholeInFlight int
 	// MaxBodyBytes bounds a request's body; 0 is the default's.
 	MaxBodyBytes int64
 }
@@ -54,7 +62,11 @@ type Limits struct {
 // DefaultLimits: a shopper's agent browsing a shop makes a few requests a
 // second, with bursts of a few dozen; a scraper sending hundreds a second
 // from one address is held to 20.
-var DefaultLimits = Limits{AddrRate: 20, AddrBurst: 100, ProfileRate: 200, ProfileBurst: 400, MaxBodyBytes: 64 << 10}
+// A whole catalog (a feed, the sitemap) costs up to a second of a core at
+// 20,000 products: one address gets 30 at once, then one every 2 seconds,
+// and the instance answers 2 at a time.
+var DefaultLimits = Limits{AddrRate: 20, AddrBurst: 100, ProfileRate: 200, ProfileBurst: 400,
+	WholeRate: 0.5, WholeBurst: 30, WholeInFlight: 2, MaxBodyBytes: 64 << 10}
 
 // Options configure the windows.
 type Options struct {
@@ -116,8 +128,11 @@ type Server struct {
 	mcp      http.Handler
 	addrs    *addrlimit.Table
 	agents   *addrlimit.Table
-	metrics  *metrics
-	seen     stampsSeen
+	// wholeAddrs and wholeSlots are Limits.Whole*'s, nil when off.
+	wholeAddrs *addrlimit.Table
+	wholeSlots chan struct{}
+	metrics    *metrics
+	seen       stampsSeen
 }
 
 // New returns the windows of svc's companies, which it reads as their
@@ -150,6 +165,12 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	}
 	if l := opts.Limits; l.ProfileRate > 0 {
 		s.agents = addrlimit.New(rate.Limit(l.ProfileRate), l.ProfileBurst, 0)
+	}
+	if l := opts.Limits; l.WholeRate > 0 {
+		s.wholeAddrs = addrlimit.New(rate.Limit(l.WholeRate), l.WholeBurst, 0)
+	}
+	if l := opts.Limits; l.WholeInFlight > 0 {
+		s.wholeSlots = make(chan struct{}, l.WholeInFlight)
 	}
 	s.mcp = s.mcpHandler()
 	return s, nil
@@ -289,6 +310,13 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 			return
 		}
 	}
+	if wholeCatalog(route) {
+		release, ok := s.takeWhole(w, client)
+		if !ok {
+			return
+		}
+		defer release()
+	}
 	reader, err := open(r.Context())
 	if err != nil {
 		if vitrine.TypeOf(err) != vitrine.NotFoundError {
@@ -320,6 +348,39 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.serveFeed(w, r, win, route)
 	case "home", "page", "sitemap", "robots":
 		s.servePage(w, r, win, route, path)
+	}
+}
+
+// wholeCatalog says whether a route reads the window's whole catalog.
+func wholeCatalog(route string) bool {
+	return route == "google" || route == "openai" || route == "sitemap"
+}
+
+// takeWhole holds one of the instance's places for a whole catalog's
+// answer, within the client's own quota of them, or answers why not: 429
+// past the client's quota, 503 while every place is taken (a wait of a
+// second). Both come before the window is looked up, so that a closed
+// window answers as an absent one.
+func (s *Server) takeWhole(w http.ResponseWriter, client string) (release func(), ok bool) {
+	if s.wholeAddrs != nil {
+		if d := s.wholeAddrs.Wait(client, time.Now()); d > 0 {
+			s.metrics.limited.WithLabelValues("whole_catalog").Inc()
+			tooMany(w, d)
+			return nil, false
+		}
+	}
+	if s.wholeSlots == nil {
+		return func() {}, true
+	}
+	select {
+	case s.wholeSlots <- struct{}{}:
+		return func() { <-s.wholeSlots }, true
+	default:
+		s.metrics.limited.WithLabelValues("whole_catalog_busy").Inc()
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"code": "busy",
+			"content": "Too many whole catalogs are being read; retry after the time in Retry-After."})
+		return nil, false
 	}
 }
 
@@ -470,7 +531,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"operation", "transport"}),
 		limited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile, profile_fetch: an address's quota of agent profile fetches).",
+			Name: "vitrine_shop_rate_limited_total", Help: "Shop window requests refused by a rate limit, by limit (address, profile, profile_fetch: an address's quota of agent profile fetches; whole_catalog: an address's quota of feeds and sitemaps; whole_catalog_busy: every place for one taken).",
 		}, []string{"limit"}),
 		profileFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vitrine_shop_profile_fetches_total", Help: "Agent profiles fetched, by result (ok, unreachable, malformed, version_unsupported).",

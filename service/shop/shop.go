@@ -11,6 +11,7 @@ package shop
 import (
 	"context"
 	"maps"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -302,15 +303,24 @@ func Where(publicURL, shopDomain, slug string, s *vitrine.Shop) URLs {
 		u = URLs{Window: base + "/", Profile: base + ProfilePath, MCP: base + MCPPath, REST: base + RESTPath,
 			GoogleFeed: base + GoogleFeedPath, OpenAIFeed: base + OpenAIFeedPath}
 	}
-	scheme := "https://"
-	if strings.HasPrefix(publicURL, "http://") {
-		scheme = "http://"
+	// A window at a host of its own is served with the public URL's
+	// scheme and port (https and none without one), as the window writes
+	// its own URLs.
+	root := func(host string) string {
+		scheme := "https"
+		if pu, err := url.Parse(publicURL); err == nil && pu.Host != "" {
+			scheme = pu.Scheme
+			if port := pu.Port(); port != "" {
+				host = net.JoinHostPort(host, port)
+			}
+		}
+		return scheme + "://" + host + "/"
 	}
 	if shopDomain != "" {
-		u.Hosts = append(u.Hosts, scheme+slug+"."+shopDomain+"/")
+		u.Hosts = append(u.Hosts, root(slug+"."+shopDomain))
 	}
 	if s.Domain != "" {
-		u.Hosts = append(u.Hosts, "https://"+s.Domain+"/")
+		u.Hosts = append(u.Hosts, root(s.Domain))
 	}
 	return u
 }

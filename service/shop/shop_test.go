@@ -1,6 +1,7 @@
 package shop
 
 import (
+	"slices"
 	"sync"
 	"testing"
 
@@ -52,4 +53,23 @@ func TestUpdatesAtOnceAllLand(t *testing.T) {
 			t.Errorf("events: %d, %v", len(events), err)
 		}
 	})
+}
+
+// get_shop's hosts are where the window answers: the public URL's scheme
+// and port, as the window writes its own URLs (a demo at :8080 is not
+// reached at the port-less URL).
+func TestWhereHostsTakeThePublicURLsSchemeAndPort(t *testing.T) {
+	for _, c := range []struct {
+		public string
+		want   []string
+	}{
+		{"http://127.0.0.1:8080", []string{"http://technova.localhost:8080/", "http://loja.example:8080/"}},
+		{"https://vitrine.example", []string{"https://technova.localhost/", "https://loja.example/"}},
+		{"", []string{"https://technova.localhost/", "https://loja.example/"}},
+	} {
+		u := Where(c.public, "localhost", "technova", &vitrine.Shop{Domain: "loja.example"})
+		if !slices.Equal(u.Hosts, c.want) {
+			t.Errorf("public URL %q: hosts %v, want %v", c.public, u.Hosts, c.want)
+		}
+	}
 }
