@@ -32,7 +32,9 @@ func namedVariant(p *vitrine.Product, fl *filter, query string) string {
 			return v.ID
 		}
 	}
-	words := vitrine.SearchWords(query)
+	// The query's terms as the search read them ("camisetas pretas": the
+	// black one); the search checked the query already.
+	words, _ := vitrine.QueryWords(query)
 	best, named := 0, []*vitrine.Variant(nil)
 	for _, v := range in {
 		n := optionWordsMatched(p, v, words)

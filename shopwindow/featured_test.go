@@ -17,6 +17,8 @@ func TestNamedVariant(t *testing.T) {
 		"CAM-AZ-G":         "v2",
 		"cam-pr-m":         "v3",
 		"camiseta preto":   "v3",
+		"camisetas pretas": "v3", // the search's terms: stems
+		"camiseta azuis":   featured(&vitrine.Product{Variants: p.Variants[:2]}, fl),
 		"camiseta pret":    "v3",
 		"camiseta azul g":  "v2",
 		"camiseta azul":    featured(&vitrine.Product{Variants: p.Variants[:2]}, fl),
