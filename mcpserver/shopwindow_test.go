@@ -208,13 +208,15 @@ func TestCheckShopThroughTheTools(t *testing.T) {
 			args["tenant_id"] = tn
 			return testkit.OK[checkOut](t, cs, "check_shop", args)
 		}
+		// A window never set links its products to its own pages: none is
+		// held back for want of a product_url.
 		r := check(map[string]any{"channel": "openai"})
-		if len(r.Channels) != 1 || r.Products == 0 || r.Channels[0].Ready != 0 || r.Channels[0].Blocked != r.Products || len(r.Channels[0].Reasons) < 1 {
+		if len(r.Channels) != 1 || r.Products == 0 {
 			t.Fatalf("a window never set: %+v", r)
 		}
-		for _, rr := range r.Channels[0].Reasons[:1] {
-			if rr.Reason != "no_product_url" || rr.Fix == "" || len(rr.Page) != 0 || rr.Products != r.Products {
-				t.Errorf("the window's own reason: %+v", rr)
+		for _, rr := range r.Channels[0].Reasons {
+			if rr.Reason == "no_product_url" {
+				t.Errorf("a window with its own pages held back for want of a product_url: %+v", rr)
 			}
 		}
 		testkit.OK[shopOut](t, cs, "update_shop", map[string]any{"tenant_id": tn, "product_url": "https://verde.example/p/{handle}", "country": "BR"})

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/service/shop"
 	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
 	xmessage "golang.org/x/text/message"
@@ -83,12 +84,7 @@ func pageRoute(method, path string) string {
 // the company names none of its own (no product_url): UCP's urls, the
 // feeds' links.
 func withPages(win *Window) {
-	if win.Shop.ProductURL != "" {
-		return
-	}
-	shop := *win.Shop
-	shop.ProductURL = win.Base + "/products/{handle}"
-	win.Shop, win.pages = &shop, true
+	win.Shop, win.pages = shop.WithPages(win.Shop, win.Base)
 }
 
 // pageURL is the URL of the window's own page of a product.

@@ -13,6 +13,13 @@ import (
 // problemsOf returns what keeps p off channel, in the order of
 // reasonOrder. (A variable, so that tests may stand rules in for them.)
 var problemsOf = func(channel string, win *feed.Window, p *vitrine.Product) []Problem {
+	if shop, pages := WithPages(win.Shop, ""); pages {
+		// Linked to the window's own pages, as its feeds link them: no
+		// product is left out for want of a link.
+		w := *win
+		w.Shop = shop
+		win = &w
+	}
 	found := feed.Problems(channel, win, p)
 	if len(found) == 0 {
 		return nil

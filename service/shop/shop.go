@@ -260,7 +260,22 @@ const (
 	RESTPath       = "/ucp"
 	GoogleFeedPath = "/feeds/google.xml"
 	OpenAIFeedPath = "/feeds/openai.jsonl.gz"
+	// ProductPagesPath is the window's own page of a product.
+	ProductPagesPath = "/products/{handle}"
 )
+
+// WithPages is a window's settings as its answers, its feeds and the
+// channels' rules read them: a company that names no product page
+// template of its own (product_url) has the window's pages, under base,
+// as its product pages. pages reports whether it had none.
+func WithPages(s *vitrine.Shop, base string) (_ *vitrine.Shop, pages bool) {
+	if s.ProductURL != "" {
+		return s, false
+	}
+	c := *s
+	c.ProductURL = strings.TrimSuffix(base, "/") + ProductPagesPath
+	return &c, true
+}
 
 // URLs are where a window is served.
 type URLs struct {
