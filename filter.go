@@ -310,3 +310,38 @@ func (f ProductFilter) Canonical() []byte {
 	line("sort", string(q.Sort))
 	return b
 }
+
+// ShownVariant is the variant a list row of p shows under f, its price and
+// compare-at price the row's: the cheapest variant that f's terms on one
+// variant keep (the option values, the price range, the stock, the sale),
+// else the cheapest of all (a product kept by a price range that no one
+// variant falls in). nil for a product without variants.
+func (f ProductFilter) ShownVariant(p *Product) *Variant {
+	q := f.q
+	keep := func(v *Variant) bool {
+		for name, want := range q.Options {
+			held := false
+			for n, val := range v.Options {
+				if OptionKey(n) == OptionKey(name) && val == want {
+					held = true
+					break
+				}
+			}
+			if !held {
+				return false
+			}
+		}
+		if f.min != nil && v.Price < *f.min || f.max != nil && v.Price > *f.max {
+			return false
+		}
+		if q.InStock != nil && (v.Stock > 0) != *q.InStock {
+			return false
+		}
+		onSale := v.CompareAtPrice != nil && *v.CompareAtPrice > v.Price
+		return q.OnSale == nil || onSale == *q.OnSale
+	}
+	if v := p.CheapestVariant(keep); v != nil {
+		return v
+	}
+	return p.CheapestVariant(nil)
+}

@@ -159,10 +159,17 @@ func KeyOf(p *Product, s ProductSort) ProductKey {
 }
 
 // FoundProducts is a page of products as the store finds it: each product
-// with its key in the filter's order beside it (Keys[i] is Products[i]'s),
-// and the counts of the facets asked for, or nil.
+// with its key in the filter's order beside it (Keys[i] is Products[i]'s)
+// and the variant its list row shows (Shown[i]), and the counts of the
+// facets asked for, or nil.
 type FoundProducts struct {
 	Products []*Product
 	Keys     []ProductKey
-	Facets   *Facets
+	// Shown[i] is the variant whose price and compare-at price a list row
+	// of Products[i] shows: the cheapest that the filter's terms on
+	// variants keep (its options, price range, stock and sale), else the
+	// cheapest, so that a row never pairs one variant's price with
+	// another's compare-at price (ShownVariant).
+	Shown  []*Variant
+	Facets *Facets
 }

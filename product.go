@@ -246,6 +246,19 @@ func (p *Product) Summarize() {
 	}
 }
 
+// CheapestVariant returns the product's cheapest variant of those keep
+// keeps (every one, for a nil keep), the first of them at that price; nil
+// when it keeps none.
+func (p *Product) CheapestVariant(keep func(*Variant) bool) *Variant {
+	var out *Variant
+	for _, v := range p.Variants {
+		if (keep == nil || keep(v)) && (out == nil || v.Price < out.Price) {
+			out = v
+		}
+	}
+	return out
+}
+
 // OnSale reports whether some variant's compare-at price is above its price.
 func (p *Product) OnSale() bool {
 	return slices.ContainsFunc(p.Variants, func(v *Variant) bool { return v.CompareAtPrice != nil && *v.CompareAtPrice > v.Price })

@@ -102,8 +102,10 @@ func TestLeanProductRecord(t *testing.T) {
 	}
 	// And the whole record is what get_product returned before it was lean:
 	// every field of the product and of its variants.
+	// (but updated_at and updated_by, which a record never changed leaves
+	// out: they are created_at and created_by).
 	record := []string{"attributes", "categories", "created_at", "created_by", "currency", "description", "handle", "id", "media", "name",
-		"options", "price", "product_type", "seo", "sku", "status", "stock", "tags", "tenant_id", "updated_at", "updated_by", "variants", "vendor", "version"}
+		"options", "price", "product_type", "seo", "sku", "status", "stock", "tags", "tenant_id", "variants", "vendor", "version"}
 	variant := []string{"id", "inventory_policy", "options", "position", "price", "requires_shipping", "sku", "stock", "taxable", "track_inventory"}
 	if got := mapKeys(full); !slices.Equal(got, record) {
 		t.Errorf("the record with the defaults has %v, want %v", got, record)
@@ -148,6 +150,18 @@ func TestLeanProductRecord(t *testing.T) {
 	page := testkit.OK[map[string]any](t, cs, "list_products", map[string]any{"tenant_id": technova, "query": "orgânica", "detail": "full"})
 	if rows := page["products"].([]any); len(rows) != 1 || !testkit.JSONEqual([]byte(compactJSON(t, rows[0])), []byte(text)) {
 		t.Errorf("a full row is %v", rows)
+	}
+	// Once changed, a record says when; by whom only when someone other
+	// than its author changed it.
+	if _, ok := lean["updated_at"]; ok {
+		t.Errorf("a record never changed says updated_at: %v", lean["updated_at"])
+	}
+	updated := testkit.OK[map[string]any](t, cs, "update_product", map[string]any{"tenant_id": technova, "id": created["id"], "vendor": "Vitrine"})
+	if _, ok := updated["updated_at"]; !ok || updated["updated_at"] == updated["created_at"] {
+		t.Errorf("a changed record's updated_at: %v (created_at %v)", updated["updated_at"], updated["created_at"])
+	}
+	if by, ok := updated["updated_by"]; ok {
+		t.Errorf("a record changed by its author says updated_by %v", by)
 	}
 }
 

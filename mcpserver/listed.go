@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/vitrine/vitrine/mcpserver/shapes"
 )
 
 // schemasFile holds the JSON of every tool's schemas, as tools/list shows
@@ -75,7 +76,9 @@ func encodeSchema(s *jsonschema.Schema, output bool) json.RawMessage {
 
 // nameScalars lists, in a result's schema, the plain fields (a string,
 // a number, a flag, with nothing more to say of them) by name in the
-// object's description, rather than one schema each.
+// object's description, rather than one schema each; one that the result
+// leaves out at times (its description says when: shapes.LeftOutWhen) is
+// named with "?", as the arguments' optional fields are.
 func nameScalars(m map[string]any) {
 	props, ok := m["properties"].(map[string]any)
 	if !ok {
@@ -92,7 +95,12 @@ func nameScalars(m map[string]any) {
 		}
 		switch pm["type"] {
 		case "string", "integer", "boolean":
-			if len(pm) == 1 {
+			if d, _ := pm["description"].(string); len(pm) == 2 && strings.HasPrefix(d, shapes.LeftOutWhen) {
+				// A field a result leaves out at times: named with "?",
+				// the rule in the docs and the full schema.
+				names = append(names, n+"?")
+				delete(props, n)
+			} else if len(pm) == 1 {
 				names = append(names, n)
 				delete(props, n)
 			}

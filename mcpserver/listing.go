@@ -25,8 +25,8 @@ func listingTools() []*Tool {
 			if f := shapes.FacetsView(page.Facets, in.Facets); f != nil {
 				out.Facets = f
 			}
-			for _, p := range page.Products {
-				out.Products = append(out.Products, shapes.ProductRowView(p, in.Detail == "full"))
+			for i, p := range page.Products {
+				out.Products = append(out.Products, shapes.ProductRowView(p, page.Shown[i], in.Detail == "full"))
 			}
 			return out, nil
 		}),

@@ -392,22 +392,18 @@ func (c *catalog) lookup(ctx context.Context, win *Window, req *lookupRequest) (
 	return out, nil
 }
 
-// featured is the variant shown for a product as a whole: the first
-// available within the filter, else the first within it; "" when none is.
+// featured is the variant shown for a product as a whole, by the rule of
+// a list row's (vitrine.Product.CheapestVariant): the cheapest available
+// within the filter, else the cheapest within it; "" when none is.
 func featured(p *vitrine.Product, fl *filter) string {
-	first := ""
-	for _, v := range p.Variants {
-		if !fl.keepsVariant(v) {
-			continue
-		}
-		if availabilityOf(v).Available {
-			return v.ID
-		}
-		if first == "" {
-			first = v.ID
-		}
+	v := p.CheapestVariant(func(v *vitrine.Variant) bool { return fl.keepsVariant(v) && availabilityOf(v).Available })
+	if v == nil {
+		v = p.CheapestVariant(fl.keepsVariant)
 	}
-	return first
+	if v == nil {
+		return ""
+	}
+	return v.ID
 }
 
 // Bounds of a product as a search lists it: a list to choose from, whose
@@ -418,7 +414,7 @@ const (
 )
 
 // listed is a product as a search answers it: its featured variant alone
-// (the first available within the price filter), its first image, its
+// (the cheapest available within the price filter), its first image, its
 // description's text shortened; the options say what else there is.
 func (v *view) listed(p *vitrine.Product, fl *filter) *product {
 	pp := v.productOf(p)

@@ -130,3 +130,28 @@ func TestRelax(t *testing.T) {
 		}
 	}
 }
+
+// A product's featured variant follows a list row's rule: the cheapest
+// available within the price filter (the black M on backorder at 59.90,
+// not the blue G at 69.90 listed before it), else the cheapest within it.
+func TestFeaturedIsTheCheapestAvailable(t *testing.T) {
+	p := shirt()
+	at := func(n int64) *int64 { return &n }
+	for _, c := range []struct {
+		fl   filter
+		want string
+	}{
+		{filter{}, "v3"},
+		{filter{max: at(6500)}, "v3"},
+		{filter{min: at(6000)}, "v2"},
+		{filter{max: at(100)}, ""},
+	} {
+		if got := featured(p, &c.fl); got != c.want {
+			t.Errorf("price %v–%v: featured %q, want %q", c.fl.min, c.fl.max, got, c.want)
+		}
+	}
+	p.Variants[2].Policy = vitrine.PolicyDeny // none of the 59.90 available
+	if got := featured(p, &filter{max: at(6000)}); got != "v1" {
+		t.Errorf("none available under 60: featured %q, want the first at the lowest price, v1", got)
+	}
+}

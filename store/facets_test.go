@@ -534,3 +534,66 @@ func TestFacetIndexesWithinTheirMemory(t *testing.T) {
 		}
 	})
 }
+
+// A list row's price and compare-at price are one variant's: the cheapest
+// that the filter keeps (README's blue shirt in size M under R$70 costs
+// 59.90 and has no compare-at price, though a black one costs 49.90 and
+// was 69.90), the same from the facet index as from SQL, on both
+// databases.
+func TestListRowShowsOneVariantsPrice(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		a := f.tenant("a", f.user("ana@example.com"))
+		p := newProduct(a.ID, "CAM-AZ-P", "Camiseta", 5990, vitrine.ProductActive)
+		at := func(v int64) *int64 { return &v }
+		p.Options = []vitrine.Option{{Name: "Cor", Values: []string{"Azul", "Preta"}}, {Name: "Tamanho", Values: []string{"P", "M", "GG"}}}
+		p.Variants = nil
+		for i, v := range []struct {
+			color, size string
+			price       int64
+			compareAt   *int64
+			stock       int64
+		}{{"Azul", "P", 5990, nil, 6}, {"Azul", "M", 5990, nil, 8}, {"Azul", "GG", 6990, nil, 0},
+			{"Preta", "P", 4990, at(5990), 4}, {"Preta", "M", 4990, at(5990), 0}, {"Preta", "GG", 5990, at(6990), 2}} {
+			p.Variants = append(p.Variants, &vitrine.Variant{ID: vitrine.NewID(), SKU: "CAM-" + v.color + "-" + v.size, Options: map[string]string{"Cor": v.color, "Tamanho": v.size},
+				Price: v.price, CompareAtPrice: v.compareAt, Stock: v.stock, Policy: vitrine.PolicyDeny, RequiresShipping: true, Taxable: true, Position: i + 1})
+		}
+		p.Summarize()
+		if err := createProduct(f.db, p); err != nil {
+			t.Fatal(err)
+		}
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		f.db.FindProducts(ctx, a.ID, filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames}, 5))
+		f.db.WaitIndexes()
+		yes := true
+		for _, c := range []struct {
+			name             string
+			q                vitrine.ProductQuery
+			price, compareAt string
+		}{
+			{"blue, M, under 70", vitrine.ProductQuery{Options: map[string]string{"Cor": "Azul", "Tamanho": "M"}, MaxPrice: "70", Currency: "BRL"}, "5990", ""},
+			{"no filter: the cheapest variant", vitrine.ProductQuery{}, "4990", "5990"},
+			{"GG", vitrine.ProductQuery{Options: map[string]string{"Tamanho": "GG"}}, "5990", "6990"},
+			{"from 55 in stock", vitrine.ProductQuery{MinPrice: "55", Currency: "BRL", InStock: &yes}, "5990", ""},
+			{"on sale", vitrine.ProductQuery{OnSale: &yes}, "4990", "5990"},
+		} {
+			for _, facets := range [][]vitrine.FacetName{nil, vitrine.FacetNames} {
+				c.q.Facets = facets
+				for name, db := range map[string]*store.DB{"index": f.db, "sql": bySQL} {
+					found, err := db.FindProducts(ctx, a.ID, filterOf(c.q, 5))
+					if err != nil || len(found.Products) != 1 || len(found.Shown) != 1 {
+						t.Fatalf("%s (%s): %v, %d products", c.name, name, err, len(found.Products))
+					}
+					v := found.Shown[0]
+					compareAt := ""
+					if v.CompareAtPrice != nil {
+						compareAt = fmt.Sprint(*v.CompareAtPrice)
+					}
+					if fmt.Sprint(v.Price) != c.price || compareAt != c.compareAt {
+						t.Errorf("%s (%s, facets %v): the row shows %d, compare-at %q; want %s, %q", c.name, name, facets != nil, v.Price, compareAt, c.price, c.compareAt)
+					}
+				}
+			}
+		}
+	})
+}

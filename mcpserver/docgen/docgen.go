@@ -143,8 +143,10 @@ func ToolsTable(tools []*mcpserver.Tool) string {
 		if t.Permission() != "" {
 			need = "`" + string(t.Permission()) + "`"
 		}
+		// GitHub keeps a heading's underscores in its fragment: "`list_tenants`
+		// — List my companies" is #list_tenants--list-my-companies.
 		fmt.Fprintf(&b, "| %s | [`%s`](docs/tools.md#%s--%s) | %s | %s |\n", t.Toolset, t.Name,
-			strings.ReplaceAll(t.Name, "_", ""), anchor(t.Title), t.Title, need)
+			anchor(t.Name), anchor(t.Title), t.Title, need)
 	}
 	return b.String()
 }

@@ -38,14 +38,20 @@ type rowImage struct {
 	Alt string `json:"alt,omitempty"`
 }
 
-func ProductRowView(p *vitrine.Product, full bool) ProductRow {
+// ProductRowView is p's row, its price and compare-at price those of
+// shown, the variant the list found for it (nil: the product's own).
+func ProductRowView(p *vitrine.Product, shown *vitrine.Variant, full bool) ProductRow {
 	r := ProductRow{ID: p.ID, SKU: p.SKU, Handle: p.Handle, Name: p.Name, Price: p.PriceString(), Currency: p.Currency,
 		Stock: p.Stock, Status: string(p.Status), Variants: len(p.Variants), Vendor: p.Vendor, Version: p.Version, UpdatedAt: p.UpdatedAt}
 	if p.PriceMax != p.Price {
 		r.PriceMax = price(p.PriceMax, p.Currency)
 	}
-	if p.CompareAtPrice != nil {
-		r.CompareAtPrice = price(*p.CompareAtPrice, p.Currency)
+	compareAt := p.CompareAtPrice
+	if shown != nil {
+		r.Price, compareAt = price(shown.Price, p.Currency), shown.CompareAtPrice
+	}
+	if compareAt != nil {
+		r.CompareAtPrice = price(*compareAt, p.Currency)
 	}
 	if len(p.Media) > 0 {
 		r.Image = &rowImage{URL: p.Media[0].URL, Alt: p.Media[0].Alt}

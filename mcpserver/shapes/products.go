@@ -56,9 +56,15 @@ type ProductOut struct {
 	Version        int64            `json:"version"`
 	CreatedAt      time.Time        `json:"created_at"`
 	CreatedBy      string           `json:"created_by"`
-	UpdatedAt      time.Time        `json:"updated_at"`
-	UpdatedBy      string           `json:"updated_by"`
+	// UpdatedAt and UpdatedBy are left out when they are CreatedAt and
+	// CreatedBy: a product never changed since it was made.
+	UpdatedAt time.Time `json:"updated_at,omitzero" jsonschema:"Left out when it is created_at."`
+	UpdatedBy string    `json:"updated_by,omitempty" jsonschema:"Left out when it is created_by."`
 }
+
+// LeftOutWhen starts the description of a result's field that the result
+// leaves out at times, saying when: tools/list names it with "?".
+const LeftOutWhen = "Left out when "
 
 type categoryRef struct {
 	ID   string `json:"id"`
@@ -141,8 +147,14 @@ func ProductView(p *vitrine.Product) ProductOut {
 		ID: p.ID, TenantID: p.TenantID, Handle: p.Handle, Name: p.Name, Description: p.Description, Vendor: p.Vendor, ProductType: p.ProductType,
 		Tags: p.Tags, Status: string(p.Status), SKU: p.SKU, Price: p.PriceString(), Currency: p.Currency, Stock: p.Stock,
 		Options: p.Options, Attributes: p.Attributes, SEO: p.SEO, Version: p.Version,
-		CreatedAt: p.CreatedAt, CreatedBy: p.CreatedBy, UpdatedAt: p.UpdatedAt, UpdatedBy: p.UpdatedBy,
+		CreatedAt: p.CreatedAt, CreatedBy: p.CreatedBy,
 		Variants: make([]variantOut, len(p.Variants)),
+	}
+	if !p.UpdatedAt.Equal(p.CreatedAt) {
+		out.UpdatedAt = p.UpdatedAt
+	}
+	if p.UpdatedBy != p.CreatedBy {
+		out.UpdatedBy = p.UpdatedBy
 	}
 	if p.PriceMax != p.Price {
 		out.PriceMax = price(p.PriceMax, p.Currency)

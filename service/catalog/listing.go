@@ -14,7 +14,10 @@ import (
 // ProductPage is a page of products and the cursor of the next one, empty
 // at the end.
 type ProductPage struct {
-	Products   []*vitrine.Product
+	Products []*vitrine.Product
+	// Shown[i] is the variant a list row of Products[i] shows
+	// (vitrine.FoundProducts.Shown).
+	Shown      []*vitrine.Variant
 	NextCursor string
 	// Facets holds the counts asked for, or nil.
 	Facets *vitrine.Facets
@@ -59,6 +62,7 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, q vitrine
 	}
 	page := &ProductPage{Facets: found.Facets}
 	page.Products, page.NextCursor = service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
+	page.Shown = found.Shown[:len(page.Products)]
 	return page, nil
 }
 

@@ -155,9 +155,9 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 	page := &ProductPage{}
 	ps, next := service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
 	page.NextCursor = next
-	for _, p := range ps {
+	for i, p := range ps {
 		if sh.shown(p) {
-			page.Products = append(page.Products, p)
+			page.Products, page.Shown = append(page.Products, p), append(page.Shown, found.Shown[i])
 		}
 	}
 	return page, nil

@@ -236,6 +236,12 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
 	}
+	// Each row's variant, from the products read: the same whether the
+	// index or SQL picked them.
+	out.Shown = make([]*vitrine.Variant, len(out.Products))
+	for i, p := range out.Products {
+		out.Shown[i] = f.ShownVariant(p)
+	}
 	return out, nil
 }
 

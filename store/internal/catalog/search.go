@@ -100,6 +100,16 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 	if err != nil {
 		return wordSearch{}, err
 	}
+	if n == 0 {
+		// No product holds the words themselves: a stem ("cadeir"),
+		// which is no word but starts common ones. Its matches are
+		// counted as prefixes, or a common stem would pass for rare.
+		err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH $1 LIMIT `+strconv.Itoa(max(SelectiveMatches, SearchMemberMatches))+`)`,
+			fts("search", "*")).Scan(&n)
+		if err != nil {
+			return wordSearch{}, err
+		}
+	}
 	rare := n < SelectiveMatches
 	if rare {
 		rowids, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (id int64, err error) { return id, r.Scan(&id) },

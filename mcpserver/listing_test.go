@@ -124,3 +124,35 @@ func TestProductFilters(t *testing.T) {
 			`{"error":true,"type":"ValidationError","message":"currency applies to min_price and max_price; give one of them too","field":"currency"}`)
 	})
 }
+
+// A list row's price and compare-at price are one variant's, the cheapest
+// the filter keeps: README's "blue shirt in size M under R$70" costs 59.90,
+// with no compare-at price, though a black shirt costs 49.90 (was 59.90)
+// and a black GG was 69.90. price_max stays the product's highest price.
+func TestListRowPriceIsOneVariants(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		cs := w.session("memory", owner)
+		type row struct {
+			SKU            string
+			Price          string
+			PriceMax       string `json:"price_max"`
+			CompareAtPrice string `json:"compare_at_price"`
+		}
+		shirt := func(args map[string]any) row {
+			t.Helper()
+			args["tenant_id"], args["query"] = w.tenants["technova"], "camiseta technova"
+			page := testkit.OK[struct{ Products []row }](t, cs, "list_products", args)
+			if len(page.Products) != 1 {
+				t.Fatalf("%v: %+v, want the shirt", args, page.Products)
+			}
+			return page.Products[0]
+		}
+		if got := shirt(map[string]any{"options": map[string]any{"Cor": "Azul", "Tamanho": "M"}, "max_price": "70"}); got != (row{SKU: "CAM-DEV-AZ-P", Price: "59.90", PriceMax: "69.90"}) {
+			t.Errorf("the blue M under 70: %+v, want price 59.90 without compare_at_price", got)
+		}
+		if got := shirt(map[string]any{}); got != (row{SKU: "CAM-DEV-AZ-P", Price: "49.90", PriceMax: "69.90", CompareAtPrice: "59.90"}) {
+			t.Errorf("no filter: %+v, want the black P's 49.90, was 59.90", got)
+		}
+	})
+}
