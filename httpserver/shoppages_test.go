@@ -392,3 +392,29 @@ func TestShopWindowPagesRateLimited(t *testing.T) {
 		t.Errorf("past the limit: %d %v", r.status, r.header)
 	}
 }
+
+// The home page names the categories a visitor can browse, never one whose
+// only products are drafts or archived (the demo's "Bonés" holds only a
+// draft, "Escritório" only an archived chair): naming them would tell the
+// public what the company has not published.
+func TestShopWindowHomeNamesOnlyShownCategories(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		sw := newShopWorld(t, url, nil)
+		sw.openPages("technova")
+		r := sw.do("GET", "", "/shops/technova/", "", nil)
+		if r.status != 200 {
+			t.Fatalf("home page: %d", r.status)
+		}
+		body := string(r.body)
+		for _, c := range []string{"Camisetas", "Vestuário"} {
+			if !strings.Contains(body, c) {
+				t.Errorf("the home page does not name %q, which holds an active product (or one under it)", c)
+			}
+		}
+		for _, c := range []string{"Bonés", "Escritório"} {
+			if strings.Contains(body, c) {
+				t.Errorf("the home page names %q, which holds no product the window shows", c)
+			}
+		}
+	})
+}

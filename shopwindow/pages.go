@@ -57,7 +57,7 @@ const (
 	// the page stays bounded if that changes.
 	maxPageVariants = 100
 	maxPageImages   = 250
-	maxPageCategory = 100 // categories listed on the home page
+	maxPageCategory = 100 // categories listed on the home page (ShownCategories gives at most 50)
 	maxHandleLength = 255
 )
 
@@ -266,7 +266,7 @@ func (s *Server) homePage(ctx context.Context, buf *bytes.Buffer, win *Window, q
 	catID, cursor := q.Get("category"), q.Get("cursor")
 	d := &homePage{page: l.newPage(win, win.Tenant.Name)}
 	d.Query, d.Canonical = query, win.Base+"/"
-	cats, err := s.catalog.categories(ctx, win)
+	cats, err := win.reader.ShownCategories(ctx)
 	if err != nil {
 		return 0, err
 	}

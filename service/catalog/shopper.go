@@ -118,6 +118,44 @@ func (sh *Shopper) Categories(ctx context.Context) ([]*vitrine.Category, error) 
 	return sh.cat.store.Categories(ctx, id)
 }
 
+// ShownCategories returns the company's categories that hold an active
+// product, in them or under them, in the order Categories gives: a
+// category of drafts or archived products alone is not the public's to
+// know of. At most vitrine.MaxFacetValues, those of the most products
+// (the categories facet of the active products counts them).
+func (sh *Shopper) ShownCategories(ctx context.Context) ([]*vitrine.Category, error) {
+	id, err := sh.tenantID()
+	if err != nil {
+		return nil, err
+	}
+	q := vitrine.ProductQuery{Status: vitrine.ProductActive, Facets: []vitrine.FacetName{vitrine.FacetCategories}}
+	f, err := sh.cat.filter(ctx, id, q, 1)
+	if err != nil {
+		return nil, err
+	}
+	found, err := sh.cat.store.FindProducts(ctx, id, f.Page(1, nil))
+	if err != nil {
+		return nil, err
+	}
+	holding := map[string]bool{}
+	if found.Facets != nil {
+		for _, v := range found.Facets.Values[vitrine.FacetCategories] {
+			holding[v.Value] = true
+		}
+	}
+	all, err := sh.cat.store.Categories(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*vitrine.Category, 0, len(holding))
+	for _, c := range all {
+		if holding[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // SearchText checks the text of a window's search as list_products checks
 // a query's, and reports whether it holds words to search by: a text
 // without a letter or a digit searches by the filters alone.
