@@ -170,6 +170,12 @@ async function viewFrame(page) {
   throw new Error('no view frame');
 }
 
+// press clicks a control of a view as its own click event does: puppeteer's
+// click aims at where the control was, and the host resizes the view's frame
+// as the view grows (ui/notifications/size-changed), so a click aimed a
+// moment before could land beside it.
+const press = (frame, selector) => frame.$eval(selector, (el) => el.click());
+
 const texts = (frame, selector) => frame.$$eval(selector, (els) => els.map((e) => e.textContent));
 
 for (const revision of revisions) {
@@ -203,24 +209,24 @@ for (const revision of revisions) {
       assert.ok(first.next_cursor, 'the demo has more than a page of 3');
       // The next page, through the host: list_products with the cursor.
       const second = await mcp.call('list_products', { tenant_id: technova, limit: 3, cursor: first.next_cursor });
-      await v.frame.click('button.next');
+      await press(v.frame, 'button.next');
       await v.frame.waitForFunction((id) => document.querySelector('.product-row')?.dataset.id === id, {}, second.products[0].id);
       assert.deepEqual(await texts(v.frame, '.product-row .open'), second.products.map((p) => p.name));
-      await v.frame.click('button.layout-table');
+      await press(v.frame, 'button.layout-table');
       await v.frame.waitForSelector('table.list .product-row');
       // Into a product: its view, with a way back.
       const p = second.products[0];
-      await v.frame.click(`.product-row[data-id="${p.id}"] .open`);
+      await press(v.frame, `.product-row[data-id="${p.id}"] .open`);
       await v.frame.waitForSelector('article.product');
       assert.equal(await v.frame.$eval('h1.name', (e) => e.textContent), p.name);
-      await v.frame.click('button.back');
+      await press(v.frame, 'button.back');
       await v.frame.waitForSelector('.product-row');
       // The facets to narrow by: a status, through the host.
       await v.page.evaluate((o) => window.openView(o), { tool: 'list_products', args: { tenant_id: technova, limit: 3, facets: ['status', 'vendor'] },
         theme: 'light', locale: 'en-US', sandboxURL: `${sandbox.url}/sandbox.html` });
       const f = await viewFrame(v.page);
       await f.waitForSelector('.facets button[data-value="active"]');
-      await f.click('.facets button[data-value="active"]');
+      await press(f, '.facets button[data-value="active"]');
       await f.waitForSelector('.facets button[data-value="active"][aria-pressed="true"]');
       assert.deepEqual([...new Set(await f.$$eval('.product-row .badge', (els) => els.map((e) => e.dataset.status)))], ['active']);
       assert.deepEqual(v.errors, []);
