@@ -5,9 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/store"
@@ -39,25 +37,7 @@ func TestCatalogWritesReadNoTableWholeOnPostgres(t *testing.T) {
 	f := &fixture{t: t, db: db}
 	tn := f.tenant("acme", f.user("o@x.example"))
 
-	au, err := url.Parse(dbtest.PostgresAdminURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	au.Path = u.Path
-	admin, err := pgx.Connect(ctx, au.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	catalog := []string{"products", "variants", "product_tags", "product_categories", "categories", "product_attributes"}
-	for _, table := range append(catalog, "product_words", "stock_movements", "catalog_changes", "tenants") {
-		if _, err := admin.Exec(ctx, "ALTER TABLE "+table+" SET (autovacuum_enabled = false)"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := admin.Exec(ctx, "ANALYZE"); err != nil {
-		t.Fatal(err)
-	}
+	admin := dbtest.Unanalyzed(t, owner)
 
 	const products = 1500
 	for i := range products {
@@ -71,22 +51,7 @@ func TestCatalogWritesReadNoTableWholeOnPostgres(t *testing.T) {
 	db.Close()
 
 	// The server's counters hold a connection's reads once it has ended.
-	var read int64
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		var inserted, open int64
-		if err := admin.QueryRow(ctx, `SELECT
-				(SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'products'),
-				(SELECT count(*) FROM pg_stat_activity WHERE usename = $1),
-				(SELECT sum(seq_tup_read) FROM pg_stat_user_tables WHERE relname = ANY($2))`, u.User.Username(), catalog).Scan(&inserted, &open, &read); err != nil {
-			t.Fatal(err)
-		}
-		if inserted == products && open == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server's counters hold %d products inserted, want %d; %d connections still open", inserted, products, open)
-		}
-	}
+	read := dbtest.SeqScanned(t, admin, u.User.Username(), products)
 	t.Logf("%d rows of the catalog's tables read by sequential scans", read)
 	// The first products may be read whole; one read of the company
 	// whole at every write would be over a million rows.

@@ -8,9 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
@@ -62,25 +60,7 @@ func TestImportReadsNoTableWholeOnPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	login := u.User.Username()
-	au, err := url.Parse(dbtest.PostgresAdminURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	au.Path = u.Path
-	admin, err := pgx.Connect(ctx, au.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	catalog := []string{"products", "variants", "product_tags", "product_categories", "categories", "product_attributes"}
-	for _, table := range append(catalog, "product_words", "stock_movements", "catalog_changes", "tenants") {
-		if _, err := admin.Exec(ctx, "ALTER TABLE "+table+" SET (autovacuum_enabled = false)"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := admin.Exec(ctx, "ANALYZE"); err != nil {
-		t.Fatal(err)
-	}
+	admin := dbtest.Unanalyzed(t, owner)
 
 	const products = 20000
 	file := filepath.Join(t.TempDir(), "products.jsonl")
@@ -95,22 +75,7 @@ func TestImportReadsNoTableWholeOnPostgres(t *testing.T) {
 
 	// The server's counters hold a connection's reads once it has ended:
 	// the import's, once its products are counted and it is gone.
-	var read int64
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		var inserted, open int64
-		if err := admin.QueryRow(ctx, `SELECT
-				(SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'products'),
-				(SELECT count(*) FROM pg_stat_activity WHERE usename = $1),
-				(SELECT sum(seq_tup_read) FROM pg_stat_user_tables WHERE relname = ANY($2))`, login, catalog).Scan(&inserted, &open, &read); err != nil {
-			t.Fatal(err)
-		}
-		if inserted == products && open == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server's counters hold %d products inserted, want %d; %d connections of the import still open", inserted, products, open)
-		}
-	}
+	read := dbtest.SeqScanned(t, admin, login, products)
 	t.Logf("%d rows of the catalog's tables read by sequential scans", read)
 	// The first rows of each table may be read whole, a few pages; one
 	// read of the company whole every 1,000 products would pass 100,000.
