@@ -143,9 +143,9 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 		if f.Price.Min != nil && f.Price.Max != nil && *f.Price.Min > *f.Price.Max {
 			return nil, invalid("filters.price: max must not be below min")
 		}
-		if rc != nil && rc.Currency != "" && !strings.EqualFold(rc.Currency, win.Tenant.Currency) {
+		if cur := win.reader.Currency(); rc != nil && rc.Currency != "" && !strings.EqualFold(rc.Currency, cur) {
 			out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
-				Content: fmt.Sprintf("Prices are in %s; the price filter in %s was not applied.", win.Tenant.Currency, strings.ToUpper(rc.Currency))})
+				Content: fmt.Sprintf("Prices are in %s; the price filter in %s was not applied.", cur, strings.ToUpper(rc.Currency))})
 		} else {
 			out.min, out.max = f.Price.Min, f.Price.Max
 		}
@@ -240,7 +240,7 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	}
 	if fl.min != nil || fl.max != nil {
 		// UCP's prices are minor units of the company's currency.
-		code, scale, err := vitrine.NormalizeCurrency("currency", win.Tenant.Currency)
+		code, scale, err := vitrine.NormalizeCurrency("currency", win.reader.Currency())
 		if err != nil {
 			return nil, err
 		}

@@ -121,7 +121,11 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 
 // rpcStatus carries, from a tool's handler to the endpoint's writer, the
 // HTTP status of the UCP error it answered; 0 keeps the SDK's.
-type rpcStatus struct{ status int }
+type rpcStatus struct {
+	status int
+	// language is the Content-Language of the call's answer, "" for none.
+	language string
+}
 
 type rpcStatusKey struct{}
 
@@ -132,7 +136,15 @@ func setRPCStatus(ctx context.Context, status int) {
 	}
 }
 
-// statusWriter writes the recorded status in place of the SDK's 200.
+// setRPCLanguage records the language of a tool call's answer.
+func setRPCLanguage(ctx context.Context, language string) {
+	if s, ok := ctx.Value(rpcStatusKey{}).(*rpcStatus); ok {
+		s.language = language
+	}
+}
+
+// statusWriter writes the recorded status in place of the SDK's 200, and
+// the recorded language.
 type statusWriter struct {
 	http.ResponseWriter
 	st    *rpcStatus
@@ -144,6 +156,9 @@ func (w *statusWriter) WriteHeader(code int) {
 		return
 	}
 	w.wrote = true
+	if w.st.language != "" {
+		w.Header().Set("Content-Language", w.st.language)
+	}
 	if code == http.StatusOK && w.st.status != 0 {
 		code = w.st.status
 	}

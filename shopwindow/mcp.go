@@ -87,7 +87,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, "capabilities_incompatible").Inc()
 			payload = incompatible(win, v, capability)
 		} else {
-			res, err := s.run(ctx, win, op, v, args.Catalog)
+			res, in, err := s.run(ctx, win, op, v, args.Catalog)
 			if err != nil {
 				var ue *ucpError
 				if errors.As(err, &ue) {
@@ -98,6 +98,7 @@ func (s *Server) toolHandler(op string) mcp.ToolHandler {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error (request " + id + ")"}
 			}
 			s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
+			setRPCLanguage(ctx, in.language())
 			payload = res
 		}
 		// Encoded once, as the admin tools' results are (internal/wire):

@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/service/shop"
 	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
 	xmessage "golang.org/x/text/message"
@@ -80,16 +79,9 @@ func pageRoute(method, path string) string {
 	return ""
 }
 
-// withPages makes the window's pages the product pages it hands out when
-// the company names none of its own (no product_url): UCP's urls, the
-// feeds' links.
-func withPages(win *Window) {
-	win.Shop, win.pages = shop.WithPages(win.Shop, win.Base)
-}
-
 // pageURL is the URL of the window's own page of a product.
 func (win *Window) pageURL(handle string) string {
-	return win.Base + "/products/" + url.PathEscape(handle)
+	return win.link("/products/"+url.PathEscape(handle), nil)
 }
 
 // errPageNotFound is a page the window does not show.
@@ -99,6 +91,7 @@ var errPageNotFound = errors.New("page not found")
 // 304 when the client has it; the window's one 404 for whatever it does
 // not show.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, win *Window, route, path string) {
+	win = win.inLocale(r.URL.Query().Get("locale"))
 	stamp, err := s.catalog.stamp(r.Context(), win)
 	if err != nil {
 		s.internal(w, r, "read a catalog's stamp", err)
@@ -144,6 +137,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request, win *Window, 
 		h.Set("Cache-Control", "public, no-cache")
 	}
 	h.Set("Content-Type", ctype)
+	win.sayLanguage(h)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	if ctype == "text/html; charset=utf-8" {
@@ -164,6 +158,9 @@ type page struct {
 	CSS                                 template.CSS
 	Shop, Home, Query                   string
 	T                                   map[string]string
+	// Locale is the window's locale, kept by the search form, when it is
+	// not the window's first.
+	Locale string
 }
 
 // pageLocale is the window's language, from the country it sells to
@@ -177,6 +174,30 @@ type pageLocale struct {
 // locales are the locales made so far, by country: a printer is
 // immutable, and the countries a window may name are ISO 3166's.
 var locales sync.Map
+
+// localeOfWindow is the window's language: its locale when it has
+// several or is a market's, else its country's.
+func localeOfWindow(win *Window) *pageLocale {
+	lang := win.language()
+	if lang == "" {
+		return localeOf(win.Shop)
+	}
+	if l, ok := locales.Load("locale:" + lang); ok {
+		return l.(*pageLocale)
+	}
+	tag, err := language.Parse(lang)
+	if err != nil {
+		return localeOf(win.Shop)
+	}
+	base, _ := tag.Base()
+	text, ok := pageText[base.String()]
+	if !ok {
+		text = pageText["en"]
+	}
+	l := &pageLocale{tag: tag, printer: xmessage.NewPrinter(tag), text: text}
+	locales.Store("locale:"+lang, l)
+	return l
+}
 
 func localeOf(shop *vitrine.Shop) *pageLocale {
 	if l, ok := locales.Load(shop.Country); ok {
@@ -203,7 +224,7 @@ func localeOf(shop *vitrine.Shop) *pageLocale {
 
 func (l *pageLocale) newPage(win *Window, title string) page {
 	css, _ := pageStyle()
-	return page{Lang: l.tag.String(), Title: title, CSS: css, Shop: win.Tenant.Name, Home: win.Base + "/", T: l.text}
+	return page{Lang: l.tag.String(), Title: title, CSS: css, Shop: win.Tenant.Name, Home: win.link("/", nil), T: l.text, Locale: win.formLocale()}
 }
 
 // money writes an amount in minor units of a currency as the window's
@@ -261,11 +282,11 @@ type homePage struct {
 // finds. A search the window refuses (too long, a stale cursor) is said
 // on the page, answered 400.
 func (s *Server) homePage(ctx context.Context, buf *bytes.Buffer, win *Window, q url.Values) (int, error) {
-	l := localeOf(win.Shop)
+	l := localeOfWindow(win)
 	query := strings.TrimSpace(q.Get("q"))
 	catID, cursor := q.Get("category"), q.Get("cursor")
 	d := &homePage{page: l.newPage(win, win.Tenant.Name)}
-	d.Query, d.Canonical = query, win.Base+"/"
+	d.Query, d.Canonical = query, win.link("/", nil)
 	cats, err := win.reader.ShownCategories(ctx)
 	if err != nil {
 		return 0, err
@@ -274,7 +295,7 @@ func (s *Server) homePage(ctx context.Context, buf *bytes.Buffer, win *Window, q
 		if len(d.Categories) == maxPageCategory {
 			break
 		}
-		link := categoryLink{Name: c.path, URL: win.Base + "/?" + url.Values{"category": {c.id}}.Encode(), Current: c.id == catID}
+		link := categoryLink{Name: c.path, URL: win.link("/", url.Values{"category": {c.id}}), Current: c.id == catID}
 		if link.Current {
 			d.Category = c.path
 		}
@@ -322,7 +343,7 @@ func (s *Server) homePage(ctx context.Context, buf *bytes.Buffer, win *Window, q
 		if catID != "" {
 			next.Set("category", catID)
 		}
-		d.Next = win.Base + "/?" + next.Encode()
+		d.Next = win.link("/", next)
 	}
 	if cursor != "" {
 		first := url.Values{}
@@ -332,10 +353,7 @@ func (s *Server) homePage(ctx context.Context, buf *bytes.Buffer, win *Window, q
 		if catID != "" {
 			first.Set("category", catID)
 		}
-		d.First = win.Base + "/"
-		if len(first) > 0 {
-			d.First += "?" + first.Encode()
-		}
+		d.First = win.link("/", first)
 		d.NoIndex = true
 	}
 	return status, pageTemplates().ExecuteTemplate(buf, "home", d)

@@ -62,7 +62,7 @@ func (s *Server) productPage(ctx context.Context, buf *bytes.Buffer, win *Window
 		return err
 	}
 	pp := v.productOf(p)
-	l := localeOf(win.Shop)
+	l := localeOfWindow(win)
 	d := &productPageData{page: l.newPage(win, cmpOr(p.SEO.Title, p.Name)+" · "+win.Tenant.Name), Name: p.Name, Vendor: p.Vendor}
 	d.Description = cmpOr(p.SEO.Description, truncate(pp.Description.Plain, 160))
 	d.Canonical = pp.URL
@@ -83,7 +83,7 @@ func (s *Server) productPage(ctx context.Context, buf *bytes.Buffer, win *Window
 		}
 		if c := byID[p.Categories[0].ID]; c != nil {
 			for _, t := range trailOf(byID, c) {
-				d.Crumbs = append(d.Crumbs, categoryLink{Name: t.Name, URL: win.Base + "/?" + url.Values{"category": {t.ID}}.Encode()})
+				d.Crumbs = append(d.Crumbs, categoryLink{Name: t.Name, URL: win.link("/", url.Values{"category": {t.ID}})})
 			}
 		}
 	}

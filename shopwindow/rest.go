@@ -45,11 +45,16 @@ func matchesETag(header, etag string) bool {
 }
 
 // run runs one operation on a request body, for both transports, and
-// answers it at release v, the one negotiated.
-func (s *Server) run(ctx context.Context, win *Window, op, v string, body []byte) (any, error) {
+// answers it at release v, the one negotiated, in the window its context
+// picks (market.go), which it returns too.
+func (s *Server) run(ctx context.Context, win *Window, op, v string, body []byte) (any, *Window, error) {
+	win, err := win.inContext(ctx, hintsOf(body))
+	if err != nil {
+		return nil, nil, err
+	}
 	res, err := s.operate(ctx, win, op, body)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch r := res.(type) {
 	case *searchResponse:
@@ -59,7 +64,7 @@ func (s *Server) run(ctx context.Context, win *Window, op, v string, body []byte
 	case *productResponse:
 		r.UCP = r.UCP.at(v)
 	}
-	return res, nil
+	return res, win, nil
 }
 
 // operate runs one operation on a request body.
@@ -174,7 +179,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	res, err := s.run(r.Context(), win, op, v, body)
+	res, in, err := s.run(r.Context(), win, op, v, body)
 	if err != nil {
 		var ue *ucpError
 		if errors.As(err, &ue) {
@@ -188,6 +193,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, win *Window, 
 	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, op, outcome(res)).Inc()
 	s.metrics.seconds.WithLabelValues(op, "rest").Observe(time.Since(start).Seconds())
+	in.sayLanguage(w.Header())
 	writeJSON(w, http.StatusOK, res)
 }
 

@@ -287,6 +287,21 @@ func windowOf(ctx context.Context) *Window {
 // routes, after the per-address limit, once the window is found open.
 func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(context.Context) (*catalogs.Shopper, error),
 	base func(*vitrine.Tenant) string, path string) {
+	market, path, ok := marketPath(path)
+	if !ok {
+		// A market's root without its slash: redirected to it, as a
+		// company's is.
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			target := r.URL.EscapedPath() + "/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		}
+		s.notFound(w)
+		return
+	}
 	route := routeOf(r.Method, path)
 	if route == "" {
 		s.notFound(w)
@@ -318,6 +333,9 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		defer release()
 	}
 	reader, err := open(r.Context())
+	if err == nil && market != "" {
+		reader, err = reader.Market(r.Context(), market)
+	}
 	if err != nil {
 		if vitrine.TypeOf(err) != vitrine.NotFoundError {
 			s.internal(w, r, "open a window", err)
@@ -326,8 +344,11 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 		s.notFound(w)
 		return
 	}
-	win := &Window{Tenant: reader.Tenant(), Shop: reader.Shop(), Base: base(reader.Tenant()), Origin: s.origin(r), client: client, reader: reader}
-	withPages(win)
+	root := base(reader.Tenant())
+	if market != "" {
+		root += marketsPath + url.PathEscape(market)
+	}
+	win := newWindow(reader, root, s.origin(r), client)
 	if s.opts.PublicURL == "" {
 		// The window's URLs are the request's own (origin): a shared
 		// cache must keep them apart by the whole Host, port included.
@@ -349,6 +370,29 @@ func (s *Server) serveWindow(w http.ResponseWriter, r *http.Request, open func(c
 	case "home", "page", "sitemap", "robots":
 		s.servePage(w, r, win, route, path)
 	}
+}
+
+// marketsPath is where a company's markets' windows are, under each root
+// of its window: /shops/{slug}/markets/{handle}/, and under its hosts.
+const marketsPath = "/markets/"
+
+// marketPath splits a window's path under marketsPath: the market's handle
+// and the path under its window's root ("" and path itself for a path
+// that names no market). ok is false for a market's root without its
+// slash.
+func marketPath(path string) (market, rest string, ok bool) {
+	after, found := strings.CutPrefix(path, marketsPath)
+	if !found {
+		return "", path, true
+	}
+	handle, sub, found := strings.Cut(after, "/")
+	if handle == "" {
+		return "", path, true
+	}
+	if !found {
+		return handle, "", false
+	}
+	return handle, "/" + sub, true
 }
 
 // wholeCatalog says whether a route reads the window's whole catalog.
@@ -387,6 +431,7 @@ func (s *Server) takeWhole(w http.ResponseWriter, client string) (release func()
 // serveFeed answers a merchant feed (package feed): tagged by the
 // catalog's stamp, 304 when the client has it, streamed otherwise.
 func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, route string) {
+	win = win.inLocale(r.URL.Query().Get("locale"))
 	stamp, err := win.reader.Stamp(r.Context())
 	if err != nil {
 		s.internal(w, r, "read a catalog's stamp", err)
@@ -409,7 +454,8 @@ func (s *Server) serveFeed(w http.ResponseWriter, r *http.Request, win *Window, 
 		kind = feed.OpenAI
 	}
 	s.metrics.requests.WithLabelValues(win.Tenant.Slug, route, "ok").Inc()
-	feed.Serve(w, r, *fw, win.reader, kind, stamp, s.seen.since(win.Tenant.ID, stamp))
+	win.sayLanguage(w.Header())
+	feed.Serve(w, r, *fw, win.reader, kind, stamp, s.seen.since(win.seenKey(), stamp))
 }
 
 // stampsSeen remembers, per company, its catalog's latest stamp and when

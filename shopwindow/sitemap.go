@@ -28,7 +28,7 @@ func (s *Server) sitemap(ctx context.Context, buf *bytes.Buffer, win *Window) er
 		}
 		buf.WriteString("</url>\n")
 	}
-	writeURL(win.Base+"/", time.Time{})
+	writeURL(win.link("/", nil), time.Time{})
 	n, after := 1, ""
 	for n < maxSitemapURLs {
 		ps, next, err := s.catalog.publishedProducts(ctx, win, after, min(sitemapPage, maxSitemapURLs-n))

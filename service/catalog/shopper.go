@@ -23,6 +23,9 @@ type Shopper struct {
 	cat    *Catalog
 	tenant *vitrine.Tenant
 	shop   *vitrine.Shop
+	// in is the market whose window it reads, the zero value for the
+	// company's own (marketwindow.go).
+	in marketView
 }
 
 // OpenWindowBySlug returns the shopper of the open window of the company
