@@ -122,3 +122,111 @@ type TranslationStore interface {
 	// deletes its translations.
 	SaveTranslations(ctx context.Context, ch Change, tenantID string, ts []*Translation) error
 }
+
+// TranslatableField is one field of a resource that a translation may
+// translate, with its source: its text in the company's default locale.
+type TranslatableField struct {
+	Field  string
+	Source string
+}
+
+// TranslatableFields are the product's fields a translation may
+// translate, those whose source is not blank, in the order get_translations
+// lists them: name, description, handle, product type, SEO, then each
+// option's name and values.
+func (p *Product) TranslatableFields() []TranslatableField {
+	var out []TranslatableField
+	add := func(field, source string) {
+		if strings.TrimSpace(source) != "" {
+			out = append(out, TranslatableField{field, source})
+		}
+	}
+	add(FieldName, p.Name)
+	add(FieldDescription, p.Description)
+	add(FieldHandle, p.Handle)
+	add(FieldProductType, p.ProductType)
+	add(FieldSEOTitle, p.SEO.Title)
+	add(FieldSEODescription, p.SEO.Description)
+	for _, o := range p.Options {
+		add(OptionNameField(o.Name), o.Name)
+		for _, v := range o.Values {
+			add(OptionValueField(o.Name, v), v)
+		}
+	}
+	return out
+}
+
+// TranslatableFields are the category's: its name and handle.
+func (c *Category) TranslatableFields() []TranslatableField {
+	return []TranslatableField{{FieldName, c.Name}, {FieldHandle, c.Handle}}
+}
+
+// TranslatableFields are the attribute definition's: its name and an
+// enum's values.
+func (a *Attribute) TranslatableFields() []TranslatableField {
+	out := []TranslatableField{{FieldName, a.Name}}
+	for _, v := range a.Values {
+		out = append(out, TranslatableField{EnumValueField(v), v})
+	}
+	return out
+}
+
+// Untranslated reports whether one of the fields has no translation in ts,
+// or an outdated one.
+func Untranslated(fields []TranslatableField, ts Translations) bool {
+	for _, f := range fields {
+		t := ts[f.Field]
+		if t == nil || t.Outdated(f.Source) {
+			return true
+		}
+	}
+	return false
+}
+
+// Translated returns a copy of p whose text fields read their translations
+// in ts, each field without one its own (the default locale's). Outdated
+// translations are read too, as Shopify does, until they are written
+// again. p itself is left as it is.
+func (p *Product) Translated(ts Translations) *Product {
+	if len(ts) == 0 {
+		return p
+	}
+	c := p.Clone()
+	c.Name = ts.Text(FieldName, p.Name)
+	c.Description = ts.Text(FieldDescription, p.Description)
+	c.Handle = ts.Text(FieldHandle, p.Handle)
+	c.ProductType = ts.Text(FieldProductType, p.ProductType)
+	c.SEO.Title = ts.Text(FieldSEOTitle, p.SEO.Title)
+	c.SEO.Description = ts.Text(FieldSEODescription, p.SEO.Description)
+	names := map[string]string{}
+	for i, o := range p.Options {
+		names[o.Name] = ts.Text(OptionNameField(o.Name), o.Name)
+		c.Options[i].Name = names[o.Name]
+		for j, v := range o.Values {
+			c.Options[i].Values[j] = ts.Text(OptionValueField(o.Name, v), v)
+		}
+	}
+	if len(p.Options) > 0 {
+		for i, v := range p.Variants {
+			opts := make(map[string]string, len(v.Options))
+			for name, val := range v.Options {
+				to := name
+				if n, ok := names[name]; ok {
+					to = n
+				}
+				opts[to] = ts.Text(OptionValueField(name, val), val)
+			}
+			c.Variants[i].Options = opts
+		}
+	}
+	return c
+}
+
+// TranslationsOf indexes a resource's translations of one locale by field.
+func TranslationsOf(ts []*Translation) Translations {
+	out := make(Translations, len(ts))
+	for _, t := range ts {
+		out[t.Field] = t
+	}
+	return out
+}

@@ -33,8 +33,12 @@ func invitationTools() []*Tool {
 			Title:       "Accept an invitation",
 			Description: "Join a company that invited you, with the role it offered; returns the company.",
 			Toolset:     "tenants", TargetArg: "tenant_id",
-		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.InvitationIn) (shapes.TenantOut, error) {
-			return shapes.TenantOf(svc.AcceptInvitation(ctx, c, in.TenantID))
+		}, func(ctx context.Context, svc *service.Service, c *vitrine.Caller, in shapes.InvitationIn) (shapes.TenantRow, error) {
+			t, err := svc.AcceptInvitation(ctx, c, in.TenantID)
+			if err != nil {
+				return shapes.TenantRow{}, err
+			}
+			return shapes.TenantRowView(*t), nil
 		}),
 		callerTool(Tool{
 			Name:        "decline_invitation",

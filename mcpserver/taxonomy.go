@@ -87,7 +87,8 @@ func taxonomyTools() []*Tool {
 			Description: "Define a product field of the company's own by key, or rename one or change an enum's values.",
 			Toolset:     "catalog", Op: service.OpSaveAttribute, TargetArg: "key",
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.SaveAttributeIn) (shapes.AttributeOut, error) {
-			f := catalog.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type), Public: in.Public}
+			f := catalog.AttributeFields{Key: string(in.Key), Name: (*string)(in.Name), Type: string(in.Type), Public: in.Public,
+				Translations: shapes.AttributeTranslations(in.Translations)}
 			if in.Values != nil {
 				v := shapes.TextsOf(*in.Values)
 				f.Values = &v

@@ -9,14 +9,14 @@ import (
 )
 
 func tenantTools() []*Tool {
-	tenants := func(ctx context.Context, svc *service.Service, c *vitrine.Caller) ([]shapes.TenantOut, error) {
+	tenants := func(ctx context.Context, svc *service.Service, c *vitrine.Caller) ([]shapes.TenantRow, error) {
 		ts, err := svc.Tenants(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]shapes.TenantOut, 0, len(ts))
+		out := make([]shapes.TenantRow, 0, len(ts))
 		for _, t := range ts {
-			out = append(out, shapes.TenantView(t))
+			out = append(out, shapes.TenantRowView(t))
 		}
 		return out, nil
 	}
@@ -70,7 +70,7 @@ func tenantTools() []*Tool {
 			Description: "Change a company's name, slug or currency; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id", ResultAs: "get_tenant",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
-			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency)))
+			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency), in.Locales))
 		}),
 	}
 }

@@ -48,6 +48,11 @@ const (
 	OpGetShop          Operation = "get_shop"
 	OpUpdateShop       Operation = "update_shop"
 	OpCheckShop        Operation = "check_shop"
+	// The translations (issue 47): a product's text by who updates
+	// products, a category's by who manages the catalog.
+	OpTranslateProduct  Operation = "translate_product"
+	OpTranslateCategory Operation = "translate_category"
+	OpGetTranslations   Operation = "get_translations"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -89,6 +94,10 @@ var needs = map[Operation]vitrine.Permission{
 	OpGetShop:    vitrine.ProductsRead,
 	OpUpdateShop: vitrine.ShopManage,
 	OpCheckShop:  vitrine.ProductsRead,
+
+	OpTranslateProduct:  vitrine.ProductsUpdate,
+	OpTranslateCategory: vitrine.CatalogManage,
+	OpGetTranslations:   vitrine.ProductsRead,
 }
 
 // Needs returns the permission the operation needs.

@@ -90,13 +90,14 @@ func (o *Operator) NewTenant(ctx context.Context, name, slug, currency, ownerEma
 	return o.s.createTenant(ctx, o.change(""), name, slug, currency, owner.ID)
 }
 
-// UpdateTenant changes a company's name, slug or currency, those given.
-func (o *Operator) UpdateTenant(ctx context.Context, ref string, name, slug, currency *string) (*vitrine.Tenant, error) {
+// UpdateTenant changes a company's name, slug, currency or locales, those
+// given.
+func (o *Operator) UpdateTenant(ctx context.Context, ref string, name, slug, currency *string, locales []string) (*vitrine.Tenant, error) {
 	t, err := o.Tenant(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	if err := o.s.changeTenant(t, name, slug, currency); err != nil {
+	if err := o.s.changeTenant(t, name, slug, currency, locales); err != nil {
 		return nil, err
 	}
 	if err := o.s.store.UpdateTenant(ctx, o.change(t.ID), t); err != nil {

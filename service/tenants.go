@@ -57,8 +57,9 @@ func (s *Service) CreateTenant(ctx context.Context, caller *vitrine.Caller, name
 	return &TenantAccess{Tenant: *t, Role: owner.Name, Permissions: owner.Permissions}, nil
 }
 
-// UpdateTenant renames a company, or changes its slug or its currency.
-func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug, currency *string) (*TenantAccess, error) {
+// UpdateTenant renames a company, or changes its slug, its currency or
+// its locales (nil: unchanged).
+func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug, currency *string, locales []string) (*TenantAccess, error) {
 	if err := a.Allow(OpUpdateTenant); err != nil {
 		return nil, err
 	}
@@ -66,7 +67,7 @@ func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug, curre
 	if err != nil {
 		return nil, err
 	}
-	if err := s.changeTenant(t, name, slug, currency); err != nil {
+	if err := s.changeTenant(t, name, slug, currency, locales); err != nil {
 		return nil, err
 	}
 	if err := s.store.UpdateTenant(ctx, a.Change(), t); err != nil {
@@ -75,12 +76,14 @@ func (s *Service) UpdateTenant(ctx context.Context, a *Access, name, slug, curre
 	return &TenantAccess{Tenant: *t, Role: a.Membership.Role, Permissions: a.Permissions()}, nil
 }
 
-// changeTenant puts in t the name, slug and currency given, checked. A
-// company's currency is that of its new products, imports and price
-// filters: the products it has keep theirs.
-func (s *Service) changeTenant(t *vitrine.Tenant, name, slug, currency *string) error {
-	if name == nil && slug == nil && currency == nil {
-		return vitrine.Invalid("name", "nothing to change: give name, slug or currency")
+// changeTenant puts in t the name, slug, currency and locales given,
+// checked. A company's currency is that of its new products, imports and
+// price filters: the products it has keep theirs. Its locales' first is
+// the one its catalog is written in; a locale removed keeps its
+// translations, unread until it is added again.
+func (s *Service) changeTenant(t *vitrine.Tenant, name, slug, currency *string, locales []string) error {
+	if name == nil && slug == nil && currency == nil && locales == nil {
+		return vitrine.Invalid("name", "nothing to change: give name, slug, currency or locales")
 	}
 	var err error
 	if name != nil {
@@ -95,6 +98,11 @@ func (s *Service) changeTenant(t *vitrine.Tenant, name, slug, currency *string) 
 	}
 	if currency != nil {
 		if t.Currency, _, err = vitrine.NormalizeCurrency("currency", *currency); err != nil {
+			return err
+		}
+	}
+	if locales != nil {
+		if t.Locales, err = vitrine.ParseLocales("locales", locales); err != nil {
 			return err
 		}
 	}

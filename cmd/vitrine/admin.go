@@ -99,13 +99,14 @@ func (c *TenantCreateCmd) Run(e *env) error {
 		"Created company %q (slug %s, currency %s) with id %s; owner %s", t.Name, t.Slug, t.Currency, t.ID, c.Owner)
 }
 
-// TenantUpdateCmd changes a company's name, slug or currency.
+// TenantUpdateCmd changes a company's name, slug, currency or locales.
 type TenantUpdateCmd struct {
-	Tenant   string  `arg:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
-	Name     *string `help:"Its new name."`
-	Slug     *string `help:"Its new slug."`
-	Currency *string `placeholder:"CODE" help:"ISO 4217 code of its new products, imports and price filters; the products it has keep theirs."`
-	JSON     bool    `name:"json" help:"Print the company as one JSON object."`
+	Tenant   string   `arg:"" placeholder:"ID|SLUG" help:"The company, by id or slug."`
+	Name     *string  `help:"Its new name."`
+	Slug     *string  `help:"Its new slug."`
+	Currency *string  `placeholder:"CODE" help:"ISO 4217 code of its new products, imports and price filters; the products it has keep theirs."`
+	Locales  []string `placeholder:"TAG,..." help:"Its BCP 47 locales, the first its default (the catalog's own language), the others those it is translated into: pt-BR,es,en. A locale left out keeps its translations, unread until it is added again."`
+	JSON     bool     `name:"json" help:"Print the company as one JSON object."`
 }
 
 // Run updates the tenant.
@@ -115,12 +116,16 @@ func (c *TenantUpdateCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	t, err := svc.Operator().Command("vitrine tenant update").UpdateTenant(e.ctx, c.Tenant, c.Name, c.Slug, c.Currency)
+	t, err := svc.Operator().Command("vitrine tenant update").UpdateTenant(e.ctx, c.Tenant, c.Name, c.Slug, c.Currency, c.Locales)
 	if err != nil {
 		return err
 	}
-	return e.print(c.JSON, map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "currency": t.Currency, "updated_at": t.UpdatedAt},
-		"Company %q (slug %s, currency %s) with id %s", t.Name, t.Slug, t.Currency, t.ID)
+	out := map[string]any{"id": t.ID, "name": t.Name, "slug": t.Slug, "currency": t.Currency, "updated_at": t.UpdatedAt}
+	if t.Multilingual() {
+		out["locales"] = t.Locales
+		return e.print(c.JSON, out, "Company %q (slug %s, currency %s, locales %s) with id %s", t.Name, t.Slug, t.Currency, strings.Join(t.Locales, ","), t.ID)
+	}
+	return e.print(c.JSON, out, "Company %q (slug %s, currency %s) with id %s", t.Name, t.Slug, t.Currency, t.ID)
 }
 
 // MemberAddCmd adds a membership.

@@ -70,6 +70,8 @@ type SaveAttributeIn struct {
 	Type   attributeType `json:"type,omitempty" jsonschema:"Needed to make one; fixed after."`
 	Values *[]shortText  `json:"values,omitempty" jsonschema:"An enum's allowed values."`
 	Public *bool         `json:"public,omitempty" jsonschema:"Shown in the shop window. Default: false."`
+	// Translations are by locale: {"es": {"name": "...", "values": {"...": "..."}}}.
+	Translations map[string]attributeTranslationIn `json:"translations,omitempty" jsonschema:"By locale: {name?, values?: {value: text}}."`
 }
 
 type AttributeKeyIn struct {

@@ -7,8 +7,16 @@ import (
 	"github.com/vitrine/vitrine/service"
 )
 
-// TenantOut is a company as one caller sees it.
+// TenantOut is a company as one caller sees it (get_tenant): with its
+// locales when it has more than one.
 type TenantOut struct {
+	TenantRow
+	Locales []string `json:"locales,omitempty"`
+}
+
+// TenantRow is a company in a list (list_tenants, whoami): its locales
+// are get_tenant's.
+type TenantRow struct {
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Slug        string    `json:"slug"`
@@ -20,10 +28,23 @@ type TenantOut struct {
 }
 
 func TenantView(t service.TenantAccess) TenantOut {
-	return TenantOut{
+	return TenantOut{TenantRow: TenantRowView(t), Locales: multilingual(&t.Tenant)}
+}
+
+func TenantRowView(t service.TenantAccess) TenantRow {
+	return TenantRow{
 		ID: t.Tenant.ID, Name: t.Tenant.Name, Slug: t.Tenant.Slug, Currency: t.Tenant.Currency, Role: t.Role,
 		Permissions: t.Permissions.Strings(), CreatedAt: t.Tenant.CreatedAt, UpdatedAt: t.Tenant.UpdatedAt,
 	}
+}
+
+// multilingual is the company's locales when it has more than one: a
+// company of one locale answers as it always has.
+func multilingual(t *vitrine.Tenant) []string {
+	if !t.Multilingual() {
+		return nil
+	}
+	return t.Locales
 }
 
 type NoArgs struct{}
@@ -45,11 +66,11 @@ type TokenOut struct {
 type WhoamiOut struct {
 	User    UserOut     `json:"user"`
 	Token   TokenOut    `json:"token"`
-	Tenants []TenantOut `json:"tenants"`
+	Tenants []TenantRow `json:"tenants"`
 }
 
 type ListTenantsOut struct {
-	Tenants    []TenantOut `json:"tenants"`
+	Tenants    []TenantRow `json:"tenants"`
 	NextCursor string      `json:"next_cursor"`
 }
 
@@ -70,6 +91,7 @@ type UpdateTenantIn struct {
 	Name     *shortText            `json:"name,omitempty"`
 	Slug     *slug                 `json:"slug,omitempty"`
 	Currency *vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Products keep theirs."`
+	Locales  []string              `json:"locales,omitempty"`
 }
 
 func TenantOf(t *service.TenantAccess, err error) (TenantOut, error) {

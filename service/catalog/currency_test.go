@@ -48,7 +48,7 @@ func TestCompanyCurrency(t *testing.T) {
 			t.Errorf("min_price 1000: %+v %v", page, err)
 		}
 		// The company's currency changes; its products keep theirs.
-		t2, err := op.UpdateTenant(ctx, "us-shop", nil, nil, ptrTo("EUR"))
+		t2, err := op.UpdateTenant(ctx, "us-shop", nil, nil, ptrTo("EUR"), nil)
 		if err != nil || t2.Currency != "EUR" {
 			t.Fatalf("update: %+v %v", t2, err)
 		}

@@ -214,6 +214,9 @@ type AttributeFields struct {
 	// Public shows the attribute in the company's shop window; unset, a
 	// new one is private and an existing one stays as it is.
 	Public *bool
+	// Translations are the definition's name and enum values in the
+	// company's other locales, by locale.
+	Translations map[string]AttributeTranslation
 }
 
 var attributeKeyRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
@@ -236,10 +239,33 @@ func (s *Catalog) SaveAttribute(ctx context.Context, a *service.Access, in Attri
 	if err != nil {
 		return nil, err
 	}
-	if defs[in.Key] != nil {
-		return s.UpdateAttribute(ctx, a, in)
+	var ts []*vitrine.Translation
+	if len(in.Translations) > 0 {
+		// Checked against the definition as it will be, before it is
+		// written: a refused translation writes nothing.
+		next := vitrine.Attribute{Key: in.Key, Name: in.Key, Type: vitrine.AttributeType(in.Type)}
+		if old := defs[in.Key]; old != nil {
+			next = *old
+		}
+		if err := in.applyTo(&next); err != nil {
+			return nil, err
+		}
+		if ts, err = s.attributeTranslations(ctx, a, &next, in.Translations); err != nil {
+			return nil, err
+		}
 	}
-	return s.CreateAttribute(ctx, a, in)
+	save := s.CreateAttribute
+	if defs[in.Key] != nil {
+		save = s.UpdateAttribute
+	}
+	at, err := save(ctx, a, in)
+	if err != nil || len(ts) == 0 {
+		return at, err
+	}
+	if err := s.store.SaveTranslations(ctx, a.Change(), a.TenantID, ts); err != nil {
+		return nil, err
+	}
+	return at, nil
 }
 
 // CreateAttribute defines a product field of the company's own.
