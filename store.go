@@ -23,6 +23,7 @@ type Store interface {
 	ProductStore
 	TaxonomyStore
 	ShopStore
+	MarketStore
 	AuditStore
 	MCPSessionStore
 	// AccessEpoch returns a number that grows whenever a user, token,
