@@ -67,7 +67,6 @@ type MarketPrice struct {
 const (
 	MaxMarkets          = 50
 	MaxMarketCountries  = 250
-	MaxMarketLocales    = 20
 	MaxMarketPriceBatch = 250
 	maxRateDigits       = 12
 )
@@ -155,26 +154,28 @@ func ValidateMarketCountries(field string, cs []string) ([]string, error) {
 	return out, nil
 }
 
-// ValidateLocaleTags checks BCP 47 tags and returns them in their
-// canonical form ("pt-BR"), each once, in order.
-func ValidateLocaleTags(field string, ls []string) ([]string, error) {
+// ValidateMarketLocales checks a market's locales: BCP 47 tags, each one
+// of the company's (t.Languages), returned as the company writes them,
+// each once, in order.
+func ValidateMarketLocales(field string, ls []string, t *Tenant) ([]string, error) {
 	if len(ls) == 0 {
-		return nil, Invalid(field, "%s must name at least one locale, such as [\"en\"]", field)
+		return nil, Invalid(field, "%s must name at least one of the company's locales (%s)", field, strings.Join(t.Languages(), ", "))
 	}
-	if len(ls) > MaxMarketLocales {
-		return nil, Invalid(field, "%s names at most %d locales; got %d", field, MaxMarketLocales, len(ls))
+	if len(ls) > MaxLocales {
+		return nil, Invalid(field, "%s names at most %d locales; got %d", field, MaxLocales, len(ls))
 	}
 	out := make([]string, 0, len(ls))
 	for i, l := range ls {
 		f := fmt.Sprintf("%s[%d]", field, i)
-		l = strings.TrimSpace(l)
-		tag, err := language.Parse(l)
-		if l == "" || len(l) > 35 || err != nil {
-			return nil, Invalid(f, "%s must be a BCP 47 language tag such as \"en\" or \"es-MX\"; got %q", f, l)
+		if strings.TrimSpace(l) == "" {
+			return nil, Invalid(f, "%s is empty; name one of the company's locales (%s)", f, strings.Join(t.Languages(), ", "))
 		}
-		c := tag.String()
-		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, c) }) {
-			out = append(out, c)
+		l, err := t.ReadLocale(f, l)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
 		}
 	}
 	return out, nil

@@ -132,12 +132,13 @@ func TestMarketValidation(t *testing.T) {
 	if got, err := vitrine.ValidateMarketCountries("countries", []string{"us", "CA", "US"}); err != nil || len(got) != 2 || got[0] != "US" {
 		t.Errorf("countries: %v, %v", got, err)
 	}
-	for _, ls := range [][]string{nil, {"not a tag"}, {"en_US!"}} {
-		if _, err := vitrine.ValidateLocaleTags("locales", ls); vitrine.TypeOf(err) != vitrine.ValidationError {
+	co := &vitrine.Tenant{Locales: []string{"pt-BR", "es", "en"}}
+	for _, ls := range [][]string{nil, {"not a tag"}, {"en_US!"}, {""}, {"fr"}, {"es", "de"}} {
+		if _, err := vitrine.ValidateMarketLocales("locales", ls, co); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("locales %q: %v", ls, err)
 		}
 	}
-	if got, err := vitrine.ValidateLocaleTags("locales", []string{"es-mx", "en", "ES-MX"}); err != nil || len(got) != 2 || got[0] != "es-MX" {
+	if got, err := vitrine.ValidateMarketLocales("locales", []string{"ES", "en", "es"}, co); err != nil || len(got) != 2 || got[0] != "es" {
 		t.Errorf("locales: %v, %v", got, err)
 	}
 	if _, err := vitrine.ParseRounding("rounding", "0.95"); vitrine.TypeOf(err) != vitrine.ValidationError {

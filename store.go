@@ -22,6 +22,7 @@ type Store interface {
 	TokenStore
 	ProductStore
 	TaxonomyStore
+	TranslationStore
 	ShopStore
 	MarketStore
 	AuditStore

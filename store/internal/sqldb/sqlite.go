@@ -295,6 +295,7 @@ var sqliteUniqueColumns = map[string]string{
 	"markets.domain":                             "markets_domain_key",
 	"markets.tenant_id, markets.handle":          "markets_handle",
 	"markets.tenant_id, markets.id":              "markets_pkey",
+	"translations.tenant_id, translations.resource, translations.locale, translations.value": "translations_handle_key",
 }
 
 func (d *sqliteDB) Constraint(err error) (string, bool) {
