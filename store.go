@@ -24,6 +24,7 @@ type Store interface {
 	TaxonomyStore
 	TranslationStore
 	ShopStore
+	MarketStore
 	AuditStore
 	MCPSessionStore
 	// AccessEpoch returns a number that grows whenever a user, token,
