@@ -191,11 +191,15 @@ func (f ProductFilter) WithoutFacets() ProductFilter {
 // for a text without a letter or a digit; a ValidationError for one of
 // stop words alone. The catalog's language is its company's default
 // locale's: every company's is DefaultLocale until companies name theirs.
-func QueryWords(query string) ([]string, error) {
+func QueryWords(query string) ([]string, error) { return QueryWordsIn(query, "") }
+
+// QueryWordsIn is QueryWords in a locale's language: its stop words and
+// stems ("" for DefaultLocale's).
+func QueryWordsIn(query, locale string) ([]string, error) {
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
 		return nil, Invalid("query", "query is %d characters long; the limit is %d", n, MaxQueryLength)
 	}
-	words, stopOnly := AnalyzerFor(DefaultLocale).QueryTerms(query)
+	words, stopOnly := AnalyzerFor(cmp.Or(locale, DefaultLocale)).QueryTerms(query)
 	if stopOnly {
 		return nil, Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", Words(query)[0])
 	}
@@ -220,7 +224,7 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 	query := string(q.Query)
 	var err error
 	sort := SortName
-	if f.words, err = QueryWords(query); err != nil {
+	if f.words, err = QueryWordsIn(query, q.Locale); err != nil {
 		return f, err
 	} else if len(f.words) > 0 {
 		sort = SortRelevance

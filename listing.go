@@ -86,6 +86,14 @@ type ProductQuery struct {
 	// Sort is the order; in the filter's one form, never empty: relevance
 	// with a query, else name.
 	Sort ProductSort `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
+	// Locale reads the products' text in one of the company's locales,
+	// each field untranslated there its own, and the text query in that
+	// locale's language; in the filter's one form, canonical, and empty
+	// for the company's default.
+	Locale string `json:"locale,omitempty"`
+	// Untranslated keeps the products with a translatable field that has
+	// no translation in that locale, or an outdated one.
+	Untranslated string `json:"untranslated,omitempty"`
 }
 
 // QueryText is a text a product filter compares: its query, a tag, a

@@ -185,6 +185,7 @@ type GetProductIn struct {
 	ID     string `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
 	SKU    sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
 	Handle handle `json:"handle,omitempty"`
+	Locale string `json:"locale,omitempty"`
 }
 
 type mediaIn struct {

@@ -63,6 +63,11 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, q vitrine
 	page := &ProductPage{Facets: found.Facets}
 	page.Products, page.NextCursor = service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
 	page.Shown = found.Shown[:len(page.Products)]
+	if l := f.Query().Locale; l != "" {
+		if err := s.pageInLocale(ctx, a.TenantID, l, page); err != nil {
+			return nil, err
+		}
+	}
 	return page, nil
 }
 
@@ -72,6 +77,11 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, q vitrine
 // its definitions, the facets in their order; the filter is made again
 // from the query so settled. It is the one place a filter is made.
 func (s *Catalog) filter(ctx context.Context, tenantID string, q vitrine.ProductQuery, limit int) (vitrine.ProductFilter, error) {
+	if q.Locale != "" || q.Untranslated != "" {
+		if err := s.settleLocales(ctx, tenantID, &q); err != nil {
+			return vitrine.ProductFilter{}, err
+		}
+	}
 	f, err := vitrine.NewProductFilter(q)
 	if err != nil {
 		return f, err

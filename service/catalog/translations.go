@@ -375,3 +375,78 @@ func (s *Catalog) inLocale(ctx context.Context, t *vitrine.Tenant, locale string
 	}
 	return out, nil
 }
+
+// settleLocales checks a list's locale (any of the company's; its default
+// reads as none) and untranslated (one of its others), and puts them in
+// their canonical form.
+func (s *Catalog) settleLocales(ctx context.Context, tenantID string, q *vitrine.ProductQuery) error {
+	t, err := s.store.TenantByID(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	if q.Locale != "" {
+		l, err := t.ReadLocale("locale", q.Locale)
+		if err != nil {
+			return err
+		}
+		if l == vitrine.DefaultLocale && l == t.DefaultLanguage() {
+			l = "" // the catalog as it is written, in the language the text query is read in by default
+		}
+		q.Locale = l
+	}
+	if q.Untranslated != "" {
+		if q.Untranslated, err = t.TranslationLocale("untranslated", q.Untranslated); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pageInLocale puts a page's products in locale, each row's variant
+// with them.
+func (s *Catalog) pageInLocale(ctx context.Context, tenantID, locale string, page *ProductPage) error {
+	t, err := s.store.TenantByID(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	ps, err := s.inLocale(ctx, t, locale, page.Products)
+	if err != nil {
+		return err
+	}
+	for i, p := range ps {
+		if v := page.Shown[i]; v != nil && p != page.Products[i] {
+			if j := slices.IndexFunc(p.Variants, func(x *vitrine.Variant) bool { return x.ID == v.ID }); j >= 0 {
+				page.Shown[i] = p.Variants[j]
+			}
+		}
+	}
+	page.Products = ps
+	return nil
+}
+
+// FindProductIn is FindProduct with the product's text in locale (one of
+// the company's; "" or its default for the product as it is written).
+func (s *Catalog) FindProductIn(ctx context.Context, a *service.Access, id, sku, handle, locale string) (*vitrine.Product, error) {
+	if locale == "" {
+		return s.FindProduct(ctx, a, id, sku, handle)
+	}
+	if err := a.Allow(service.OpGetProduct); err != nil {
+		return nil, err
+	}
+	t, err := s.tenantOf(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if locale, err = t.ReadLocale("locale", locale); err != nil {
+		return nil, err
+	}
+	p, err := s.FindProduct(ctx, a, id, sku, handle)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := s.inLocale(ctx, t, locale, []*vitrine.Product{p})
+	if err != nil {
+		return nil, err
+	}
+	return ps[0], nil
+}

@@ -147,7 +147,10 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	// A faceted list reads in one snapshot, at one catalog sequence: the
 	// page and its counts agree, and an index counts for that sequence.
 	unit := db.d.Read
-	if len(fq.Facets) > 0 && db.ix != nil {
+	// A list of products untranslated in a locale is counted by SQL: the
+	// index holds no translations.
+	indexed := db.ix != nil && fq.Untranslated == ""
+	if len(fq.Facets) > 0 && indexed {
 		unit = db.d.Snapshot
 	}
 	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
@@ -183,7 +186,7 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 				return err
 			}
 		}
-		if len(fq.Facets) > 0 && db.ix != nil {
+		if len(fq.Facets) > 0 && indexed {
 			var err error
 			if out.Facets, pq.only, pq.ranks, err = db.indexFacets(ctx, c, pq); err != nil {
 				return err
@@ -344,6 +347,9 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	}
 	if f.OnSale != nil {
 		q.Add(`on_sale = `, *f.OnSale)
+	}
+	if f.Untranslated != "" {
+		q.Where = append(q.Where, `id NOT IN (SELECT product_id FROM translated_products WHERE tenant_id = $1 AND locale = `+q.Arg(f.Untranslated)+`)`)
 	}
 	for _, t := range f.Tags {
 		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.Arg(vitrine.TagKey(string(t)))+`)`)

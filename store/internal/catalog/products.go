@@ -238,6 +238,11 @@ func insertProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitr
 // writeIndexes writes the tag, category and attribute rows of p, replacing
 // those of before (nil for a new product) where they differ.
 func writeIndexes(ctx context.Context, c sqldb.Conn, p, before *vitrine.Product) error {
+	if before != nil && !sameSources(p, before) {
+		if err := sqldb.ExecLater(ctx, c, `DELETE FROM translated_products WHERE tenant_id = $1 AND product_id = $2`, p.TenantID, p.ID); err != nil {
+			return err
+		}
+	}
 	if before == nil || !slices.Equal(tagKeys(p), tagKeys(before)) {
 		if before != nil {
 			if err := sqldb.ExecLater(ctx, c, `DELETE FROM product_tags WHERE tenant_id = $1 AND product_id = $2`, p.TenantID, p.ID); err != nil {

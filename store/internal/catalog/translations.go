@@ -3,7 +3,9 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vitrine/vitrine"
@@ -147,6 +149,23 @@ func (db *Store) SaveTranslations(ctx context.Context, ch vitrine.Change, tenant
 				return err
 			}
 		}
+		// Which locales each product is translated in, whole and current.
+		for _, id := range productIDs {
+			p, err := scanProduct(c.QueryRow(ctx, db.selectProduct()+` FROM products WHERE tenant_id = $1 AND id = $2`+db.d.ForUpdate(), tenantID, id))
+			if errors.Is(err, sqldb.ErrNoRows) {
+				return vitrine.NotFound("Product")
+			}
+			if err != nil {
+				return err
+			}
+			ts, err := productTranslations(ctx, c, tenantID, id)
+			if err != nil {
+				return err
+			}
+			if err := markTranslated(ctx, c, p, ts); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if name, ok := db.d.Constraint(err); ok && name == "translations_handle_key" {
@@ -200,4 +219,46 @@ func (db *Store) checkHandle(ctx context.Context, c sqldb.Conn, tenantID string,
 // deleteTranslations deletes the translations of a resource, with it.
 func deleteTranslations(ctx context.Context, c sqldb.Conn, tenantID string, resource vitrine.TranslationResource, id string) error {
 	return sqldb.ExecLater(ctx, c, `DELETE FROM translations WHERE tenant_id = $1 AND resource = $2 AND resource_id = $3`, tenantID, string(resource), id)
+}
+
+// productTranslations reads every translation of a product, in c.
+func productTranslations(ctx context.Context, c sqldb.Conn, tenantID, id string) ([]*vitrine.Translation, error) {
+	return sqldb.Collect(ctx, c, func(r sqldb.Row) (*vitrine.Translation, error) {
+		t := vitrine.Translation{Resource: vitrine.TranslateProduct, ResourceID: id}
+		return &t, r.Scan(&t.Locale, &t.Field, &t.Value, &t.Digest, &t.UpdatedAt)
+	}, `SELECT locale, field, value, digest, updated_at FROM translations
+		WHERE tenant_id = $1 AND resource = 'product' AND resource_id = $2 ORDER BY locale, field`, tenantID, id)
+}
+
+// markTranslated writes in translated_products the locales in which every
+// translatable field of p has a translation among ts, none outdated.
+func markTranslated(ctx context.Context, c sqldb.Conn, p *vitrine.Product, ts []*vitrine.Translation) error {
+	if err := sqldb.ExecLater(ctx, c, `DELETE FROM translated_products WHERE tenant_id = $1 AND product_id = $2`, p.TenantID, p.ID); err != nil {
+		return err
+	}
+	byLocale := map[string][]*vitrine.Translation{}
+	var locales []string
+	for _, t := range ts {
+		if byLocale[t.Locale] == nil {
+			locales = append(locales, t.Locale)
+		}
+		byLocale[t.Locale] = append(byLocale[t.Locale], t)
+	}
+	fields := p.TranslatableFields()
+	for _, l := range locales {
+		if vitrine.Untranslated(fields, vitrine.TranslationsOf(byLocale[l])) {
+			continue
+		}
+		if err := sqldb.ExecLater(ctx, c, `INSERT INTO translated_products (tenant_id, locale, product_id) VALUES ($1, $2, $3)`, p.TenantID, l, p.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameSources reports whether p's translatable fields read as before's:
+// when they do not, its translations may be outdated, and it is
+// untranslated in every locale until they are written again.
+func sameSources(p, before *vitrine.Product) bool {
+	return slices.Equal(p.TranslatableFields(), before.TranslatableFields())
 }

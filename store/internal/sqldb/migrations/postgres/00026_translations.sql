@@ -32,6 +32,25 @@ ALTER TABLE translations FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON translations USING (app_all_tenants() OR tenant_id = app_tenant());
 GRANT SELECT, INSERT, UPDATE, DELETE ON translations TO vitrine_app;
 
+-- list_products {untranslated}: the products whose every translatable
+-- field has a translation in a locale, none outdated. The store keeps it
+-- with each write of a product's text or of its translations; a product
+-- without a row in a locale is untranslated there.
+CREATE TABLE translated_products (
+    tenant_id  uuid NOT NULL,
+    locale     text NOT NULL,
+    product_id uuid NOT NULL,
+    PRIMARY KEY (tenant_id, locale, product_id),
+    FOREIGN KEY (tenant_id, product_id) REFERENCES products (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX translated_products_by_product ON translated_products (tenant_id, product_id);
+
+ALTER TABLE translated_products ENABLE ROW LEVEL SECURITY;
+ALTER TABLE translated_products FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON translated_products USING (app_all_tenants() OR tenant_id = app_tenant());
+GRANT SELECT, INSERT, UPDATE, DELETE ON translated_products TO vitrine_app;
+
 -- +goose Down
+DROP TABLE translated_products;
 DROP TABLE translations;
 ALTER TABLE tenants DROP COLUMN locales;

@@ -27,6 +27,20 @@ CREATE UNIQUE INDEX translations_handle_key ON translations (tenant_id, resource
 -- list_products {untranslated}: a locale's translations of a field.
 CREATE INDEX translations_by_locale ON translations (tenant_id, resource, locale, field, resource_id, digest);
 
+-- list_products {untranslated}: the products whose every translatable
+-- field has a translation in a locale, none outdated. The store keeps it
+-- with each write of a product's text or of its translations; a product
+-- without a row in a locale is untranslated there.
+CREATE TABLE translated_products (
+    tenant_id  TEXT NOT NULL,
+    locale     TEXT NOT NULL,
+    product_id TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, locale, product_id),
+    FOREIGN KEY (tenant_id, product_id) REFERENCES products (tenant_id, id) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE INDEX translated_products_by_product ON translated_products (tenant_id, product_id);
+
 -- +goose Down
+DROP TABLE translated_products;
 DROP TABLE translations;
 ALTER TABLE tenants DROP COLUMN locales;
