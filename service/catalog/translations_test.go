@@ -67,9 +67,9 @@ func TestTranslations(t *testing.T) {
 			locale string
 			in     catalog.ProductTranslation
 		}{
-			{"pt-BR", catalog.ProductTranslation{Name: ptrTo("x")}},  // the default
-			{"fr", catalog.ProductTranslation{Name: ptrTo("x")}},     // not the company's
-			{"es", catalog.ProductTranslation{}},                     // nothing
+			{"pt-BR", catalog.ProductTranslation{Name: ptrTo("x")}}, // the default
+			{"fr", catalog.ProductTranslation{Name: ptrTo("x")}},    // not the company's
+			{"es", catalog.ProductTranslation{}},                    // nothing
 			{"es", catalog.ProductTranslation{ProductType: ptrTo(strings.Repeat("x", 300))}},
 			{"es", catalog.ProductTranslation{Options: map[string]catalog.OptionTranslation{"Material": {Name: ptrTo("x")}}}},
 			{"es", catalog.ProductTranslation{Options: map[string]catalog.OptionTranslation{"Color": {Values: map[string]string{"Red": "Rojo"}}}}},
@@ -82,7 +82,7 @@ func TestTranslations(t *testing.T) {
 
 		r, err := w.cat.TranslateProduct(ctx, a, p.ID, "ES", catalog.ProductTranslation{
 			Name: ptrTo("Camisa Básica ES"), Description: ptrTo(`<p onclick="x()">Algodón <script>alert(1)</script>suave</p>`),
-			Handle: ptrTo("camisa-basica-es"),
+			Handle:  ptrTo("camisa-basica-es"),
 			Options: map[string]catalog.OptionTranslation{"Color": {Name: ptrTo("Color ES"), Values: map[string]string{"Blue": "Azul"}}},
 		})
 		if err != nil {
