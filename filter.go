@@ -224,7 +224,7 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 	query := string(q.Query)
 	var err error
 	sort := SortName
-	if f.words, err = QueryWordsIn(query, q.Locale); err != nil {
+	if f.words, err = QueryWordsIn(query, string(q.Locale)); err != nil {
 		return f, err
 	} else if len(f.words) > 0 {
 		sort = SortRelevance

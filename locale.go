@@ -7,6 +7,10 @@ import (
 	"golang.org/x/text/language"
 )
 
+// LocaleTag is a BCP 47 tag as a caller gives it (an argument's schema
+// bounds it); CanonicalLocale checks it.
+type LocaleTag string
+
 // MaxLocales bounds a company's locales.
 const MaxLocales = 20
 

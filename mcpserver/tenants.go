@@ -70,7 +70,7 @@ func tenantTools() []*Tool {
 			Description: "Change a company's name, slug or currency; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id", ResultAs: "get_tenant",
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
-			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency), in.Locales))
+			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency), shapes.LocaleStrings(in.Locales)))
 		}),
 	}
 }

@@ -182,10 +182,10 @@ func ProductView(p *vitrine.Product) ProductOut {
 
 type GetProductIn struct {
 	TenantArg
-	ID     string `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
-	SKU    sku    `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
-	Handle handle `json:"handle,omitempty"`
-	Locale string `json:"locale,omitempty"`
+	ID     string            `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
+	SKU    sku               `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
+	Handle handle            `json:"handle,omitempty"`
+	Locale vitrine.LocaleTag `json:"locale,omitempty"`
 }
 
 type mediaIn struct {

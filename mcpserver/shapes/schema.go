@@ -36,7 +36,7 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[vitrine.Decimal]():       {Type: "string", MaxLength: ptr(40)},
 	reflect.TypeFor[vitrine.CurrencyCode]():  {Type: "string", Pattern: "^[A-Za-z]{3}$"}, // checked by the service, which says more
 	reflect.TypeFor[slug]():                  {Type: "string", MaxLength: ptr(63)},
-	reflect.TypeFor[localeTag]():             {Type: "string", MaxLength: ptr(35)},
+	reflect.TypeFor[vitrine.LocaleTag]():     {Type: "string", MaxLength: ptr(35)},
 	reflect.TypeFor[handle]():                {Type: "string", MaxLength: ptr(vitrine.MaxHandleLength)},
 	reflect.TypeFor[email]():                 {Type: "string", MaxLength: ptr(254)},
 	reflect.TypeFor[roleName]():              {Type: "string", MaxLength: ptr(40)},

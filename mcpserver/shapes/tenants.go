@@ -91,7 +91,7 @@ type UpdateTenantIn struct {
 	Name     *shortText            `json:"name,omitempty"`
 	Slug     *slug                 `json:"slug,omitempty"`
 	Currency *vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Products keep theirs."`
-	Locales  []string              `json:"locales,omitempty"`
+	Locales  []vitrine.LocaleTag   `json:"locales,omitempty"`
 }
 
 func TenantOf(t *service.TenantAccess, err error) (TenantOut, error) {
@@ -99,4 +99,16 @@ func TenantOf(t *service.TenantAccess, err error) (TenantOut, error) {
 		return TenantOut{}, err
 	}
 	return TenantView(*t), nil
+}
+
+// LocaleStrings are tags as the service takes them (nil stays nil).
+func LocaleStrings(in []vitrine.LocaleTag) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, l := range in {
+		out[i] = string(l)
+	}
+	return out
 }

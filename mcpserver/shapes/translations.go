@@ -1,16 +1,14 @@
 package shapes
 
 import (
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/service/catalog"
 )
-
-// localeTag is a BCP 47 tag: checked by the service, which says more.
-type localeTag string
 
 type TranslateProductIn struct {
 	TenantArg
 	ID          string                         `json:"id"`
-	Locale      localeTag                      `json:"locale" jsonschema:"One of the company's, not its default."`
+	Locale      vitrine.LocaleTag              `json:"locale" jsonschema:"One of the company's, not its default."`
 	Name        *shortText                     `json:"name,omitempty" jsonschema:"Each field: \"\" removes its translation."`
 	Description *longText                      `json:"description,omitempty"`
 	Handle      *shortText                     `json:"handle,omitempty"`
@@ -46,16 +44,16 @@ func (in TranslateProductIn) Translation() catalog.ProductTranslation {
 
 type TranslateCategoryIn struct {
 	TenantArg
-	ID     string     `json:"id"`
-	Locale localeTag  `json:"locale"`
-	Name   *shortText `json:"name,omitempty"`
-	Handle *shortText `json:"handle,omitempty"`
+	ID     string            `json:"id"`
+	Locale vitrine.LocaleTag `json:"locale"`
+	Name   *shortText        `json:"name,omitempty"`
+	Handle *shortText        `json:"handle,omitempty"`
 }
 
 type GetTranslationsIn struct {
 	TenantArg
-	ID     string    `json:"id" jsonschema:"A product's or a category's."`
-	Locale localeTag `json:"locale,omitempty" jsonschema:"Default: every locale."`
+	ID     string            `json:"id" jsonschema:"A product's or a category's."`
+	Locale vitrine.LocaleTag `json:"locale,omitempty" jsonschema:"Default: every locale."`
 }
 
 type TranslationsOut struct {

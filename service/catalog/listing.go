@@ -64,7 +64,7 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, q vitrine
 	page.Products, page.NextCursor = service.ClosePage(pg, found.Products, func(i int) vitrine.ProductKey { return found.Keys[i] })
 	page.Shown = found.Shown[:len(page.Products)]
 	if l := f.Query().Locale; l != "" {
-		if err := s.pageInLocale(ctx, a.TenantID, l, page); err != nil {
+		if err := s.pageInLocale(ctx, a.TenantID, string(l), page); err != nil {
 			return nil, err
 		}
 	}

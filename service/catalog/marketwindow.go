@@ -146,9 +146,13 @@ func (sh *Shopper) Locales() []string {
 	return sh.companyLocales()
 }
 
-// companyLocales are the company's locales, its default first.
+// companyLocales are the company's locales, its default first: none for
+// a company of one locale, whose window answers as it always has.
 func (sh *Shopper) companyLocales() []string {
-	return nil
+	if sh.tenant == nil || !sh.tenant.Multilingual() {
+		return nil
+	}
+	return sh.tenant.Languages()
 }
 
 // Locale is the locale the shopper reads text in: one of Locales, ""

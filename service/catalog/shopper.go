@@ -179,6 +179,9 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 	}
 	q.Query = vitrine.QueryText(strings.TrimSpace(string(q.Query)))
 	q.Status = vitrine.ProductActive
+	if l := sh.Locale(); l != "" && l != sh.tenant.DefaultLanguage() {
+		q.Locale = vitrine.LocaleTag(l) // the query read in the window's language
+	}
 	f, err := sh.cat.filter(ctx, id, q, limit)
 	if err != nil {
 		return nil, err
@@ -201,7 +204,7 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 			page.Products, page.Shown = append(page.Products, p), append(page.Shown, found.Shown[i])
 		}
 	}
-	return page, nil
+	return page, sh.pageInShopperLocale(ctx, page)
 }
 
 func bound(b *int64) string {
@@ -241,7 +244,7 @@ func (sh *Shopper) PublishedProducts(ctx context.Context, tenantID, after string
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return sh.inShopperLocale(ctx, out)
 }
 
 // ShownProducts returns the products the window shows among limit of its
@@ -298,7 +301,7 @@ func (sh *Shopper) Browse(ctx context.Context, limit int, cursor string) (*Produ
 			page.Products = append(page.Products, p)
 		}
 	}
-	return page, nil
+	return page, sh.pageInShopperLocale(ctx, page)
 }
 
 // ProductByHandle returns the product of that handle (any case) if the
@@ -314,7 +317,7 @@ func (sh *Shopper) ProductByHandle(ctx context.Context, handle string) (*vitrine
 		return nil, err
 	}
 	if p := found[h]; sh.shown(p) {
-		return p, nil
+		return sh.inShopperLocaleOne(ctx, p)
 	}
 	return nil, nil
 }
@@ -356,6 +359,10 @@ func (sh *Shopper) Product(ctx context.Context, ident string) (p *vitrine.Produc
 	if vitrine.TypeOf(err) == vitrine.NotFoundError || (err == nil && !sh.shown(p)) {
 		return nil, "", nil
 	}
+	if err != nil {
+		return nil, "", err
+	}
+	p, err = sh.inShopperLocaleOne(ctx, p)
 	return p, variantID, err
 }
 
@@ -370,7 +377,7 @@ type Found struct {
 // the product, then the variant, each; the others (SKUs, handles) in two
 // batches, whatever their number: a lookup of 50 SKUs is two queries, not
 // 100.
-func (sh *Shopper) Products(ctx context.Context, idents []string) (map[string]Found, error) {
+func (sh *Shopper) Products(ctx context.Context, idents []string) (_ map[string]Found, err error) {
 	tenant, err := sh.tenantID()
 	if err != nil {
 		return nil, err
@@ -395,6 +402,11 @@ func (sh *Shopper) Products(ctx context.Context, idents []string) (map[string]Fo
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err == nil {
+			err = sh.namesInShopperLocale(ctx, names, out)
+		}
+	}()
 	var handles []string
 	for _, id := range names {
 		if p := bySKU[vitrine.SKUKey(id)]; p != nil {

@@ -385,19 +385,21 @@ func (s *Catalog) settleLocales(ctx context.Context, tenantID string, q *vitrine
 		return err
 	}
 	if q.Locale != "" {
-		l, err := t.ReadLocale("locale", q.Locale)
+		l, err := t.ReadLocale("locale", string(q.Locale))
 		if err != nil {
 			return err
 		}
 		if l == vitrine.DefaultLocale && l == t.DefaultLanguage() {
 			l = "" // the catalog as it is written, in the language the text query is read in by default
 		}
-		q.Locale = l
+		q.Locale = vitrine.LocaleTag(l)
 	}
 	if q.Untranslated != "" {
-		if q.Untranslated, err = t.TranslationLocale("untranslated", q.Untranslated); err != nil {
+		l, err := t.TranslationLocale("untranslated", string(q.Untranslated))
+		if err != nil {
 			return err
 		}
+		q.Untranslated = vitrine.LocaleTag(l)
 	}
 	return nil
 }

@@ -127,7 +127,7 @@ func TestTranslations(t *testing.T) {
 		// and the shirt is back.
 		untranslated := func(locale string) []string {
 			t.Helper()
-			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Untranslated: locale, Facets: []vitrine.FacetName{vitrine.FacetVendor}}, 0, "")
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Untranslated: vitrine.LocaleTag(locale), Facets: []vitrine.FacetName{vitrine.FacetVendor}}, 0, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,6 +187,19 @@ func TestTranslations(t *testing.T) {
 		}
 		if _, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Untranslated: "pt-BR"}, 0, ""); vitrine.TypeOf(err) != vitrine.ValidationError {
 			t.Errorf("untranslated in the default locale: %v", err)
+		}
+
+		// A text query finds the product by its words in another locale,
+		// read in that locale's language ("camisas" stems to camis), and
+		// still after a write of the product.
+		if _, err := w.cat.UpdateProduct(ctx, a, p.ID, catalog.ProductChanges{Vendor: ptrTo("Acme Co")}); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"nueva", "algodón", "camisas"} {
+			page, err := w.cat.ListProducts(ctx, a, vitrine.ProductQuery{Query: vitrine.QueryText(q), Locale: "es"}, 0, "")
+			if err != nil || !slices.Equal(names(page.Products), []string{"Camisa Nueva"}) {
+				t.Errorf("query %q in es: %v, %v", q, names(page.Products), err)
+			}
 		}
 
 		// Categories and attributes.

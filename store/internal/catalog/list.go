@@ -349,7 +349,7 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 		q.Add(`on_sale = `, *f.OnSale)
 	}
 	if f.Untranslated != "" {
-		q.Where = append(q.Where, `id NOT IN (SELECT product_id FROM translated_products WHERE tenant_id = $1 AND locale = `+q.Arg(f.Untranslated)+`)`)
+		q.Where = append(q.Where, `id NOT IN (SELECT product_id FROM translated_products WHERE tenant_id = $1 AND locale = `+q.Arg(string(f.Untranslated))+`)`)
 	}
 	for _, t := range f.Tags {
 		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key = `+q.Arg(vitrine.TagKey(string(t)))+`)`)

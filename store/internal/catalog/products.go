@@ -324,7 +324,8 @@ func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, befo
 		return false, err
 	}
 	n, err := c.Exec(ctx, `UPDATE products SET handle = $1, sku = $2, sku_key = $3, name = $4, name_key = $5, description = $6,
-			vendor = $7, vendor_key = $8, product_type = $9, type_key = $10, name_words = $11, search = $12,
+			vendor = $7, vendor_key = $8, product_type = $9, type_key = $10,
+			name_words = $11 || translated_name_words, search = $12 || translated_words,
 			price = $13, price_max = $14, on_sale = $15, variant_count = $16, currency = $17, stock = $18, status = $19, doc = $20,
 			version = version + 1, updated_at = $21, updated_by = $22
 		WHERE tenant_id = $23 AND id = $24 AND version = $25`,

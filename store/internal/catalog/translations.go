@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/sanitize"
 	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
@@ -165,6 +166,13 @@ func (db *Store) SaveTranslations(ctx context.Context, ch vitrine.Change, tenant
 			if err := markTranslated(ctx, c, p, ts); err != nil {
 				return err
 			}
+			// A text query finds the product by its words in every locale.
+			name, all := words(p)
+			tn, ta := translationWords(ts)
+			if err := sqldb.ExecLater(ctx, c, `UPDATE products SET translated_name_words = $1, translated_words = $2, name_words = $3, search = $4
+				WHERE tenant_id = $5 AND id = $6`, tn, ta, name+tn, all+ta, tenantID, id); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -261,4 +269,35 @@ func markTranslated(ctx context.Context, c sqldb.Conn, p *vitrine.Product, ts []
 // untranslated in every locale until they are written again.
 func sameSources(p, before *vitrine.Product) bool {
 	return slices.Equal(p.TranslatableFields(), before.TranslatableFields())
+}
+
+// translationWords returns the words of a product's translations a text
+// query matches, as words does of the product (each after a space, ""
+// when none): of the translated names, and of everything search covers
+// (names, descriptions' text, types, option values).
+func translationWords(ts []*vitrine.Translation) (name, all string) {
+	var names, rest []string
+	for _, t := range ts {
+		kind, _, _ := vitrine.FieldParts(t.Field)
+		switch kind {
+		case vitrine.FieldName:
+			names = append(names, vitrine.Words(t.Value)...)
+		case vitrine.FieldDescription:
+			rest = append(rest, vitrine.Words(sanitize.Text(t.Value))...)
+		case vitrine.FieldProductType, "option.value":
+			rest = append(rest, vitrine.Words(t.Value)...)
+		}
+	}
+	join := func(ws []string) string {
+		var b strings.Builder
+		seen := map[string]bool{}
+		for _, w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				b.WriteString(" " + w)
+			}
+		}
+		return b.String()
+	}
+	return join(names), join(append(names, rest...))
 }

@@ -50,7 +50,15 @@ ALTER TABLE translated_products FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON translated_products USING (app_all_tenants() OR tenant_id = app_tenant());
 GRANT SELECT, INSERT, UPDATE, DELETE ON translated_products TO vitrine_app;
 
+-- The words of a product's translations, in every locale, which the store
+-- adds to its name_words and search (vitrine.Words, each after a space):
+-- a text query finds a product by its words in any of its locales.
+ALTER TABLE products ADD COLUMN translated_name_words text NOT NULL DEFAULT '';
+ALTER TABLE products ADD COLUMN translated_words text NOT NULL DEFAULT '';
+
 -- +goose Down
+ALTER TABLE products DROP COLUMN translated_words;
+ALTER TABLE products DROP COLUMN translated_name_words;
 DROP TABLE translated_products;
 DROP TABLE translations;
 ALTER TABLE tenants DROP COLUMN locales;

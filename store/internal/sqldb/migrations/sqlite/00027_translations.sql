@@ -40,7 +40,15 @@ CREATE TABLE translated_products (
 ) WITHOUT ROWID;
 CREATE INDEX translated_products_by_product ON translated_products (tenant_id, product_id);
 
+-- The words of a product's translations, in every locale, which the store
+-- adds to its name_words and search (vitrine.Words, each after a space):
+-- a text query finds a product by its words in any of its locales.
+ALTER TABLE products ADD COLUMN translated_name_words TEXT NOT NULL DEFAULT '';
+ALTER TABLE products ADD COLUMN translated_words TEXT NOT NULL DEFAULT '';
+
 -- +goose Down
+ALTER TABLE products DROP COLUMN translated_words;
+ALTER TABLE products DROP COLUMN translated_name_words;
 DROP TABLE translated_products;
 DROP TABLE translations;
 ALTER TABLE tenants DROP COLUMN locales;

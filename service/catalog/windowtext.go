@@ -1,0 +1,70 @@
+package catalog
+
+import (
+	"context"
+
+	"github.com/vitrine/vitrine"
+)
+
+// inShopperLocale returns the products with their text in the locale the
+// shopper reads (Locale), each field untranslated there the company's
+// default; as they are for a window of the company's default locale, or
+// of a company of one locale.
+func (sh *Shopper) inShopperLocale(ctx context.Context, ps []*vitrine.Product) ([]*vitrine.Product, error) {
+	l := sh.Locale()
+	if l == "" || len(ps) == 0 || l == sh.tenant.DefaultLanguage() {
+		return ps, nil
+	}
+	return sh.cat.inLocale(ctx, sh.tenant, l, ps)
+}
+
+// inShopperLocaleOne is inShopperLocale of one product (nil stays nil).
+func (sh *Shopper) inShopperLocaleOne(ctx context.Context, p *vitrine.Product) (*vitrine.Product, error) {
+	if p == nil {
+		return nil, nil
+	}
+	ps, err := sh.inShopperLocale(ctx, []*vitrine.Product{p})
+	if err != nil {
+		return nil, err
+	}
+	return ps[0], nil
+}
+
+// pageInShopperLocale puts a window's page in the shopper's locale, each
+// row's variant with its product.
+func (sh *Shopper) pageInShopperLocale(ctx context.Context, page *ProductPage) error {
+	l := sh.Locale()
+	if l == "" || len(page.Products) == 0 || l == sh.tenant.DefaultLanguage() {
+		return nil
+	}
+	if page.Shown == nil {
+		ps, err := sh.cat.inLocale(ctx, sh.tenant, l, page.Products)
+		page.Products = ps
+		return err
+	}
+	return sh.cat.pageInLocale(ctx, sh.tenant.ID, l, page)
+}
+
+// namesInShopperLocale puts in the shopper's locale the products found by
+// those identifiers (SKUs and handles: Product puts those of ids).
+func (sh *Shopper) namesInShopperLocale(ctx context.Context, names []string, out map[string]Found) error {
+	var ps []*vitrine.Product
+	for _, n := range names {
+		if p := out[n].Product; p != nil {
+			ps = append(ps, p)
+		}
+	}
+	tr, err := sh.inShopperLocale(ctx, ps)
+	if err != nil {
+		return err
+	}
+	i := 0
+	for _, n := range names {
+		if f := out[n]; f.Product != nil {
+			f.Product = tr[i]
+			out[n] = f
+			i++
+		}
+	}
+	return nil
+}
