@@ -9,9 +9,7 @@ import (
 )
 
 // translationTools are the tools of the catalog's text in the company's
-// other locales (issue 47). They are not served yet: a grant of every
-// toolset would exceed the context budget with them (see
-// /work/wt/BUDGET.md); newServer lists them once there is room.
+// other locales (issue 47).
 func translationTools() []*Tool {
 	return []*Tool{
 		catalogTool(Tool{
