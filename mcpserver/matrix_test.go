@@ -56,6 +56,9 @@ var allowed = map[string][]string{
 	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
 	"update_shop":          {"owner", "admin"},
 	"check_shop":           {"owner", "admin", "member", "viewer", "custom"},
+	"get_translations":     {"owner", "admin", "member", "viewer", "custom"},
+	"translate_product":    {"owner", "admin", "member", "custom"},
+	"translate_category":   {"owner", "admin"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact
