@@ -17,6 +17,7 @@ import (
 type Store interface {
 	UserStore
 	TenantStore
+	TenantDeletionStore
 	MembershipStore
 	RoleStore
 	TokenStore

@@ -2,21 +2,35 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-const tenantColumns = `id, name, slug, currency, created_at, updated_at`
+const tenantColumns = `id, name, slug, currency, created_at, updated_at, deletes_at`
 
 func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
-	var t vitrine.Tenant
-	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.Currency, &t.CreatedAt, &t.UpdatedAt); err != nil {
+	var (
+		t       vitrine.Tenant
+		deletes sql.NullTime
+	)
+	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.Currency, &t.CreatedAt, &t.UpdatedAt, &deletes); err != nil {
 		return nil, err
 	}
+	t.DeletesAt = utcTime(deletes)
 	return &t, nil
+}
+
+// utcTime is a nullable time as a time, zero when NULL.
+func utcTime(t sql.NullTime) time.Time {
+	if !t.Valid {
+		return time.Time{}
+	}
+	return t.Time.UTC()
 }
 
 // CreateTenant stores a tenant and its first owner's membership in one

@@ -64,6 +64,10 @@ type TenantCmd struct {
 	Create TenantCreateCmd `cmd:"" help:"Create a company with its first owner."`
 	Update TenantUpdateCmd `cmd:"" help:"Change a company's name, slug or currency."`
 	List   TenantListCmd   `cmd:"" help:"List every company."`
+
+	Delete  TenantDeleteCmd  `cmd:"" help:"Schedule a company's deletion (vitrine serve purges it after the grace period), or purge it --now."`
+	Restore TenantRestoreCmd `cmd:"" help:"Cancel a company's scheduled deletion: it comes back whole."`
+	Deleted TenantDeletedCmd `cmd:"" help:"List the companies deleted: when, by whom, the rows removed."`
 }
 
 // MemberCmd groups the membership commands.
