@@ -130,7 +130,6 @@ func (c *TenantDeletedCmd) Run(e *env) error {
 	return l.done()
 }
 
-
 // purgeHolder names this process in the purge's lease.
 func purgeHolder() string {
 	host, _ := os.Hostname()
