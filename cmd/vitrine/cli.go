@@ -48,6 +48,7 @@ type UserCmd struct {
 	Create UserCreateCmd `cmd:"" help:"Create a user."`
 	Update UserUpdateCmd `cmd:"" help:"Rename, disable or enable a user, or link their OAuth subject."`
 	List   UserListCmd   `cmd:"" help:"List every user."`
+	Delete UserDeleteCmd `cmd:"" help:"Erase a person: memberships, tokens, apps and sessions end, name and email go; their audit events stay under their id."`
 
 	SetPassword UserSetPasswordCmd `cmd:"" name:"set-password" help:"Set a user's password, read from standard input (or asked for on a terminal)."`
 	Invite      UserInviteCmd      `cmd:"" help:"Print a one-time, expiring link where a user sets their password."`

@@ -152,3 +152,24 @@ func purgeEvery(ctx context.Context, p *service.Purger, every time.Duration, log
 		}
 	}
 }
+
+// UserDeleteCmd erases a person.
+type UserDeleteCmd struct {
+	Email string `arg:"" help:"The person's email."`
+	JSON  bool   `name:"json" help:"Print the result as one JSON object."`
+}
+
+// Run erases the user: refused while they are a company's only owner.
+func (c *UserDeleteCmd) Run(e *env) error {
+	db, svc, err := e.open(nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, err := svc.Operator().Command("vitrine user delete").DeleteUser(e.ctx, c.Email)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, map[string]any{"id": u.ID, "deleted": true},
+		"Deleted user %s: memberships, tokens, apps and sessions ended, name and email erased; their events stay under this id", u.ID)
+}
