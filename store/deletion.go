@@ -106,6 +106,15 @@ func (db *DB) PurgeTenantStep(ctx context.Context, tenantID string, now time.Tim
 	if !validIDs(tenantID) {
 		return 0, false, vitrine.NotFound("Tenant")
 	}
+	// The tables are read before the write, outside its lock: the write
+	// transaction holds SQLite's one writer for its batch alone.
+	var tables []purgeTable
+	if err := db.d.Read(ctx, operator, func(c sqldb.Conn) (err error) {
+		tables, err = db.purgeTables(ctx, c)
+		return err
+	}); err != nil {
+		return 0, false, fmt.Errorf("purge tenant %s: %w", tenantID, err)
+	}
 	err = db.d.Write(ctx, operator, func(c sqldb.Conn) error {
 		var (
 			slug, name, by string
@@ -133,10 +142,6 @@ func (db *DB) PurgeTenantStep(ctx context.Context, tenantID string, now time.Tim
 		if _, err := c.Exec(ctx, `INSERT INTO deleted_tenants (id, slug, name, requested_at, requested_by, purge_started_at)
 			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
 			tenantID, slug, name, vitrine.Timestamp(utcTime(asked)), by, vitrine.Timestamp(now)); err != nil {
-			return err
-		}
-		tables, err := db.purgeTables(ctx, c)
-		if err != nil {
 			return err
 		}
 		for _, t := range tables {
