@@ -52,7 +52,10 @@ func TestPurgeUnderLoad(t *testing.T) {
 			}
 			return out
 		}
-		deadline := func(d time.Duration) func() bool { end := time.Now().Add(d); return func() bool { return time.Now().After(end) } }
+		deadline := func(d time.Duration) func() bool {
+			end := time.Now().Add(d)
+			return func() bool { return time.Now().After(end) }
+		}
 		quiet := measure(deadline(5 * time.Second))
 
 		if _, err := svc.Operator().DeleteTenant(ctx, "technova", 0); err != nil {
