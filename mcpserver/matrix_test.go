@@ -59,6 +59,10 @@ var allowed = map[string][]string{
 	"get_translations":     {"owner", "admin", "member", "viewer", "custom"},
 	"translate_product":    {"owner", "admin", "member", "custom"},
 	"translate_category":   {"owner", "admin"},
+	// The owner's call schedules the company's deletion, and the next
+	// brings it back.
+	"delete_tenant":  {"owner"},
+	"restore_tenant": {"owner"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact
