@@ -90,10 +90,10 @@ type ProductQuery struct {
 	// each field untranslated there its own, and the text query in that
 	// locale's language; in the filter's one form, canonical, and empty
 	// for the company's default.
-	Locale LocaleTag `json:"locale,omitempty"`
+	Locale LocaleTag `json:"-"`
 	// Untranslated keeps the products with a translatable field that has
 	// no translation in that locale, or an outdated one.
-	Untranslated LocaleTag `json:"untranslated,omitempty"`
+	Untranslated LocaleTag `json:"-"`
 }
 
 // QueryText is a text a product filter compares: its query, a tag, a
