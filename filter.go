@@ -34,7 +34,7 @@ const MaxFilterCategories = 20
 // a ProductQuery to service/catalog.
 type ProductFilter struct {
 	q        ProductQuery
-	words    []string
+	terms    []QueryTerm
 	sku      string
 	min, max *int64
 	since    *time.Time
@@ -46,22 +46,58 @@ type ProductFilter struct {
 // the filter's own: read them, never write them.
 func (f ProductFilter) Query() ProductQuery { return f.q }
 
-// Words are the terms of the query (QueryWords: its words less stop
-// words, stemmed): a product matches when what search covers of it holds
-// a word starting with each.
-func (f ProductFilter) Words() []string { return f.words }
+// Words are the stems of the query's terms (QueryWords: its words less
+// stop words, stemmed): a product matches each term when what search
+// covers of it holds a word starting with the stem, or with another of
+// the term's alternatives (Terms).
+func (f ProductFilter) Words() []string {
+	var ws []string
+	for _, t := range f.terms {
+		ws = append(ws, t.Stem())
+	}
+	return ws
+}
 
-// WithWordsOf returns f searching only those of its words that keep says
-// (the store's reading of a phrase no product matches whole): never a
-// word that is not the query's.
+// Terms are the terms of the query, each with its alternatives: a
+// product matches the query when it matches every term. Read them, never
+// write them.
+func (f ProductFilter) Terms() []QueryTerm { return f.terms }
+
+// WithWordsOf returns f searching only those of its terms that keep says
+// (the store's reading of a phrase no product matches whole; w is the
+// term's stem): never a word that is not the query's.
 func (f ProductFilter) WithWordsOf(keep func(i int, w string) bool) ProductFilter {
-	var words []string
-	for i, w := range f.words {
-		if keep(i, w) {
-			words = append(words, w)
+	var terms []QueryTerm
+	for i, t := range f.terms {
+		if keep(i, t.Stem()) {
+			terms = append(terms, t)
 		}
 	}
-	f.words = words
+	f.terms = terms
+	return f
+}
+
+// Expand returns f with the alternatives e gives each of its terms added
+// (at most MaxAlternatives a term; none of kind MatchExact or MatchStem,
+// which the query's words are, and none already there): the synonyms a
+// company taught, the catalog's words a typo away.
+func (f ProductFilter) Expand(e Expander) ProductFilter {
+	terms := make([]QueryTerm, len(f.terms))
+	for i, t := range f.terms {
+		t.Alternatives = slices.Clone(t.Alternatives)
+		added := 0
+		for _, a := range e(t) {
+			a.Prefix = Fold(a.Prefix)
+			if a.Kind <= MatchStem || a.Prefix == "" || added == MaxAlternatives ||
+				slices.ContainsFunc(t.Alternatives, func(b Alternative) bool { return b.Prefix == a.Prefix }) {
+				continue
+			}
+			t.Alternatives = append(t.Alternatives, a)
+			added++
+		}
+		terms[i] = t
+	}
+	f.terms = terms
 	return f
 }
 
@@ -98,23 +134,33 @@ func (f ProductFilter) WithoutFacets() ProductFilter {
 	return f
 }
 
-// QueryWords checks a text query's length and words, and returns its
-// terms as the catalog's language reads them (Analyzer.QueryTerms): none
-// for a text without a letter or a digit; a ValidationError for one of
-// stop words alone. The catalog's language is its company's default
-// locale's: every company's is DefaultLocale until companies name theirs.
+// QueryWords returns the stems of a query's QueryTermsOf.
 func QueryWords(query string) ([]string, error) {
+	terms, err := QueryTermsOf(query)
+	var words []string
+	for _, t := range terms {
+		words = append(words, t.Stem())
+	}
+	return words, err
+}
+
+// QueryTermsOf checks a text query's length and words, and returns its
+// terms as the catalog's language reads them (Analyzer.Terms): none for a
+// text without a letter or a digit; a ValidationError for one of stop
+// words alone. The catalog's language is its company's default locale's:
+// every company's is DefaultLocale until companies name theirs.
+func QueryTermsOf(query string) ([]QueryTerm, error) {
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
 		return nil, Invalid("query", "query is %d characters long; the limit is %d", n, MaxQueryLength)
 	}
-	words, stopOnly := AnalyzerFor(DefaultLocale).QueryTerms(query)
+	terms, stopOnly := AnalyzerFor(DefaultLocale).Terms(query)
 	if stopOnly {
 		return nil, Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", Words(query)[0])
 	}
-	if len(words) > MaxSearchWords {
-		return nil, Invalid("query", "query holds %d different words; the limit is %d", len(words), MaxSearchWords)
+	if len(terms) > MaxSearchWords {
+		return nil, Invalid("query", "query holds %d different words; the limit is %d", len(terms), MaxSearchWords)
 	}
-	return words, nil
+	return terms, nil
 }
 
 // NewProductFilter checks the query's fields that need no storage, in the
@@ -132,9 +178,9 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 	query := string(q.Query)
 	var err error
 	sort := SortName
-	if f.words, err = QueryWords(query); err != nil {
+	if f.terms, err = QueryTermsOf(query); err != nil {
 		return f, err
-	} else if len(f.words) > 0 {
+	} else if len(f.terms) > 0 {
 		sort = SortRelevance
 		f.sku = SKUKey(strings.TrimSpace(query))
 	} else if strings.TrimSpace(query) != "" {
@@ -233,7 +279,7 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 		if !slices.Contains(ProductSorts, q.Sort) {
 			return f, Invalid("sort", "sort must be one of %s; got %q", Quoted(ProductSorts), q.Sort)
 		}
-		if q.Sort == SortRelevance && len(f.words) == 0 {
+		if q.Sort == SortRelevance && len(f.terms) == 0 {
 			return f, Invalid("sort", "sort \"relevance\" needs a query")
 		}
 		sort = q.Sort
@@ -291,7 +337,7 @@ func (f ProductFilter) Canonical() []byte {
 	for k, v := range q.Attributes {
 		attributes[k] = AttributeString(v)
 	}
-	line("words", f.words...)
+	line("words", f.Words()...)
 	line("sku", f.sku)
 	line("status", string(q.Status))
 	line("tags", tags...)

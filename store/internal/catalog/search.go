@@ -3,11 +3,13 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
@@ -34,11 +36,12 @@ var SearchMemberMatches = 5000
 // its words.
 type wordSearch struct {
 	// match returns the condition, with its arguments added to q, that a
-	// product's words of column ("name_words" or "search") hold a word
-	// starting with each of the search's words. drive says that the query
-	// should find its products through this condition, if it narrows them
-	// most; otherwise it only checks the products found some other way.
-	match func(q *base.QueryBuilder, column string, drive bool) string
+	// product's words of column ("name_words" or "search") hold, for each
+	// of the search's terms, a word starting with one of its prefixes of
+	// level up to level (searchLevels). drive says that the query should
+	// find its products through this condition, if it narrows them most;
+	// otherwise it only checks the products found some other way.
+	match func(q *base.QueryBuilder, column string, level int, drive bool) string
 	// from returns the table a query reads when its matches of column
 	// narrow it most: "products", or the same with a hint of how to reach
 	// them fastest.
@@ -65,11 +68,16 @@ type wordSearch struct {
 // then reads the sort's index alone, a product's row only when it
 // matches. Both plans see the same words (vitrine.Words, space-separated,
 // in the index and in the row), so both find the same products.
-func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, names bool) (wordSearch, error) {
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, levels searchLevels, names bool) (wordSearch, error) {
+	words := levels.top()
 	fts := func(column, suffix string) string {
 		t := make([]string, len(words))
-		for i, w := range words {
-			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+		for i, ps := range words {
+			alts := make([]string, len(ps))
+			for j, w := range ps {
+				alts[j] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+			}
+			t[i] = "(" + strings.Join(alts, " OR ") + ")"
 		}
 		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
 	}
@@ -152,7 +160,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 		list = string(b)
 	}
 	return wordSearch{
-		match: func(q *base.QueryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
 			conds := make([]string, 0, len(words)+1)
 			switch {
 			case !drive:
@@ -160,13 +168,21 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 			case rare:
 				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.Arg(list)+`))`)
 			case column == "name_words" && rareNames:
-				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+				cond := `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+				if level >= len(levels)-1 {
+					return cond
+				}
+				conds = append(conds, cond)
 			case members || column == "name_words" && nameMembers:
 				// +rowid: a term the walk checks, not one it reads by.
 				conds = append(conds, `+rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH `+q.Arg(fts(column, "*"))+`)`)
 			}
-			for _, w := range words {
-				conds = append(conds, `instr(' ' || `+column+`, `+q.Arg(" "+w)+`) > 0`)
+			for _, ps := range levels.at(level) {
+				alts := make([]string, len(ps))
+				for i, w := range ps {
+					alts[i] = `instr(' ' || ` + column + `, ` + q.Arg(" "+w) + `) > 0`
+				}
+				conds = append(conds, "("+strings.Join(alts, " OR ")+")")
 			}
 			return "(" + strings.Join(conds, " AND ") + ")"
 		},
@@ -189,49 +205,68 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
-func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string, _ bool) (wordSearch, error) {
-	terms := make([]string, len(words))
-	for i, w := range words {
-		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, levels searchLevels, _ bool) (wordSearch, error) {
+	tsquery := func(terms [][]string) string {
+		ts := make([]string, len(terms))
+		for i, ps := range terms {
+			alts := make([]string, len(ps))
+			for j, w := range ps {
+				alts[j] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
+			}
+			ts[i] = "(" + strings.Join(alts, " | ") + ")"
+		}
+		return strings.Join(ts, " & ")
 	}
-	query := strings.Join(terms, " & ")
+	// ranges is the condition that a row of product_words holds a word
+	// starting with one of ps.
+	ranges := func(q *base.QueryBuilder, ps []string) string {
+		rs := make([]string, len(ps))
+		for i, w := range ps {
+			rs[i] = `word >= ` + q.Arg(w) + ` AND word < ` + q.Arg(prefixEnd(w))
+		}
+		return "(" + strings.Join(rs, " OR ") + ")"
+	}
 	type rarest struct {
-		word  string
+		term  []string
 		count int
 	}
 	rare := map[string]rarest{}
 	for _, column := range []string{"search", "name_words"} {
-		if r := rare["search"]; column == "name_words" && r.word != "" {
+		if r := rare["search"]; column == "name_words" && r.term != nil {
 			rare[column] = r // a name's words are among the product's: as rare, or rarer
 			break
 		}
 		best := rarest{count: SelectiveMatches}
-		for _, w := range words {
-			var n int
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
-				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
-				tenantID, w, prefixEnd(w)).Scan(&n)
-			if err != nil {
-				return wordSearch{}, err
+		for _, ps := range levels.top() {
+			n := 0
+			for _, w := range ps {
+				var k int
+				err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
+					WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
+					tenantID, w, prefixEnd(w)).Scan(&k)
+				if err != nil {
+					return wordSearch{}, err
+				}
+				n += k
 			}
 			if n < best.count {
-				best = rarest{w, n}
+				best = rarest{ps, n}
 			}
 		}
 		rare[column] = best
 	}
 	return wordSearch{
-		match: func(q *base.QueryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
 			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.Arg(query) + `::tsquery`
-			if r := rare[column]; drive && r.word != "" {
+			cond := tsv + ` @@ ` + q.Arg(tsquery(levels.at(level))) + `::tsquery`
+			if r := rare[column]; drive && r.term != nil {
 				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.Arg(tenantID) +
-					` AND word >= ` + q.Arg(r.word) + ` AND word < ` + q.Arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
+					` AND ` + ranges(q, r.term) + inName(column) + `) AND ` + cond
 			}
 			return cond
 		},
 		from: func(string) string { return "products" },
-		few:  rare["search"].word != "",
+		few:  rare["search"].term != nil,
 	}, nil
 }
 
@@ -255,4 +290,40 @@ func prefixEnd(w string) string {
 		return w + string(unicode.MaxRune) // w ends in the last code point: no word does
 	}
 	return w[:len(w)-size] + string(next)
+}
+
+// searchLevels are a search's terms by the level of their alternatives
+// (vitrine.MatchKind.Level): at each level, each term's prefixes up to
+// it. A product matches the search when it matches at the last level.
+type searchLevels [vitrine.MatchLevels][][]string
+
+// levelsOf returns the levels of f's terms.
+func levelsOf(f vitrine.ProductFilter) searchLevels {
+	var ls searchLevels
+	for l := range ls {
+		for _, t := range f.Terms() {
+			ls[l] = append(ls[l], t.Prefixes(l))
+		}
+	}
+	return ls
+}
+
+// top returns the terms at the last level: what a product must match.
+func (ls searchLevels) top() [][]string { return ls[len(ls)-1] }
+
+// at returns the terms at level (the last one past it).
+func (ls searchLevels) at(level int) [][]string { return ls[min(level, len(ls)-1)] }
+
+// adds reports whether level l finds products that the level before does
+// not: its terms are not the same.
+func (ls searchLevels) adds(l int) bool {
+	if l == 0 {
+		return true
+	}
+	for i, ps := range ls[l] {
+		if !slices.Equal(ps, ls[l-1][i]) {
+			return true
+		}
+	}
+	return false
 }

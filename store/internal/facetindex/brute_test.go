@@ -140,13 +140,24 @@ func (b *brute) matches(p *Product, q Query) bool {
 	}) {
 		return false
 	}
-	for _, w := range f.Words {
-		if !slices.ContainsFunc(p.Words, func(pw string) bool { return strings.HasPrefix(pw, w) }) {
+	return holds(p.Words, f.Words)
+}
+
+// holds reports whether words hold, for each term, a word starting with
+// one of its prefixes.
+func holds(words []string, terms [][]string) bool {
+	for _, t := range terms {
+		if !slices.ContainsFunc(words, func(pw string) bool {
+			return slices.ContainsFunc(t, func(w string) bool { return strings.HasPrefix(pw, w) })
+		}) {
 			return false
 		}
 	}
 	return true
 }
+
+// holds reports whether product id's words hold each of terms.
+func (b *brute) holds(id string, terms [][]string) bool { return holds(b.products[id].Words, terms) }
 
 // match returns the filter's products, by id.
 func (b *brute) match(q Query) []string {
@@ -376,12 +387,13 @@ func (b *brute) keyOf(id string, s vitrine.ProductSort) *vitrine.ProductKey {
 
 // nameHolds reports whether the name of product id holds a word starting
 // with each of words: its name's words that are among its words.
-func (b *brute) nameHolds(id string, words []string) bool {
+func (b *brute) nameHolds(id string, words [][]string) bool {
 	p := b.products[id]
-	for _, w := range words {
-		if !slices.ContainsFunc(p.NameWords, func(nw string) bool { return slices.Contains(p.Words, nw) && strings.HasPrefix(nw, w) }) {
-			return false
+	var names []string
+	for _, nw := range p.NameWords {
+		if slices.Contains(p.Words, nw) {
+			names = append(names, nw)
 		}
 	}
-	return true
+	return holds(names, words)
 }

@@ -3,7 +3,7 @@ package facetindex
 import (
 	"bytes"
 	"cmp"
-	"strings"
+	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/vitrine/vitrine"
@@ -17,8 +17,13 @@ type Page struct {
 	After *vitrine.ProductKey
 	Limit int
 	// Skip, for a relevance page, are the products of its rank 0 (the
-	// SKU's, which the store reads by key): left out of ranks 1 and 2.
+	// SKU's, which the store reads by key): left out of the other ranks.
 	Skip []string
+	// Levels, for a relevance page, are the query's terms by the level of
+	// their alternatives (vitrine.MatchKind.Level; each term's prefixes up
+	// to that level, the last level's the filter's Words): its ranks.
+	// Nil: one level, the filter's Words.
+	Levels [][][]string
 }
 
 // order is a page's sort order as the index compares it: the column the
@@ -179,14 +184,21 @@ func (ix *Index) pageIDs(cand *roaring.Bitmap, o *order, limit int, s *scratch) 
 
 // relevancePage returns the ids of a relevance page of cand, the products
 // holding the query's words, and the rank of each, as the store's search
-// ranks them past its rank 0 (the SKU's product, p.Skip): rank 1, those
-// whose name holds a word starting with each of words, then rank 2, the
-// others, each in the order of names (then ids) after the cursor when it
-// is of that rank, from the first otherwise (a cursor of rank 2 leaves no
-// rank 1). False when words are none or the cursor's id is no UUID.
-func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *scratch) ([]string, []int, bool) {
+// ranks them past its rank 0 (the SKU's product, p.Skip): by level l of
+// p.Levels (the word as written, its stem or synonym, a typo), the
+// products matching every term at that level and at none before it, rank
+// 1+2l those whose name holds a word starting with one of each term's
+// prefixes, then rank 2+2l the others, each rank in the order of names
+// (then ids) after the cursor when it is of that rank, from the first
+// otherwise (a cursor leaves the ranks before its own). False when words
+// are none or the cursor's id is no UUID.
+func (ix *Index) relevancePage(cand *roaring.Bitmap, words [][]string, p Page, s *scratch) ([]string, []int, bool) {
 	if len(words) == 0 || p.Limit <= 0 {
 		return nil, nil, false
+	}
+	levels := p.Levels
+	if len(levels) == 0 {
+		levels = [][][]string{words}
 	}
 	first := 1
 	if p.After != nil {
@@ -200,33 +212,53 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 			}
 		}
 	}
-	// The candidates by rank: rank 1 by the names' postings or each
-	// one's name words read from its record; rank 2 the others, found
-	// only when the page reaches it.
-	base := cand
+	// The candidates by level, those of the earlier levels taken out; at
+	// each, those whose name matches by the names' postings or each
+	// one's name words read from its record; the others found only when
+	// the page reaches them.
+	rest := cand
 	if len(skip) > 0 {
-		base = cand.Clone()
+		rest = cand.Clone()
 		for _, o := range skip {
-			base.Remove(o)
+			rest.Remove(o)
 		}
 	}
-	ranks := [3]*roaring.Bitmap{nil, ix.nameMatches(base, words, s), nil}
 	ids, rs := []string{}, []int{}
-	for rank := first; rank <= 2 && len(ids) < p.Limit; rank++ {
-		q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
-		if p.After != nil && p.After.Rank == rank {
-			q.After = p.After
+	for l, terms := range levels {
+		if len(ids) >= p.Limit || rest.IsEmpty() {
+			break
 		}
-		o, ok := ix.orderOf(q)
-		if !ok {
-			return nil, nil, false
+		at := rest
+		if l < len(levels)-1 {
+			at = rest.Clone()
+			for _, t := range terms {
+				if at = ix.matchWord(at, t, s); at.IsEmpty() {
+					break
+				}
+			}
+			rest = roaring.AndNot(rest, at)
 		}
-		if rank == 2 {
-			ranks[2] = roaring.AndNot(base, ranks[1])
+		if 2+2*l < first {
+			continue
 		}
-		s.top = ix.page(ranks[rank], &o, q.Limit, s.top)
-		for _, o := range s.top {
-			ids, rs = append(ids, uuidString(ix.ids[o])), append(rs, rank)
+		names := ix.nameMatches(at, terms, s)
+		for rank := max(first, 1+2*l); rank <= 2+2*l && len(ids) < p.Limit; rank++ {
+			q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
+			if p.After != nil && p.After.Rank == rank {
+				q.After = p.After
+			}
+			o, ok := ix.orderOf(q)
+			if !ok {
+				return nil, nil, false
+			}
+			among := names
+			if rank == 2+2*l {
+				among = roaring.AndNot(at, names)
+			}
+			s.top = ix.page(among, &o, q.Limit, s.top)
+			for _, o := range s.top {
+				ids, rs = append(ids, uuidString(ix.ids[o])), append(rs, rank)
+			}
 		}
 	}
 	return ids, rs, true
@@ -238,13 +270,15 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 // starts, or, when those terms cost more than the candidates, each
 // candidate's name words read from its record (nameHolds). namePlan
 // forces one.
-func (ix *Index) nameMatches(cand *roaring.Bitmap, words []string, s *scratch) *roaring.Bitmap {
+func (ix *Index) nameMatches(cand *roaring.Bitmap, words [][]string, s *scratch) *roaring.Bitmap {
 	walk := namePlan == 1
 	if namePlan == 0 {
 		terms := 0
-		for _, w := range words {
-			if w != "" {
-				terms += ix.words.count(w)
+		for _, ws := range words {
+			for _, w := range ws {
+				if w != "" {
+					terms += ix.words.count(w)
+				}
 			}
 		}
 		walk = float64(cand.GetCardinality())*nameWalkNs < float64(terms)*nameTermNs
@@ -253,11 +287,11 @@ func (ix *Index) nameMatches(cand *roaring.Bitmap, words []string, s *scratch) *
 		return ix.keep(cand, s, func(o uint32) bool { return ix.nameHolds(o, words, &s.v.names) })
 	}
 	out := cand.Clone()
-	for _, w := range words {
-		if w == "" {
+	for _, ws := range words {
+		if slices.Contains(ws, "") {
 			continue // held by any name
 		}
-		ix.andPrefix(out, w, &ix.words.names, s)
+		ix.andPrefix(out, ws, &ix.words.names, s)
 		if out.IsEmpty() {
 			break
 		}
@@ -275,18 +309,18 @@ const (
 // word starting with each of words, as the store's name_words match: a
 // word "" is held by any. It reads the name's words alone, after the
 // name's key at the record's start, into names.
-func (ix *Index) nameHolds(o uint32, words []string, names *[]uint32) bool {
+func (ix *Index) nameHolds(o uint32, words [][]string, names *[]uint32) bool {
 	r := reader{b: ix.pool, i: int(ix.rec[o])}
 	r.i += r.int()
 	*names = r.sorted((*names)[:0], r.int())
 next:
-	for _, w := range words {
+	for _, ws := range words {
 		for _, id := range *names {
-			if strings.HasPrefix(ix.words.text(id), w) {
+			if startsWithAny(ix.words.text(id), ws) {
 				continue next
 			}
 		}
-		if w != "" {
+		if !slices.Contains(ws, "") {
 			return false
 		}
 	}

@@ -175,7 +175,13 @@ func randomFilter(rng *rand.Rand, b *brute) Query {
 	}
 	if rng.IntN(4) == 0 {
 		for range 1 + rng.IntN(2) {
-			f.Words = append(f.Words, pick(rng, rQuery))
+			// A term's alternatives: its word, now and then a stem, a
+			// synonym or a typo.
+			t := []string{pick(rng, rQuery)}
+			for rng.IntN(3) == 0 {
+				t = append(t, pick(rng, rQuery))
+			}
+			f.Words = append(f.Words, t)
 		}
 	}
 	return q
@@ -286,25 +292,46 @@ func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *bru
 	if len(want) > 0 && rng.IntN(2) == 0 {
 		skip = []string{pick(rng, want)}
 	}
-	var ranked [3][]string
+	// The levels: each term's first alternative, its first two, all
+	// (or, now and then, the one level of the words).
+	var levels [][][]string
+	if rng.IntN(4) != 0 {
+		for l := 1; l <= 3; l++ {
+			var terms [][]string
+			for _, t := range q.Filter.Words {
+				if l < 3 {
+					t = t[:min(l, len(t))]
+				}
+				terms = append(terms, t)
+			}
+			levels = append(levels, terms)
+		}
+	}
+	var ranked [7][]string
 	for _, id := range want {
 		if slices.Contains(skip, id) {
 			continue
 		}
-		r := 2
-		if b.nameHolds(id, q.Filter.Words) {
-			r = 1
+		r := 0
+		for l, terms := range append(levels, q.Filter.Words)[:max(len(levels), 1)] {
+			if b.holds(id, terms) {
+				r = 2 + 2*l
+				if b.nameHolds(id, terms) {
+					r--
+				}
+				break
+			}
 		}
 		ranked[r] = append(ranked[r], id)
 	}
 	var wantIDs []string
 	var wantRanks []int
-	for r := 1; r <= 2; r++ {
+	for r := 1; r <= 6; r++ {
 		for _, id := range b.page(ranked[r], Page{Sort: vitrine.SortName, Limit: len(ranked[r])}) {
 			wantIDs, wantRanks = append(wantIDs, id), append(wantRanks, r)
 		}
 	}
-	p := Page{Sort: vitrine.SortRelevance, Limit: 1 + rng.IntN(7), Skip: skip}
+	p := Page{Sort: vitrine.SortRelevance, Limit: 1 + rng.IntN(7), Skip: skip, Levels: levels}
 	if rng.IntN(4) == 0 {
 		p.After = &vitrine.ProductKey{Rank: 0, ID: randomID(rng)}
 	}

@@ -2,6 +2,7 @@ package facetindex
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -264,46 +265,81 @@ func (ix *Index) keep(cand *roaring.Bitmap, s *scratch, fn func(o uint32) bool) 
 	return out
 }
 
-// matchWord keeps the products of cand holding a word that starts with w:
-// by each one's words when they are few, else by the union of the terms
-// starting with w.
-func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.Bitmap {
-	if w == "" {
+// matchWord keeps the products of cand holding a word that starts with
+// one of ws: by each one's words when they are few, else by the union of
+// the terms starting with them.
+func (ix *Index) matchWord(cand *roaring.Bitmap, ws []string, s *scratch) *roaring.Bitmap {
+	if slices.Contains(ws, "") {
 		return cand
 	}
 	walk := wordPlan == 1
 	if wordPlan == 0 {
-		walk = float64(cand.GetCardinality())*wordWalkNs < float64(ix.words.count(w))*termNs
+		terms := 0
+		for _, w := range ws {
+			terms += ix.words.count(w)
+		}
+		walk = float64(cand.GetCardinality())*wordWalkNs < float64(terms)*termNs
 	}
 	if walk {
 		return ix.keep(cand, s, func(o uint32) bool {
 			ix.decode(o, &s.v, withWords)
 			// The words are sorted by id, not text: each is checked.
 			for _, id := range s.v.words {
-				if len(ix.words.text(id)) >= len(w) && ix.words.text(id)[:len(w)] == w {
+				if startsWithAny(ix.words.text(id), ws) {
 					return true
 				}
 			}
 			return false
 		})
 	}
-	ix.andPrefix(cand, w, &ix.words.post, s)
+	ix.andPrefix(cand, ws, &ix.words.post, s)
 	return cand
 }
 
+// startsWithAny reports whether t starts with one of ps.
+func startsWithAny(t string, ps []string) bool {
+	for _, p := range ps {
+		if len(t) >= len(p) && t[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
 // andPrefix intersects bm with the union of post's products of the terms
-// that start with w.
-func (ix *Index) andPrefix(bm *roaring.Bitmap, w string, post *postings, s *scratch) {
+// that start with one of ws.
+func (ix *Index) andPrefix(bm *roaring.Bitmap, ws []string, post *postings, s *scratch) {
 	s.one, s.bms = s.one[:0], s.bms[:0]
-	ix.words.prefix(w, func(id uint32) bool {
-		s.one, s.bms = post.collect(id, s.one, s.bms)
-		return true
-	})
+	for _, w := range shortest(ws) {
+		ix.words.prefix(w, func(id uint32) bool {
+			s.one, s.bms = post.collect(id, s.one, s.bms)
+			return true
+		})
+	}
 	if len(s.one) == 0 && len(s.bms) == 1 {
 		bm.And(s.bms[0])
 		return
 	}
 	bm.And(union(s.one, s.bms))
+}
+
+// shortest returns ws without those another starts, so that no term's
+// products are united twice.
+func shortest(ws []string) []string {
+	if len(ws) < 2 {
+		return ws
+	}
+	var out []string
+next:
+	for i, w := range ws {
+		for j, o := range ws {
+			if j != i && strings.HasPrefix(w, o) && (len(w) > len(o) || j < i) {
+				continue next
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // The costs the plans of a word weigh, in nanoseconds (BenchmarkWordPlans).
@@ -397,9 +433,22 @@ type Terms struct {
 	Attributes          map[string]any
 	OnSale, InStock     *bool
 	Currency            vitrine.CurrencyCode
-	Words               []string
+	// Words are the query's terms, each by its alternatives' prefixes: a
+	// product matches a term when one of its words starts with one of
+	// them (vitrine.QueryTerm.Prefixes, at the highest level).
+	Words               [][]string
 	MinMinor, MaxMinor  *int64
 	Since               *time.Time
+}
+
+// Prefixes returns the prefixes of f's terms' alternatives up to level,
+// term by term.
+func Prefixes(f vitrine.ProductFilter, level int) [][]string {
+	var out [][]string
+	for _, t := range f.Terms() {
+		out = append(out, t.Prefixes(level))
+	}
+	return out
 }
 
 // TermsOf returns the terms of f.
@@ -407,5 +456,5 @@ func TermsOf(f vitrine.ProductFilter) Terms {
 	q := f.Query()
 	return Terms{Status: q.Status, Vendor: q.Vendor, ProductType: q.ProductType, Tags: q.Tags, CategoryID: q.CategoryID,
 		Options: q.Options, Attributes: q.Attributes, OnSale: q.OnSale, InStock: q.InStock, Currency: q.Currency,
-		Words: f.Words(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
+		Words: Prefixes(f, vitrine.MatchLevels-1), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
 }
