@@ -436,9 +436,9 @@ type Terms struct {
 	// Words are the query's terms, each by its alternatives' prefixes: a
 	// product matches a term when one of its words starts with one of
 	// them (vitrine.QueryTerm.Prefixes, at the highest level).
-	Words               [][]string
-	MinMinor, MaxMinor  *int64
-	Since               *time.Time
+	Words              [][]string
+	MinMinor, MaxMinor *int64
+	Since              *time.Time
 }
 
 // Prefixes returns the prefixes of f's terms' alternatives up to level,
