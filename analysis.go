@@ -86,21 +86,18 @@ func (a *Analyzer) Stem(w string) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// QueryTerms returns the stems of a query's Terms.
+// QueryTerms returns the terms of a query: its Words less the stop words,
+// each stemmed, each once, without those that another term starts with,
+// in their order. stopOnly says that the query held words, every one a
+// stop word (a query the caller refuses: it would match everything).
 func (a *Analyzer) QueryTerms(query string) (terms []string, stopOnly bool) {
-	ts, stopOnly := a.Terms(query)
-	for _, t := range ts {
-		terms = append(terms, t.Stem())
-	}
+	terms, _, stopOnly = a.TermsWritten(query)
 	return terms, stopOnly
 }
 
-// Terms returns the terms of a query: its Words less the stop words, each
-// with its stem, each once, without those whose stem another term's
-// starts with, in their order. stopOnly says that the query held words,
-// every one a stop word (a query the caller refuses: it would match
-// everything).
-func (a *Analyzer) Terms(query string) (terms []QueryTerm, stopOnly bool) {
+// TermsWritten returns QueryTerms' terms and, for each, the word it is
+// the stem of, as written (folded).
+func (a *Analyzer) TermsWritten(query string) (terms, written []string, stopOnly bool) {
 	ws := Words(query)
 	var kept, stems []string
 	for _, w := range ws {
@@ -109,13 +106,9 @@ func (a *Analyzer) Terms(query string) (terms []QueryTerm, stopOnly bool) {
 		}
 	}
 	for _, i := range prefixFreeIndexes(stems) {
-		t := QueryTerm{Word: kept[i], Alternatives: []Alternative{{Prefix: kept[i], Kind: MatchExact}}}
-		if stems[i] != kept[i] {
-			t.Alternatives = append(t.Alternatives, Alternative{Prefix: stems[i], Kind: MatchStem})
-		}
-		terms = append(terms, t)
+		terms, written = append(terms, stems[i]), append(written, kept[i])
 	}
-	return terms, len(ws) > 0 && len(kept) == 0
+	return terms, written, len(ws) > 0 && len(kept) == 0
 }
 
 func stopSet(words string) map[string]bool {

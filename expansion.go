@@ -1,106 +1,28 @@
 package vitrine
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// MatchKind is how a product's word matches a word of a query: the word
-// as written, its stem, a synonym the company taught, or a word of the
-// catalog a typo or two away. A search ranks the kinds by their Level.
-type MatchKind uint8
+// MatchTypo: a word of the catalog a typo or two away from the query's
+// (Typos); the store adds these alternatives itself (ProductFilter.WithTypos).
+const MatchTypo = MatchSynonym + 1
 
-// The kinds of match, from the closest.
-const (
-	MatchExact MatchKind = iota
-	MatchStem
-	MatchSynonym
-	MatchTypo
-)
-
-// MatchLevels is the number of levels the kinds rank at (Level).
+// MatchLevels is the number of levels a relevance search ranks matches
+// at: 0 the query's words as written, 1 their stems and synonyms (a
+// clause's own terms and its alternatives of kind MatchSynonym), 2 typos.
 const MatchLevels = 3
 
-// Level is the kind's place in a search's rank: 0 the word as written,
-// 1 a stem or a synonym, 2 a typo.
+// Level is the alternative kind's level (MatchLevels).
 func (k MatchKind) Level() int {
-	switch k {
-	case MatchExact:
-		return 0
-	case MatchStem, MatchSynonym:
-		return 1
+	if k == MatchTypo {
+		return 2
 	}
-	return 2
+	return 1
 }
-
-func (k MatchKind) String() string {
-	return [...]string{"exact", "stem", "synonym", "typo"}[min(int(k), 3)]
-}
-
-// Alternative is a form a product's word takes to match a query's word:
-// a product's word (vitrine.Words) matches when it starts with Prefix.
-type Alternative struct {
-	Prefix string
-	Kind   MatchKind
-}
-
-// QueryTerm is a word of a query and the alternatives that match it: the
-// word itself first (MatchExact), then its stem when shorter, then what an
-// Expander added (synonyms, typos). A product matches the term when one
-// of its words starts with one of the alternatives' prefixes.
-type QueryTerm struct {
-	// Word is the query's word, folded (Fold).
-	Word         string
-	Alternatives []Alternative
-}
-
-// Stem is the prefix the term's stem matches by: its shortest of kind
-// MatchExact or MatchStem.
-func (t QueryTerm) Stem() string {
-	s := t.Word
-	for _, a := range t.Alternatives {
-		if a.Kind <= MatchStem && len(a.Prefix) < len(s) {
-			s = a.Prefix
-		}
-	}
-	return s
-}
-
-// Prefixes returns the prefixes of the term's alternatives of level up
-// to level, each once, without those that another starts (a product's
-// word that starts with "camiseta" starts with "camiset"), in their order.
-func (t QueryTerm) Prefixes(level int) []string {
-	var ps []string
-	for _, a := range t.Alternatives {
-		if a.Kind.Level() <= level && a.Prefix != "" {
-			ps = append(ps, a.Prefix)
-		}
-	}
-	return shortestPrefixes(ps)
-}
-
-// shortestPrefixes returns ps each once, without those that another
-// starts, in their order.
-func shortestPrefixes(ps []string) []string {
-	out := ps[:0:0]
-next:
-	for i, p := range ps {
-		for j, o := range ps {
-			if j != i && strings.HasPrefix(p, o) && (len(p) > len(o) || j < i) {
-				continue next
-			}
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-// An Expander returns alternatives of a query's term (synonyms the
-// company taught, words of the catalog a typo away), each a folded
-// prefix of the kind it says; ProductFilter.Expand adds them. It is the
-// one seam through which a search learns other forms of a word.
-type Expander func(t QueryTerm) []Alternative
 
 // Typos returns the number of typos a search forgives in the folded word
 // w, as Algolia does: one from 4 characters, two from 8; none in a word
@@ -118,6 +40,69 @@ func Typos(w string) int {
 	return 0
 }
 
-// MaxAlternatives bounds the alternatives an Expander adds to a term: each
-// costs the search a condition on the products it reads.
-const MaxAlternatives = 16
+// MaxTypoPrefixes bounds the typo alternatives of one query word.
+const MaxTypoPrefixes = 8
+
+// Written are the query's words as written (folded), one for each of
+// Words: Written()[i] is the word whose stem is Words()[i].
+func (f ProductFilter) Written() []string { return f.written }
+
+// WithTypos returns f with, for each clause of one of the query's own
+// words, the prefixes typos gives that word (its stem and the word as
+// written) as alternatives of kind MatchTypo, at most MaxTypoPrefixes,
+// none already among the clause's ways: the catalog's words a typo away
+// ("braclet": bracelet). Apply it after WithExpansion, which makes the
+// clauses anew.
+func (f ProductFilter) WithTypos(typos func(stem, written string) []string) ProductFilter {
+	clauses := slices.Clone(f.Clauses())
+	for i, cl := range clauses {
+		if len(cl.Terms) != 1 {
+			continue
+		}
+		at := slices.Index(f.words, cl.Terms[0])
+		if at < 0 {
+			continue
+		}
+		cl.Alternatives = slices.Clone(cl.Alternatives)
+		n := 0
+		for _, p := range typos(f.words[at], f.written[at]) {
+			if n == MaxTypoPrefixes || p == "" || slices.ContainsFunc(cl.Ways(), func(w []string) bool { return len(w) == 1 && w[0] == p }) {
+				continue
+			}
+			cl.Alternatives = append(cl.Alternatives, Alternative{Terms: []string{p}, Kind: MatchTypo})
+			n++
+		}
+		clauses[i] = cl
+	}
+	f.clauses = clauses
+	return f
+}
+
+// Levels returns the query's clauses at each level of MatchLevels: at
+// level 0, each of the query's own words as written (for a clause of
+// several words, their stems); at level 1, the clauses with their
+// alternatives but typos; at 2, every alternative. A product matches the
+// query at a level when it matches every clause at it; at the last, it
+// matches the query.
+func (f ProductFilter) Levels() [MatchLevels][]Clause {
+	var ls [MatchLevels][]Clause
+	for _, cl := range f.Clauses() {
+		own := Clause{Terms: cl.Terms}
+		if len(cl.Terms) == 1 {
+			if at := slices.Index(f.words, cl.Terms[0]); at >= 0 && at < len(f.written) {
+				own.Terms = []string{f.written[at]}
+			}
+		}
+		ls[0] = append(ls[0], own)
+		for l := 1; l < MatchLevels; l++ {
+			c := Clause{Terms: cl.Terms}
+			for _, a := range cl.Alternatives {
+				if a.Kind.Level() <= l {
+					c.Alternatives = append(c.Alternatives, a)
+				}
+			}
+			ls[l] = append(ls[l], c)
+		}
+	}
+	return ls
+}

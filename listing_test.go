@@ -12,7 +12,7 @@ import (
 func TestCanonicalFilter(t *testing.T) {
 	yes, min, since := true, int64(1000), time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	base := func() ProductFilter {
-		return ProductFilter{terms: exactTerms("blue", "shirt"), sku: "blue shirt", q: ProductQuery{Status: ProductActive, Tags: []QueryText{"garden"},
+		return ProductFilter{words: []string{"blue", "shirt"}, sku: "blue shirt", q: ProductQuery{Status: ProductActive, Tags: []QueryText{"garden"},
 			Vendor: "Acme", Options: map[string]string{"Size": "M", "Color": "Blue"}, Attributes: map[string]any{"material": "wool", "organic": "true"},
 			InStock: &yes, Currency: "BRL", Sort: SortRelevance}, min: &min, since: &since}
 	}
@@ -31,8 +31,8 @@ func TestCanonicalFilter(t *testing.T) {
 	}
 	no, other := false, int64(1001)
 	for name, change := range map[string]func(*ProductFilter){
-		"words":         func(f *ProductFilter) { f.terms = exactTerms("blue") },
-		"words split":   func(f *ProductFilter) { f.terms = exactTerms("blue shirt") },
+		"words":         func(f *ProductFilter) { f.words = []string{"blue"} },
+		"words split":   func(f *ProductFilter) { f.words = []string{"blue shirt"} },
 		"sku":           func(f *ProductFilter) { f.sku = "blue" },
 		"status":        func(f *ProductFilter) { f.q.Status = "" },
 		"tags":          func(f *ProductFilter) { f.q.Tags = append(f.q.Tags, "summer") },
@@ -56,13 +56,4 @@ func TestCanonicalFilter(t *testing.T) {
 			t.Errorf("%s: another filter has the same form", name)
 		}
 	}
-}
-
-// exactTerms returns the terms of words, each its own stem.
-func exactTerms(words ...string) []QueryTerm {
-	var ts []QueryTerm
-	for _, w := range words {
-		ts = append(ts, QueryTerm{Word: w, Alternatives: []Alternative{{Prefix: w}}})
-	}
-	return ts
 }

@@ -33,28 +33,32 @@ func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.Pr
 // names under the same filter (without its page). The page is read by
 // keyset: it starts after f.After in the sort order, on the index that
 // leads with (tenant_id, sort column, id). No OFFSET. A relevance search
-// reads its ranks in turn: the SKU that is the query, then matches in the
-// name, then matches elsewhere. When the search's matches are few, the last
-// two ranks are read in one query.
+// reads its ranks in turn: the SKU that is the query, then, level by level
+// of the words' alternatives (as written, stems and synonyms, typos),
+// matches in the name, then matches elsewhere. When the search's matches
+// are few, the ranks past the SKU's are read in one query.
 //
 // A query whose words no product holds all of reads as its largest subset
 // of words that some product holds (see fewerWords): a shopper's phrase
 // ("gold necklace for women") finds what most of its words name rather
 // than nothing.
+//
+// A query's words forgive typos (withTypos), found once for every read of
+// the call.
 func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
-	f, err := db.withTypos(ctx, tenantID, f)
+	typos, err := db.typos(ctx, tenantID, f)
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)
 	}
-	out, err := db.findProducts(ctx, tenantID, f)
+	out, err := db.findProducts(ctx, tenantID, f, typos)
 	if err != nil || len(out.Products) > 0 || len(f.Words()) < 2 || f.Limit() <= 0 {
 		return out, err
 	}
-	fewer, ok, err := db.fewerWords(ctx, tenantID, f)
+	fewer, ok, err := db.fewerWords(ctx, tenantID, f, typos)
 	if err != nil || !ok {
 		return out, err
 	}
-	return db.findProducts(ctx, tenantID, fewer)
+	return db.findProducts(ctx, tenantID, fewer, typos)
 }
 
 // MaxWordProbes bounds the subsets of a query's words that fewerWords
@@ -69,9 +73,9 @@ const MaxWordProbes = 64
 // qualifies it), its words holding a digit always among them, up to
 // MaxWordProbes tried; false when none. Every page of the query finds the
 // same subset, as it asks the same questions of the same catalog.
-func (db *Store) fewerWords(ctx context.Context, tenantID string, f vitrine.ProductFilter) (vitrine.ProductFilter, bool, error) {
+func (db *Store) fewerWords(ctx context.Context, tenantID string, f vitrine.ProductFilter, typos func(stem, written string) []string) (vitrine.ProductFilter, bool, error) {
 	holds := func(g vitrine.ProductFilter) (bool, error) {
-		found, err := db.findProducts(ctx, tenantID, g.WithoutFacets().Page(1, nil))
+		found, err := db.findProducts(ctx, tenantID, g.WithoutFacets().Page(1, nil), typos)
 		return err == nil && len(found.Products) > 0, err
 	}
 	if f.After() != nil {
@@ -143,7 +147,7 @@ func combinations(n, k int) func(yield func([]int) bool) {
 	}
 }
 
-func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
+func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter, typos func(stem, written string) []string) (*vitrine.FoundProducts, error) {
 	out := &vitrine.FoundProducts{}
 	fq := f.Query()
 	if !base.ValidIDs(tenantID) {
@@ -156,7 +160,21 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		unit = db.d.Snapshot
 	}
 	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
-		pq := productQuery{tenantID: tenantID, f: f, levels: levelsOf(f)}
+		// The company's synonyms, in the same read: a query's words
+		// match what they find (Clauses).
+		if len(f.Words()) > 0 {
+			th, err := db.thesaurus(ctx, c, tenantID)
+			if err != nil {
+				return err
+			}
+			if th != nil {
+				f = f.WithExpansion(th)
+			}
+			if typos != nil {
+				f = f.WithTypos(typos)
+			}
+		}
+		pq := productQuery{tenantID: tenantID, f: f, levels: f.Levels()}
 		if fq.CategoryID != "" || len(fq.CategoryIDs) > 0 {
 			ids, err := db.filterCategories(ctx, c, tenantID, fq)
 			if err != nil {
@@ -293,10 +311,10 @@ func (db *Store) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, i
 }
 
 // The relevance ranks past the SKU's (rank 0): at each level of the
-// query's alternatives (vitrine.MatchKind.Level: the words as written,
-// their stems and synonyms, typos), rank 1+2×level the products whose
-// name matches every term at that level, then rank 2+2×level those
-// matching elsewhere, neither matching at a level before.
+// query's alternatives (vitrine.ProductFilter.Levels: the words as
+// written; with their stems and synonyms; with typos), rank 1+2×level the
+// products whose name matches every clause at that level, then rank
+// 2+2×level those matching elsewhere, neither matching at a level before.
 const maxRank = 2 * vitrine.MatchLevels
 
 // topLevel is the last level: a product matches the search at it.

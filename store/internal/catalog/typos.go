@@ -11,27 +11,29 @@ import (
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-// withTypos returns f with, for each of its terms that forgives typos
-// (vitrine.Typos), the prefixes of the company's words within them as
-// alternatives of kind vitrine.MatchTypo (fuzzy.Prefixes): "braclet" the
-// bracelet, "jaket" the jacket. The words are the company's facet index's
-// term dictionary when the index is at the catalog's sequence, else the
-// company's words read by SQL: the same words, so the same alternatives.
-// A term's typos never cover its stem's matches (those rank before).
-func (db *Store) withTypos(ctx context.Context, tenantID string, f vitrine.ProductFilter) (vitrine.ProductFilter, error) {
-	if !slices.ContainsFunc(f.Terms(), func(t vitrine.QueryTerm) bool { return vitrine.Typos(t.Word) > 0 }) || !base.ValidIDs(tenantID) {
-		return f, nil
+// typos returns, for the words of f that forgive typos (vitrine.Typos of
+// the word as written), the prefixes of the company's words within them
+// (fuzzy.Prefixes: "braclet" the bracelet, "jaket" the jacket), never one
+// the word's stem covers, for vitrine.ProductFilter.WithTypos; nil when
+// no word forgives any. The words are the company's facet index's term
+// dictionary when the index is at the catalog's sequence, else the
+// company's words read by SQL: the same words, so the same typos.
+func (db *Store) typos(ctx context.Context, tenantID string, f vitrine.ProductFilter) (func(stem, written string) []string, error) {
+	if !slices.ContainsFunc(f.Written(), func(w string) bool { return vitrine.Typos(w) > 0 }) || !base.ValidIDs(tenantID) {
+		return nil, nil
 	}
-	typos := map[string][]string{}
+	found := map[string][]string{}
 	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
-		var within func(w string, n int, skip []string) []string
+		var within func(w string, n int, skip string) []string
 		if db.ix != nil {
 			ix, _, err := db.indexAt(ctx, c, tenantID)
 			if err != nil {
 				return err
 			}
 			if ix != nil {
-				within = func(w string, n int, skip []string) []string { return ix.Typos(w, n, vitrine.MaxAlternatives, skip) }
+				within = func(w string, n int, skip string) []string {
+					return ix.Typos(w, n, vitrine.MaxTypoPrefixes, []string{skip})
+				}
 			}
 		}
 		if within == nil {
@@ -39,27 +41,21 @@ func (db *Store) withTypos(ctx context.Context, tenantID string, f vitrine.Produ
 			if err != nil {
 				return err
 			}
-			within = func(w string, n int, skip []string) []string {
-				return fuzzy.Prefixes(words, w, n, vitrine.MaxAlternatives, skip...)
+			within = func(w string, n int, skip string) []string {
+				return fuzzy.Prefixes(words, w, n, vitrine.MaxTypoPrefixes, skip)
 			}
 		}
-		for _, t := range f.Terms() {
-			if n := vitrine.Typos(t.Word); n > 0 {
-				typos[t.Word] = within(t.Word, n, t.Prefixes(topLevel))
+		for i, w := range f.Written() {
+			if n := vitrine.Typos(w); n > 0 {
+				found[w] = within(w, n, f.Words()[i])
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return f, err
+		return nil, err
 	}
-	return f.Expand(func(t vitrine.QueryTerm) []vitrine.Alternative {
-		var alts []vitrine.Alternative
-		for _, p := range typos[t.Word] {
-			alts = append(alts, vitrine.Alternative{Prefix: p, Kind: vitrine.MatchTypo})
-		}
-		return alts
-	}), nil
+	return func(_, written string) []string { return found[written] }, nil
 }
 
 // companyWords returns the words a text query matches in the company's

@@ -263,10 +263,10 @@ var benchQueries = []struct {
 }{
 	{"size M + vendor", Query{Filter: Terms{Options: map[string]string{"Size": "M"}, Vendor: "Fornecedor 07"}}},
 	{"tag", Query{Filter: Terms{Tags: []vitrine.QueryText{"coleção-42"}}}},
-	{"query", Query{Filter: Terms{Words: [][]string{{"cadeira"}}}}},
-	{"query + vendor", Query{Filter: Terms{Words: [][]string{{"cadeira"}}, Vendor: "Fornecedor 07"}}},
-	{"query of 2 words", Query{Filter: Terms{Words: [][]string{{"cadeira"}, {"azul"}}}}},
-	{"query of a SKU prefix", Query{Filter: Terms{Words: [][]string{{"c000"}}}}},
+	{"query", Query{Filter: Terms{Words: []string{"cadeira"}}}},
+	{"query + vendor", Query{Filter: Terms{Words: []string{"cadeira"}, Vendor: "Fornecedor 07"}}},
+	{"query of 2 words", Query{Filter: Terms{Words: []string{"cadeira", "azul"}}}},
+	{"query of a SKU prefix", Query{Filter: Terms{Words: []string{"c000"}}}},
 	{"everything", Query{}},
 	{"active", Query{Filter: Terms{Status: vitrine.ProductActive}}},
 	{"size M in stock to 500", Query{Filter: Terms{Options: map[string]string{"Size": "M"}, InStock: new(true),
@@ -319,7 +319,7 @@ func BenchmarkFound(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("products=%d", n), func(b *testing.B) {
 			ix := benchIndex(b, n)
-			found := ix.Match(Query{Filter: Terms{Words: [][]string{{"cadeira"}}}})
+			found := ix.Match(Query{Filter: Terms{Words: []string{"cadeira"}}})
 			q := Query{Found: found, Facets: benchFacets}
 			b.ReportAllocs()
 			perOp(b, func() { ix.Facets(q) })
@@ -349,7 +349,7 @@ func BenchmarkCountPlans(b *testing.B) {
 						ix := benchIndex(b, size)
 						cand := sample(ix, n)
 						if n == 0 {
-							cand = ix.candidates(&Query{Filter: Terms{Words: [][]string{{"cadeira"}}}}, new(scratch)).Clone()
+							cand = ix.candidates(&Query{Filter: Terms{Words: []string{"cadeira"}}}, new(scratch)).Clone()
 						}
 						countPlan = plan
 						s := new(scratch)
@@ -373,7 +373,7 @@ func BenchmarkWordPlans(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/candidates=%d/%s", w, n, name), func(b *testing.B) {
 					wordPlan = plan
 					s := new(scratch)
-					perOp(b, func() { ix.matchWord(cand.Clone(), []string{w}, s) })
+					perOp(b, func() { ix.matchWord(cand.Clone(), w, s) })
 				})
 			}
 		}
@@ -406,7 +406,7 @@ func BenchmarkRelevancePage(b *testing.B) {
 					}
 					base := float64((cpuTime() - start).Nanoseconds()) / rounds
 					namePlan, countPlan = plan.names, plan.count
-					q := Query{Filter: Terms{Words: termsOf(words...)}, Facets: benchFacets}
+					q := Query{Filter: Terms{Words: words}, Facets: benchFacets}
 					b.ReportAllocs()
 					start = cpuTime()
 					for b.Loop() {
@@ -433,14 +433,14 @@ func BenchmarkNamePlans(b *testing.B) {
 		for _, n := range []int{0, 300, 3000, 30000} {
 			cand := sample(ix, n)
 			if n == 0 {
-				cand = ix.candidates(&Query{Filter: Terms{Words: termsOf(words...)}}, new(scratch)).Clone()
+				cand = ix.candidates(&Query{Filter: Terms{Words: words}}, new(scratch)).Clone()
 			}
 			for plan, name := range []string{"chosen", "names read", "postings"} {
 				b.Run(fmt.Sprintf("%s/candidates=%d/%s", strings.Join(words, " "), n, name), func(b *testing.B) {
 					namePlan = plan
 					s := new(scratch)
-					perOp(b, func() { ix.nameMatches(cand, termsOf(words...), s) })
-					b.ReportMetric(float64(ix.nameMatches(cand, termsOf(words...), s).GetCardinality()), "rank1")
+					perOp(b, func() { ix.nameMatches(cand, words, s) })
+					b.ReportMetric(float64(ix.nameMatches(cand, words, s).GetCardinality()), "rank1")
 				})
 			}
 		}
@@ -570,13 +570,4 @@ func joined(facets []vitrine.FacetName) string {
 		names[i] = string(f)
 	}
 	return strings.Join(names, "+")
-}
-
-// termsOf returns words as terms of one prefix each.
-func termsOf(words ...string) [][]string {
-	var ts [][]string
-	for _, w := range words {
-		ts = append(ts, []string{w})
-	}
-	return ts
 }

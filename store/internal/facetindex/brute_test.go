@@ -140,15 +140,20 @@ func (b *brute) matches(p *Product, q Query) bool {
 	}) {
 		return false
 	}
-	return holds(p.Words, f.Words)
+	return holds(p.Words, f.clauses())
 }
 
-// holds reports whether words hold, for each term, a word starting with
-// one of its prefixes.
-func holds(words []string, terms [][]string) bool {
-	for _, t := range terms {
-		if !slices.ContainsFunc(words, func(pw string) bool {
-			return slices.ContainsFunc(t, func(w string) bool { return strings.HasPrefix(pw, w) })
+// holds reports whether words match every clause: hold a word starting
+// with each term of one of its ways.
+func holds(words []string, clauses []vitrine.Clause) bool {
+	for _, cl := range clauses {
+		if !slices.ContainsFunc(cl.Ways(), func(terms []string) bool {
+			for _, w := range terms {
+				if !slices.ContainsFunc(words, func(pw string) bool { return strings.HasPrefix(pw, w) }) {
+					return false
+				}
+			}
+			return true
 		}) {
 			return false
 		}
@@ -156,8 +161,23 @@ func holds(words []string, terms [][]string) bool {
 	return true
 }
 
-// holds reports whether product id's words hold each of terms.
-func (b *brute) holds(id string, terms [][]string) bool { return holds(b.products[id].Words, terms) }
+// holds reports whether product id's words match every clause.
+func (b *brute) holds(id string, clauses []vitrine.Clause) bool {
+	return holds(b.products[id].Words, clauses)
+}
+
+// nameMatches reports whether the name of product id matches every
+// clause: its name's words that are among its words.
+func (b *brute) nameMatches(id string, clauses []vitrine.Clause) bool {
+	p := b.products[id]
+	var names []string
+	for _, nw := range p.NameWords {
+		if slices.Contains(p.Words, nw) {
+			names = append(names, nw)
+		}
+	}
+	return holds(names, clauses)
+}
 
 // match returns the filter's products, by id.
 func (b *brute) match(q Query) []string {
@@ -383,17 +403,4 @@ func (b *brute) keyOf(id string, s vitrine.ProductSort) *vitrine.ProductKey {
 		k.Updated = pr.UpdatedAt
 	}
 	return k
-}
-
-// nameHolds reports whether the name of product id holds a word starting
-// with each of words: its name's words that are among its words.
-func (b *brute) nameHolds(id string, words [][]string) bool {
-	p := b.products[id]
-	var names []string
-	for _, nw := range p.NameWords {
-		if slices.Contains(p.Words, nw) {
-			names = append(names, nw)
-		}
-	}
-	return holds(names, words)
 }

@@ -127,7 +127,7 @@ func TestFacetsFollowWrites(t *testing.T) {
 	if got := ix.Match(q); !reflect.DeepEqual(got, []string{b}) {
 		t.Errorf("Size M: %v", got)
 	}
-	q.Filter = Terms{Words: [][]string{{"x"}}}
+	q.Filter = Terms{Words: []string{"x"}}
 	if got := ix.Match(q); !reflect.DeepEqual(got, []string{c}) {
 		t.Errorf("a word of the replaced product: %v", got)
 	}

@@ -3,7 +3,7 @@ package facetindex
 import (
 	"bytes"
 	"cmp"
-	"slices"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/vitrine/vitrine"
@@ -19,11 +19,12 @@ type Page struct {
 	// Skip, for a relevance page, are the products of its rank 0 (the
 	// SKU's, which the store reads by key): left out of the other ranks.
 	Skip []string
-	// Levels, for a relevance page, are the query's terms by the level of
-	// their alternatives (vitrine.MatchKind.Level; each term's prefixes up
-	// to that level, the last level's the filter's Words): its ranks.
-	// Nil: one level, the filter's Words.
-	Levels [][][]string
+	// Levels, for a relevance page, are the query's clauses at each level
+	// of its alternatives (vitrine.ProductFilter.Levels: the words as
+	// written, with stems and synonyms, with typos; the last level's
+	// those the filter's products match): its ranks. Nil: one level, the
+	// filter's words.
+	Levels [][]vitrine.Clause
 }
 
 // order is a page's sort order as the index compares it: the column the
@@ -185,20 +186,20 @@ func (ix *Index) pageIDs(cand *roaring.Bitmap, o *order, limit int, s *scratch) 
 // relevancePage returns the ids of a relevance page of cand, the products
 // holding the query's words, and the rank of each, as the store's search
 // ranks them past its rank 0 (the SKU's product, p.Skip): by level l of
-// p.Levels (the word as written, its stem or synonym, a typo), the
-// products matching every term at that level and at none before it, rank
-// 1+2l those whose name holds a word starting with one of each term's
-// prefixes, then rank 2+2l the others, each rank in the order of names
-// (then ids) after the cursor when it is of that rank, from the first
-// otherwise (a cursor leaves the ranks before its own). False when words
-// are none or the cursor's id is no UUID.
-func (ix *Index) relevancePage(cand *roaring.Bitmap, words [][]string, p Page, s *scratch) ([]string, []int, bool) {
+// p.Levels, the products matching every clause at that level and at none
+// before it, rank 1+2l those whose name matches every clause at it, then
+// rank 2+2l the others, each rank in the order of names (then ids) after
+// the cursor when it is of that rank, from the first otherwise (a cursor
+// leaves the ranks before its own). Without levels, rank 1 is of the
+// names holding words, rank 2 of the others. False when words are none
+// or the cursor's id is no UUID.
+func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *scratch) ([]string, []int, bool) {
 	if len(words) == 0 || p.Limit <= 0 {
 		return nil, nil, false
 	}
 	levels := p.Levels
 	if len(levels) == 0 {
-		levels = [][][]string{words}
+		levels = [][]vitrine.Clause{vitrine.PlainClauses(words)}
 	}
 	first := 1
 	if p.After != nil {
@@ -213,9 +214,8 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words [][]string, p Page, s
 		}
 	}
 	// The candidates by level, those of the earlier levels taken out; at
-	// each, those whose name matches by the names' postings or each
-	// one's name words read from its record; the others found only when
-	// the page reaches them.
+	// each, those whose name matches (by the names' postings or each
+	// one's name words read from its record) then the others.
 	rest := cand
 	if len(skip) > 0 {
 		rest = cand.Clone()
@@ -224,24 +224,24 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words [][]string, p Page, s
 		}
 	}
 	ids, rs := []string{}, []int{}
-	for l, terms := range levels {
+	for l, clauses := range levels {
 		if len(ids) >= p.Limit || rest.IsEmpty() {
 			break
 		}
 		at := rest
 		if l < len(levels)-1 {
 			at = rest.Clone()
-			for _, t := range terms {
-				if at = ix.matchWord(at, t, s); at.IsEmpty() {
+			for _, cl := range clauses {
+				if at = ix.matchClause(at, cl, s); at.IsEmpty() {
 					break
 				}
 			}
 			rest = roaring.AndNot(rest, at)
 		}
-		if 2+2*l < first {
+		if 2+2*l < first || at.IsEmpty() {
 			continue
 		}
-		names := ix.nameMatches(at, terms, s)
+		names := ix.nameMatchesClauses(at, clauses, s)
 		for rank := max(first, 1+2*l); rank <= 2+2*l && len(ids) < p.Limit; rank++ {
 			q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
 			if p.After != nil && p.After.Rank == rank {
@@ -264,21 +264,44 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words [][]string, p Page, s
 	return ids, rs, true
 }
 
+// nameMatchesClauses returns the products of cand whose name matches
+// every clause: holds a word starting with each term of one of its ways.
+func (ix *Index) nameMatchesClauses(cand *roaring.Bitmap, clauses []vitrine.Clause, s *scratch) *roaring.Bitmap {
+	out := cand
+	for _, cl := range clauses {
+		if out.IsEmpty() {
+			break
+		}
+		ways := cl.Ways()
+		if len(ways) == 1 {
+			out = ix.nameMatches(out, ways[0], s)
+			continue
+		}
+		u := roaring.New()
+		for _, terms := range ways {
+			u.Or(ix.nameMatches(out, terms, s))
+		}
+		out = u
+	}
+	if out == cand {
+		out = cand.Clone()
+	}
+	return out
+}
+
 // nameMatches returns the products of cand whose name holds a word
 // starting with each of words (rank 1), in a new bitmap: cand intersected,
 // for each word, with the union of the names' postings of the terms it
 // starts, or, when those terms cost more than the candidates, each
 // candidate's name words read from its record (nameHolds). namePlan
 // forces one.
-func (ix *Index) nameMatches(cand *roaring.Bitmap, words [][]string, s *scratch) *roaring.Bitmap {
+func (ix *Index) nameMatches(cand *roaring.Bitmap, words []string, s *scratch) *roaring.Bitmap {
 	walk := namePlan == 1
 	if namePlan == 0 {
 		terms := 0
-		for _, ws := range words {
-			for _, w := range ws {
-				if w != "" {
-					terms += ix.words.count(w)
-				}
+		for _, w := range words {
+			if w != "" {
+				terms += ix.words.count(w)
 			}
 		}
 		walk = float64(cand.GetCardinality())*nameWalkNs < float64(terms)*nameTermNs
@@ -287,11 +310,11 @@ func (ix *Index) nameMatches(cand *roaring.Bitmap, words [][]string, s *scratch)
 		return ix.keep(cand, s, func(o uint32) bool { return ix.nameHolds(o, words, &s.v.names) })
 	}
 	out := cand.Clone()
-	for _, ws := range words {
-		if slices.Contains(ws, "") {
+	for _, w := range words {
+		if w == "" {
 			continue // held by any name
 		}
-		ix.andPrefix(out, ws, &ix.words.names, s)
+		ix.andPrefix(out, w, &ix.words.names, s)
 		if out.IsEmpty() {
 			break
 		}
@@ -309,18 +332,18 @@ const (
 // word starting with each of words, as the store's name_words match: a
 // word "" is held by any. It reads the name's words alone, after the
 // name's key at the record's start, into names.
-func (ix *Index) nameHolds(o uint32, words [][]string, names *[]uint32) bool {
+func (ix *Index) nameHolds(o uint32, words []string, names *[]uint32) bool {
 	r := reader{b: ix.pool, i: int(ix.rec[o])}
 	r.i += r.int()
 	*names = r.sorted((*names)[:0], r.int())
 next:
-	for _, ws := range words {
+	for _, w := range words {
 		for _, id := range *names {
-			if startsWithAny(ix.words.text(id), ws) {
+			if strings.HasPrefix(ix.words.text(id), w) {
 				continue next
 			}
 		}
-		if !slices.Contains(ws, "") {
+		if w != "" {
 			return false
 		}
 	}

@@ -2,7 +2,6 @@ package facetindex
 
 import (
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -196,11 +195,11 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 		}
 		cand.And(found)
 	} else {
-		for _, w := range f.Words {
+		for _, cl := range f.clauses() {
 			if cand.IsEmpty() {
 				break
 			}
-			cand = ix.matchWord(cand, w, s)
+			cand = ix.matchClause(cand, cl, s)
 		}
 	}
 	if len(opts) > 0 && !cand.IsEmpty() && (len(opts) > 1 || priced || f.InStock != nil) {
@@ -265,81 +264,71 @@ func (ix *Index) keep(cand *roaring.Bitmap, s *scratch, fn func(o uint32) bool) 
 	return out
 }
 
-// matchWord keeps the products of cand holding a word that starts with
-// one of ws: by each one's words when they are few, else by the union of
-// the terms starting with them.
-func (ix *Index) matchWord(cand *roaring.Bitmap, ws []string, s *scratch) *roaring.Bitmap {
-	if slices.Contains(ws, "") {
+// matchWord keeps the products of cand holding a word that starts with w:
+// by each one's words when they are few, else by the union of the terms
+// starting with w.
+func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.Bitmap {
+	if w == "" {
 		return cand
 	}
 	walk := wordPlan == 1
 	if wordPlan == 0 {
-		terms := 0
-		for _, w := range ws {
-			terms += ix.words.count(w)
-		}
-		walk = float64(cand.GetCardinality())*wordWalkNs < float64(terms)*termNs
+		walk = float64(cand.GetCardinality())*wordWalkNs < float64(ix.words.count(w))*termNs
 	}
 	if walk {
 		return ix.keep(cand, s, func(o uint32) bool {
 			ix.decode(o, &s.v, withWords)
 			// The words are sorted by id, not text: each is checked.
 			for _, id := range s.v.words {
-				if startsWithAny(ix.words.text(id), ws) {
+				if len(ix.words.text(id)) >= len(w) && ix.words.text(id)[:len(w)] == w {
 					return true
 				}
 			}
 			return false
 		})
 	}
-	ix.andPrefix(cand, ws, &ix.words.post, s)
+	ix.andPrefix(cand, w, &ix.words.post, s)
 	return cand
 }
 
-// startsWithAny reports whether t starts with one of ps.
-func startsWithAny(t string, ps []string) bool {
-	for _, p := range ps {
-		if len(t) >= len(p) && t[:len(p)] == p {
-			return true
+// matchClause keeps the products of cand matching the clause: holding a
+// word that starts with each of its terms, or with each of one of its
+// alternatives' terms (the union of the ways' matches).
+func (ix *Index) matchClause(cand *roaring.Bitmap, cl vitrine.Clause, s *scratch) *roaring.Bitmap {
+	ways := cl.Ways()
+	if len(ways) == 1 {
+		for _, w := range ways[0] {
+			cand = ix.matchWord(cand, w, s)
 		}
+		return cand
 	}
-	return false
+	out := roaring.New()
+	for _, terms := range ways {
+		way := cand.Clone()
+		for _, w := range terms {
+			if way.IsEmpty() {
+				break
+			}
+			way = ix.matchWord(way, w, s)
+		}
+		out.Or(way)
+	}
+	return out
 }
 
 // andPrefix intersects bm with the union of post's products of the terms
-// that start with one of ws.
-func (ix *Index) andPrefix(bm *roaring.Bitmap, ws []string, post *postings, s *scratch) {
+// that start with w.
+func (ix *Index) andPrefix(bm *roaring.Bitmap, w string, post *postings, s *scratch) {
 	s.one, s.bms = s.one[:0], s.bms[:0]
-	for _, w := range shortest(ws) {
-		ix.words.prefix(w, func(id uint32) bool {
-			s.one, s.bms = post.collect(id, s.one, s.bms)
-			return true
-		})
-	}
+	ix.words.prefix(w, func(id uint32) bool {
+		s.one, s.bms = post.collect(id, s.one, s.bms)
+		return true
+	})
 	if len(s.one) == 0 && len(s.bms) == 1 {
 		bm.And(s.bms[0])
 		return
 	}
 	bm.And(union(s.one, s.bms))
-}
-
-// shortest returns ws without those another starts, so that no term's
-// products are united twice.
-func shortest(ws []string) []string {
-	if len(ws) < 2 {
-		return ws
-	}
-	var out []string
-next:
-	for i, w := range ws {
-		for j, o := range ws {
-			if j != i && strings.HasPrefix(w, o) && (len(w) > len(o) || j < i) {
-				continue next
-			}
-		}
-		out = append(out, w)
-	}
-	return out
 }
 
 // The costs the plans of a word weigh, in nanoseconds (BenchmarkWordPlans).
@@ -433,22 +422,13 @@ type Terms struct {
 	Attributes          map[string]any
 	OnSale, InStock     *bool
 	Currency            vitrine.CurrencyCode
-	// Words are the query's terms, each by its alternatives' prefixes: a
-	// product matches a term when one of its words starts with one of
-	// them (vitrine.QueryTerm.Prefixes, at the highest level).
-	Words              [][]string
+	// Words are the query's own terms (a relevance page's rank 1 is of
+	// the names holding them); Clauses what the products must match, each
+	// word its own clause when nil.
+	Words              []string
+	Clauses            []vitrine.Clause
 	MinMinor, MaxMinor *int64
 	Since              *time.Time
-}
-
-// Prefixes returns the prefixes of f's terms' alternatives up to level,
-// term by term.
-func Prefixes(f vitrine.ProductFilter, level int) [][]string {
-	var out [][]string
-	for _, t := range f.Terms() {
-		out = append(out, t.Prefixes(level))
-	}
-	return out
 }
 
 // TermsOf returns the terms of f.
@@ -456,5 +436,13 @@ func TermsOf(f vitrine.ProductFilter) Terms {
 	q := f.Query()
 	return Terms{Status: q.Status, Vendor: q.Vendor, ProductType: q.ProductType, Tags: q.Tags, CategoryID: q.CategoryID,
 		Options: q.Options, Attributes: q.Attributes, OnSale: q.OnSale, InStock: q.InStock, Currency: q.Currency,
-		Words: Prefixes(f, vitrine.MatchLevels-1), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
+		Words: f.Words(), Clauses: f.Clauses(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
+}
+
+// clauses are the terms' clauses: each word its own when Clauses is nil.
+func (t *Terms) clauses() []vitrine.Clause {
+	if t.Clauses == nil {
+		return vitrine.PlainClauses(t.Words)
+	}
+	return t.Clauses
 }
