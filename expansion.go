@@ -12,16 +12,16 @@ import (
 const MatchTypo = MatchSynonym + 1
 
 // MatchLevels is the number of levels a relevance search ranks matches
-// at: 0 the query's words as written, 1 their stems and synonyms (a
-// clause's own terms and its alternatives of kind MatchSynonym), 2 typos.
-const MatchLevels = 3
+// at: 0 the query's words as written, 1 their stems (a clause's own
+// terms), 2 synonyms (alternatives of kind MatchSynonym), 3 typos.
+const MatchLevels = 4
 
 // Level is the alternative kind's level (MatchLevels).
 func (k MatchKind) Level() int {
 	if k == MatchTypo {
-		return 2
+		return 3
 	}
-	return 1
+	return 2
 }
 
 // Typos returns the number of typos a search forgives in the folded word
@@ -80,8 +80,8 @@ func (f ProductFilter) WithTypos(typos func(stem, written string) []string) Prod
 
 // Levels returns the query's clauses at each level of MatchLevels: at
 // level 0, each of the query's own words as written (for a clause of
-// several words, their stems); at level 1, the clauses with their
-// alternatives but typos; at 2, every alternative. A product matches the
+// several words, their stems); at level 1, the clauses' own terms; at 2,
+// with their synonyms; at 3, with typos too. A product matches the
 // query at a level when it matches every clause at it; at the last, it
 // matches the query.
 func (f ProductFilter) Levels() [MatchLevels][]Clause {

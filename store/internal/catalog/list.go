@@ -34,7 +34,7 @@ func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.Pr
 // keyset: it starts after f.After in the sort order, on the index that
 // leads with (tenant_id, sort column, id). No OFFSET. A relevance search
 // reads its ranks in turn: the SKU that is the query, then, level by level
-// of the words' alternatives (as written, stems and synonyms, typos),
+// of the words' alternatives (as written, stems, synonyms, typos),
 // matches in the name, then matches elsewhere. When the search's matches
 // are few, the ranks past the SKU's are read in one query.
 //
@@ -312,7 +312,7 @@ func (db *Store) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, i
 
 // The relevance ranks past the SKU's (rank 0): at each level of the
 // query's alternatives (vitrine.ProductFilter.Levels: the words as
-// written; with their stems and synonyms; with typos), rank 1+2×level the
+// written; their stems; with synonyms; with typos), rank 1+2×level the
 // products whose name matches every clause at that level, then rank
 // 2+2×level those matching elsewhere, neither matching at a level before.
 const maxRank = 2 * vitrine.MatchLevels
@@ -333,7 +333,7 @@ func rankColumn(rank int) string {
 
 // anyRank, as the rank of listProducts, reads every relevance rank past
 // 0 in one query, each product with its rank.
-const anyRank = 12
+const anyRank = 100
 
 // productQuery is a filter as the queries of one read take it: the
 // filter, how its words are found, and the categories its category

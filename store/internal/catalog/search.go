@@ -317,7 +317,7 @@ func prefixEnd(w string) string {
 
 // searchLevels are a search's clauses at each level of their
 // alternatives (vitrine.ProductFilter.Levels): the words as written; with
-// stems and synonyms; with typos. A product matches the search when it
+// stems; with synonyms; with typos. A product matches the search when it
 // matches at the last level.
 type searchLevels [vitrine.MatchLevels][]vitrine.Clause
 

@@ -21,7 +21,7 @@ type Page struct {
 	Skip []string
 	// Levels, for a relevance page, are the query's clauses at each level
 	// of its alternatives (vitrine.ProductFilter.Levels: the words as
-	// written, with stems and synonyms, with typos; the last level's
+	// written, their stems, with synonyms, with typos; the last level's
 	// those the filter's products match): its ranks. Nil: one level, the
 	// filter's words.
 	Levels [][]vitrine.Clause
