@@ -40,8 +40,10 @@ var builders = sync.OnceValue(func() [3]*levenshtein.LevenshteinAutomatonBuilder
 })
 
 // Prefixes returns, in byte order, at most max prefixes of the
-// dictionary's terms within typos (1 or 2) of w, none that starts with
-// skip (what the word matches already): for each term, its shortest
+// dictionary's terms within typos (1 or 2) of w that start with w's
+// first character (a shopper rarely mistypes it, and "bone" is no "fone"),
+// none that starts with skip (what the word matches already): for each
+// term, its shortest
 // prefix of at least as many characters as w that is within typos, or the
 // term itself when shorter and within them. A product's word matches w
 // with a typo when it starts with one of them ("jaket": jacket, which
@@ -55,11 +57,13 @@ func Prefixes(d Dictionary, w string, typos, max int, skip ...string) []string {
 		return nil
 	}
 	least := utf8.RuneCountInString(w)
+	_, n := utf8.DecodeRuneInString(w)
+	lead := w[:n]
 	var out []string
-	from := ""
+	from := lead
 	for seeks := 0; seeks < MaxSeeks && len(out) < max; seeks++ {
 		t, ok := d.Seek(from)
-		if !ok {
+		if !ok || len(t) < len(lead) || t[:len(lead)] != lead {
 			break
 		}
 		s, n, i := dfa.Start(), 0, 0

@@ -26,6 +26,7 @@ func TestPrefixes(t *testing.T) {
 		{"camisteta", 2, []string{"camistet"}, "camiseta"},
 		{"sofa", 1, []string{"sofa"}, "soft"},
 		{"xyzw", 1, nil, ""},
+		{"bofa", 1, nil, ""}, // the first character is never a typo
 	} {
 		if got := strings.Join(Prefixes(dict, c.w, c.typos, 16, c.skip...), " "); got != c.want {
 			t.Errorf("%q with %d typos: %q, want %q", c.w, c.typos, got, c.want)
@@ -62,6 +63,9 @@ func TestPrefixesAgainstBruteForce(t *testing.T) {
 			got := Prefixes(dict, w, typos, 1<<20)
 			want := map[string]bool{}
 			for _, term := range dict {
+				if first := []rune(w)[0]; []rune(term)[0] != first {
+					continue // the first character is never a typo
+				}
 				if p, ok := bruteMatch(w, term, typos); ok {
 					want[p] = true
 				}
