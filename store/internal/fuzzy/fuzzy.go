@@ -42,12 +42,12 @@ var builders = sync.OnceValue(func() [3]*levenshtein.LevenshteinAutomatonBuilder
 // Prefixes returns, in byte order, at most max prefixes of the
 // dictionary's terms within typos (1 or 2) of w that start with w's
 // first character (a shopper rarely mistypes it, and "bone" is no "fone"),
-// none that starts with skip (what the word matches already): for each
-// term, its shortest
-// prefix of at least as many characters as w that is within typos, or the
-// term itself when shorter and within them. A product's word matches w
-// with a typo when it starts with one of them ("jaket": jacket, which
-// "jackets" starts with). Nothing when typos is not 1 or 2.
+// none that starts with skip (what the word matches already): the terms
+// within typos of w, each as a prefix (a term that another found starts
+// with is left out). A product's word matches w with a typo when it
+// starts with one of them ("jaket": jacket, which "jackets" starts with).
+// Whole terms are compared, not their prefixes: "maca" is not "meca", the
+// start of "mecanico". Nothing when typos is not 1 or 2.
 func Prefixes(d Dictionary, w string, typos, max int, skip ...string) []string {
 	if typos < 1 || typos > 2 || w == "" {
 		return nil
@@ -56,7 +56,6 @@ func Prefixes(d Dictionary, w string, typos, max int, skip ...string) []string {
 	if err != nil {
 		return nil
 	}
-	least := utf8.RuneCountInString(w)
 	_, n := utf8.DecodeRuneInString(w)
 	lead := w[:n]
 	var out []string
@@ -66,36 +65,24 @@ func Prefixes(d Dictionary, w string, typos, max int, skip ...string) []string {
 		if !ok || len(t) < len(lead) || t[:len(lead)] != lead {
 			break
 		}
-		s, n, i := dfa.Start(), 0, 0
-		match := -1
+		s, i := dfa.Start(), 0
 		for ; i < len(t); i++ {
-			s = dfa.Accept(s, t[i])
-			if !dfa.CanMatch(s) {
+			if s = dfa.Accept(s, t[i]); !dfa.CanMatch(s) {
 				break
-			}
-			if i+1 == len(t) || utf8.RuneStart(t[i+1]) {
-				n++ // a character ends here
-				if n >= least && dfa.IsMatch(s) {
-					match = i + 1
-					break
-				}
 			}
 		}
 		switch {
-		case match < 0 && i == len(t) && dfa.IsMatch(s):
-			match = len(t) // shorter than w, within typos of it
-		case match < 0 && i == len(t):
-			from = t + "\x00" // every prefix of t lives: the next term
-			continue
-		case match < 0:
+		case i < len(t):
 			from = after(t[:i+1]) // no term starting so is within reach
 			continue
+		case !dfa.IsMatch(s):
+			from = t + "\x00" // a longer term may be: the next one
+			continue
 		}
-		p := t[:match]
-		if !startsWithAny(p, skip) {
-			out = append(out, p)
+		if !startsWithAny(t, skip) {
+			out = append(out, t)
 		}
-		from = after(p)
+		from = after(t) // the terms that start with t match as t does
 	}
 	return out
 }
