@@ -17,6 +17,7 @@ import (
 type Store interface {
 	UserStore
 	TenantStore
+	TenantDeletionStore
 	MembershipStore
 	RoleStore
 	TokenStore
@@ -24,6 +25,7 @@ type Store interface {
 	TaxonomyStore
 	TranslationStore
 	ShopStore
+	MarketStore
 	AuditStore
 	MCPSessionStore
 	// AccessEpoch returns a number that grows whenever a user, token,
@@ -63,6 +65,10 @@ type UserStore interface {
 	UpdateUser(ctx context.Context, u *User) error
 	// ListUsers returns up to limit users after the email key after.
 	ListUsers(ctx context.Context, after string, limit int) ([]*User, error)
+	// EraseUser removes a person and everything that lets them act (their
+	// memberships, tokens, grants, sessions), keeping their id on what
+	// they did; the only active owner of a company is a ConflictError.
+	EraseUser(ctx context.Context, userID string) error
 }
 
 // TenantStore keeps tenants.
@@ -226,6 +232,15 @@ type TaxonomyStore interface {
 	SaveAttribute(ctx context.Context, ch Change, a *Attribute, update bool) error
 	// DeleteAttribute removes a definition and every product's value of it.
 	DeleteAttribute(ctx context.Context, ch Change, tenantID, key string) error
+	// Synonyms returns the tenant's synonyms, of every locale.
+	Synonyms(ctx context.Context, tenantID string) ([]*Synonym, error)
+	// SaveSynonyms adds synonyms of one locale, each replacing the one of
+	// its Key; with replace, they replace all of the locale's. The tenant
+	// holds at most MaxSynonyms.
+	SaveSynonyms(ctx context.Context, ch Change, tenantID, locale string, syns []*Synonym, replace bool) error
+	// DeleteSynonyms removes the synonyms holding any of words (all when
+	// none), of locale unless it is nil, and returns how many.
+	DeleteSynonyms(ctx context.Context, ch Change, tenantID string, locale *string, words []string) (int, error)
 }
 
 // IdempotencyKey makes a create safe to retry.

@@ -3,11 +3,13 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
@@ -34,11 +36,12 @@ var SearchMemberMatches = 5000
 // its words.
 type wordSearch struct {
 	// match returns the condition, with its arguments added to q, that a
-	// product's words of column ("name_words" or "search") hold a word
-	// starting with each of the search's words. drive says that the query
-	// should find its products through this condition, if it narrows them
-	// most; otherwise it only checks the products found some other way.
-	match func(q *base.QueryBuilder, column string, drive bool) string
+	// product's words of column ("name_words" or "search") match every
+	// one of the search's clauses at level (searchLevels). drive says
+	// that the query should find its products through this condition, if
+	// it narrows them most; otherwise it only checks the products found
+	// some other way.
+	match func(q *base.QueryBuilder, column string, level int, drive bool) string
 	// from returns the table a query reads when its matches of column
 	// narrow it most: "products", or the same with a hint of how to reach
 	// them fastest.
@@ -65,13 +68,14 @@ type wordSearch struct {
 // then reads the sort's index alone, a product's row only when it
 // matches. Both plans see the same words (vitrine.Words, space-separated,
 // in the index and in the row), so both find the same products.
-func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, names bool) (wordSearch, error) {
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, levels searchLevels, names bool) (wordSearch, error) {
+	// The index finds the products of the last level's clauses (every
+	// alternative); each level's are checked on the rows.
+	clauses := levels.top()
 	fts := func(column, suffix string) string {
-		t := make([]string, len(words))
-		for i, w := range words {
-			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
-		}
-		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
+		return "{" + column + "} : (" + clauseExpr(clauses, " AND ", " OR ", func(w string) string {
+			return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+		}) + ")"
 	}
 	// count counts column's matches up to limit: the words themselves
 	// first, as the index reads a term's products lazily but merges every
@@ -152,22 +156,26 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 		list = string(b)
 	}
 	return wordSearch{
-		match: func(q *base.QueryBuilder, column string, drive bool) string {
-			conds := make([]string, 0, len(words)+1)
+		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
+			conds := make([]string, 0, 2)
 			switch {
 			case !drive:
 				// the product is found already: its words are checked
 			case rare:
 				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.Arg(list)+`))`)
 			case column == "name_words" && rareNames:
-				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+				cond := `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+				if level >= topLevel {
+					return cond
+				}
+				conds = append(conds, cond)
 			case members || column == "name_words" && nameMembers:
 				// +rowid: a term the walk checks, not one it reads by.
 				conds = append(conds, `+rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH `+q.Arg(fts(column, "*"))+`)`)
 			}
-			for _, w := range words {
-				conds = append(conds, `instr(' ' || `+column+`, `+q.Arg(" "+w)+`) > 0`)
-			}
+			conds = append(conds, clauseExpr(levels.at(level), " AND ", " OR ", func(w string) string {
+				return `instr(' ' || ` + column + `, ` + q.Arg(" "+w) + `) > 0`
+			}))
 			return "(" + strings.Join(conds, " AND ") + ")"
 		},
 		from: func(column string) string {
@@ -189,50 +197,100 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
-func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string, _ bool) (wordSearch, error) {
-	terms := make([]string, len(words))
-	for i, w := range words {
-		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, levels searchLevels, _ bool) (wordSearch, error) {
+	clauses := levels.top()
+	tsquery := func(cs []vitrine.Clause) string {
+		return clauseExpr(cs, " & ", " | ", func(w string) string { return "'" + strings.ReplaceAll(w, "'", "''") + "':*" })
 	}
-	query := strings.Join(terms, " & ")
+
+	// rarest is the clause whose products are fewest: the words (a
+	// term of each of its ways to match, the rarest) whose ranges of
+	// product_words hold them all, and how many they hold.
 	type rarest struct {
-		word  string
+		words []string
 		count int
+		plain bool // a clause without alternatives
 	}
 	rare := map[string]rarest{}
 	for _, column := range []string{"search", "name_words"} {
-		if r := rare["search"]; column == "name_words" && r.word != "" {
-			rare[column] = r // a name's words are among the product's: as rare, or rarer
-			break
+		cs := clauses
+		if column == "name_words" {
+			// A name's words are among the product's: a clause without
+			// alternatives is as rare there, or rarer.
+			if r := rare["search"]; r.plain {
+				rare[column] = r
+				break
+			}
 		}
 		best := rarest{count: SelectiveMatches}
-		for _, w := range words {
-			var n int
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
-				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
-				tenantID, w, prefixEnd(w)).Scan(&n)
-			if err != nil {
-				return wordSearch{}, err
+		for _, cl := range cs {
+			r := rarest{plain: len(cl.Alternatives) == 0}
+			for _, terms := range cl.Ways() {
+				var least rarest
+				for _, w := range terms {
+					var n int
+					err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
+						WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
+						tenantID, w, prefixEnd(w)).Scan(&n)
+					if err != nil {
+						return wordSearch{}, err
+					}
+					if least.words == nil || n < least.count {
+						least = rarest{words: []string{w}, count: n}
+					}
+				}
+				r.words, r.count = append(r.words, least.words...), r.count+least.count
 			}
-			if n < best.count {
-				best = rarest{w, n}
+			if r.count < best.count {
+				best = r
 			}
 		}
 		rare[column] = best
 	}
 	return wordSearch{
-		match: func(q *base.QueryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
 			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.Arg(query) + `::tsquery`
-			if r := rare[column]; drive && r.word != "" {
+			cond := tsv + ` @@ ` + q.Arg(tsquery(levels.at(level))) + `::tsquery`
+			if r := rare[column]; drive && r.words != nil {
+				ranges := make([]string, len(r.words))
+				for i, w := range r.words {
+					ranges[i] = `word >= ` + q.Arg(w) + ` AND word < ` + q.Arg(prefixEnd(w))
+				}
 				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.Arg(tenantID) +
-					` AND word >= ` + q.Arg(r.word) + ` AND word < ` + q.Arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
+					` AND (` + strings.Join(ranges, ` OR `) + `)` + inName(column) + `) AND ` + cond
 			}
 			return cond
 		},
 		from: func(string) string { return "products" },
-		few:  rare["search"].word != "",
+		few:  rare["search"].words != nil,
 	}, nil
+}
+
+// clauseExpr writes clauses as a condition: every clause (joined by
+// and), each the terms of one of its ways to match (joined by or), each
+// of them (and) as term writes it.
+func clauseExpr(clauses []vitrine.Clause, and, or string, term func(w string) string) string {
+	parts := make([]string, 0, len(clauses))
+	for _, c := range clauses {
+		ways := c.Ways()
+		alts := make([]string, len(ways))
+		for i, terms := range ways {
+			t := make([]string, len(terms))
+			for j, w := range terms {
+				t[j] = term(w)
+			}
+			alts[i] = strings.Join(t, and)
+			if len(ways) > 1 && len(t) > 1 {
+				alts[i] = "(" + alts[i] + ")"
+			}
+		}
+		p := strings.Join(alts, or)
+		if len(alts) > 1 {
+			p = "(" + p + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, and)
 }
 
 func inName(column string) string {
@@ -255,4 +313,22 @@ func prefixEnd(w string) string {
 		return w + string(unicode.MaxRune) // w ends in the last code point: no word does
 	}
 	return w[:len(w)-size] + string(next)
+}
+
+// searchLevels are a search's clauses at each level of their
+// alternatives (vitrine.ProductFilter.Levels): the words as written; with
+// stems; with synonyms; with typos. A product matches the search when it
+// matches at the last level.
+type searchLevels [vitrine.MatchLevels][]vitrine.Clause
+
+// top returns the clauses at the last level: what a product must match.
+func (ls searchLevels) top() []vitrine.Clause { return ls[topLevel] }
+
+// at returns the clauses at level.
+func (ls searchLevels) at(level int) []vitrine.Clause { return ls[min(max(level, 0), topLevel)] }
+
+// adds reports whether level l may find products that the level before
+// does not: its clauses are not the same.
+func (ls searchLevels) adds(l int) bool {
+	return l == 0 || !reflect.DeepEqual(ls[l], ls[l-1])
 }
