@@ -25,6 +25,8 @@ type CLI struct {
 	Shop      ShopCmd      `cmd:"" help:"Show, open and close a company's shop window."`
 	Token     TokenCmd     `cmd:"" help:"Manage personal access tokens."`
 	Version   VersionCmd   `cmd:"" help:"Print the version, the commit and the Go version."`
+
+	Translation TranslationCmd `cmd:"" help:"Import and export a company's translations (Shopify's translation CSV, JSON Lines)."`
 }
 
 // Globals are the flags every command takes.
