@@ -27,7 +27,7 @@ func marketTools(opts Options) []*Tool {
 		shopTool(Tool{
 			Name:        "list_markets",
 			Title:       "List markets",
-			Description: "The company's markets.",
+			Description: "The company's markets, with their countries, currency, rates and assortment.",
 			Toolset:     "markets", Op: service.OpListMarkets, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, w *shop.Window, a *service.Access, _ shapes.TenantArg) (shapes.ListMarketsOut, error) {
 			ms, err := w.Markets(ctx, a)

@@ -104,7 +104,7 @@ type MarketPriceIn struct {
 
 type SetMarketPricesIn struct {
 	TenantArg
-	Market handle          `json:"market" jsonschema:"The market's handle."`
+	Market handle          `json:"market" jsonschema:"Its handle."`
 	Prices []MarketPriceIn `json:"prices" jsonschema:"Each by variant_id or sku."`
 }
 
