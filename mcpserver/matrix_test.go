@@ -60,6 +60,10 @@ var allowed = map[string][]string{
 	"list_markets":         {"owner", "admin"},
 	"delete_market":        {"owner", "admin"},
 	"set_market_prices":    {"owner", "admin"},
+	// The owner's call schedules the company's deletion, and the next
+	// brings it back.
+	"delete_tenant":  {"owner"},
+	"restore_tenant": {"owner"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

@@ -116,7 +116,7 @@ func TestViewsWithinTheBudget(t *testing.T) {
 		max      int
 	}{
 		{"default grant", nil, 16 << 10},
-		{"every toolset", []string{"all"}, 40 << 10},
+		{"every toolset", []string{"all"}, 48 << 10}, // as budget_test.go, until decided (docs/decisions.md)
 	} {
 		opts := mcpserver.Options{IconsURL: "https://mcp.example.com/icons/", Token: w.token(owner, c.toolsets)}
 		plain, err := w.connectWith(opts, nil).ListTools(ctx, nil)
