@@ -91,14 +91,24 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // in their order. stopOnly says that the query held words, every one a
 // stop word (a query the caller refuses: it would match everything).
 func (a *Analyzer) QueryTerms(query string) (terms []string, stopOnly bool) {
+	terms, _, stopOnly = a.TermsWritten(query)
+	return terms, stopOnly
+}
+
+// TermsWritten returns QueryTerms' terms and, for each, the word it is
+// the stem of, as written (folded).
+func (a *Analyzer) TermsWritten(query string) (terms, written []string, stopOnly bool) {
 	ws := Words(query)
-	kept := ws[:0:0]
+	var kept, stems []string
 	for _, w := range ws {
 		if !a.stop[w] {
-			kept = append(kept, a.Stem(w))
+			kept, stems = append(kept, w), append(stems, a.Stem(w))
 		}
 	}
-	return prefixFree(kept), len(ws) > 0 && len(kept) == 0
+	for _, i := range prefixFreeIndexes(stems) {
+		terms, written = append(terms, stems[i]), append(written, kept[i])
+	}
+	return terms, written, len(ws) > 0 && len(kept) == 0
 }
 
 func stopSet(words string) map[string]bool {

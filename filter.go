@@ -35,6 +35,9 @@ const MaxFilterCategories = 20
 type ProductFilter struct {
 	q     ProductQuery
 	words []string
+	// written are the words as the query wrote them, folded, one for
+	// each of words (its stem).
+	written []string
 	// x expands words into clauses (the company's synonyms); nil: each
 	// word its own clause.
 	x        Expander
@@ -59,13 +62,13 @@ func (f ProductFilter) Words() []string { return f.words }
 // (the store's reading of a phrase no product matches whole): never a
 // word that is not the query's. Its clauses are those of the words kept.
 func (f ProductFilter) WithWordsOf(keep func(i int, w string) bool) ProductFilter {
-	var words []string
+	var words, written []string
 	for i, w := range f.words {
 		if keep(i, w) {
-			words = append(words, w)
+			words, written = append(words, w), append(written, f.written[i])
 		}
 	}
-	f.words = words
+	f.words, f.written = words, written
 	return f.WithExpansion(f.x)
 }
 
@@ -192,17 +195,24 @@ func (f ProductFilter) WithoutFacets() ProductFilter {
 // stop words alone. The catalog's language is its company's default
 // locale's: every company's is DefaultLocale until companies name theirs.
 func QueryWords(query string) ([]string, error) {
+	words, _, err := queryWords(query)
+	return words, err
+}
+
+// queryWords returns QueryWords' terms and, for each, the word as
+// written (folded).
+func queryWords(query string) (words, written []string, err error) {
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
-		return nil, Invalid("query", "query is %d characters long; the limit is %d", n, MaxQueryLength)
+		return nil, nil, Invalid("query", "query is %d characters long; the limit is %d", n, MaxQueryLength)
 	}
-	words, stopOnly := AnalyzerFor(DefaultLocale).QueryTerms(query)
+	words, written, stopOnly := AnalyzerFor(DefaultLocale).TermsWritten(query)
 	if stopOnly {
-		return nil, Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", Words(query)[0])
+		return nil, nil, Invalid("query", "query holds only stop words (such as %q), which every product would match; add a word of the products sought", Words(query)[0])
 	}
 	if len(words) > MaxSearchWords {
-		return nil, Invalid("query", "query holds %d different words; the limit is %d", len(words), MaxSearchWords)
+		return nil, nil, Invalid("query", "query holds %d different words; the limit is %d", len(words), MaxSearchWords)
 	}
-	return words, nil
+	return words, written, nil
 }
 
 // NewProductFilter checks the query's fields that need no storage, in the
@@ -220,7 +230,7 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 	query := string(q.Query)
 	var err error
 	sort := SortName
-	if f.words, err = QueryWords(query); err != nil {
+	if f.words, f.written, err = queryWords(query); err != nil {
 		return f, err
 	} else if len(f.words) > 0 {
 		sort = SortRelevance

@@ -45,6 +45,15 @@ func SearchWords(s string) []string { return prefixFree(Words(s)) }
 // with, in their order.
 func prefixFree(ws []string) []string {
 	out := ws[:0:0]
+	for _, i := range prefixFreeIndexes(ws) {
+		out = append(out, ws[i])
+	}
+	return out
+}
+
+// prefixFreeIndexes returns the indexes of prefixFree's words in ws.
+func prefixFreeIndexes(ws []string) []int {
+	var out []int
 next:
 	for i, w := range ws {
 		for j, o := range ws {
@@ -52,7 +61,7 @@ next:
 				continue next
 			}
 		}
-		out = append(out, w)
+		out = append(out, i)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -278,16 +279,29 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 		if s := f.db.IndexStats(); s.Index < before.Index+300 || s.SQL != before.SQL || s.Builds != 1 || s.Among < 100 {
 			t.Fatalf("after the build: %+v, before %+v: want every list counted by the index, one build", s, before)
 		}
-		// Text queries in relevance order: the index picks ranks 1 and 2
-		// (names holding every word, then the other matches) past the
-		// SKU's product, rank 0, which SQL reads by key; every page, its
-		// ranks and its keys as SQL's, cursors of each rank included.
+		// Text queries in relevance order, typos among them: the index
+		// picks the ranks past the SKU's product, rank 0, which SQL reads
+		// by key (by level of the words' alternatives, names holding every
+		// word, then the other matches); every page, its ranks and its
+		// keys as SQL's, cursors of each rank included. The typos' words
+		// are the index's dictionary here, SQL's there: the same.
 		before = f.db.IndexStats()
 		for i := range 200 {
 			q, limit := randomQuery(r, fc)
 			var words []string
 			for range 1 + r.IntN(2) {
 				words = append(words, vitrine.Words(pick(r, append(fc.words, "cadeira", "c", "camiseta", "feito", "sku")))...)
+			}
+			if w := words[0]; r.IntN(3) == 0 && len(w) > 3 && utf8.ValidString(w) && utf8.RuneCountInString(w) == len(w) {
+				// A typo: a letter dropped, doubled or two swapped.
+				switch i := 1 + r.IntN(len(w)-2); r.IntN(3) {
+				case 0:
+					words[0] = w[:i] + w[i+1:]
+				case 1:
+					words[0] = w[:i] + w[i:i+1] + w[i:]
+				default:
+					words[0] = w[:i] + w[i+1:i+2] + w[i:i+1] + w[i+2:]
+				}
 			}
 			q.Sort, q.Query = vitrine.SortRelevance, vitrine.QueryText(strings.Join(words, " "))
 			if i%4 == 0 { // a query that is a product's SKU

@@ -22,7 +22,7 @@ func (db *Store) facets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vi
 	tenantID, names := pq.tenantID, pq.f.Query().Facets
 	from := "products"
 	if len(pq.f.Words()) > 0 {
-		q.Where = append(q.Where, pq.ws.match(&q, "search", true))
+		q.Where = append(q.Where, pq.ws.match(&q, "search", topLevel, true))
 		from = pq.ws.from("search")
 	}
 	ids, err := sqldb.Collect(ctx, c, scanString, `SELECT id FROM `+from+` WHERE `+strings.Join(q.Where, ` AND `), q.Args...)

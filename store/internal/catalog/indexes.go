@@ -145,11 +145,28 @@ func (ixs *Indexes) count(index, among bool) {
 // in its order, when the filter keeps few enough (pageAmong) that the
 // index picks them for less than walking the company's products in order.
 func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, []string, []int, error) {
+	ix, seq, err := db.indexAt(ctx, c, pq.tenantID)
+	if ix == nil || err != nil {
+		return nil, nil, nil, err
+	}
+	q := facetindex.Query{Filter: facetindex.TermsOf(pq.f), Categories: pq.categories, Facets: pq.f.Query().Facets}
+	page := facetindex.Page{Sort: pq.f.Query().Sort, After: pq.f.After(), Limit: pq.f.Limit(), Skip: pq.skuOf, Levels: pq.levels[:]}
+	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit(), len(pq.f.Query().Options) > 0 || len(pq.f.Words()) > 0))
+	if !ok {
+		return nil, nil, nil, nil
+	}
+	return facets, ids, ranks, nil
+}
+
+// indexAt returns the company's index at the catalog sequence of c's
+// snapshot, and that sequence; nil when it cannot answer for it: none is
+// built yet (a build starts), it is too far behind (likewise), or it is
+// ahead of the snapshot.
+func (db *Store) indexAt(ctx context.Context, c sqldb.Conn, tenant string) (*facetindex.Index, uint64, error) {
 	ixs := db.ix
-	tenant := pq.tenantID
 	seq, pruned, err := readSeq(ctx, c, tenant)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, 0, err
 	}
 	ixs.mu.Lock()
 	at, refused := ixs.refused[tenant]
@@ -159,29 +176,23 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 	}
 	ixs.mu.Unlock()
 	if refused {
-		return nil, nil, nil, nil
+		return nil, 0, nil
 	}
 	ix := ixs.cache.Get(tenant)
 	if ix == nil {
 		ixs.start(tenant)
-		return nil, nil, nil, nil
+		return nil, 0, nil
 	}
 	if from := ix.Seq(); from < seq {
 		ok, err := db.catchUp(ctx, c, tenant, ix, from, seq, pruned)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if !ok {
-			return nil, nil, nil, nil
+		if err != nil || !ok {
+			return nil, 0, err
 		}
 	}
-	q := facetindex.Query{Filter: facetindex.TermsOf(pq.f), Categories: pq.categories, Facets: pq.f.Query().Facets}
-	page := facetindex.Page{Sort: pq.f.Query().Sort, After: pq.f.After(), Limit: pq.f.Limit(), Skip: pq.skuOf}
-	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit(), len(pq.f.Query().Options) > 0 || len(pq.f.Words()) > 0))
-	if !ok {
-		return nil, nil, nil, nil
+	if ix.Seq() != seq {
+		return nil, 0, nil
 	}
-	return facets, ids, ranks, nil
+	return ix, seq, nil
 }
 
 // pageAmong is the number of products a filter keeps under which the

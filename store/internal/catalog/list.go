@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -32,24 +33,32 @@ func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.Pr
 // names under the same filter (without its page). The page is read by
 // keyset: it starts after f.After in the sort order, on the index that
 // leads with (tenant_id, sort column, id). No OFFSET. A relevance search
-// reads its ranks in turn: the SKU that is the query, then matches in the
-// name, then matches elsewhere. When the search's matches are few, the last
-// two ranks are read in one query.
+// reads its ranks in turn: the SKU that is the query, then, level by level
+// of the words' alternatives (as written, stems, synonyms, typos),
+// matches in the name, then matches elsewhere. When the search's matches
+// are few, the ranks past the SKU's are read in one query.
 //
 // A query whose words no product holds all of reads as its largest subset
 // of words that some product holds (see fewerWords): a shopper's phrase
 // ("gold necklace for women") finds what most of its words name rather
 // than nothing.
+//
+// A query's words forgive typos (withTypos), found once for every read of
+// the call.
 func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
-	out, err := db.findProducts(ctx, tenantID, f)
+	typos, err := db.typos(ctx, tenantID, f)
+	if err != nil {
+		return nil, fmt.Errorf("list products: %w", err)
+	}
+	out, err := db.findProducts(ctx, tenantID, f, typos)
 	if err != nil || len(out.Products) > 0 || len(f.Words()) < 2 || f.Limit() <= 0 {
 		return out, err
 	}
-	fewer, ok, err := db.fewerWords(ctx, tenantID, f)
+	fewer, ok, err := db.fewerWords(ctx, tenantID, f, typos)
 	if err != nil || !ok {
 		return out, err
 	}
-	return db.findProducts(ctx, tenantID, fewer)
+	return db.findProducts(ctx, tenantID, fewer, typos)
 }
 
 // MaxWordProbes bounds the subsets of a query's words that fewerWords
@@ -64,9 +73,9 @@ const MaxWordProbes = 64
 // qualifies it), its words holding a digit always among them, up to
 // MaxWordProbes tried; false when none. Every page of the query finds the
 // same subset, as it asks the same questions of the same catalog.
-func (db *Store) fewerWords(ctx context.Context, tenantID string, f vitrine.ProductFilter) (vitrine.ProductFilter, bool, error) {
+func (db *Store) fewerWords(ctx context.Context, tenantID string, f vitrine.ProductFilter, typos func(stem, written string) []string) (vitrine.ProductFilter, bool, error) {
 	holds := func(g vitrine.ProductFilter) (bool, error) {
-		found, err := db.findProducts(ctx, tenantID, g.WithoutFacets().Page(1, nil))
+		found, err := db.findProducts(ctx, tenantID, g.WithoutFacets().Page(1, nil), typos)
 		return err == nil && len(found.Products) > 0, err
 	}
 	if f.After() != nil {
@@ -138,7 +147,7 @@ func combinations(n, k int) func(yield func([]int) bool) {
 	}
 }
 
-func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
+func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter, typos func(stem, written string) []string) (*vitrine.FoundProducts, error) {
 	out := &vitrine.FoundProducts{}
 	fq := f.Query()
 	if !base.ValidIDs(tenantID) {
@@ -164,8 +173,11 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 			if th != nil {
 				f = f.WithExpansion(th)
 			}
+			if typos != nil {
+				f = f.WithTypos(typos)
+			}
 		}
-		pq := productQuery{tenantID: tenantID, f: f}
+		pq := productQuery{tenantID: tenantID, f: f, levels: f.Levels()}
 		if fq.CategoryID != "" || len(fq.CategoryIDs) > 0 {
 			ids, err := db.filterCategories(ctx, c, tenantID, fq)
 			if err != nil {
@@ -208,7 +220,7 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		}
 		if len(f.Words()) > 0 && pq.only == nil {
 			var err error
-			if pq.ws, err = db.search(ctx, c, tenantID, f.Clauses(), fq.Sort == vitrine.SortRelevance); err != nil {
+			if pq.ws, err = db.search(ctx, c, tenantID, pq.levels, fq.Sort == vitrine.SortRelevance); err != nil {
 				return err
 			}
 		}
@@ -226,18 +238,19 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		if after != nil {
 			first = after.Rank
 		}
-		for rank := first; rank <= 2 && len(out.Products) < f.Limit(); rank++ {
+		for rank := first; rank <= maxRank && len(out.Products) < f.Limit(); rank++ {
 			g := pq
 			if rank != first {
 				g.f = f.Page(f.Limit()-len(out.Products), nil)
 			} else {
 				g.f = f.Page(f.Limit()-len(out.Products), after)
 			}
-			if rank == 0 && len(pq.skuOf) == 0 {
+			if rank == 0 && len(pq.skuOf) == 0 || rank > 0 && !pq.levels.adds(levelOf(rank)) {
 				continue
 			}
-			// The index picked ranks 1 and 2 (pq.ranks): each rank's ids
-			// are read by key; rank 0 by the filter, its one product by key.
+			// The index picked the ranks past 0 (pq.ranks): each rank's
+			// ids are read by key; rank 0 by the filter, its one product
+			// by key.
 			g.only = nil
 			if pq.only != nil && rank > 0 {
 				g.only = []string{}
@@ -249,12 +262,12 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 			}
 			read := rank
 			if rank > 0 && pq.ws.few && pq.only == nil {
-				read = nameOrRest
+				read = anyRank
 			}
 			if err := db.listProducts(ctx, c, g, read, out); err != nil {
 				return err
 			}
-			if read == nameOrRest {
+			if read == anyRank {
 				break
 			}
 		}
@@ -313,9 +326,30 @@ func (db *Store) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, i
 		) SELECT id FROM below`, tenantID, id)
 }
 
-// nameOrRest, as the rank of listProducts, reads relevance ranks 1 and 2
-// in one query, each product with its rank.
-const nameOrRest = 12
+// The relevance ranks past the SKU's (rank 0): at each level of the
+// query's alternatives (vitrine.ProductFilter.Levels: the words as
+// written; their stems; with synonyms; with typos), rank 1+2×level the
+// products whose name matches every clause at that level, then rank
+// 2+2×level those matching elsewhere, neither matching at a level before.
+const maxRank = 2 * vitrine.MatchLevels
+
+// topLevel is the last level: a product matches the search at it.
+const topLevel = vitrine.MatchLevels - 1
+
+// levelOf returns the level of a relevance rank past 0, and rankColumn
+// the column its products match in.
+func levelOf(rank int) int { return (rank - 1) / 2 }
+
+func rankColumn(rank int) string {
+	if rank%2 == 1 {
+		return "name_words"
+	}
+	return "search"
+}
+
+// anyRank, as the rank of listProducts, reads every relevance rank past
+// 0 in one query, each product with its rank.
+const anyRank = 100
 
 // productQuery is a filter as the queries of one read take it: the
 // filter, how its words are found, and the categories its category
@@ -324,6 +358,7 @@ type productQuery struct {
 	tenantID string
 	f        vitrine.ProductFilter
 	ws       wordSearch
+	levels   searchLevels
 	// categories are f.CategoryID and those under it; noCategory alone
 	// when it is not the tenant's.
 	categories []string
@@ -501,35 +536,49 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 	} else {
 		db.filter(&q, pq)
 	}
-	match := func(column string, drive bool) string { return ws.match(&q, column, drive) }
+	match := func(column string, level int, drive bool) string { return ws.match(&q, column, level, drive) }
 	// The words' condition goes before the filter's terms: SQLite checks
 	// terms in their order, and a walk's words may be checked on its
 	// index alone, before the row is read for the others.
 	first := func(terms ...string) { q.Where = append(terms, q.Where...) }
-	switch rank {
-	case -1:
+	switch {
+	case rank == -1:
 		if len(f.Words()) > 0 && pq.only == nil {
-			first(match("search", true))
+			first(match("search", topLevel, true))
 			from = ws.from("search")
 		}
-	case 0:
+	case rank == 0:
 		q.Where = append(q.Where, skuIs(&q, pq.skuOf, false)...)
-	case 1:
-		if pq.only == nil {
-			first(append([]string{match("name_words", true)}, skuIs(&q, pq.skuOf, true)...)...)
-			from = ws.from("name_words")
-		}
-	case 2:
-		if pq.only == nil {
-			first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
-			q.Where = append(q.Where, `NOT `+match("name_words", false))
-			from = ws.from("search")
-		}
-	case nameOrRest:
-		// A name's words are among the product's: ranks 1 and 2 are the
-		// products matching in search, apart from the SKU itself.
-		first(append([]string{match("search", true)}, skuIs(&q, pq.skuOf, true)...)...)
+	case rank == anyRank:
+		// Every rank past 0: the products matching in search, apart from
+		// the SKU itself.
+		first(append([]string{match("search", topLevel, true)}, skuIs(&q, pq.skuOf, true)...)...)
 		from = ws.from("search")
+	case pq.only == nil:
+		// One rank: matching in its column at its level, not in the name
+		// at its level when the rank is of other columns, nowhere at the
+		// level before.
+		l, column := levelOf(rank), rankColumn(rank)
+		first(append([]string{match(column, l, true)}, skuIs(&q, pq.skuOf, true)...)...)
+		if column == "search" {
+			q.Where = append(q.Where, `NOT `+match("name_words", l, false))
+		}
+		if l > 0 {
+			q.Where = append(q.Where, `NOT `+match("search", l-1, false))
+		}
+		from = ws.from(column)
+	}
+	// rankOf is the rank of the product read, past 0, as SQL computes it.
+	rankOf := func() string {
+		var b strings.Builder
+		b.WriteString(`CASE`)
+		for r := 1; r < maxRank; r++ {
+			if pq.levels.adds(levelOf(r)) {
+				b.WriteString(` WHEN ` + match(rankColumn(r), levelOf(r), false) + ` THEN ` + strconv.Itoa(r))
+			}
+		}
+		b.WriteString(` ELSE ` + strconv.Itoa(maxRank) + ` END`)
+		return b.String()
 	}
 	col, ok := sortColumns[f.Query().Sort.Key()]
 	if !ok {
@@ -553,14 +602,11 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 				v = f.After().Updated
 			}
 			keyset := fmt.Sprintf(`(%s, id) %s (%s, %s)`, col, cmp, q.Arg(v), q.Arg(f.After().ID))
-			if rank == nameOrRest {
-				// After a name match, the rest of them, then every other
-				// match; after another match, the rest of those.
-				if f.After().Rank == 1 {
-					keyset = `(NOT ` + match("name_words", false) + ` OR ` + keyset + `)`
-				} else {
-					keyset = `NOT ` + match("name_words", false) + ` AND ` + keyset
-				}
+			if rank == anyRank {
+				// After a product of rank r, the rest of those of rank r,
+				// then those of the ranks after.
+				r := q.Arg(f.After().Rank)
+				keyset = `(` + rankOf() + ` > ` + r + ` OR ` + rankOf() + ` = ` + r + ` AND ` + keyset + `)`
 			}
 			q.Where = append(q.Where, keyset)
 		}
@@ -580,8 +626,8 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		p, err := scanProduct(r)
 		return keyed{p, max(rank, 0)}, err
 	}
-	if rank == nameOrRest {
-		columns += `, CASE WHEN ` + match("name_words", false) + ` THEN 1 ELSE 2 END AS relevance_rank`
+	if rank == anyRank {
+		columns += `, ` + rankOf() + ` AS relevance_rank`
 		order = `relevance_rank, ` + order
 		scan = func(r sqldb.Row) (keyed, error) {
 			var k keyed

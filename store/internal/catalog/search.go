@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -35,11 +36,12 @@ var SearchMemberMatches = 5000
 // its words.
 type wordSearch struct {
 	// match returns the condition, with its arguments added to q, that a
-	// product's words of column ("name_words" or "search") hold a word
-	// starting with each of the search's words. drive says that the query
-	// should find its products through this condition, if it narrows them
-	// most; otherwise it only checks the products found some other way.
-	match func(q *base.QueryBuilder, column string, drive bool) string
+	// product's words of column ("name_words" or "search") match every
+	// one of the search's clauses at level (searchLevels). drive says
+	// that the query should find its products through this condition, if
+	// it narrows them most; otherwise it only checks the products found
+	// some other way.
+	match func(q *base.QueryBuilder, column string, level int, drive bool) string
 	// from returns the table a query reads when its matches of column
 	// narrow it most: "products", or the same with a hint of how to reach
 	// them fastest.
@@ -66,17 +68,12 @@ type wordSearch struct {
 // then reads the sort's index alone, a product's row only when it
 // matches. Both plans see the same words (vitrine.Words, space-separated,
 // in the index and in the row), so both find the same products.
-func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, clauses []vitrine.Clause, names bool) (wordSearch, error) {
-	// A name's match (rank 1) is of the query's own words; the product's
-	// (search) of its clauses, alternatives included.
-	of := func(column string) []vitrine.Clause {
-		if column == "name_words" {
-			return ownClauses(clauses)
-		}
-		return clauses
-	}
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, levels searchLevels, names bool) (wordSearch, error) {
+	// The index finds the products of the last level's clauses (every
+	// alternative); each level's are checked on the rows.
+	clauses := levels.top()
 	fts := func(column, suffix string) string {
-		return "{" + column + "} : (" + clauseExpr(of(column), " AND ", " OR ", func(w string) string {
+		return "{" + column + "} : (" + clauseExpr(clauses, " AND ", " OR ", func(w string) string {
 			return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
 		}) + ")"
 	}
@@ -159,7 +156,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, clauses []vitrine
 		list = string(b)
 	}
 	return wordSearch{
-		match: func(q *base.QueryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
 			conds := make([]string, 0, 2)
 			switch {
 			case !drive:
@@ -167,12 +164,16 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, clauses []vitrine
 			case rare:
 				conds = append(conds, `rowid IN (SELECT value FROM json_each(`+q.Arg(list)+`))`)
 			case column == "name_words" && rareNames:
-				return `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+				cond := `rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ` + q.Arg(fts(column, "*")) + `)`
+				if level >= topLevel {
+					return cond
+				}
+				conds = append(conds, cond)
 			case members || column == "name_words" && nameMembers:
 				// +rowid: a term the walk checks, not one it reads by.
 				conds = append(conds, `+rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH `+q.Arg(fts(column, "*"))+`)`)
 			}
-			conds = append(conds, clauseExpr(of(column), " AND ", " OR ", func(w string) string {
+			conds = append(conds, clauseExpr(levels.at(level), " AND ", " OR ", func(w string) string {
 				return `instr(' ' || ` + column + `, ` + q.Arg(" "+w) + `) > 0`
 			}))
 			return "(" + strings.Join(conds, " AND ") + ")"
@@ -196,11 +197,12 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, clauses []vitrine
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
-func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, clauses []vitrine.Clause, _ bool) (wordSearch, error) {
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, levels searchLevels, _ bool) (wordSearch, error) {
+	clauses := levels.top()
 	tsquery := func(cs []vitrine.Clause) string {
 		return clauseExpr(cs, " & ", " | ", func(w string) string { return "'" + strings.ReplaceAll(w, "'", "''") + "':*" })
 	}
-	query := map[string]string{"search": tsquery(clauses), "name_words": tsquery(ownClauses(clauses))}
+
 	// rarest is the clause whose products are fewest: the words (a
 	// term of each of its ways to match, the rarest) whose ranges of
 	// product_words hold them all, and how many they hold.
@@ -213,13 +215,12 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, clauses 
 	for _, column := range []string{"search", "name_words"} {
 		cs := clauses
 		if column == "name_words" {
-			// A name's words are among the product's: a clause of the
-			// query's own words alone is as rare there, or rarer.
+			// A name's words are among the product's: a clause without
+			// alternatives is as rare there, or rarer.
 			if r := rare["search"]; r.plain {
 				rare[column] = r
 				break
 			}
-			cs = ownClauses(clauses)
 		}
 		best := rarest{count: SelectiveMatches}
 		for _, cl := range cs {
@@ -247,9 +248,9 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, clauses 
 		rare[column] = best
 	}
 	return wordSearch{
-		match: func(q *base.QueryBuilder, column string, drive bool) string {
+		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
 			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.Arg(query[column]) + `::tsquery`
+			cond := tsv + ` @@ ` + q.Arg(tsquery(levels.at(level))) + `::tsquery`
 			if r := rare[column]; drive && r.words != nil {
 				ranges := make([]string, len(r.words))
 				for i, w := range r.words {
@@ -263,16 +264,6 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, clauses 
 		from: func(string) string { return "products" },
 		few:  rare["search"].words != nil,
 	}, nil
-}
-
-// ownClauses returns the clauses of the query's own terms, without their
-// alternatives.
-func ownClauses(clauses []vitrine.Clause) []vitrine.Clause {
-	var terms []string
-	for _, c := range clauses {
-		terms = append(terms, c.Terms...)
-	}
-	return vitrine.PlainClauses(terms)
 }
 
 // clauseExpr writes clauses as a condition: every clause (joined by
@@ -322,4 +313,22 @@ func prefixEnd(w string) string {
 		return w + string(unicode.MaxRune) // w ends in the last code point: no word does
 	}
 	return w[:len(w)-size] + string(next)
+}
+
+// searchLevels are a search's clauses at each level of their
+// alternatives (vitrine.ProductFilter.Levels): the words as written; with
+// stems; with synonyms; with typos. A product matches the search when it
+// matches at the last level.
+type searchLevels [vitrine.MatchLevels][]vitrine.Clause
+
+// top returns the clauses at the last level: what a product must match.
+func (ls searchLevels) top() []vitrine.Clause { return ls[topLevel] }
+
+// at returns the clauses at level.
+func (ls searchLevels) at(level int) []vitrine.Clause { return ls[min(max(level, 0), topLevel)] }
+
+// adds reports whether level l may find products that the level before
+// does not: its clauses are not the same.
+func (ls searchLevels) adds(l int) bool {
+	return l == 0 || !reflect.DeepEqual(ls[l], ls[l-1])
 }

@@ -140,12 +140,43 @@ func (b *brute) matches(p *Product, q Query) bool {
 	}) {
 		return false
 	}
-	for _, w := range f.Words {
-		if !slices.ContainsFunc(p.Words, func(pw string) bool { return strings.HasPrefix(pw, w) }) {
+	return holds(p.Words, f.clauses())
+}
+
+// holds reports whether words match every clause: hold a word starting
+// with each term of one of its ways.
+func holds(words []string, clauses []vitrine.Clause) bool {
+	for _, cl := range clauses {
+		if !slices.ContainsFunc(cl.Ways(), func(terms []string) bool {
+			for _, w := range terms {
+				if !slices.ContainsFunc(words, func(pw string) bool { return strings.HasPrefix(pw, w) }) {
+					return false
+				}
+			}
+			return true
+		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// holds reports whether product id's words match every clause.
+func (b *brute) holds(id string, clauses []vitrine.Clause) bool {
+	return holds(b.products[id].Words, clauses)
+}
+
+// nameMatches reports whether the name of product id matches every
+// clause: its name's words that are among its words.
+func (b *brute) nameMatches(id string, clauses []vitrine.Clause) bool {
+	p := b.products[id]
+	var names []string
+	for _, nw := range p.NameWords {
+		if slices.Contains(p.Words, nw) {
+			names = append(names, nw)
+		}
+	}
+	return holds(names, clauses)
 }
 
 // match returns the filter's products, by id.
@@ -372,16 +403,4 @@ func (b *brute) keyOf(id string, s vitrine.ProductSort) *vitrine.ProductKey {
 		k.Updated = pr.UpdatedAt
 	}
 	return k
-}
-
-// nameHolds reports whether the name of product id holds a word starting
-// with each of words: its name's words that are among its words.
-func (b *brute) nameHolds(id string, words []string) bool {
-	p := b.products[id]
-	for _, w := range words {
-		if !slices.ContainsFunc(p.NameWords, func(nw string) bool { return slices.Contains(p.Words, nw) && strings.HasPrefix(nw, w) }) {
-			return false
-		}
-	}
-	return true
 }

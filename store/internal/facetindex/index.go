@@ -8,6 +8,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/google/uuid"
 	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/fuzzy"
 )
 
 // Index is the in-memory index of one company's catalog. Its methods are
@@ -546,3 +547,13 @@ func (ix *Index) Bytes() int64 {
 // idMapEntryBytes is what an entry of the map of ids costs, about: a
 // 16-byte key and a 4-byte value in a table kept at most 7/8 full.
 const idMapEntryBytes = 28
+
+// Typos returns the prefixes of the index's terms within typos of the
+// folded word w, at most max, none starting with one of skip
+// (fuzzy.Prefixes over the term dictionary: a Levenshtein automaton that
+// seeks past what it rejects).
+func (ix *Index) Typos(w string, typos, max int, skip []string) []string {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return fuzzy.Prefixes(&ix.words, w, typos, max, skip...)
+}

@@ -17,8 +17,14 @@ type Page struct {
 	After *vitrine.ProductKey
 	Limit int
 	// Skip, for a relevance page, are the products of its rank 0 (the
-	// SKU's, which the store reads by key): left out of ranks 1 and 2.
+	// SKU's, which the store reads by key): left out of the other ranks.
 	Skip []string
+	// Levels, for a relevance page, are the query's clauses at each level
+	// of its alternatives (vitrine.ProductFilter.Levels: the words as
+	// written, their stems, with synonyms, with typos; the last level's
+	// those the filter's products match): its ranks. Nil: one level, the
+	// filter's words.
+	Levels [][]vitrine.Clause
 }
 
 // order is a page's sort order as the index compares it: the column the
@@ -179,14 +185,21 @@ func (ix *Index) pageIDs(cand *roaring.Bitmap, o *order, limit int, s *scratch) 
 
 // relevancePage returns the ids of a relevance page of cand, the products
 // holding the query's words, and the rank of each, as the store's search
-// ranks them past its rank 0 (the SKU's product, p.Skip): rank 1, those
-// whose name holds a word starting with each of words, then rank 2, the
-// others, each in the order of names (then ids) after the cursor when it
-// is of that rank, from the first otherwise (a cursor of rank 2 leaves no
-// rank 1). False when words are none or the cursor's id is no UUID.
+// ranks them past its rank 0 (the SKU's product, p.Skip): by level l of
+// p.Levels, the products matching every clause at that level and at none
+// before it, rank 1+2l those whose name matches every clause at it, then
+// rank 2+2l the others, each rank in the order of names (then ids) after
+// the cursor when it is of that rank, from the first otherwise (a cursor
+// leaves the ranks before its own). Without levels, rank 1 is of the
+// names holding words, rank 2 of the others. False when words are none
+// or the cursor's id is no UUID.
 func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *scratch) ([]string, []int, bool) {
 	if len(words) == 0 || p.Limit <= 0 {
 		return nil, nil, false
+	}
+	levels := p.Levels
+	if len(levels) == 0 {
+		levels = [][]vitrine.Clause{vitrine.PlainClauses(words)}
 	}
 	first := 1
 	if p.After != nil {
@@ -200,36 +213,80 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 			}
 		}
 	}
-	// The candidates by rank: rank 1 by the names' postings or each
-	// one's name words read from its record; rank 2 the others, found
-	// only when the page reaches it.
-	base := cand
+	// The candidates by level, those of the earlier levels taken out; at
+	// each, those whose name matches (by the names' postings or each
+	// one's name words read from its record) then the others.
+	rest := cand
 	if len(skip) > 0 {
-		base = cand.Clone()
+		rest = cand.Clone()
 		for _, o := range skip {
-			base.Remove(o)
+			rest.Remove(o)
 		}
 	}
-	ranks := [3]*roaring.Bitmap{nil, ix.nameMatches(base, words, s), nil}
 	ids, rs := []string{}, []int{}
-	for rank := first; rank <= 2 && len(ids) < p.Limit; rank++ {
-		q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
-		if p.After != nil && p.After.Rank == rank {
-			q.After = p.After
+	for l, clauses := range levels {
+		if len(ids) >= p.Limit || rest.IsEmpty() {
+			break
 		}
-		o, ok := ix.orderOf(q)
-		if !ok {
-			return nil, nil, false
+		at := rest
+		if l < len(levels)-1 {
+			at = rest.Clone()
+			for _, cl := range clauses {
+				if at = ix.matchClause(at, cl, s); at.IsEmpty() {
+					break
+				}
+			}
+			rest = roaring.AndNot(rest, at)
 		}
-		if rank == 2 {
-			ranks[2] = roaring.AndNot(base, ranks[1])
+		if 2+2*l < first || at.IsEmpty() {
+			continue
 		}
-		s.top = ix.page(ranks[rank], &o, q.Limit, s.top)
-		for _, o := range s.top {
-			ids, rs = append(ids, uuidString(ix.ids[o])), append(rs, rank)
+		names := ix.nameMatchesClauses(at, clauses, s)
+		for rank := max(first, 1+2*l); rank <= 2+2*l && len(ids) < p.Limit; rank++ {
+			q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
+			if p.After != nil && p.After.Rank == rank {
+				q.After = p.After
+			}
+			o, ok := ix.orderOf(q)
+			if !ok {
+				return nil, nil, false
+			}
+			among := names
+			if rank == 2+2*l {
+				among = roaring.AndNot(at, names)
+			}
+			s.top = ix.page(among, &o, q.Limit, s.top)
+			for _, o := range s.top {
+				ids, rs = append(ids, uuidString(ix.ids[o])), append(rs, rank)
+			}
 		}
 	}
 	return ids, rs, true
+}
+
+// nameMatchesClauses returns the products of cand whose name matches
+// every clause: holds a word starting with each term of one of its ways.
+func (ix *Index) nameMatchesClauses(cand *roaring.Bitmap, clauses []vitrine.Clause, s *scratch) *roaring.Bitmap {
+	out := cand
+	for _, cl := range clauses {
+		if out.IsEmpty() {
+			break
+		}
+		ways := cl.Ways()
+		if len(ways) == 1 {
+			out = ix.nameMatches(out, ways[0], s)
+			continue
+		}
+		u := roaring.New()
+		for _, terms := range ways {
+			u.Or(ix.nameMatches(out, terms, s))
+		}
+		out = u
+	}
+	if out == cand {
+		out = cand.Clone()
+	}
+	return out
 }
 
 // nameMatches returns the products of cand whose name holds a word

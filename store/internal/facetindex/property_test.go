@@ -177,6 +177,20 @@ func randomFilter(rng *rand.Rand, b *brute) Query {
 		for range 1 + rng.IntN(2) {
 			f.Words = append(f.Words, pick(rng, rQuery))
 		}
+		if rng.IntN(2) == 0 {
+			// Alternatives: synonyms of one or two words, typos.
+			for _, w := range f.Words {
+				cl := vitrine.Clause{Terms: []string{w}}
+				for rng.IntN(2) == 0 {
+					a := vitrine.Alternative{Terms: []string{pick(rng, rQuery)}, Kind: pick(rng, []vitrine.MatchKind{vitrine.MatchSynonym, vitrine.MatchTypo})}
+					if rng.IntN(3) == 0 {
+						a.Terms = append(a.Terms, pick(rng, rQuery))
+					}
+					cl.Alternatives = append(cl.Alternatives, a)
+				}
+				f.Clauses = append(f.Clauses, cl)
+			}
+		}
 	}
 	return q
 }
@@ -231,8 +245,8 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 		if len(f.Words) > 0 {
 			// The caller's own search: the index takes the products found.
 			g := f
-			g.Words = nil
-			found := b.match(Query{Filter: Terms{Words: f.Words}})
+			g.Words, g.Clauses = nil, nil
+			found := b.match(Query{Filter: Terms{Words: f.Words, Clauses: f.Clauses}})
 			if got := ix.Match(Query{Filter: g, Categories: q.Categories, Found: found}); !slices.Equal(got, want) {
 				t.Fatalf("found by the caller: filter %s: got %v, want %v", describeFilter(f), got, want)
 			}
@@ -286,25 +300,56 @@ func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *bru
 	if len(want) > 0 && rng.IntN(2) == 0 {
 		skip = []string{pick(rng, want)}
 	}
-	var ranked [3][]string
+	// The levels: the clauses' own terms, with synonyms, with typos (as
+	// the store's filter gives them); now and then none, one level of the
+	// words.
+	levels := [][]vitrine.Clause{vitrine.PlainClauses(q.Filter.Words)}
+	var pageLevels [][]vitrine.Clause
+	if q.Filter.Clauses != nil && rng.IntN(4) != 0 {
+		levels = nil
+		for l := range vitrine.MatchLevels {
+			var cs []vitrine.Clause
+			for _, cl := range q.Filter.Clauses {
+				c := vitrine.Clause{Terms: cl.Terms}
+				for _, a := range cl.Alternatives {
+					if l > 0 && a.Kind.Level() <= l {
+						c.Alternatives = append(c.Alternatives, a)
+					}
+				}
+				cs = append(cs, c)
+			}
+			levels = append(levels, cs)
+		}
+		pageLevels = levels
+	}
+	var ranked [2*vitrine.MatchLevels + 1][]string
 	for _, id := range want {
 		if slices.Contains(skip, id) {
 			continue
 		}
-		r := 2
-		if b.nameHolds(id, q.Filter.Words) {
-			r = 1
+		r := 0
+		for l, clauses := range levels {
+			if l == len(levels)-1 || b.holds(id, clauses) {
+				r = 2 + 2*l
+				if b.nameMatches(id, clauses) {
+					r--
+				}
+				break
+			}
 		}
 		ranked[r] = append(ranked[r], id)
 	}
 	var wantIDs []string
 	var wantRanks []int
-	for r := 1; r <= 2; r++ {
+	for r := 1; r <= 2*vitrine.MatchLevels; r++ {
 		for _, id := range b.page(ranked[r], Page{Sort: vitrine.SortName, Limit: len(ranked[r])}) {
 			wantIDs, wantRanks = append(wantIDs, id), append(wantRanks, r)
 		}
 	}
-	p := Page{Sort: vitrine.SortRelevance, Limit: 1 + rng.IntN(7), Skip: skip}
+	p := Page{Sort: vitrine.SortRelevance, Limit: 1 + rng.IntN(7), Skip: skip, Levels: pageLevels}
+	if pageLevels != nil {
+		p.Limit += 8 * rng.IntN(4) // fewer pages: each computes the levels again
+	}
 	if rng.IntN(4) == 0 {
 		p.After = &vitrine.ProductKey{Rank: 0, ID: randomID(rng)}
 	}

@@ -210,3 +210,12 @@ func (t *terms) bytes() int64 {
 	}
 	return n + int64(len(t.build))*mapEntryBytes
 }
+
+// Seek returns the least term at or after from (fuzzy.Dictionary).
+func (t *terms) Seek(from string) (string, bool) {
+	c, i := t.search(from)
+	if c == len(t.chunks) {
+		return "", false
+	}
+	return t.text(t.chunks[c][i]), true
+}

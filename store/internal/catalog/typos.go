@@ -1,0 +1,85 @@
+package catalog
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/store/internal/base"
+	"github.com/vitrine/vitrine/store/internal/fuzzy"
+	"github.com/vitrine/vitrine/store/internal/sqldb"
+)
+
+// typos returns, for the words of f that forgive typos (vitrine.Typos of
+// the word as written), the prefixes of the company's words within them
+// (fuzzy.Prefixes: "braclet" the bracelet, "jaket" the jacket), never one
+// the word's stem covers, for vitrine.ProductFilter.WithTypos; nil when
+// no word forgives any. The words are the company's facet index's term
+// dictionary when the index is at the catalog's sequence, else the
+// company's words read by SQL: the same words, so the same typos.
+func (db *Store) typos(ctx context.Context, tenantID string, f vitrine.ProductFilter) (func(stem, written string) []string, error) {
+	if !slices.ContainsFunc(f.Written(), func(w string) bool { return vitrine.Typos(w) > 0 }) || !base.ValidIDs(tenantID) {
+		return nil, nil
+	}
+	found := map[string][]string{}
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+		var within func(w string, n int, skip string) []string
+		if db.ix != nil {
+			ix, _, err := db.indexAt(ctx, c, tenantID)
+			if err != nil {
+				return err
+			}
+			if ix != nil {
+				within = func(w string, n int, skip string) []string {
+					return ix.Typos(w, n, vitrine.MaxTypoPrefixes, []string{skip})
+				}
+			}
+		}
+		if within == nil {
+			words, err := db.companyWords(ctx, c, tenantID)
+			if err != nil {
+				return err
+			}
+			within = func(w string, n int, skip string) []string {
+				return fuzzy.Prefixes(words, w, n, vitrine.MaxTypoPrefixes, skip)
+			}
+		}
+		for i, w := range f.Written() {
+			if n := vitrine.Typos(w); n > 0 {
+				found[w] = within(w, n, f.Words()[i])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func(_, written string) []string { return found[written] }, nil
+}
+
+// companyWords returns the words a text query matches in the company's
+// products, each once, in byte order: the dictionary typos are found in
+// when no index is at hand. On PostgreSQL, product_words's; on SQLite,
+// those of the products' search column (the full-text index holds every
+// company's words at once).
+func (db *Store) companyWords(ctx context.Context, c sqldb.Conn, tenantID string) (fuzzy.Sorted, error) {
+	var words []string
+	if db.d.Name() == "postgres" {
+		var err error
+		words, err = sqldb.Collect(ctx, c, scanString, `SELECT DISTINCT word FROM product_words WHERE tenant_id = $1`, tenantID)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		all, err := sqldb.Collect(ctx, c, scanString, `SELECT search FROM products WHERE tenant_id = $1`, tenantID)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range all {
+			words = append(words, strings.Fields(s)...)
+		}
+	}
+	slices.Sort(words)
+	return slices.Compact(words), nil
+}
