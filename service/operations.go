@@ -138,3 +138,10 @@ func (a *Access) Allow(op Operation) error {
 	}
 	return a.Require(op.Needs())
 }
+
+// OpImportTranslations writes translations from a file (import_translations,
+// vitrine translation import), as translate_product does: a category's
+// need save_category's right too.
+const OpImportTranslations Operation = "import_translations"
+
+func init() { needs[OpImportTranslations] = vitrine.ProductsUpdate }

@@ -26,6 +26,8 @@ type CLI struct {
 	Market    MarketCmd    `cmd:"" help:"Save, list and delete a company's markets: countries with their own currency, prices and assortment."`
 	Token     TokenCmd     `cmd:"" help:"Manage personal access tokens."`
 	Version   VersionCmd   `cmd:"" help:"Print the version, the commit and the Go version."`
+
+	Translation TranslationCmd `cmd:"" help:"Import and export a company's translations (Shopify's translation CSV, JSON Lines)."`
 }
 
 // Globals are the flags every command takes.

@@ -81,8 +81,10 @@ func (c *ProductImportCmd) Run(e *env) error {
 		total   catalog.ImportSummary
 		batch   []catalog.ImportRow
 		lines   []int
+		trans   []map[string]*productfile.Translation
 		first   = 0
 		noticed = map[string]bool{}
+		tr      catalog.TranslationImport
 	)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -92,6 +94,10 @@ func (c *ProductImportCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
+		if err := c.translate(e, cat, a, sum, lines, trans, &tr); err != nil {
+			return err
+		}
+		trans = trans[:0]
 		for _, n := range sum.Notices {
 			if !noticed[n] {
 				noticed[n] = true
@@ -121,7 +127,7 @@ func (c *ProductImportCmd) Run(e *env) error {
 		if r.Currency == "" {
 			r.Currency = c.Currency
 		}
-		batch, lines = append(batch, r), append(lines, row.Line)
+		batch, lines, trans = append(batch, r), append(lines, row.Line), append(trans, row.Product.Translations)
 		if !c.Atomic && len(batch) == importBatch {
 			if err := flush(); err != nil {
 				return err
@@ -135,7 +141,48 @@ func (c *ProductImportCmd) Run(e *env) error {
 	if first == 0 {
 		return &usageError{"the file holds no rows"}
 	}
-	return c.report(e, first, "row", &total)
+	n := tr.Created + tr.Updated + tr.Removed + tr.Unchanged + tr.Failed
+	if n > 0 {
+		fmt.Fprintf(e.stdout, "%s: %s.\n", plural(n, "translation"), &tr)
+	}
+	if err := c.report(e, first, "row", &total); err != nil || tr.Failed == 0 {
+		return err
+	}
+	return fmt.Errorf("%s failed (listed above); the others were written", plural(tr.Failed, "translation"))
+}
+
+// translate writes the translations of the rows of a batch that were
+// written (or found unchanged), each failed one printed with its line;
+// the counts go into total.
+func (c *ProductImportCmd) translate(e *env, cat *catalog.Catalog, a *service.Access, sum *catalog.ImportSummary, lines []int, trans []map[string]*productfile.Translation, total *catalog.TranslationImport) error {
+	var entries []catalog.TranslationEntry
+	for _, r := range sum.Results {
+		if len(trans[r.Index]) == 0 || r.Product == nil {
+			continue
+		}
+		if r.Status != catalog.RowCreated && r.Status != catalog.RowUpdated && r.Status != catalog.RowUnchanged {
+			continue
+		}
+		entries = append(entries, catalog.ProductTranslationEntries(lines[r.Index], &productfile.Product{ID: r.Product.ID, Translations: trans[r.Index]})...)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	res, err := cat.ImportTranslations(e.ctx, a, entries, nil)
+	if err != nil {
+		return err
+	}
+	for _, r := range res.Results {
+		if r.Err != nil {
+			fmt.Fprintln(e.stderr, r)
+		}
+	}
+	total.Created += res.Created
+	total.Updated += res.Updated
+	total.Removed += res.Removed
+	total.Unchanged += res.Unchanged
+	total.Failed += res.Failed
+	return nil
 }
 
 func rowName(r catalog.ImportResult) string {
@@ -296,11 +343,24 @@ func (c *ProductExportCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
+		// JSON Lines carries each product's translations, when it has any.
+		var trs map[string]map[string]vitrine.Translations
+		if c.Format == "jsonl" {
+			ids := make([]string, len(page.Products))
+			for i, p := range page.Products {
+				ids[i] = p.ID
+			}
+			if trs, err = cat.ProductTranslations(e.ctx, a, ids, ""); err != nil {
+				return err
+			}
+		}
 		for _, p := range page.Products {
 			if sw != nil {
 				err = sw.Write(p)
 			} else {
-				err = pw.Write(productfile.Of(p, path))
+				fp := productfile.Of(p, path)
+				fp.Translations = productfile.TranslationsOf(trs[p.ID])
+				err = pw.Write(fp)
 			}
 			if err != nil {
 				return err

@@ -61,9 +61,12 @@ type Product struct {
 	Categories []string         `json:"categories,omitempty"` // by path
 	Attributes map[string]any   `json:"attributes,omitempty"`
 	SEO        *vitrine.SEO     `json:"seo,omitempty"`
-	Version    int64            `json:"version,omitempty"`
-	CreatedAt  *time.Time       `json:"created_at,omitempty"`
-	UpdatedAt  *time.Time       `json:"updated_at,omitempty"`
+	// Translations are the product's text in the company's other
+	// locales, by locale: written only for a product that has any.
+	Translations map[string]*Translation `json:"translations,omitempty"`
+	Version      int64                   `json:"version,omitempty"`
+	CreatedAt    *time.Time              `json:"created_at,omitempty"`
+	UpdatedAt    *time.Time              `json:"updated_at,omitempty"`
 }
 
 // Variant is a variant as a JSON Lines line holds it, its prices decimals
