@@ -86,6 +86,11 @@ type ProductQuery struct {
 	// Sort is the order; in the filter's one form, never empty: relevance
 	// with a query, else name.
 	Sort ProductSort `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
+	// Among, when set, keeps the products of a market's assortment: in
+	// one of its categories or under one, or holding one of its tags (in
+	// the filter's one form, their keys). Not an argument of any tool: the
+	// shop window's, in a market's window.
+	Among *MarketInclude `json:"-"`
 }
 
 // QueryText is a text a product filter compares: its query, a tag, a

@@ -56,6 +56,10 @@ var allowed = map[string][]string{
 	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
 	"update_shop":          {"owner", "admin"},
 	"check_shop":           {"owner", "admin", "member", "viewer", "custom"},
+	"save_market":          {"owner", "admin"},
+	"list_markets":         {"owner", "admin"},
+	"delete_market":        {"owner", "admin"},
+	"set_market_prices":    {"owner", "admin"},
 	// The owner's call schedules the company's deletion, and the next
 	// brings it back.
 	"delete_tenant":  {"owner"},
