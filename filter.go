@@ -337,6 +337,19 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 		sort = q.Sort
 	}
 	f.q.Sort = sort
+	if q.Among != nil {
+		among := &MarketInclude{}
+		for _, id := range q.Among.CategoryIDs {
+			if !ValidID(id) {
+				return f, Invalid("categories", "a market's categories must be categories' ids; got %q", id)
+			}
+			among.CategoryIDs = append(among.CategoryIDs, id)
+		}
+		for _, t := range q.Among.Tags {
+			among.Tags = append(among.Tags, TagKey(t))
+		}
+		f.q.Among = among
+	}
 	return f, nil
 }
 
@@ -406,6 +419,12 @@ func (f ProductFilter) Canonical() []byte {
 	line("max_price", optional(f.max)...)
 	line("updated_since", optional(f.since)...)
 	line("sort", string(q.Sort))
+	if q.Among != nil {
+		// Only a market's filter has these lines: every other filter's
+		// form, and its cursors, stay as they were.
+		line("among_categories", q.Among.CategoryIDs...)
+		line("among_tags", q.Among.Tags...)
+	}
 	return b
 }
 

@@ -94,6 +94,11 @@ type ProductQuery struct {
 	// Untranslated keeps the products with a translatable field that has
 	// no translation in that locale, or an outdated one.
 	Untranslated LocaleTag `json:"-"`
+	// Among, when set, keeps the products of a market's assortment: in
+	// one of its categories or under one, or holding one of its tags (in
+	// the filter's one form, their keys). Not an argument of any tool: the
+	// shop window's, in a market's window.
+	Among *MarketInclude `json:"-"`
 }
 
 // QueryText is a text a product filter compares: its query, a tag, a

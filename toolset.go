@@ -38,6 +38,7 @@ var Toolsets = []Toolset{
 	{Name: "roles", About: "The permission catalog and custom roles.", Icon: "roles.svg"},
 	{Name: "audit", About: "The audit log of every call.", Icon: "audit.svg"},
 	{Name: "shop", About: "The shop window: what the company publishes to shopping agents and feeds.", Icon: "shop.svg"},
+	{Name: "markets", About: "Markets: countries with their own currency, prices, assortment and window.", Icon: "markets.svg"},
 	{Name: "company", About: "A company's whole life: export, delete and restore it.", Icon: "company.svg"},
 	{Name: "translations", About: "The catalog's text in the company's other locales.", Icon: "translations.svg"},
 }

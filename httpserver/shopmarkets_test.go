@@ -2,9 +2,12 @@ package httpserver_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 )
 
@@ -46,6 +49,163 @@ func TestShopMarketWindowUnknownMarket(t *testing.T) {
 		res.Body.Close()
 		if res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/shops/technova/markets/nope/?locale=es" {
 			t.Errorf("a market's root without its slash: %d %q", res.StatusCode, res.Header.Get("Location"))
+		}
+	})
+}
+
+// A market's window, through the handler stack vitrine serve mounts: its
+// assortment only (a product outside it, a draft, absent by every
+// identifier and at every path), in its currency at its prices (explicit,
+// else converted and rounded), at its path, at its domain, and on the
+// company's window for a buyer of its country; another company's market
+// is no window here; its ETags move when it or its prices change.
+func TestShopMarketWindow(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		sw := newShopWorld(t, url, nil)
+		sw.open("technova")
+		tn := sw.tenants["technova"]
+		var notebooks string
+		cats, err := sw.db.Categories(ctx, tn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cats {
+			if c.Name == "Notebooks" {
+				notebooks = c.ID
+			}
+		}
+		us := &vitrine.Market{TenantID: tn, Handle: "us", Name: "United States", Countries: []string{"US"}, Currency: "USD", Locales: []string{"pt-BR"},
+			ExchangeRate: "0.2", Rounding: vitrine.Rounding99, Include: vitrine.MarketInclude{CategoryIDs: []string{notebooks}, Tags: []string{"UltraWide", "vestuário"}},
+			Domain: "us.technova.example", UpdatedAt: vitrine.Now()}
+		call := func(tool string) vitrine.Change {
+			return vitrine.Change{UserID: vitrine.NewID(), Call: vitrine.Call{RequestID: vitrine.NewID(), Tool: tool, At: vitrine.Now()}}
+		}
+		if err := sw.db.SaveMarket(ctx, call("save_market"), us); err != nil {
+			t.Fatal(err)
+		}
+		verde := &vitrine.Market{TenantID: sw.tenants["mercado-verde"], Handle: "pt", Name: "Portugal", Countries: []string{"PT"}, Currency: "EUR",
+			Locales: []string{"pt-BR"}, ExchangeRate: "0.17", Rounding: vitrine.RoundingNone, UpdatedAt: vitrine.Now()}
+		if err := sw.db.SaveMarket(ctx, call("save_market"), verde); err != nil {
+			t.Fatal(err)
+		}
+		sw.open("mercado-verde")
+		nb, err := sw.db.ProductBySKU(ctx, tn, "NB-DELL-5440")
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare := int64(129900)
+		if err := sw.db.SetMarketPrices(ctx, call("set_market_prices"), tn, us.ID, []vitrine.MarketPrice{{VariantID: nb.Variants[0].ID, Price: 99900, CompareAtPrice: &compare}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		agent := map[string]string{"UCP-Agent": `profile="` + sw.profile + `"`}
+		rest := func(host, root, op, body string) answer {
+			return sw.do("POST", host, root+"/ucp/catalog/"+op, body, agent)
+		}
+		const root = "/shops/technova/markets/us"
+		prices := func(a answer) map[string]string {
+			t.Helper()
+			if a.status != 200 {
+				t.Fatalf("%d %s", a.status, a.body)
+			}
+			out := map[string]string{}
+			for _, p := range productsOf(t, a.json(t)) {
+				min := p["price_range"].(map[string]any)["min"].(map[string]any)
+				out[p["title"].(string)] = fmt.Sprintf("%v %v", min["amount"], min["currency"])
+			}
+			return out
+		}
+		// The assortment, in dollars: the notebook at its own price, the
+		// monitor (R$ 1299.00 × 0.2 = 259.80) up to 259.99.
+		got := prices(rest("", root, "search", `{"filters":{"price":{"min":0}},"pagination":{"limit":100}}`))
+		if got["Notebook Dell Inspiron 15"] != "99900 USD" || got[`Monitor LG UltraWide 29"`] != "25999 USD" {
+			t.Errorf("the market's prices: %v", got)
+		}
+		for title := range got {
+			if strings.Contains(title, "Mouse") || strings.Contains(title, "Boné") || strings.Contains(title, "Teclado") {
+				t.Errorf("outside the assortment, or a draft, in the market's search: %s", title)
+			}
+		}
+		if len(got) < 3 {
+			t.Errorf("the apparel (tag vestuário) is missing: %v", got)
+		}
+		// The company's own window is unchanged: reais, every product.
+		if own := prices(sw.rest("technova", "search", `{"query":"monitor"}`)); own[`Monitor LG UltraWide 29"`] != "129900 BRL" {
+			t.Errorf("the company's window: %v", own)
+		}
+		// A buyer in the US on the company's window gets the market.
+		if ctxd := prices(sw.rest("technova", "search", `{"query":"monitor","context":{"address_country":"US"}}`)); ctxd[`Monitor LG UltraWide 29"`] != "25999 USD" {
+			t.Errorf("address_country US on the company's window: %v", ctxd)
+		}
+		// The market's domain serves its window.
+		if byHost := prices(rest("us.technova.example", "", "search", `{"query":"notebook"}`)); byHost["Notebook Dell Inspiron 15"] != "99900 USD" {
+			t.Errorf("at the market's domain: %v", byHost)
+		}
+
+		// What is outside, by every identifier and path: absent.
+		mouse, err := sw.db.ProductBySKU(ctx, tn, "MS-LOGI-MX3S")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bone, err := sw.db.ProductBySKU(ctx, tn, "BONE-TN")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, host := range []struct{ host, root string }{{"", root}, {"us.technova.example", ""}} {
+			for _, id := range []string{mouse.ID, mouse.Variants[0].ID, "MS-LOGI-MX3S", mouse.Handle, bone.ID, "BONE-TN", bone.Handle} {
+				look := rest(host.host, host.root, "lookup", `{"ids":["`+id+`"]}`)
+				if look.status != 200 || len(productsOf(t, look.json(t))) != 0 {
+					t.Errorf("%s%s: lookup of %s: %d %.300s", host.host, host.root, id, look.status, look.body)
+				}
+				if res := sw.do("GET", host.host, host.root+"/products/"+id, "", nil); res.status != 404 {
+					t.Errorf("%s%s: the page of %s: %d", host.host, host.root, id, res.status)
+				}
+			}
+			if res := rest(host.host, host.root, "search", `{"query":"mouse"}`); len(productsOf(t, res.json(t))) != 0 {
+				t.Errorf("%s%s: a search for the mouse: %.300s", host.host, host.root, res.body)
+			}
+			for _, feed := range []string{"/feeds/google.xml", "/sitemap.xml"} {
+				res := sw.do("GET", host.host, host.root+feed, "", nil)
+				if res.status != 200 || bytes.Contains(res.body, []byte("MS-LOGI-MX3S")) || bytes.Contains(res.body, []byte(mouse.Handle)) ||
+					bytes.Contains(res.body, []byte("BONE-TN")) || bytes.Contains(res.body, []byte(bone.Handle)) {
+					t.Errorf("%s%s%s shows what is outside: %d", host.host, host.root, feed, res.status)
+				}
+			}
+		}
+		google := sw.do("GET", "", root+"/feeds/google.xml", "", nil)
+		if !bytes.Contains(google.body, []byte("259.99 USD")) || !bytes.Contains(google.body, []byte(nb.Variants[0].ID)) || bytes.Contains(google.body, []byte(" BRL")) {
+			t.Errorf("the market's Google feed: %.2000s", google.body)
+		}
+		if look := rest("", root, "lookup", `{"ids":["NB-DELL-5440"]}`); !bytes.Contains(look.body, []byte(`"USD"`)) || bytes.Contains(look.body, []byte(`"BRL"`)) {
+			t.Errorf("a lookup in the market: %.1000s", look.body)
+		}
+
+		// Another company's market is no window of this one's; its own is
+		// its company's.
+		for _, p := range []string{"/shops/technova/markets/pt/ucp/catalog/search", "/shops/mercado-verde/markets/us/ucp/catalog/search"} {
+			if res := sw.do("POST", "", p, `{"query":"notebook"}`, agent); res.status != 404 {
+				t.Errorf("%s: %d", p, res.status)
+			}
+		}
+		if res := sw.do("POST", "", "/shops/mercado-verde/markets/pt/ucp/catalog/search", `{"query":"notebook"}`, agent); res.status != 200 || len(productsOf(t, res.json(t))) != 0 {
+			t.Errorf("verde's market shows technova's notebook: %d %.300s", res.status, res.body)
+		}
+
+		// The ETags move with the market's prices, and with the market.
+		etag := google.header.Get("ETag")
+		if err := sw.db.SetMarketPrices(ctx, call("set_market_prices"), tn, us.ID, nil, []string{nb.Variants[0].ID}); err != nil {
+			t.Fatal(err)
+		}
+		again := sw.do("GET", "", root+"/feeds/google.xml", "", map[string]string{"If-None-Match": etag})
+		if again.status != 200 || again.header.Get("ETag") == etag || !bytes.Contains(again.body, []byte("919.99 USD")) {
+			t.Errorf("after the price's removal: %d %q", again.status, again.header.Get("ETag"))
+		}
+		etag = again.header.Get("ETag")
+		us.ExchangeRate = "0.25"
+		if err := sw.db.SaveMarket(ctx, call("save_market"), us); err != nil {
+			t.Fatal(err)
+		}
+		if again := sw.do("GET", "", root+"/feeds/google.xml", "", map[string]string{"If-None-Match": etag}); again.status != 200 || again.header.Get("ETag") == etag {
+			t.Errorf("after the market's change: %d", again.status)
 		}
 	})
 }

@@ -59,6 +59,10 @@ var allowed = map[string][]string{
 	"get_translations":     {"owner", "admin", "member", "viewer", "custom"},
 	"translate_product":    {"owner", "admin", "member", "custom"},
 	"translate_category":   {"owner", "admin"},
+	"save_market":          {"owner", "admin"},
+	"list_markets":         {"owner", "admin"},
+	"delete_market":        {"owner", "admin"},
+	"set_market_prices":    {"owner", "admin"},
 	// The owner's call schedules the company's deletion, and the next
 	// brings it back.
 	"delete_tenant":  {"owner"},

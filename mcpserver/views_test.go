@@ -107,7 +107,8 @@ func TestViewsNeedTheirType(t *testing.T) {
 }
 
 // The links cost a host that shows views a few bytes of tools/list: the
-// default grant stays within its budget (TestToolsListBudget) for it too.
+// default grant and every toolset stay within their budgets
+// (TestToolsListBudget: 48 KiB for every toolset until decided) for it too.
 func TestViewsWithinTheBudget(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, c := range []struct {

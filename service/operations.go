@@ -48,6 +48,10 @@ const (
 	OpGetShop          Operation = "get_shop"
 	OpUpdateShop       Operation = "update_shop"
 	OpCheckShop        Operation = "check_shop"
+	OpSaveMarket       Operation = "save_market"
+	OpListMarkets      Operation = "list_markets"
+	OpDeleteMarket     Operation = "delete_market"
+	OpSetMarketPrices  Operation = "set_market_prices"
 	OpDeleteTenant     Operation = "delete_tenant"
 	OpRestoreTenant    Operation = "restore_tenant"
 	// The translations (issue 47): a product's text by who updates
@@ -96,6 +100,11 @@ var needs = map[Operation]vitrine.Permission{
 	OpGetShop:    vitrine.ProductsRead,
 	OpUpdateShop: vitrine.ShopManage,
 	OpCheckShop:  vitrine.ProductsRead,
+	// A company's markets are its window's, in each market.
+	OpSaveMarket:      vitrine.ShopManage,
+	OpListMarkets:     vitrine.ShopManage,
+	OpDeleteMarket:    vitrine.ShopManage,
+	OpSetMarketPrices: vitrine.ShopManage,
 	// Only the owner holds tenants:delete: deleting the company and
 	// bringing it back are the same power.
 	OpDeleteTenant:  vitrine.TenantsDelete,

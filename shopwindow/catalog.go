@@ -146,6 +146,11 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 		if cur := win.reader.Currency(); rc != nil && rc.Currency != "" && !strings.EqualFold(rc.Currency, cur) {
 			out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
 				Content: fmt.Sprintf("Prices are in %s; the price filter in %s was not applied.", cur, strings.ToUpper(rc.Currency))})
+		} else if win.reader.MarketHandle() != "" {
+			// A market's prices are converted per variant: no store
+			// bound says which of them fall in a range.
+			out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
+				Content: "The price filter is not applied in a market's window."})
 		} else {
 			out.min, out.max = f.Price.Min, f.Price.Max
 		}

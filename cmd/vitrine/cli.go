@@ -23,6 +23,7 @@ type CLI struct {
 	Category  CategoryCmd  `cmd:"" help:"Manage a company's categories."`
 	Attribute AttributeCmd `cmd:"" help:"Manage a company's attribute definitions."`
 	Shop      ShopCmd      `cmd:"" help:"Show, open and close a company's shop window."`
+	Market    MarketCmd    `cmd:"" help:"Save, list and delete a company's markets: countries with their own currency, prices and assortment."`
 	Token     TokenCmd     `cmd:"" help:"Manage personal access tokens."`
 	Version   VersionCmd   `cmd:"" help:"Print the version, the commit and the Go version."`
 

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/vitrine/vitrine"
@@ -28,6 +29,14 @@ type windowMarket struct {
 	// Stamp moves with every change of the market that its window shows
 	// (its settings, its prices).
 	Stamp string
+	// among is its assortment as the store's filter takes it, nil for
+	// every active product; categories are its categories and those under
+	// them, tags its tags' keys, as a product is checked against them.
+	among      *vitrine.MarketInclude
+	categories map[string]bool
+	tags       map[string]bool
+	// conv converts the catalog's prices into the market's.
+	conv *vitrine.Converter
 }
 
 // marketView is where a Shopper reads: a market (nil for the company's
@@ -215,10 +224,181 @@ func plausibleHandle(h string) bool {
 
 // windowMarketByHandle reads a company's market by its handle.
 func (s *Catalog) windowMarketByHandle(ctx context.Context, tenantID, handle string) (*windowMarket, error) {
-	return nil, vitrine.NotFound("Shop")
+	m, err := s.store.MarketByHandle(ctx, tenantID, handle)
+	if vitrine.TypeOf(err) == vitrine.NotFoundError {
+		return nil, vitrine.NotFound("Shop")
+	}
+	if err != nil {
+		return nil, err
+	}
+	cats, err := s.store.Categories(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	return newWindowMarket(m, cats)
 }
 
 // windowMarkets reads a company's markets.
 func (s *Catalog) windowMarkets(ctx context.Context, tenantID string) ([]*windowMarket, error) {
-	return nil, nil
+	ms, err := s.store.Markets(ctx, tenantID)
+	if err != nil || len(ms) == 0 {
+		return nil, err
+	}
+	cats, err := s.store.Categories(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*windowMarket, 0, len(ms))
+	for _, m := range ms {
+		wm, err := newWindowMarket(m, cats)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, wm)
+	}
+	return out, nil
+}
+
+// newWindowMarket is m as its window reads it, with the company's
+// categories: its assortment's categories and those under them.
+func newWindowMarket(m *vitrine.Market, cats []*vitrine.Category) (*windowMarket, error) {
+	_, scale, err := vitrine.NormalizeCurrency("currency", m.Currency)
+	if err != nil {
+		return nil, err
+	}
+	conv, err := vitrine.NewConverter(m.ExchangeRate, m.Rounding, scale)
+	if err != nil {
+		return nil, err
+	}
+	wm := &windowMarket{ID: m.ID, Handle: m.Handle, Currency: m.Currency, Countries: m.Countries, Locales: m.Locales,
+		Stamp: strconv.FormatInt(m.Version, 36), conv: conv}
+	if m.Include.Empty() {
+		return wm, nil
+	}
+	wm.among = &vitrine.MarketInclude{CategoryIDs: m.Include.CategoryIDs, Tags: m.Include.Tags}
+	wm.categories, wm.tags = map[string]bool{}, map[string]bool{}
+	for _, id := range m.Include.CategoryIDs {
+		wm.categories[id] = true
+	}
+	// Under them: each category whose parent is in, until none is added.
+	for grew := true; grew; {
+		grew = false
+		for _, c := range cats {
+			if !wm.categories[c.ID] && c.ParentID != "" && wm.categories[c.ParentID] {
+				wm.categories[c.ID], grew = true, true
+			}
+		}
+	}
+	for _, t := range m.Include.Tags {
+		wm.tags[vitrine.TagKey(t)] = true
+	}
+	return wm, nil
+}
+
+// inMarket reports whether a product is in the assortment of the market
+// the shopper reads: every product is in the company's own window's.
+func (sh *Shopper) inMarket(p *vitrine.Product) bool {
+	m := sh.in.market
+	if m == nil || m.among == nil {
+		return true
+	}
+	for _, c := range p.Categories {
+		if m.categories[c.ID] {
+			return true
+		}
+	}
+	for _, t := range p.Tags {
+		if m.tags[vitrine.TagKey(t)] {
+			return true
+		}
+	}
+	return false
+}
+
+// among is the assortment a store filter of the shopper's keeps: nil for
+// every product.
+func (sh *Shopper) among() *vitrine.MarketInclude {
+	if sh.in.market == nil {
+		return nil
+	}
+	return sh.in.market.among
+}
+
+// priced returns the products as the market the shopper reads sells them:
+// copies in its currency, each variant at its explicit price there, else
+// at its price converted by the market's rate and rounding (compare-at
+// alike); a product a price of which cannot be converted is left out. The
+// company's own window returns ps as they are. shown, when given, are the
+// variants list rows show (ProductPage.Shown), returned as the copies'.
+func (sh *Shopper) priced(ctx context.Context, ps []*vitrine.Product, shown []*vitrine.Variant) ([]*vitrine.Product, []*vitrine.Variant, error) {
+	m := sh.in.market
+	if m == nil || len(ps) == 0 {
+		return ps, shown, nil
+	}
+	var ids []string
+	for _, p := range ps {
+		for _, v := range p.Variants {
+			ids = append(ids, v.ID)
+		}
+	}
+	explicit, err := sh.cat.store.MarketPrices(ctx, sh.tenant.ID, m.ID, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]*vitrine.Product, 0, len(ps))
+	var outShown []*vitrine.Variant
+	if shown != nil {
+		outShown = make([]*vitrine.Variant, 0, len(ps))
+	}
+	for i, p := range ps {
+		c, ok := m.price(p, explicit)
+		if !ok {
+			continue
+		}
+		out = append(out, c)
+		if shown != nil {
+			var sv *vitrine.Variant
+			for j, v := range p.Variants {
+				if v == shown[i] {
+					sv = c.Variants[j]
+				}
+			}
+			outShown = append(outShown, sv)
+		}
+	}
+	return out, outShown, nil
+}
+
+// price is a copy of p in the market's currency at its prices; false when
+// a price cannot be converted.
+func (m *windowMarket) price(p *vitrine.Product, explicit map[string]vitrine.MarketPrice) (*vitrine.Product, bool) {
+	c := *p
+	c.Currency = m.Currency
+	from := vitrine.CurrencyScale(p.Currency)
+	c.Variants = make([]*vitrine.Variant, len(p.Variants))
+	for i, v := range p.Variants {
+		cv := *v
+		if e, ok := explicit[v.ID]; ok {
+			cv.Price, cv.CompareAtPrice = e.Price, nil
+			if e.CompareAtPrice != nil {
+				x := *e.CompareAtPrice
+				cv.CompareAtPrice = &x
+			}
+		} else {
+			var ok bool
+			if cv.Price, ok = m.conv.Convert(v.Price, from); !ok {
+				return nil, false
+			}
+			if v.CompareAtPrice != nil {
+				x, ok := m.conv.Convert(*v.CompareAtPrice, from)
+				if !ok {
+					return nil, false
+				}
+				cv.CompareAtPrice = &x
+			}
+		}
+		c.Variants[i] = &cv
+	}
+	c.Summarize()
+	return &c, true
 }

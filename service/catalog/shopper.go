@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vitrine/vitrine"
@@ -37,8 +38,30 @@ func (s *Catalog) OpenWindowBySlug(ctx context.Context, slug string) (*Shopper, 
 
 // OpenWindowByDomain returns the shopper of the open window served at
 // that host name, as OpenWindowBySlug does.
+// A host that no company's window is served at may be a market's own: its
+// window is then that market's.
 func (s *Catalog) OpenWindowByDomain(ctx context.Context, domain string) (*Shopper, error) {
-	return s.openWindow(s.store.OpenShopByDomain(ctx, domain))
+	sh, err := s.openWindow(s.store.OpenShopByDomain(ctx, domain))
+	if vitrine.TypeOf(err) != vitrine.NotFoundError {
+		return sh, err
+	}
+	t, shop, m, err := s.store.OpenMarketByDomain(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
+	if sh, err = s.openWindow(t, shop, nil); err != nil {
+		return nil, err
+	}
+	cats, err := s.store.Categories(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	wm, err := newWindowMarket(m, cats)
+	if err != nil {
+		return nil, err
+	}
+	sh.in = marketView{market: wm}
+	return sh, nil
 }
 
 func (s *Catalog) openWindow(t *vitrine.Tenant, shop *vitrine.Shop, err error) (*Shopper, error) {
@@ -71,7 +94,7 @@ func (sh *Shopper) tenantID() (string, error) {
 // rules). The store's queries ask for both; this holds it whatever path a
 // product came by.
 func (sh *Shopper) published(p *vitrine.Product) bool {
-	return p != nil && p.TenantID == sh.tenant.ID && p.Status == vitrine.ProductActive
+	return p != nil && p.TenantID == sh.tenant.ID && p.Status == vitrine.ProductActive && sh.inMarket(p)
 }
 
 // shown reports whether the window's search, lookups and pages may show a
@@ -89,7 +112,13 @@ func (sh *Shopper) Stamp(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return sh.cat.store.CatalogStamp(ctx, id)
+	stamp, err := sh.cat.store.CatalogStamp(ctx, id)
+	if err != nil || sh.in.market == nil {
+		return stamp, err
+	}
+	// A market's window: its own version too (every write of a market
+	// moves the catalog's sequence as well).
+	return stamp + "-" + sh.in.market.Handle + "." + sh.in.market.Stamp, nil
 }
 
 // PublicAttributes returns the definitions of the company's attributes
@@ -131,7 +160,7 @@ func (sh *Shopper) ShownCategories(ctx context.Context) ([]*vitrine.Category, er
 	if err != nil {
 		return nil, err
 	}
-	q := vitrine.ProductQuery{Status: vitrine.ProductActive, Facets: []vitrine.FacetName{vitrine.FacetCategories}}
+	q := vitrine.ProductQuery{Status: vitrine.ProductActive, Facets: []vitrine.FacetName{vitrine.FacetCategories}, Among: sh.among()}
 	f, err := sh.cat.filter(ctx, id, q, 1)
 	if err != nil {
 		return nil, err
@@ -182,6 +211,7 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 	if l := sh.Locale(); l != "" && l != sh.tenant.DefaultLanguage() {
 		q.Locale = vitrine.LocaleTag(l) // the query read in the window's language
 	}
+	q.Among = sh.among()
 	f, err := sh.cat.filter(ctx, id, q, limit)
 	if err != nil {
 		return nil, err
@@ -203,6 +233,9 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 		if sh.shown(p) {
 			page.Products, page.Shown = append(page.Products, p), append(page.Shown, found.Shown[i])
 		}
+	}
+	if page.Products, page.Shown, err = sh.priced(ctx, page.Products, page.Shown); err != nil {
+		return nil, err
 	}
 	return page, sh.pageInShopperLocale(ctx, page)
 }
@@ -226,7 +259,7 @@ func (sh *Shopper) PublishedProducts(ctx context.Context, tenantID, after string
 	if tenantID != id {
 		return nil, vitrine.ErrPermissionDenied
 	}
-	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated, Among: sh.among()})
 	if err != nil {
 		return nil, err
 	}
@@ -243,6 +276,9 @@ func (sh *Shopper) PublishedProducts(ctx context.Context, tenantID, after string
 		if sh.published(p) {
 			out = append(out, p)
 		}
+	}
+	if out, _, err = sh.priced(ctx, out, nil); err != nil {
+		return nil, err
 	}
 	return sh.inShopperLocale(ctx, out)
 }
@@ -281,7 +317,7 @@ func (sh *Shopper) Browse(ctx context.Context, limit int, cursor string) (*Produ
 	if err != nil {
 		return nil, err
 	}
-	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortName})
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortName, Among: sh.among()})
 	if err != nil {
 		return nil, err
 	}
@@ -301,6 +337,9 @@ func (sh *Shopper) Browse(ctx context.Context, limit int, cursor string) (*Produ
 			page.Products = append(page.Products, p)
 		}
 	}
+	if page.Products, _, err = sh.priced(ctx, page.Products, nil); err != nil {
+		return nil, err
+	}
 	return page, sh.pageInShopperLocale(ctx, page)
 }
 
@@ -317,6 +356,9 @@ func (sh *Shopper) ProductByHandle(ctx context.Context, handle string) (*vitrine
 		return nil, err
 	}
 	if p := found[h]; sh.shown(p) {
+		if p, err = sh.pricedOne(ctx, p); p == nil || err != nil {
+			return nil, err
+		}
 		return sh.inShopperLocaleOne(ctx, p)
 	}
 	return nil, nil
@@ -360,6 +402,9 @@ func (sh *Shopper) Product(ctx context.Context, ident string) (p *vitrine.Produc
 		return nil, "", nil
 	}
 	if err != nil {
+		return nil, "", err
+	}
+	if p, err = sh.pricedOne(ctx, p); p == nil || err != nil {
 		return nil, "", err
 	}
 	p, err = sh.inShopperLocaleOne(ctx, p)
@@ -421,7 +466,7 @@ func (sh *Shopper) Products(ctx context.Context, idents []string) (_ map[string]
 		}
 	}
 	if len(handles) == 0 {
-		return out, nil
+		return out, sh.pricedFound(ctx, out, names)
 	}
 	byHandle, err := sh.cat.store.ProductsByHandle(ctx, tenant, handles)
 	if err != nil {
@@ -432,5 +477,47 @@ func (sh *Shopper) Products(ctx context.Context, idents []string) (_ map[string]
 			out[id] = Found{Product: p}
 		}
 	}
-	return out, nil
+	return out, sh.pricedFound(ctx, out, names)
+}
+
+// pricedOne is p as the shopper's market sells it (priced); nil when its
+// prices cannot be converted.
+func (sh *Shopper) pricedOne(ctx context.Context, p *vitrine.Product) (*vitrine.Product, error) {
+	ps, _, err := sh.priced(ctx, []*vitrine.Product{p}, nil)
+	if err != nil || len(ps) == 0 {
+		return nil, err
+	}
+	return ps[0], nil
+}
+
+// pricedFound prices the products that the identifiers names found in the
+// store (the others, by id, came priced by Product), in one read.
+func (sh *Shopper) pricedFound(ctx context.Context, out map[string]Found, names []string) error {
+	if sh.in.market == nil {
+		return nil
+	}
+	var ps []*vitrine.Product
+	for _, id := range names {
+		if p := out[id].Product; p != nil && !slices.Contains(ps, p) {
+			ps = append(ps, p)
+		}
+	}
+	priced, _, err := sh.priced(ctx, ps, nil)
+	if err != nil {
+		return err
+	}
+	byID := make(map[string]*vitrine.Product, len(priced))
+	for _, p := range priced {
+		byID[p.ID] = p
+	}
+	for _, id := range names {
+		if f := out[id]; f.Product != nil {
+			if p := byID[f.Product.ID]; p != nil {
+				out[id] = Found{Product: p, VariantID: f.VariantID}
+			} else {
+				delete(out, id)
+			}
+		}
+	}
+	return nil
 }

@@ -156,9 +156,10 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	// A faceted list reads in one snapshot, at one catalog sequence: the
 	// page and its counts agree, and an index counts for that sequence.
 	unit := db.d.Read
-	// A list of products untranslated in a locale is counted by SQL: the
-	// index holds no translations.
-	indexed := db.ix != nil && fq.Untranslated == ""
+	// A list of products untranslated in a locale, or of a market's
+	// assortment, is counted by SQL: the index holds no translations, and
+	// knows no union of categories and tags.
+	indexed := db.ix != nil && fq.Untranslated == "" && fq.Among == nil
 	if len(fq.Facets) > 0 && indexed {
 		unit = db.d.Snapshot
 	}
@@ -186,6 +187,19 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 			pq.categories = ids
 			if len(ids) == 0 {
 				pq.categories = []string{noCategory} // the filter matches nothing
+			}
+		}
+		if fq.Among != nil {
+			for _, id := range fq.Among.CategoryIDs {
+				ids, err := db.categoryAndBelow(ctx, c, tenantID, id)
+				if err != nil {
+					return err
+				}
+				for _, id := range ids {
+					if !slices.Contains(pq.amongCategories, id) {
+						pq.amongCategories = append(pq.amongCategories, id)
+					}
+				}
 			}
 		}
 		// The SKU's product first, by its key: as a condition, SQLite
@@ -361,6 +375,9 @@ type productQuery struct {
 	// ranks the rank of each.
 	only  []string
 	ranks []int
+	// amongCategories are the categories of a market's assortment
+	// (f.Among) and those under them.
+	amongCategories []string
 }
 
 // filter adds to q the terms of pq's filter that do not depend on the
@@ -395,6 +412,31 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 			in[i] = q.Arg(id)
 		}
 		q.Where = append(q.Where, `id IN (SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`))`)
+	}
+	if f.Among != nil {
+		// A market's assortment: in one of its categories (or under one),
+		// or holding one of its tags; nothing when it names neither that
+		// the company has.
+		var either []string
+		if len(pq.amongCategories) > 0 {
+			in := make([]string, len(pq.amongCategories))
+			for i, id := range pq.amongCategories {
+				in[i] = q.Arg(id)
+			}
+			either = append(either, `SELECT product_id FROM product_categories WHERE tenant_id = $1 AND category_id IN (`+strings.Join(in, ", ")+`)`)
+		}
+		if len(f.Among.Tags) > 0 {
+			in := make([]string, len(f.Among.Tags))
+			for i, t := range f.Among.Tags {
+				in[i] = q.Arg(t)
+			}
+			either = append(either, `SELECT product_id FROM product_tags WHERE tenant_id = $1 AND tag_key IN (`+strings.Join(in, ", ")+`)`)
+		}
+		if len(either) == 0 {
+			q.Where = append(q.Where, `1 = 0`)
+		} else {
+			q.Where = append(q.Where, `id IN (`+strings.Join(either, ` UNION `)+`)`)
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Attributes)) {
 		v := vitrine.AttributeString(f.Attributes[k])
