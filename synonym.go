@@ -158,16 +158,40 @@ func cmpOr(a, b string) string {
 // of them, for a phrase) find the alternatives they stand for. It is an
 // Expander.
 type Thesaurus struct {
-	// alts holds, by a synonym's terms joined by a space, the terms of
-	// what it finds.
+	an *Analyzer
+	// alts holds, by a synonym's terms (each as canon has it) joined by
+	// a space, the terms of what it finds.
 	alts    map[string][][]string
 	longest int
+}
+
+// canon returns the form of a term that a query's and a synonym's share:
+// the term stemmed again until it stays. A query's term is a stem, and a
+// stem is not always its own ("sweaters" stems to sweater, as a loan
+// word's plural; "sweater" to sweat).
+func (t *Thesaurus) canon(term string) string {
+	for range 3 {
+		s := t.an.Stem(term)
+		if s == term {
+			break
+		}
+		term = s
+	}
+	return term
+}
+
+func (t *Thesaurus) key(terms []string) string {
+	k := make([]string, len(terms))
+	for i, w := range terms {
+		k[i] = t.canon(w)
+	}
+	return strings.Join(k, " ")
 }
 
 // NewThesaurus returns the synonyms of a query analyzed by a: those of
 // every locale and those of a's language.
 func NewThesaurus(a *Analyzer, syns []*Synonym) *Thesaurus {
-	t := &Thesaurus{alts: map[string][][]string{}}
+	t := &Thesaurus{an: a, alts: map[string][][]string{}}
 	terms := func(w string) []string {
 		ts, _ := a.QueryTerms(w)
 		return ts
@@ -176,7 +200,7 @@ func NewThesaurus(a *Analyzer, syns []*Synonym) *Thesaurus {
 		if len(from) == 0 || len(to) == 0 || slices.Equal(from, to) {
 			return
 		}
-		k := strings.Join(from, " ")
+		k := t.key(from)
 		if slices.ContainsFunc(t.alts[k], func(x []string) bool { return slices.Equal(x, to) }) {
 			return
 		}
@@ -231,7 +255,7 @@ func (t *Thesaurus) Expand(terms []string) []Clause {
 		n := 1
 		var alts [][]string
 		for l := min(t.longest, len(terms)-i); l >= 1 && budget > 0; l-- {
-			if a, ok := t.alts[strings.Join(terms[i:i+l], " ")]; ok {
+			if a, ok := t.alts[t.key(terms[i:i+l])]; ok {
 				n, alts = l, a
 				break
 			}

@@ -53,6 +53,7 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[stockShown]():            {Type: "string", Enum: []any{string(vitrine.StockAvailability), string(vitrine.StockExact)}},
 	reflect.TypeFor[feedAttribute]():         {Type: "string", Enum: feedAttributes()},
 	reflect.TypeFor[shopChannel]():           {Type: "string", Enum: enum(vitrine.ShopChannels)},
+	reflect.TypeFor[synonymWord]():           {Type: "string", MaxLength: ptr(vitrine.MaxSynonymLength)},
 	// A record's fields left out when they hold their default (ProductOut).
 	reflect.TypeFor[defaultTrue](): {Type: "boolean", Default: json.RawMessage("true")},
 	reflect.TypeFor[policyOut]():   {Type: "string", Enum: []any{string(vitrine.PolicyDeny), string(vitrine.PolicyContinue)}, Default: json.RawMessage(`"deny"`)},
