@@ -16,7 +16,7 @@ func synonymTools() []*Tool {
 		catalogTool(Tool{
 			Name:        "list_synonyms",
 			Title:       "List synonyms",
-			Description: "List search synonyms.",
+			Description: "List the search synonyms of the company, by locale.",
 			Toolset:     "catalog", Op: service.OpListSynonyms, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ListSynonymsIn) (shapes.ListSynonymsOut, error) {
 			all, err := cat.ListSynonyms(ctx, a, string(in.Locale))

@@ -9,8 +9,7 @@ import (
 // synonymWord is a word or phrase of a synonym.
 type synonymWord string
 
-// localeTag is a BCP 47 language tag, checked by the service (no bound
-// of its own in the schema: the context budget).
+// localeTag is a BCP 47 language tag.
 type localeTag string
 
 type SaveSynonymsIn struct {

@@ -140,8 +140,20 @@ func (b *brute) matches(p *Product, q Query) bool {
 	}) {
 		return false
 	}
-	for _, w := range f.Words {
-		if !slices.ContainsFunc(p.Words, func(pw string) bool { return strings.HasPrefix(pw, w) }) {
+	clauses := f.Clauses
+	if clauses == nil {
+		clauses = vitrine.PlainClauses(f.Words)
+	}
+	// Every clause: one of its ways, each of whose terms some word starts.
+	for _, cl := range clauses {
+		if !slices.ContainsFunc(cl.Ways(), func(terms []string) bool {
+			for _, w := range terms {
+				if !slices.ContainsFunc(p.Words, func(pw string) bool { return strings.HasPrefix(pw, w) }) {
+					return false
+				}
+			}
+			return true
+		}) {
 			return false
 		}
 	}

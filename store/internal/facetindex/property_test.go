@@ -177,6 +177,21 @@ func randomFilter(rng *rand.Rand, b *brute) Query {
 		for range 1 + rng.IntN(2) {
 			f.Words = append(f.Words, pick(rng, rQuery))
 		}
+		// Synonyms: some words' clauses match other terms too (a phrase's
+		// several, each then needed).
+		if rng.IntN(2) == 0 {
+			for _, w := range f.Words {
+				c := vitrine.Clause{Terms: []string{w}}
+				for range rng.IntN(3) {
+					a := vitrine.Alternative{Kind: vitrine.MatchSynonym}
+					for range 1 + rng.IntN(2) {
+						a.Terms = append(a.Terms, pick(rng, rQuery))
+					}
+					c.Alternatives = append(c.Alternatives, a)
+				}
+				f.Clauses = append(f.Clauses, c)
+			}
+		}
 	}
 	return q
 }
@@ -231,8 +246,8 @@ func check(t *testing.T, rng *rand.Rand, ix *Index, b *brute, n int) {
 		if len(f.Words) > 0 {
 			// The caller's own search: the index takes the products found.
 			g := f
-			g.Words = nil
-			found := b.match(Query{Filter: Terms{Words: f.Words}})
+			g.Words, g.Clauses = nil, nil
+			found := b.match(Query{Filter: Terms{Words: f.Words, Clauses: f.Clauses}})
 			if got := ix.Match(Query{Filter: g, Categories: q.Categories, Found: found}); !slices.Equal(got, want) {
 				t.Fatalf("found by the caller: filter %s: got %v, want %v", describeFilter(f), got, want)
 			}
