@@ -16,10 +16,10 @@ func synonymTools() []*Tool {
 		catalogTool(Tool{
 			Name:        "list_synonyms",
 			Title:       "List synonyms",
-			Description: "List the search synonyms of the company, by locale.",
+			Description: "List the company's search synonyms by locale.",
 			Toolset:     "catalog", Op: service.OpListSynonyms, ReadOnly: true, Idempotent: true,
-		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ListSynonymsIn) (shapes.ListSynonymsOut, error) {
-			all, err := cat.ListSynonyms(ctx, a, string(in.Locale))
+		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, _ shapes.TenantArg) (shapes.ListSynonymsOut, error) {
+			all, err := cat.ListSynonyms(ctx, a, "")
 			if err != nil {
 				return shapes.ListSynonymsOut{}, err
 			}
@@ -28,7 +28,7 @@ func synonymTools() []*Tool {
 		catalogTool(Tool{
 			Name:        "save_synonyms",
 			Title:       "Save synonyms",
-			Description: "Add search synonyms: a group's words find each other, a one_way word its list.",
+			Description: "Add synonyms: a group's words find each other; a one_way word, its list.",
 			Toolset:     "catalog", Op: service.OpSaveSynonyms, Idempotent: true,
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.SaveSynonymsIn) (shapes.SaveSynonymsOut, error) {
 			groups, oneWay := in.SynonymGroups()
@@ -38,7 +38,7 @@ func synonymTools() []*Tool {
 		catalogTool(Tool{
 			Name:        "delete_synonyms",
 			Title:       "Delete synonyms",
-			Description: "Delete the synonyms holding any of words, or all.",
+			Description: "Delete synonyms holding any of words, or all.",
 			Toolset:     "catalog", Op: service.OpDeleteSynonyms, Destructive: true, Idempotent: true,
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.DeleteSynonymsIn) (shapes.DeleteSynonymsOut, error) {
 			n, err := cat.DeleteSynonyms(ctx, a, in.WordTexts(), in.All, string(in.Locale))

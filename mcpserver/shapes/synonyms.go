@@ -17,16 +17,11 @@ type SaveSynonymsIn struct {
 	Groups  [][]synonymWord          `json:"groups,omitempty"`
 	OneWay  map[string][]synonymWord `json:"one_way,omitempty"`
 	Locale  localeTag                `json:"locale,omitempty"`
-	Replace bool                     `json:"replace,omitempty" jsonschema:"Default: merge."`
+	Replace bool                     `json:"replace,omitempty"`
 }
 
 type SaveSynonymsOut struct {
 	Saved int `json:"saved"`
-}
-
-type ListSynonymsIn struct {
-	TenantArg
-	Locale localeTag `json:"locale,omitempty"`
 }
 
 type ListSynonymsOut struct {
