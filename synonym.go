@@ -192,31 +192,36 @@ func (t *Thesaurus) key(terms []string) string {
 // every locale and those of a's language.
 func NewThesaurus(a *Analyzer, syns []*Synonym) *Thesaurus {
 	t := &Thesaurus{an: a, alts: map[string][][]string{}}
-	terms := func(w string) []string {
-		ts, _ := a.QueryTerms(w)
-		return ts
+	// A phrase is analyzed once (its terms, and the key they make), not
+	// once for each word of its group it finds or is found by.
+	type phrase struct {
+		terms []string
+		key   string
 	}
-	add := func(from []string, to []string) {
-		if len(from) == 0 || len(to) == 0 || slices.Equal(from, to) {
+	analyze := func(w string) phrase {
+		ts, _ := a.QueryTerms(w)
+		return phrase{ts, t.key(ts)}
+	}
+	add := func(from, to phrase) {
+		if len(from.terms) == 0 || len(to.terms) == 0 || from.key == to.key {
 			return
 		}
-		k := t.key(from)
-		if slices.ContainsFunc(t.alts[k], func(x []string) bool { return slices.Equal(x, to) }) {
+		if slices.ContainsFunc(t.alts[from.key], func(x []string) bool { return slices.Equal(x, to.terms) }) {
 			return
 		}
-		t.alts[k] = append(t.alts[k], to)
-		t.longest = max(t.longest, len(from))
+		t.alts[from.key] = append(t.alts[from.key], to.terms)
+		t.longest = max(t.longest, len(from.terms))
 	}
 	for _, s := range syns {
 		if s.Locale != "" && AnalyzerFor(s.Locale) != a {
 			continue
 		}
-		ws := make([][]string, len(s.Words))
+		ws := make([]phrase, len(s.Words))
 		for i, w := range s.Words {
-			ws[i] = terms(w)
+			ws[i] = analyze(w)
 		}
 		if s.From != "" {
-			from := terms(s.From)
+			from := analyze(s.From)
 			for _, to := range ws {
 				add(from, to)
 			}

@@ -210,6 +210,19 @@ func TestSynonymsInSearch(t *testing.T) {
 		if s := f.db.IndexStats(); s.Index == 0 {
 			t.Errorf("the index answered none: %+v", s)
 		}
+		// Another instance keeps alfa's synonyms as read (by the catalog
+		// sequence), and reads them again once they change.
+		if got, _ := find(bySQL, a.ID, "chairs", false); strings.Join(got, ", ") != "Chair" {
+			t.Errorf("chairs: %q", got)
+		}
+		if err := f.db.SaveSynonyms(ctx, synonymCall(ana.ID, "save_synonyms"), a.ID, "", []*vitrine.Synonym{mustSynonym(t, "", "", "chair", "bulb")}, false); err != nil {
+			t.Fatal(err)
+		}
+		for _, facets := range []bool{false, true} {
+			if got, _ := find(bySQL, a.ID, "chairs", facets); strings.Join(got, ", ") != "Chair, Light Bulb" {
+				t.Errorf("chairs on another instance after a save (facets %v): %q", facets, got)
+			}
+		}
 		// Another company: its own words only, whatever alfa taught.
 		for _, c := range []struct{ query, want string }{{"couch", "Velvet Couch"}, {"lamp", ""}, {"settee", ""}} {
 			for _, facets := range []bool{false, true} {

@@ -26,6 +26,8 @@ type Store struct {
 	// ix, if not nil, are the facet indexes faceted lists count by
 	// (indexes.go).
 	ix *Indexes
+	// th are the companies' synonyms, analyzed (synonyms.go).
+	th thesauri
 	// log receives what the store does on its own after a write has
 	// committed (a large import's analyze), which no caller hears of.
 	log *slog.Logger

@@ -2,8 +2,10 @@ package catalog
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
@@ -127,12 +129,66 @@ func (db *Store) DeleteSynonyms(ctx context.Context, ch vitrine.Change, tenantID
 	return n, err
 }
 
+// thesauri keeps each company's synonyms as its queries read them, by the
+// catalog sequence they were read at: analyzing a thousand synonyms costs
+// a search more than its query. Every write of synonyms moves the
+// sequence; so do the other writes of the catalog, after which the rows
+// are read again and, when they are the same, the thesaurus kept.
+type thesauri struct {
+	mu sync.Mutex
+	m  map[string]thesaurusAt
+}
+
+type thesaurusAt struct {
+	seq uint64
+	sum [sha256.Size]byte
+	th  *vitrine.Thesaurus
+}
+
+// maxThesauri bounds the companies whose thesauri are kept (all dropped
+// past it: they are rebuilt from the rows).
+const maxThesauri = 10_000
+
 // thesaurus returns the tenant's synonyms as a query in the catalog's
-// language reads them, read in c: nil when it has none.
+// language reads them, read in c: nil when it has none. The sequence is
+// read before the rows, so that the rows kept at a sequence are at least
+// as new as it.
 func (db *Store) thesaurus(ctx context.Context, c sqldb.Conn, tenantID string) (*vitrine.Thesaurus, error) {
-	syns, err := readSynonyms(ctx, c, tenantID)
-	if err != nil || len(syns) == 0 {
+	seq, _, err := readSeq(ctx, c, tenantID)
+	if err != nil {
 		return nil, err
 	}
-	return vitrine.NewThesaurus(vitrine.AnalyzerFor(vitrine.DefaultLocale), syns), nil
+	db.th.mu.Lock()
+	kept, ok := db.th.m[tenantID]
+	db.th.mu.Unlock()
+	if ok && kept.seq == seq {
+		return kept.th, nil
+	}
+	syns, err := readSynonyms(ctx, c, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	for _, s := range syns {
+		b, _ := json.Marshal([]any{s.Locale, s.From, s.Words})
+		h.Write(b)
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	th := kept.th
+	if !ok || sum != kept.sum {
+		th = nil
+		if len(syns) > 0 {
+			th = vitrine.NewThesaurus(vitrine.AnalyzerFor(vitrine.DefaultLocale), syns)
+		}
+	}
+	db.th.mu.Lock()
+	if db.th.m == nil || len(db.th.m) >= maxThesauri {
+		db.th.m = map[string]thesaurusAt{}
+	}
+	if cur, ok := db.th.m[tenantID]; !ok || cur.seq <= seq {
+		db.th.m[tenantID] = thesaurusAt{seq: seq, sum: sum, th: th}
+	}
+	db.th.mu.Unlock()
+	return th, nil
 }
