@@ -154,7 +154,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(), synonymTools(),
 		memberTools(), roleTools(), auditTools(), shopTools(opts), marketTools(opts), companyTools(opts), translationTools())
 	return append(tools, discoveryTools(s)...)
 }

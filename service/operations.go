@@ -45,6 +45,9 @@ const (
 	OpListAttributes   Operation = "list_attributes"
 	OpSaveAttribute    Operation = "save_attribute"
 	OpDeleteAttribute  Operation = "delete_attribute"
+	OpListSynonyms     Operation = "list_synonyms"
+	OpSaveSynonyms     Operation = "save_synonyms"
+	OpDeleteSynonyms   Operation = "delete_synonyms"
 	OpGetShop          Operation = "get_shop"
 	OpUpdateShop       Operation = "update_shop"
 	OpCheckShop        Operation = "check_shop"
@@ -94,6 +97,11 @@ var needs = map[Operation]vitrine.Permission{
 	OpListAttributes:     vitrine.ProductsRead,
 	OpSaveAttribute:      vitrine.CatalogManage,
 	OpDeleteAttribute:    vitrine.CatalogManage,
+	// Synonyms are read as the catalog's other definitions are, by
+	// whoever reads products; taught with the categories' permission.
+	OpListSynonyms:   vitrine.ProductsRead,
+	OpSaveSynonyms:   vitrine.CatalogManage,
+	OpDeleteSynonyms: vitrine.CatalogManage,
 	// The window's settings and URLs are what it shows the public anyway,
 	// and whoever fixes what keeps products from it (a reader of products)
 	// needs them: the product page template, the option mapping.

@@ -56,6 +56,8 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[shopChannel]():           {Type: "string", Enum: enum(vitrine.ShopChannels)},
 	reflect.TypeFor[marketLocale]():          {Type: "string", MaxLength: ptr(35)},
 	reflect.TypeFor[rounding]():              {Type: "string", Enum: enum(vitrine.Roundings)},
+	reflect.TypeFor[synonymWord]():           {Type: "string", MaxLength: ptr(vitrine.MaxSynonymLength)},
+	reflect.TypeFor[localeTag]():             {Type: "string", MaxLength: ptr(35)},
 	// A record's fields left out when they hold their default (ProductOut).
 	reflect.TypeFor[defaultTrue](): {Type: "boolean", Default: json.RawMessage("true")},
 	reflect.TypeFor[policyOut]():   {Type: "string", Enum: []any{string(vitrine.PolicyDeny), string(vitrine.PolicyContinue)}, Default: json.RawMessage(`"deny"`)},
