@@ -152,7 +152,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 
 func allTools(opts Options, s *Server) []*Tool {
 	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
-		memberTools(), roleTools(), auditTools(), shopTools(opts))
+		memberTools(), roleTools(), auditTools(), shopTools(opts), translationFileTools())
 	return append(tools, discoveryTools(s)...)
 }
 
