@@ -56,6 +56,7 @@ var allowed = map[string][]string{
 	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
 	"update_shop":          {"owner", "admin"},
 	"check_shop":           {"owner", "admin", "member", "viewer", "custom"},
+	"import_translations":  {"owner", "admin", "member", "custom"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact
