@@ -56,7 +56,11 @@ var allowed = map[string][]string{
 	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
 	"update_shop":          {"owner", "admin"},
 	"check_shop":           {"owner", "admin", "member", "viewer", "custom"},
-	"import_translations":  {"owner", "admin", "member", "custom"},
+	// The owner's call schedules the company's deletion, and the next
+	// brings it back.
+	"delete_tenant":       {"owner"},
+	"restore_tenant":      {"owner"},
+	"import_translations": {"owner", "admin", "member", "custom"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

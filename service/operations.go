@@ -48,6 +48,8 @@ const (
 	OpGetShop          Operation = "get_shop"
 	OpUpdateShop       Operation = "update_shop"
 	OpCheckShop        Operation = "check_shop"
+	OpDeleteTenant     Operation = "delete_tenant"
+	OpRestoreTenant    Operation = "restore_tenant"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -89,7 +91,15 @@ var needs = map[Operation]vitrine.Permission{
 	OpGetShop:    vitrine.ProductsRead,
 	OpUpdateShop: vitrine.ShopManage,
 	OpCheckShop:  vitrine.ProductsRead,
+	// Only the owner holds tenants:delete: deleting the company and
+	// bringing it back are the same power.
+	OpDeleteTenant:  vitrine.TenantsDelete,
+	OpRestoreTenant: vitrine.TenantsDelete,
 }
+
+// onScheduled are the operations a company scheduled for deletion still
+// allows: every other is refused with the schedule and how to undo it.
+var onScheduled = map[Operation]bool{OpRestoreTenant: true}
 
 // Needs returns the permission the operation needs.
 func (op Operation) Needs() vitrine.Permission {
@@ -109,8 +119,16 @@ func Operations() []Operation {
 	return out
 }
 
-// Allow answers vitrine.ErrPermissionDenied unless a may do op.
-func (a *Access) Allow(op Operation) error { return a.Require(op.Needs()) }
+// Allow answers vitrine.ErrPermissionDenied unless a may do op. In a
+// company scheduled for deletion, an operation it does not allow
+// (onScheduled) is a ConflictError that says when it goes, whatever the
+// caller holds.
+func (a *Access) Allow(op Operation) error {
+	if a != nil && a.Membership != nil && !a.Membership.TenantDeletesAt.IsZero() && !onScheduled[op] {
+		return vitrine.ScheduledForDeletion(a.Membership.TenantDeletesAt)
+	}
+	return a.Require(op.Needs())
+}
 
 // OpImportTranslations writes translations from a file (import_translations,
 // vitrine translation import), as translate_product does: a category's
