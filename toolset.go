@@ -40,7 +40,7 @@ var Toolsets = []Toolset{
 	{Name: "shop", About: "The shop window: what the company publishes to shopping agents and feeds.", Icon: "shop.svg"},
 	{Name: "markets", About: "Markets: countries with their own currency, prices, assortment and window.", Icon: "markets.svg"},
 	{Name: "company", About: "A company's whole life: export, delete and restore it.", Icon: "company.svg"},
-	{Name: "translations", About: "The catalog's text in the company's other locales.", Icon: "translations.svg"},
+	{Name: "translations", About: "A catalog in other languages: translate products, categories and attributes.", Icon: "translations.svg"},
 }
 
 // The access scopes: write grants every tool of the toolsets granted, read

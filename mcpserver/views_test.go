@@ -108,7 +108,7 @@ func TestViewsNeedTheirType(t *testing.T) {
 
 // The links cost a host that shows views a few bytes of tools/list: the
 // default grant and every toolset stay within their budgets
-// (TestToolsListBudget: 48 KiB for every toolset until decided) for it too.
+// (TestToolsListBudget: 52 KiB for every toolset until decided) for it too.
 func TestViewsWithinTheBudget(t *testing.T) {
 	w := newWorld(t, dbtest.SQLiteURL(t))
 	for _, c := range []struct {
@@ -117,7 +117,7 @@ func TestViewsWithinTheBudget(t *testing.T) {
 		max      int
 	}{
 		{"default grant", nil, 16 << 10},
-		{"every toolset", []string{"all"}, 48 << 10}, // as TestToolsListBudget holds it (docs/decisions.md)
+		{"every toolset", []string{"all"}, 52 << 10}, // as TestToolsListBudget holds it (docs/decisions.md)
 	} {
 		opts := mcpserver.Options{IconsURL: "https://mcp.example.com/icons/", Token: w.token(owner, c.toolsets)}
 		plain, err := w.connectWith(opts, nil).ListTools(ctx, nil)

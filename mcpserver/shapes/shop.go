@@ -96,6 +96,32 @@ type CheckShopOut struct {
 	Open     bool             `json:"open"`
 	Products int              `json:"products" jsonschema:"Active products checked."`
 	Channels []shopChannelOut `json:"channels"`
+	// Translations appear for a company of several locales alone.
+	Translations []localeCheckOut `json:"translations,omitempty" jsonschema:"Per locale other than the default."`
+}
+
+type localeCheckOut struct {
+	Locale              string         `json:"locale"`
+	Untranslated        translationGap `json:"untranslated" jsonschema:"Products with a field not translated."`
+	OutdatedTranslation translationGap `json:"outdated_translation" jsonschema:"Products translated before their source changed."`
+}
+
+type translationGap struct {
+	Products int              `json:"products"`
+	Page     []blockedProduct `json:"page,omitempty"`
+	More     bool             `json:"more,omitempty"`
+	Fix      string           `json:"fix,omitempty" jsonschema:"The calls that fix them."`
+}
+
+func gapView(g shop.TranslationGap) translationGap {
+	out := translationGap{Products: g.Products, More: g.More}
+	if g.Products > 0 {
+		out.Fix = g.Fix
+	}
+	for _, b := range g.Page {
+		out.Page = append(out.Page, blockedProduct{ID: b.ID, Handle: b.Handle, Name: b.Name, Detail: b.Detail})
+	}
+	return out
 }
 
 type shopChannelOut struct {
@@ -135,6 +161,9 @@ func CheckShopView(r *shop.Report) CheckShopOut {
 			co.Reasons[j] = ro
 		}
 		out.Channels[i] = co
+	}
+	for _, l := range r.Locales {
+		out.Translations = append(out.Translations, localeCheckOut{Locale: l.Locale, Untranslated: gapView(l.Untranslated), OutdatedTranslation: gapView(l.Outdated)})
 	}
 	return out
 }

@@ -27,7 +27,7 @@ type TenantRow struct {
 	UpdatedAt   time.Time `json:"updated_at"`
 	// DeletesAt marks a company scheduled for deletion: closed until then,
 	// restorable by its owner.
-	DeletesAt *time.Time `json:"deletes_at,omitempty" jsonschema:"Scheduled for deletion then; restore_tenant undoes it."`
+	DeletesAt *time.Time `json:"deletes_at,omitempty" jsonschema:"Deleted then; restore_tenant undoes it."`
 }
 
 func TenantView(t service.TenantAccess) TenantOut {

@@ -36,6 +36,10 @@ type Report struct {
 	// Products are the active products checked: only they are published.
 	Products int
 	Channels []ChannelReport
+	// Locales are the company's locales other than the default, each
+	// with its translation gaps; none for a company of one locale, or a
+	// page of one reason.
+	Locales []LocaleReport
 }
 
 // ChannelReport is one channel's part of a Report.
@@ -138,9 +142,18 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		return nil, err
 	}
 	f = f.Page(checkBatch, nil)
+	var locales *localeTally
+	if pg == nil {
+		if locales, err = w.newLocaleTally(ctx, a.TenantID); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		ps, err := w.store.ListProducts(ctx, a.TenantID, f)
 		if err != nil {
+			return nil, err
+		}
+		if err := locales.add(ctx, w, a.TenantID, ps); err != nil {
 			return nil, err
 		}
 		for _, p := range ps {
@@ -157,6 +170,7 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 	for i, ch := range channels {
 		report.Channels = append(report.Channels, tally[i].report(ch, report.Products, q.Reason, pg))
 	}
+	report.Locales = locales.report()
 	return report, nil
 }
 
