@@ -64,6 +64,8 @@ type TenantCmd struct {
 	Create TenantCreateCmd `cmd:"" help:"Create a company with its first owner."`
 	Update TenantUpdateCmd `cmd:"" help:"Change a company's name, slug or currency."`
 	List   TenantListCmd   `cmd:"" help:"List every company."`
+	Export TenantExportCmd `cmd:"" help:"Write a company's whole archive: settings, window, catalog, roles, members, audit."`
+	Import TenantImportCmd `cmd:"" help:"Bring a company's archive into this database, its ids kept."`
 }
 
 // MemberCmd groups the membership commands.
