@@ -33,8 +33,12 @@ const MaxFilterCategories = 20
 // that makes filters, and the store the one that reads them; adapters send
 // a ProductQuery to service/catalog.
 type ProductFilter struct {
-	q        ProductQuery
-	words    []string
+	q     ProductQuery
+	words []string
+	// x expands words into clauses (the company's synonyms); nil: each
+	// word its own clause.
+	x        Expander
+	clauses  []Clause
 	sku      string
 	min, max *int64
 	since    *time.Time
@@ -53,7 +57,7 @@ func (f ProductFilter) Words() []string { return f.words }
 
 // WithWordsOf returns f searching only those of its words that keep says
 // (the store's reading of a phrase no product matches whole): never a
-// word that is not the query's.
+// word that is not the query's. Its clauses are those of the words kept.
 func (f ProductFilter) WithWordsOf(keep func(i int, w string) bool) ProductFilter {
 	var words []string
 	for i, w := range f.words {
@@ -62,6 +66,90 @@ func (f ProductFilter) WithWordsOf(keep func(i int, w string) bool) ProductFilte
 		}
 	}
 	f.words = words
+	return f.WithExpansion(f.x)
+}
+
+// A Clause is one part of a text query that a product must match: the
+// product holds a word starting with each of Terms (the query's own terms,
+// stemmed: one, or the words of a synonym of several), or with each of
+// the terms of one of Alternatives. A query matches the products that
+// match every one of its clauses.
+type Clause struct {
+	Terms        []string
+	Alternatives []Alternative
+}
+
+// Ways returns the terms of each way the clause matches: its own, then
+// each alternative's.
+func (c Clause) Ways() [][]string {
+	out := make([][]string, 0, 1+len(c.Alternatives))
+	out = append(out, c.Terms)
+	for _, a := range c.Alternatives {
+		out = append(out, a.Terms)
+	}
+	return out
+}
+
+// An Alternative is what a clause's terms may be matched by instead: the
+// terms of a synonym (analyzed as the query is), each of which the product
+// must hold a word starting with.
+type Alternative struct {
+	Terms []string
+	Kind  MatchKind
+}
+
+// MatchKind says why an alternative stands for a query's terms.
+type MatchKind int
+
+// The kinds of alternatives.
+const (
+	// MatchSynonym: a synonym the company taught (save_synonyms).
+	MatchSynonym MatchKind = iota + 1
+)
+
+// An Expander turns a query's terms (its Words, in order) into the
+// clauses a product must match: every term in exactly one clause, in
+// their order.
+type Expander interface {
+	Expand(terms []string) []Clause
+}
+
+// Clauses are the query's terms as a search matches them: each word its
+// own clause, but for those the filter's expander (WithExpansion) gave
+// alternatives. None without words.
+func (f ProductFilter) Clauses() []Clause {
+	if f.clauses != nil || len(f.words) == 0 {
+		return f.clauses
+	}
+	return PlainClauses(f.words)
+}
+
+// PlainClauses returns a clause of each term, without alternatives.
+func PlainClauses(terms []string) []Clause {
+	out := make([]Clause, len(terms))
+	for i, w := range terms {
+		out[i] = Clause{Terms: []string{w}}
+	}
+	return out
+}
+
+// Expanded says that some clause of f has alternatives.
+func (f ProductFilter) Expanded() bool {
+	for _, c := range f.clauses {
+		if len(c.Alternatives) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// WithExpansion returns f with its words' clauses as x expands them (the
+// company's synonyms); nil: each word its own clause.
+func (f ProductFilter) WithExpansion(x Expander) ProductFilter {
+	f.x, f.clauses = x, nil
+	if x != nil && len(f.words) > 0 {
+		f.clauses = x.Expand(f.words)
+	}
 	return f
 }
 

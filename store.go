@@ -22,7 +22,9 @@ type Store interface {
 	TokenStore
 	ProductStore
 	TaxonomyStore
+	TranslationStore
 	ShopStore
+	MarketStore
 	AuditStore
 	MCPSessionStore
 	TenantArchiveStore
@@ -226,6 +228,15 @@ type TaxonomyStore interface {
 	SaveAttribute(ctx context.Context, ch Change, a *Attribute, update bool) error
 	// DeleteAttribute removes a definition and every product's value of it.
 	DeleteAttribute(ctx context.Context, ch Change, tenantID, key string) error
+	// Synonyms returns the tenant's synonyms, of every locale.
+	Synonyms(ctx context.Context, tenantID string) ([]*Synonym, error)
+	// SaveSynonyms adds synonyms of one locale, each replacing the one of
+	// its Key; with replace, they replace all of the locale's. The tenant
+	// holds at most MaxSynonyms.
+	SaveSynonyms(ctx context.Context, ch Change, tenantID, locale string, syns []*Synonym, replace bool) error
+	// DeleteSynonyms removes the synonyms holding any of words (all when
+	// none), of locale unless it is nil, and returns how many.
+	DeleteSynonyms(ctx context.Context, ch Change, tenantID string, locale *string, words []string) (int, error)
 }
 
 // IdempotencyKey makes a create safe to retry.

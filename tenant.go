@@ -13,7 +13,11 @@ type Tenant struct {
 	Slug string
 	// Currency is the ISO 4217 code its imports, new products and price
 	// filters use unless told otherwise.
-	Currency  string
+	Currency string
+	// Locales are its BCP 47 locales, the first its default, in which its
+	// catalog is written; translations are into the others (Languages
+	// reads them: DefaultLocale alone when none were named).
+	Locales   []string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

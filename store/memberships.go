@@ -139,12 +139,12 @@ func (db *DB) membershipsOfUser(ctx context.Context, userID string, status vitri
 	err := db.d.Read(ctx, sqldb.Scope{UserID: userID}, func(c sqldb.Conn) (err error) {
 		out, err = sqldb.Collect(ctx, c, func(r sqldb.Row) (vitrine.TenantMembership, error) {
 			var t vitrine.Tenant
-			m, err := scanMembership(r, &t.ID, &t.Name, &t.Slug, &t.Currency, &t.CreatedAt, &t.UpdatedAt)
+			m, err := scanMembership(r, tenantDest(&t)...)
 			if err != nil {
 				return vitrine.TenantMembership{}, err
 			}
 			return vitrine.TenantMembership{Tenant: t, Membership: *m}, nil
-		}, `SELECT `+membershipColumns+`, t.id, t.name, t.slug, t.currency, t.created_at, t.updated_at`+membershipFrom+`
+		}, `SELECT `+membershipColumns+`, t.id, t.name, t.slug, t.currency, t.locales, t.created_at, t.updated_at`+membershipFrom+`
 			JOIN tenants t ON t.id = m.tenant_id
 			WHERE m.user_id = $1 AND m.status = $2
 			ORDER BY t.name, t.id`, userID, string(status))

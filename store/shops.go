@@ -135,9 +135,9 @@ func (db *DB) openShop(ctx context.Context, term, arg string) (*vitrine.Tenant, 
 		s *vitrine.Shop
 	)
 	err := db.d.Read(ctx, operator, func(c sqldb.Conn) (err error) {
-		s, err = scanShop(c.QueryRow(ctx, `SELECT `+shopColumns+`, t.id, t.name, t.slug, t.currency, t.created_at, t.updated_at
+		s, err = scanShop(c.QueryRow(ctx, `SELECT `+shopColumns+`, t.id, t.name, t.slug, t.currency, t.locales, t.created_at, t.updated_at
 			FROM shops s JOIN tenants t ON t.id = s.tenant_id WHERE `+term+` AND s.open`, arg),
-			&t.ID, &t.Name, &t.Slug, &t.Currency, &t.CreatedAt, &t.UpdatedAt)
+			tenantDest(&t)...)
 		return err
 	})
 	if errors.Is(err, sqldb.ErrNoRows) {

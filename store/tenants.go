@@ -9,22 +9,42 @@ import (
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-const tenantColumns = `id, name, slug, currency, created_at, updated_at`
+const tenantColumns = `id, name, slug, currency, locales, created_at, updated_at`
 
 func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
 	var t vitrine.Tenant
-	if err := r.Scan(&t.ID, &t.Name, &t.Slug, &t.Currency, &t.CreatedAt, &t.UpdatedAt); err != nil {
+	if err := r.Scan(tenantDest(&t)...); err != nil {
 		return nil, err
 	}
 	return &t, nil
+}
+
+// tenantDest are where the columns of tenantColumns scan to.
+func tenantDest(t *vitrine.Tenant) []any {
+	return []any{&t.ID, &t.Name, &t.Slug, &t.Currency, localesOf{t}, &t.CreatedAt, &t.UpdatedAt}
+}
+
+// localesOf scans a tenant's stored locales into it.
+type localesOf struct{ t *vitrine.Tenant }
+
+func (l localesOf) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		l.t.Locales = vitrine.DecodeLocales(v)
+	case []byte:
+		l.t.Locales = vitrine.DecodeLocales(string(v))
+	default:
+		return fmt.Errorf("tenant locales: cannot scan %T", src)
+	}
+	return nil
 }
 
 // CreateTenant stores a tenant and its first owner's membership in one
 // transaction. A taken slug is a ConflictError.
 func (db *DB) CreateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant, owner *vitrine.Membership) error {
 	err := db.write(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) error {
-		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, currency, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-			t.ID, t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), t.CreatedAt, t.UpdatedAt); err != nil {
+		if _, err := c.Exec(ctx, `INSERT INTO tenants (id, name, slug, currency, locales, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			t.ID, t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), vitrine.EncodeLocales(t.Locales), t.CreatedAt, t.UpdatedAt); err != nil {
 			return err
 		}
 		return insertMembership(ctx, c, owner)
@@ -66,7 +86,7 @@ func (db *DB) tenant(ctx context.Context, s sqldb.Scope, query, arg string) (*vi
 	return t, nil
 }
 
-// UpdateTenant writes a tenant's name, slug and currency.
+// UpdateTenant writes a tenant's name, slug, currency and locales.
 func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Tenant) error {
 	if !validIDs(t.ID) {
 		return vitrine.NotFound("Tenant")
@@ -75,8 +95,8 @@ func (db *DB) UpdateTenant(ctx context.Context, ch vitrine.Change, t *vitrine.Te
 	// The company's name and slug are its window's too: the catalog's
 	// sequence moves, and feeds tagged by it are read anew.
 	err := db.writeCatalog(ctx, tenant(t.ID), ch, is(t.ID), func(c sqldb.Conn) (err error) {
-		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, currency = $3, updated_at = $4 WHERE id = $5`,
-			t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), t.UpdatedAt, t.ID)
+		n, err = c.Exec(ctx, `UPDATE tenants SET name = $1, slug = $2, currency = $3, locales = $4, updated_at = $5 WHERE id = $6`,
+			t.Name, t.Slug, or(t.Currency, vitrine.DefaultCurrency), vitrine.EncodeLocales(t.Locales), t.UpdatedAt, t.ID)
 		return err
 	})
 	if name, ok := db.d.Constraint(err); ok && name == "tenants_slug_key" {

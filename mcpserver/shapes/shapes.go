@@ -7,11 +7,13 @@
 // these shapes, and its server lists and serves them.
 package shapes
 
-// TenantArg is the argument every tenant-scoped tool takes first. Its
-// wording, like that of limit and cursor (pageArgs), is the same in every
-// tool: said once, in the same words, an agent reads it as one thing.
+// TenantArg is the argument every tenant-scoped tool takes first. It has
+// no description of its own: the server's instructions say once where the
+// ids come from (whoami, list_tenants), which spares ~30 bytes of every
+// tool in tools/list. An invitee's tenant_id (invitations.go) says where
+// it comes from, since that is somewhere else.
 type TenantArg struct {
-	TenantID string `json:"tenant_id" jsonschema:"From list_tenants."`
+	TenantID string `json:"tenant_id"`
 }
 
 // pageArgs are the arguments of a list that pages. (The page size is

@@ -22,7 +22,7 @@ type Store struct {
 	// as the dialect's index of words allows (search.go).
 	// names says that the queries read name matches apart (a relevance
 	// search's ranks).
-	search func(ctx context.Context, c sqldb.Conn, tenantID string, words []string, names bool) (wordSearch, error)
+	search func(ctx context.Context, c sqldb.Conn, tenantID string, clauses []vitrine.Clause, names bool) (wordSearch, error)
 	// ix, if not nil, are the facet indexes faceted lists count by
 	// (indexes.go).
 	ix *Indexes

@@ -151,6 +151,17 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		unit = db.d.Snapshot
 	}
 	err := unit(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+		// The company's synonyms, in the same read: a query's words
+		// match what they find (Clauses).
+		if len(f.Words()) > 0 {
+			th, err := db.thesaurus(ctx, c, tenantID)
+			if err != nil {
+				return err
+			}
+			if th != nil {
+				f = f.WithExpansion(th)
+			}
+		}
 		pq := productQuery{tenantID: tenantID, f: f}
 		if fq.CategoryID != "" || len(fq.CategoryIDs) > 0 {
 			ids, err := db.filterCategories(ctx, c, tenantID, fq)
@@ -181,7 +192,7 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		}
 		if len(f.Words()) > 0 && pq.only == nil {
 			var err error
-			if pq.ws, err = db.search(ctx, c, tenantID, f.Words(), fq.Sort == vitrine.SortRelevance); err != nil {
+			if pq.ws, err = db.search(ctx, c, tenantID, f.Clauses(), fq.Sort == vitrine.SortRelevance); err != nil {
 				return err
 			}
 		}

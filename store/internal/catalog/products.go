@@ -484,7 +484,10 @@ func (db *Store) DeleteProduct(ctx context.Context, ch vitrine.Change, tenantID,
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Product")
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return deleteTranslations(ctx, c, tenantID, vitrine.TranslateProduct, id)
 	})
 	if err != nil && vitrine.AsError(err) == nil {
 		return fmt.Errorf("delete product: %w", err)

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
@@ -65,13 +66,19 @@ type wordSearch struct {
 // then reads the sort's index alone, a product's row only when it
 // matches. Both plans see the same words (vitrine.Words, space-separated,
 // in the index and in the row), so both find the same products.
-func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, names bool) (wordSearch, error) {
-	fts := func(column, suffix string) string {
-		t := make([]string, len(words))
-		for i, w := range words {
-			t[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, clauses []vitrine.Clause, names bool) (wordSearch, error) {
+	// A name's match (rank 1) is of the query's own words; the product's
+	// (search) of its clauses, alternatives included.
+	of := func(column string) []vitrine.Clause {
+		if column == "name_words" {
+			return ownClauses(clauses)
 		}
-		return "{" + column + "} : (" + strings.Join(t, " AND ") + ")"
+		return clauses
+	}
+	fts := func(column, suffix string) string {
+		return "{" + column + "} : (" + clauseExpr(of(column), " AND ", " OR ", func(w string) string {
+			return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` + suffix
+		}) + ")"
 	}
 	// count counts column's matches up to limit: the words themselves
 	// first, as the index reads a term's products lazily but merges every
@@ -153,7 +160,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 	}
 	return wordSearch{
 		match: func(q *base.QueryBuilder, column string, drive bool) string {
-			conds := make([]string, 0, len(words)+1)
+			conds := make([]string, 0, 2)
 			switch {
 			case !drive:
 				// the product is found already: its words are checked
@@ -165,9 +172,9 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 				// +rowid: a term the walk checks, not one it reads by.
 				conds = append(conds, `+rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH `+q.Arg(fts(column, "*"))+`)`)
 			}
-			for _, w := range words {
-				conds = append(conds, `instr(' ' || `+column+`, `+q.Arg(" "+w)+`) > 0`)
-			}
+			conds = append(conds, clauseExpr(of(column), " AND ", " OR ", func(w string) string {
+				return `instr(' ' || ` + column + `, ` + q.Arg(" "+w) + `) > 0`
+			}))
 			return "(" + strings.Join(conds, " AND ") + ")"
 		},
 		from: func(column string) string {
@@ -189,33 +196,52 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, words []string, n
 // the rarest word holds fewer, the query reads its products by that range;
 // otherwise it walks the tenant's products in order and checks their
 // words, stopping at the page's end.
-func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []string, _ bool) (wordSearch, error) {
-	terms := make([]string, len(words))
-	for i, w := range words {
-		terms[i] = "'" + strings.ReplaceAll(w, "'", "''") + "':*"
+func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, clauses []vitrine.Clause, _ bool) (wordSearch, error) {
+	tsquery := func(cs []vitrine.Clause) string {
+		return clauseExpr(cs, " & ", " | ", func(w string) string { return "'" + strings.ReplaceAll(w, "'", "''") + "':*" })
 	}
-	query := strings.Join(terms, " & ")
+	query := map[string]string{"search": tsquery(clauses), "name_words": tsquery(ownClauses(clauses))}
+	// rarest is the clause whose products are fewest: the words (a
+	// term of each of its ways to match, the rarest) whose ranges of
+	// product_words hold them all, and how many they hold.
 	type rarest struct {
-		word  string
+		words []string
 		count int
+		plain bool // a clause without alternatives
 	}
 	rare := map[string]rarest{}
 	for _, column := range []string{"search", "name_words"} {
-		if r := rare["search"]; column == "name_words" && r.word != "" {
-			rare[column] = r // a name's words are among the product's: as rare, or rarer
-			break
+		cs := clauses
+		if column == "name_words" {
+			// A name's words are among the product's: a clause of the
+			// query's own words alone is as rare there, or rarer.
+			if r := rare["search"]; r.plain {
+				rare[column] = r
+				break
+			}
+			cs = ownClauses(clauses)
 		}
 		best := rarest{count: SelectiveMatches}
-		for _, w := range words {
-			var n int
-			err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
-				WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
-				tenantID, w, prefixEnd(w)).Scan(&n)
-			if err != nil {
-				return wordSearch{}, err
+		for _, cl := range cs {
+			r := rarest{plain: len(cl.Alternatives) == 0}
+			for _, terms := range cl.Ways() {
+				var least rarest
+				for _, w := range terms {
+					var n int
+					err := c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM product_words
+						WHERE tenant_id = $1 AND word >= $2 AND word < $3`+inName(column)+` LIMIT `+strconv.Itoa(SelectiveMatches)+`) m`,
+						tenantID, w, prefixEnd(w)).Scan(&n)
+					if err != nil {
+						return wordSearch{}, err
+					}
+					if least.words == nil || n < least.count {
+						least = rarest{words: []string{w}, count: n}
+					}
+				}
+				r.words, r.count = append(r.words, least.words...), r.count+least.count
 			}
-			if n < best.count {
-				best = rarest{w, n}
+			if r.count < best.count {
+				best = r
 			}
 		}
 		rare[column] = best
@@ -223,16 +249,57 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, words []
 	return wordSearch{
 		match: func(q *base.QueryBuilder, column string, drive bool) string {
 			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
-			cond := tsv + ` @@ ` + q.Arg(query) + `::tsquery`
-			if r := rare[column]; drive && r.word != "" {
+			cond := tsv + ` @@ ` + q.Arg(query[column]) + `::tsquery`
+			if r := rare[column]; drive && r.words != nil {
+				ranges := make([]string, len(r.words))
+				for i, w := range r.words {
+					ranges[i] = `word >= ` + q.Arg(w) + ` AND word < ` + q.Arg(prefixEnd(w))
+				}
 				cond = `id IN (SELECT product_id FROM product_words WHERE tenant_id = ` + q.Arg(tenantID) +
-					` AND word >= ` + q.Arg(r.word) + ` AND word < ` + q.Arg(prefixEnd(r.word)) + inName(column) + `) AND ` + cond
+					` AND (` + strings.Join(ranges, ` OR `) + `)` + inName(column) + `) AND ` + cond
 			}
 			return cond
 		},
 		from: func(string) string { return "products" },
-		few:  rare["search"].word != "",
+		few:  rare["search"].words != nil,
 	}, nil
+}
+
+// ownClauses returns the clauses of the query's own terms, without their
+// alternatives.
+func ownClauses(clauses []vitrine.Clause) []vitrine.Clause {
+	var terms []string
+	for _, c := range clauses {
+		terms = append(terms, c.Terms...)
+	}
+	return vitrine.PlainClauses(terms)
+}
+
+// clauseExpr writes clauses as a condition: every clause (joined by
+// and), each the terms of one of its ways to match (joined by or), each
+// of them (and) as term writes it.
+func clauseExpr(clauses []vitrine.Clause, and, or string, term func(w string) string) string {
+	parts := make([]string, 0, len(clauses))
+	for _, c := range clauses {
+		ways := c.Ways()
+		alts := make([]string, len(ways))
+		for i, terms := range ways {
+			t := make([]string, len(terms))
+			for j, w := range terms {
+				t[j] = term(w)
+			}
+			alts[i] = strings.Join(t, and)
+			if len(ways) > 1 && len(t) > 1 {
+				alts[i] = "(" + alts[i] + ")"
+			}
+		}
+		p := strings.Join(alts, or)
+		if len(alts) > 1 {
+			p = "(" + p + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, and)
 }
 
 func inName(column string) string {

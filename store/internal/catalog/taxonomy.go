@@ -149,7 +149,10 @@ func (db *Store) DeleteCategory(ctx context.Context, ch vitrine.Change, tenantID
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Category")
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return deleteTranslations(ctx, c, tenantID, vitrine.TranslateCategory, id)
 	})
 	if err != nil && vitrine.AsError(err) == nil {
 		return fmt.Errorf("delete category: %w", err)
@@ -235,7 +238,10 @@ func (db *Store) DeleteAttribute(ctx context.Context, ch vitrine.Change, tenantI
 		if err == nil && n == 0 {
 			return vitrine.NotFound("Attribute")
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return deleteTranslations(ctx, c, tenantID, vitrine.TranslateAttribute, key)
 	})
 	if err != nil && !errors.As(err, new(*vitrine.Error)) {
 		return fmt.Errorf("delete attribute: %w", err)

@@ -195,11 +195,11 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 		}
 		cand.And(found)
 	} else {
-		for _, w := range f.Words {
+		for _, cl := range f.clauses() {
 			if cand.IsEmpty() {
 				break
 			}
-			cand = ix.matchWord(cand, w, s)
+			cand = ix.matchClause(cand, cl, s)
 		}
 	}
 	if len(opts) > 0 && !cand.IsEmpty() && (len(opts) > 1 || priced || f.InStock != nil) {
@@ -289,6 +289,31 @@ func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.
 	}
 	ix.andPrefix(cand, w, &ix.words.post, s)
 	return cand
+}
+
+// matchClause keeps the products of cand matching the clause: holding a
+// word that starts with each of its terms, or with each of one of its
+// alternatives' terms (the union of the ways' matches).
+func (ix *Index) matchClause(cand *roaring.Bitmap, cl vitrine.Clause, s *scratch) *roaring.Bitmap {
+	ways := cl.Ways()
+	if len(ways) == 1 {
+		for _, w := range ways[0] {
+			cand = ix.matchWord(cand, w, s)
+		}
+		return cand
+	}
+	out := roaring.New()
+	for _, terms := range ways {
+		way := cand.Clone()
+		for _, w := range terms {
+			if way.IsEmpty() {
+				break
+			}
+			way = ix.matchWord(way, w, s)
+		}
+		out.Or(way)
+	}
+	return out
 }
 
 // andPrefix intersects bm with the union of post's products of the terms
@@ -397,9 +422,13 @@ type Terms struct {
 	Attributes          map[string]any
 	OnSale, InStock     *bool
 	Currency            vitrine.CurrencyCode
-	Words               []string
-	MinMinor, MaxMinor  *int64
-	Since               *time.Time
+	// Words are the query's own terms (a relevance page's rank 1 is of
+	// the names holding them); Clauses what the products must match, each
+	// word its own clause when nil.
+	Words              []string
+	Clauses            []vitrine.Clause
+	MinMinor, MaxMinor *int64
+	Since              *time.Time
 }
 
 // TermsOf returns the terms of f.
@@ -407,5 +436,13 @@ func TermsOf(f vitrine.ProductFilter) Terms {
 	q := f.Query()
 	return Terms{Status: q.Status, Vendor: q.Vendor, ProductType: q.ProductType, Tags: q.Tags, CategoryID: q.CategoryID,
 		Options: q.Options, Attributes: q.Attributes, OnSale: q.OnSale, InStock: q.InStock, Currency: q.Currency,
-		Words: f.Words(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
+		Words: f.Words(), Clauses: f.Clauses(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
+}
+
+// clauses are the terms' clauses: each word its own when Clauses is nil.
+func (t *Terms) clauses() []vitrine.Clause {
+	if t.Clauses == nil {
+		return vitrine.PlainClauses(t.Words)
+	}
+	return t.Clauses
 }

@@ -166,6 +166,7 @@ GRANT SELECT, UPDATE ON access_epoch TO %[1]s;
 GRANT SELECT, INSERT, DELETE ON product_words TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON shops TO %[1]s;
 GRANT SELECT, INSERT, DELETE ON catalog_changes TO %[1]s;
+GRANT SELECT, INSERT, UPDATE, DELETE ON markets, market_prices TO %[1]s;
 GRANT EXECUTE ON FUNCTION app_tenant(), app_user(), app_all_tenants() TO %[1]s;
 GRANT SELECT ON goose_db_version TO %[1]s;`
 

@@ -292,6 +292,10 @@ var sqliteUniqueColumns = map[string]string{
 	"memberships.tenant_id, memberships.user_id": "memberships_pkey",
 	"api_tokens.prefix":                          "api_tokens_prefix_key",
 	"shops.domain":                               "shops_domain_key",
+	"markets.domain":                             "markets_domain_key",
+	"markets.tenant_id, markets.handle":          "markets_handle",
+	"markets.tenant_id, markets.id":              "markets_pkey",
+	"translations.tenant_id, translations.resource, translations.locale, translations.value": "translations_handle_key",
 }
 
 func (d *sqliteDB) Constraint(err error) (string, bool) {

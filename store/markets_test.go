@@ -1,0 +1,199 @@
+package store_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vitrine/vitrine"
+	"github.com/vitrine/vitrine/internal/dbtest"
+)
+
+// marketCall is a change made in a call of a market tool, which its audit
+// event records.
+func marketCall(userID, tool string) vitrine.Change {
+	call := vitrine.Call{RequestID: vitrine.NewID(), Tool: tool, At: vitrine.Now(), Reason: tool}
+	return vitrine.Change{UserID: userID, TokenID: "tok", Call: call, Reason: call.Reason}
+}
+
+func newMarket(tenantID, handle string, countries ...string) *vitrine.Market {
+	return &vitrine.Market{TenantID: tenantID, Handle: handle, Name: "Market " + handle, Countries: countries, Currency: "USD",
+		Locales: []string{"en"}, ExchangeRate: "0.18", Rounding: vitrine.Rounding99, UpdatedAt: vitrine.Now(), UpdatedBy: "u"}
+}
+
+// A company's markets: created, replaced by handle (id kept, version up),
+// each write audited and moving the catalog's stamp; a country in one
+// market at most; a domain to one market; deleted with their prices.
+func TestMarkets(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
+		a, b := f.tenant("alfa", ana), f.tenant("beta", bia)
+
+		stamp0, _ := f.db.CatalogStamp(ctx, a.ID)
+		us := newMarket(a.ID, "us", "US", "CA")
+		us.Include = vitrine.MarketInclude{Tags: []string{"export"}}
+		ch := marketCall(ana.ID, "save_market")
+		if err := f.db.SaveMarket(ctx, ch, us); err != nil || us.ID == "" || us.Version != 1 {
+			t.Fatalf("create: %+v, %v", us, err)
+		}
+		if s, _ := f.db.CatalogStamp(ctx, a.ID); s == stamp0 {
+			t.Error("saving a market left the catalog's stamp")
+		}
+		events, err := f.db.ListAudit(ctx, a.ID, vitrine.AuditFilter{Tool: "save_market", Limit: 10})
+		if err != nil || len(events) != 1 || events[0].TargetID != us.ID || events[0].UserID != ana.ID {
+			t.Errorf("the save's event: %+v, %v", events, err)
+		}
+		got, err := f.db.MarketByHandle(ctx, a.ID, "us")
+		if err != nil || got.ID != us.ID || !slices.Equal(got.Countries, []string{"US", "CA"}) || got.Currency != "USD" || got.ExchangeRate != "0.18" ||
+			got.Rounding != vitrine.Rounding99 || !slices.Equal(got.Include.Tags, []string{"export"}) || !slices.Equal(got.Locales, []string{"en"}) {
+			t.Errorf("read back: %+v, %v", got, err)
+		}
+
+		// Replaced by handle: the same id, the next version.
+		first := us.ID
+		us.Name, us.Countries, us.ExchangeRate = "North America", []string{"US"}, "0.2"
+		if err := f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), us); err != nil || us.ID != first || us.Version != 2 {
+			t.Fatalf("replace: %+v, %v", us, err)
+		}
+		// CA is free again; US is not.
+		ca := newMarket(a.ID, "ca", "CA")
+		if err := f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), ca); err != nil {
+			t.Fatalf("a market of a country freed: %v", err)
+		}
+		wantType(t, f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), newMarket(a.ID, "mx", "MX", "US")), vitrine.ValidationError)
+		// Another company may sell to the US, and has none of a's markets.
+		bus := newMarket(b.ID, "us", "US")
+		if err := f.db.SaveMarket(ctx, marketCall(bia.ID, "save_market"), bus); err != nil {
+			t.Fatalf("another company's market of the same handle and country: %v", err)
+		}
+		ms, err := f.db.Markets(ctx, a.ID)
+		if err != nil || len(ms) != 2 || ms[0].Handle != "ca" || ms[1].Handle != "us" {
+			t.Errorf("a's markets: %+v, %v", ms, err)
+		}
+		if _, err := f.db.MarketByHandle(ctx, b.ID, "ca"); vitrine.TypeOf(err) != vitrine.NotFoundError {
+			t.Errorf("a's market through b: %v", err)
+		}
+
+		// One domain, one market; found by the public only while the
+		// company's window is open.
+		us.Domain = "us.alfa.example"
+		if err := f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), us); err != nil {
+			t.Fatal(err)
+		}
+		bus.Domain = "us.alfa.example"
+		wantType(t, f.db.SaveMarket(ctx, marketCall(bia.ID, "save_market"), bus), vitrine.ConflictError)
+		if _, _, _, err := f.db.OpenMarketByDomain(ctx, "us.alfa.example"); vitrine.TypeOf(err) != vitrine.NotFoundError {
+			t.Errorf("a market of a closed window: %v", err)
+		}
+		s, _ := f.db.Shop(ctx, a.ID)
+		s.Open, s.UpdatedAt = true, vitrine.Now()
+		if err := f.db.SaveShop(ctx, shopCall(ana.ID), s); err != nil {
+			t.Fatal(err)
+		}
+		tn, sh, m, err := f.db.OpenMarketByDomain(ctx, "US.alfa.example.")
+		if err != nil || tn.ID != a.ID || !sh.Open || m.ID != us.ID {
+			t.Errorf("the market by its domain: %+v %+v %+v %v", tn, sh, m, err)
+		}
+		// A window's domain is no market's.
+		s.Domain = "shop.alfa.example"
+		if err := f.db.SaveShop(ctx, shopCall(ana.ID), s); err != nil {
+			t.Fatal(err)
+		}
+		bus.Domain = "shop.alfa.example"
+		wantType(t, f.db.SaveMarket(ctx, marketCall(bia.ID, "save_market"), bus), vitrine.ConflictError)
+
+		// Deleted: gone, audited; twice is not found.
+		if err := f.db.DeleteMarket(ctx, marketCall(ana.ID, "delete_market"), a.ID, "ca"); err != nil {
+			t.Fatal(err)
+		}
+		wantType(t, f.db.DeleteMarket(ctx, marketCall(ana.ID, "delete_market"), a.ID, "ca"), vitrine.NotFoundError)
+		wantType(t, f.db.DeleteMarket(ctx, marketCall(bia.ID, "delete_market"), b.ID, "ca"), vitrine.NotFoundError)
+		if events, _ := f.db.ListAudit(ctx, a.ID, vitrine.AuditFilter{Tool: "delete_market", Limit: 10}); len(events) != 1 || events[0].TargetID != ca.ID {
+			t.Errorf("the delete's event: %+v", events)
+		}
+	})
+}
+
+// A market's prices: set, replaced, removed, read by variant; gone with
+// their variant and with their market; and never another company's: a
+// market id of one company names nothing in another.
+func TestMarketPrices(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
+		a, b := f.tenant("alfa", ana), f.tenant("beta", bia)
+		p1 := f.product(a.ID, "A-1", "Apple", 1000, vitrine.ProductActive)
+		p2 := f.product(a.ID, "A-2", "Avocado", 2000, vitrine.ProductActive)
+		bp := f.product(b.ID, "B-1", "Banana", 3000, vitrine.ProductActive)
+		v1, v2, bv := p1.Variants[0].ID, p2.Variants[0].ID, bp.Variants[0].ID
+		us, bus := newMarket(a.ID, "us", "US"), newMarket(b.ID, "us", "US")
+		for _, m := range []*vitrine.Market{us, bus} {
+			if err := f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		compare := int64(2500)
+		stamp0, _ := f.db.CatalogStamp(ctx, a.ID)
+		err := f.db.SetMarketPrices(ctx, marketCall(ana.ID, "set_market_prices"), a.ID, us.ID,
+			[]vitrine.MarketPrice{{VariantID: v1, Price: 199}, {VariantID: v2, Price: 399, CompareAtPrice: &compare}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := f.db.CatalogStamp(ctx, a.ID); s == stamp0 {
+			t.Error("setting prices left the catalog's stamp")
+		}
+		if m, _ := f.db.MarketByHandle(ctx, a.ID, "us"); m.Version != 2 {
+			t.Errorf("the market's version after its prices: %d", m.Version)
+		}
+		got, err := f.db.MarketPrices(ctx, a.ID, us.ID, []string{v1, v2, bv, "nonsense"})
+		if err != nil || len(got) != 2 || got[v1].Price != 199 || got[v1].CompareAtPrice != nil || got[v2].Price != 399 || *got[v2].CompareAtPrice != 2500 {
+			t.Fatalf("prices: %+v, %v", got, err)
+		}
+		// Replaced and removed in one write.
+		if err := f.db.SetMarketPrices(ctx, marketCall(ana.ID, "set_market_prices"), a.ID, us.ID,
+			[]vitrine.MarketPrice{{VariantID: v1, Price: 299}}, []string{v2}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := f.db.MarketPrices(ctx, a.ID, us.ID, []string{v1, v2}); len(got) != 1 || got[v1].Price != 299 {
+			t.Errorf("after replace and remove: %+v", got)
+		}
+
+		// Isolation: b cannot write a's market, nor a price of a's
+		// variant into its own, nor read a's.
+		wantType(t, f.db.SetMarketPrices(ctx, marketCall(bia.ID, "set_market_prices"), b.ID, us.ID,
+			[]vitrine.MarketPrice{{VariantID: bv, Price: 1}}, nil), vitrine.NotFoundError)
+		if err := f.db.SetMarketPrices(ctx, marketCall(bia.ID, "set_market_prices"), b.ID, bus.ID,
+			[]vitrine.MarketPrice{{VariantID: v1, Price: 1}}, nil); err == nil {
+			t.Error("b priced a's variant in its market")
+		}
+		if got, _ := f.db.MarketPrices(ctx, b.ID, us.ID, []string{v1, v2}); len(got) != 0 {
+			t.Errorf("a's prices through b: %+v", got)
+		}
+		if got, _ := f.db.MarketPrices(ctx, b.ID, bus.ID, []string{v1, v2}); len(got) != 0 {
+			t.Errorf("a's variants in b's market: %+v", got)
+		}
+		if got, _ := f.db.MarketPrices(ctx, a.ID, us.ID, []string{v1}); got[v1].Price != 299 {
+			t.Errorf("a's price after b's tries: %+v", got)
+		}
+
+		// Gone with the variant (its product), then with the market.
+		if err := f.db.DeleteProduct(ctx, testChange, a.ID, p1.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := f.db.MarketPrices(ctx, a.ID, us.ID, []string{v1}); len(got) != 0 {
+			t.Errorf("a deleted variant's price: %+v", got)
+		}
+		if err := f.db.SetMarketPrices(ctx, marketCall(ana.ID, "set_market_prices"), a.ID, us.ID, []vitrine.MarketPrice{{VariantID: v2, Price: 5}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.db.DeleteMarket(ctx, marketCall(ana.ID, "delete_market"), a.ID, "us"); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := f.db.MarketPrices(ctx, a.ID, us.ID, []string{v2}); len(got) != 0 {
+			t.Errorf("a deleted market's price: %+v", got)
+		}
+		if n, err := f.db.QueryAs(ctx, a.ID, `SELECT variant_id FROM market_prices`); err == nil && len(n) != 0 {
+			t.Errorf("rows left: %v", n)
+		}
+	})
+}

@@ -1,0 +1,124 @@
+package vitrine
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// TranslationResource is the kind of thing a translation translates a
+// field of.
+type TranslationResource string
+
+const (
+	TranslateProduct   TranslationResource = "product"
+	TranslateCategory  TranslationResource = "category"
+	TranslateAttribute TranslationResource = "attribute"
+)
+
+// The translatable fields, as translate_product names them; an option's
+// name and its values, and an enum attribute's values, are named with
+// OptionNameField, OptionValueField and EnumValueField.
+const (
+	FieldName           = "name"
+	FieldDescription    = "description"
+	FieldHandle         = "handle"
+	FieldProductType    = "product_type"
+	FieldSEOTitle       = "seo.title"
+	FieldSEODescription = "seo.description"
+	fieldOptionName     = "option.name"
+	fieldOptionValue    = "option.value"
+	fieldEnumValue      = "value"
+)
+
+// fieldSep separates the parts of a field's key: no option name or value
+// holds it (Text refuses control characters).
+const fieldSep = "\x1f"
+
+// OptionNameField is the field of an option's name.
+func OptionNameField(option string) string { return fieldOptionName + fieldSep + option }
+
+// OptionValueField is the field of one value of an option.
+func OptionValueField(option, value string) string {
+	return fieldOptionValue + fieldSep + option + fieldSep + value
+}
+
+// EnumValueField is the field of one value of an enum attribute.
+func EnumValueField(value string) string { return fieldEnumValue + fieldSep + value }
+
+// FieldParts reads a field's key: its kind (FieldName..., "option.name",
+// "option.value" or "value"), and the option and value it names.
+func FieldParts(field string) (kind, option, value string) {
+	parts := strings.SplitN(field, fieldSep, 3)
+	kind = parts[0]
+	switch {
+	case kind == fieldEnumValue && len(parts) > 1:
+		value = parts[1]
+	case len(parts) == 2:
+		option = parts[1]
+	case len(parts) == 3:
+		option, value = parts[1], parts[2]
+	}
+	return kind, option, value
+}
+
+// Translation is one field of one product, category or attribute
+// definition in one of its company's locales other than the default. It
+// keeps the digest of the source text it translated, as Shopify does: once
+// the source changes, the translation is outdated (still read, until it
+// is written again).
+type Translation struct {
+	Resource   TranslationResource
+	ResourceID string
+	Locale     string
+	Field      string
+	// Value is the translated text; written as "", it removes the
+	// translation.
+	Value string
+	// Digest is SourceDigest of the source when the translation was
+	// written.
+	Digest    string
+	UpdatedAt time.Time
+}
+
+// Outdated reports whether the source changed since the translation was
+// written.
+func (t *Translation) Outdated(source string) bool { return t.Digest != SourceDigest(source) }
+
+// SourceDigest is the digest a translation keeps of its source text: MD5
+// in hex, which PostgreSQL computes too (a digest to tell a change, not a
+// secret).
+func SourceDigest(source string) string {
+	sum := md5.Sum([]byte(source))
+	return hex.EncodeToString(sum[:])
+}
+
+// Translations are the translations of one resource in one locale, by
+// field.
+type Translations map[string]*Translation
+
+// Text returns the field's translation, or source when it has none.
+func (ts Translations) Text(field, source string) string {
+	if t := ts[field]; t != nil && t.Value != "" {
+		return t.Value
+	}
+	return source
+}
+
+// TranslationStore keeps the translations of a company's products,
+// categories and attribute definitions.
+type TranslationStore interface {
+	// Translations returns the tenant's translations of those resources
+	// of one kind, in locale (every locale when ""), by resource id.
+	Translations(ctx context.Context, tenantID string, resource TranslationResource, ids []string, locale string) (map[string][]*Translation, error)
+	// SaveTranslations writes translations of the tenant, of any
+	// resources, in one transaction: each replaces the one of its
+	// resource, locale and field; one whose Value is "" removes it. A
+	// product's or category's handle in a locale taken by another's
+	// (translated, or its own where it has none in that locale) is a
+	// ConflictError. Deleting a product, category or attribute definition
+	// deletes its translations.
+	SaveTranslations(ctx context.Context, ch Change, tenantID string, ts []*Translation) error
+}
