@@ -39,7 +39,44 @@ func seededCompanies(t *testing.T, url string) (*store.DB, *service.Service, *de
 		call := vitrine.OperatorCall("test", tn.ID)
 		now := vitrine.Now()
 		role := &vitrine.Role{TenantID: tn.ID, Name: "catalogador", Description: "Edits <products> & categories", Permissions: vitrine.NewPermissionSet(vitrine.ProductsRead, vitrine.ProductsUpdate), CreatedAt: now, UpdatedAt: now}
-		if err := db.CreateRole(ctx, vitrine.Change{Call: call, Reason: "test"}, role); err != nil {
+		ch := vitrine.Change{Call: call, Reason: "test"}
+		if err := db.CreateRole(ctx, ch, role); err != nil {
+			t.Fatal(err)
+		}
+		// Its markets, their prices, translations and synonyms.
+		f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Sort: vitrine.SortCreated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := db.ListProducts(ctx, tn.ID, f.Page(1, nil))
+		if err != nil || len(page) == 0 {
+			t.Fatal(err)
+		}
+		p := page[0]
+		market := &vitrine.Market{TenantID: tn.ID, Handle: "us-" + tn.Slug, Name: "USA", Countries: []string{"US"}, Currency: "USD",
+			Locales: []string{"en"}, ExchangeRate: "0.18", Rounding: vitrine.Rounding99, UpdatedAt: now, UpdatedBy: "u"}
+		if tn.Slug != "technova" {
+			market.Countries = []string{"CA"}
+		}
+		ch.Call.RequestID = vitrine.NewID()
+		if err := db.SaveMarket(ctx, ch, market); err != nil {
+			t.Fatal(err)
+		}
+		ch.Call.RequestID = vitrine.NewID()
+		if err := db.SetMarketPrices(ctx, ch, tn.ID, market.ID, []vitrine.MarketPrice{{VariantID: p.Variants[0].ID, Price: 1999}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		ch.Call.RequestID = vitrine.NewID()
+		if err := db.SaveTranslations(ctx, ch, tn.ID, []*vitrine.Translation{{Resource: vitrine.TranslateProduct, ResourceID: p.ID, Locale: "en",
+			Field: vitrine.FieldName, Value: "In English", Digest: vitrine.SourceDigest(p.Name), UpdatedAt: now}}); err != nil {
+			t.Fatal(err)
+		}
+		syn, err := vitrine.NewSynonym("s", "", "", []string{"sofa", "couch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch.Call.RequestID = vitrine.NewID()
+		if err := db.SaveSynonyms(ctx, ch, tn.ID, "", []*vitrine.Synonym{syn}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
