@@ -1,6 +1,9 @@
 package vitrine
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // A company's whole life: its data taken out in one archive and brought
 // into another Vitrine (docs/storage.md, "A company's archive").
@@ -65,4 +68,45 @@ type TenantArchiveStore interface {
 	// are matched to users by email; a user who has no account gets one
 	// (with the archive's id, when free), and an invited membership.
 	ImportTenant(ctx context.Context, src TenantSource) (*TenantImported, error)
+}
+
+// TenantExport is an archive of a company that export_tenant made, kept
+// for its owner to download until it expires.
+type TenantExport struct {
+	TenantID, ID string
+	UserID       string // who asked for it
+	Status       string // ExportRunning, ExportDone or ExportFailed
+	Bytes        int64
+	SHA256       string
+	Error        string // why it failed
+	CreatedAt    time.Time
+	ExpiresAt    time.Time
+}
+
+// A TenantExport's statuses.
+const (
+	ExportRunning = "running"
+	ExportDone    = "done"
+	ExportFailed  = "failed"
+)
+
+// TenantExportChunk bounds one stored piece of an archive.
+const TenantExportChunk = 1 << 20
+
+// TenantExportStore keeps the archives of export_tenant, in chunks, where
+// every instance reads them.
+type TenantExportStore interface {
+	// CreateTenantExport stores a new, running export (its change's
+	// event with it), and removes the company's expired ones.
+	CreateTenantExport(ctx context.Context, ch Change, e *TenantExport) error
+	// AppendTenantExport stores the chunk seq (from 0) of an export.
+	AppendTenantExport(ctx context.Context, tenantID, id string, seq int, data []byte) error
+	// FinishTenantExport writes an export's status, size, checksum and
+	// error.
+	FinishTenantExport(ctx context.Context, e *TenantExport) error
+	// TenantExport returns an export, or NotFoundError.
+	TenantExport(ctx context.Context, tenantID, id string) (*TenantExport, error)
+	// ReadTenantExport calls fn with each chunk of an export, in order,
+	// reading one at a time.
+	ReadTenantExport(ctx context.Context, tenantID, id string, fn func([]byte) error) error
 }

@@ -38,6 +38,7 @@ var Toolsets = []Toolset{
 	{Name: "roles", About: "The permission catalog and custom roles.", Icon: "roles.svg"},
 	{Name: "audit", About: "The audit log of every call.", Icon: "audit.svg"},
 	{Name: "shop", About: "The shop window: what the company publishes to shopping agents and feeds.", Icon: "shop.svg"},
+	{Name: "company", About: "A company's whole life: export, delete and restore it.", Icon: "company.svg"},
 }
 
 // The access scopes: write grants every tool of the toolsets granted, read

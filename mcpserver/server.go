@@ -151,7 +151,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), taxonomyTools(),
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), companyTools(), taxonomyTools(),
 		memberTools(), roleTools(), auditTools(), shopTools(opts))
 	return append(tools, discoveryTools(s)...)
 }

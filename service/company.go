@@ -2,8 +2,12 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/tenantarchive"
@@ -33,6 +37,9 @@ type countingSink struct {
 
 func (c *countingSink) Table(name string, rows int64) error {
 	c.total += rows
+	if c.progress != nil {
+		c.progress(c.done, c.total)
+	}
 	return c.Writer.Table(name, rows)
 }
 
@@ -84,4 +91,127 @@ func (o *Operator) ImportTenant(ctx context.Context, r io.ReaderAt, size int64, 
 		return done, m, err
 	}
 	return done, m, nil
+}
+
+// MaxTenantExportBytes bounds an archive export_tenant stores; a larger
+// company is exported by the operator (vitrine tenant export).
+const MaxTenantExportBytes = 64 << 20
+
+// TenantExportTTL is how long an archive of export_tenant stays.
+const TenantExportTTL = 24 * time.Hour
+
+// StartTenantExport begins an archive of a's company, stored in the
+// database in chunks (every instance serves it), in the background: it
+// returns the running export at once, and done closes when it ends.
+// progress, if set, is told of the rows written.
+func (s *Service) StartTenantExport(ctx context.Context, a *Access, progress func(done, total int64)) (*vitrine.TenantExport, <-chan struct{}, error) {
+	if err := a.Allow(OpExportTenant); err != nil {
+		return nil, nil, err
+	}
+	t, err := s.store.TenantByID(ctx, a.TenantID)
+	if err != nil {
+		return nil, nil, err
+	}
+	now, user := s.now(), vitrine.NoTenant // the operator's: no one's
+	if a.Caller != nil {
+		user = a.Caller.User.ID
+	}
+	e := &vitrine.TenantExport{TenantID: t.ID, ID: vitrine.NewID(), UserID: user, Status: vitrine.ExportRunning, CreatedAt: now, ExpiresAt: now.Add(TenantExportTTL)}
+	if err := s.store.CreateTenantExport(ctx, a.Change(), e); err != nil {
+		return nil, nil, err
+	}
+	done := make(chan struct{})
+	result := *e
+	go func() {
+		defer close(done)
+		// The call may end before the export does.
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Hour)
+		defer cancel()
+		cw := &chunkWriter{ctx: bctx, store: s.store, e: &result, h: sha256.New()}
+		_, err := s.exportTenant(bctx, t, cw, progress)
+		if err == nil {
+			err = cw.flush()
+		}
+		result.Status, result.Bytes, result.SHA256 = vitrine.ExportDone, cw.n, hex.EncodeToString(cw.h.Sum(nil))
+		if err != nil {
+			result.Status, result.Bytes, result.SHA256 = vitrine.ExportFailed, 0, ""
+			result.Error = "the export failed; try again, or ask the operator (vitrine tenant export)"
+			if vitrine.AsError(err) != nil {
+				result.Error = vitrine.AsError(err).Message
+			}
+		}
+		_ = s.store.FinishTenantExport(bctx, &result)
+	}()
+	return e, done, nil
+}
+
+// chunkWriter stores what it is written in chunks of
+// vitrine.TenantExportChunk bytes.
+type chunkWriter struct {
+	ctx   context.Context
+	store vitrine.Store
+	e     *vitrine.TenantExport
+	h     hash.Hash
+	buf   []byte
+	seq   int
+	n     int64
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	if w.n+int64(len(p)) > MaxTenantExportBytes {
+		return 0, vitrine.Invalid("tenant_id", "the company's archive passes %d MiB, the most export_tenant keeps: the operator exports it (vitrine tenant export)", MaxTenantExportBytes>>20)
+	}
+	w.h.Write(p)
+	w.n += int64(len(p))
+	w.buf = append(w.buf, p...)
+	for len(w.buf) >= vitrine.TenantExportChunk {
+		if err := w.store.AppendTenantExport(w.ctx, w.e.TenantID, w.e.ID, w.seq, w.buf[:vitrine.TenantExportChunk]); err != nil {
+			return 0, err
+		}
+		w.seq++
+		w.buf = append(w.buf[:0], w.buf[vitrine.TenantExportChunk:]...)
+	}
+	return len(p), nil
+}
+
+func (w *chunkWriter) flush() error {
+	if len(w.buf) == 0 {
+		return nil
+	}
+	err := w.store.AppendTenantExport(w.ctx, w.e.TenantID, w.e.ID, w.seq, w.buf)
+	w.seq++
+	w.buf = w.buf[:0]
+	return err
+}
+
+// TenantExport returns an export of a's company, to one who may export it.
+func (s *Service) TenantExport(ctx context.Context, a *Access, id string) (*vitrine.TenantExport, error) {
+	if err := a.Allow(OpExportTenant); err != nil {
+		return nil, err
+	}
+	e, err := s.store.TenantExport(ctx, a.TenantID, id)
+	if err != nil {
+		return nil, err
+	}
+	if !s.now().Before(e.ExpiresAt) {
+		return nil, vitrine.NotFound("Export")
+	}
+	return e, nil
+}
+
+// ReadTenantExport sends a finished export's archive to fn, a chunk at a
+// time: a running one is a ConflictError that says to read it again soon,
+// a failed one one that says why.
+func (s *Service) ReadTenantExport(ctx context.Context, a *Access, id string, fn func([]byte) error) (*vitrine.TenantExport, error) {
+	e, err := s.TenantExport(ctx, a, id)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Status {
+	case vitrine.ExportRunning:
+		return e, vitrine.Conflict("id", "The export is still being written: read it again in a moment")
+	case vitrine.ExportFailed:
+		return e, vitrine.Conflict("id", "The export failed: %s", e.Error)
+	}
+	return e, s.store.ReadTenantExport(ctx, a.TenantID, id, fn)
 }

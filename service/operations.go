@@ -48,12 +48,17 @@ const (
 	OpGetShop          Operation = "get_shop"
 	OpUpdateShop       Operation = "update_shop"
 	OpCheckShop        Operation = "check_shop"
+	// OpExportTenant takes the whole company out: every member's email
+	// and the audit log with the catalog, as much as deleting it gives
+	// away, and so the owner's alone (docs/permissions.md).
+	OpExportTenant Operation = "export_tenant"
 )
 
 var needs = map[Operation]vitrine.Permission{
 	OpGetTenant:          vitrine.TenantsRead,
 	OpUpdateTenant:       vitrine.TenantsUpdate,
 	OpListProducts:       vitrine.ProductsRead,
+	OpExportTenant:       vitrine.TenantsDelete,
 	OpGetProduct:         vitrine.ProductsRead,
 	OpCreateProduct:      vitrine.ProductsCreate,
 	OpUpdateProduct:      vitrine.ProductsUpdate,

@@ -22,10 +22,11 @@ import (
 
 // notExported are the tenant tables an archive leaves out, and why.
 var notExported = map[string]string{
-	"product_words":    "search words of products, kept by a trigger from products (PostgreSQL)",
-	"catalog_changes":  "the log the facet index follows: a cache's bookkeeping, begun afresh",
-	"idempotency_keys": "retry keys of create calls in flight, which expire within a day",
-	"tenant_exports":   "the archives themselves, and their downloads",
+	"product_words":        "search words of products, kept by a trigger from products (PostgreSQL)",
+	"catalog_changes":      "the log the facet index follows: a cache's bookkeeping, begun afresh",
+	"idempotency_keys":     "retry keys of create calls in flight, which expire within a day",
+	"tenant_exports":       "the archives themselves (export_tenant), kept a day",
+	"tenant_export_chunks": "the archives themselves (export_tenant), kept a day",
 }
 
 // columnsNotExported are columns an archive leaves out, and why: the
