@@ -94,4 +94,3 @@ func (s *Server) readExport(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	return out.(*mcp.ReadResourceResult), nil
 }
-
