@@ -17,7 +17,7 @@ func exportTools() []*Tool {
 		Name:        "export_products",
 		Title:       "Export products",
 		Description: "Export the products as JSON Lines or a Shopify CSV, up to 500 a call; pass next_cursor for more.",
-		Toolset:     "inventory", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
+		Toolset:     "inventory", Op: service.OpExportProducts, ReadOnly: true, Idempotent: true,
 	}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ExportProductsIn) (shapes.ExportProductsOut, error) {
 		format := string(in.Format)
 		if format != "jsonl" && format != "shopify" {

@@ -31,6 +31,8 @@ var allowed = map[string][]string{
 	"adjust_stock":         {"owner", "admin", "member", "custom"},
 	"list_stock_movements": {"owner", "admin", "member", "viewer", "custom"},
 	"import_products":      {"owner", "admin", "member"},
+	"export_products":      {"owner", "admin", "member", "viewer", "custom"},
+	"export_tenant":        {"owner"},
 	"list_members":         {"owner", "admin", "member"},
 	"add_member":           {"owner", "admin"},
 	"update_member":        {"owner", "admin"},

@@ -51,7 +51,8 @@ const (
 	// OpExportTenant takes the whole company out: every member's email
 	// and the audit log with the catalog, as much as deleting it gives
 	// away, and so the owner's alone (docs/permissions.md).
-	OpExportTenant Operation = "export_tenant"
+	OpExportTenant   Operation = "export_tenant"
+	OpExportProducts Operation = "export_products"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -59,6 +60,7 @@ var needs = map[Operation]vitrine.Permission{
 	OpUpdateTenant:       vitrine.TenantsUpdate,
 	OpListProducts:       vitrine.ProductsRead,
 	OpExportTenant:       vitrine.TenantsDelete,
+	OpExportProducts:     vitrine.ProductsRead,
 	OpGetProduct:         vitrine.ProductsRead,
 	OpCreateProduct:      vitrine.ProductsCreate,
 	OpUpdateProduct:      vitrine.ProductsUpdate,

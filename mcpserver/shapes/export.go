@@ -6,7 +6,7 @@ type exportFormat string
 type ExportProductsIn struct {
 	TenantArg
 	Format exportFormat `json:"format" jsonschema:"jsonl: every field; shopify: Shopify's product CSV (import_products reads both)."`
-	Cursor pageCursor   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous call."`
+	Cursor pageCursor   `json:"cursor,omitempty" jsonschema:"next_cursor of the last page."`
 }
 
 // ExportProductsOut is a part of the export: a whole file of its format.
