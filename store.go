@@ -17,6 +17,7 @@ import (
 type Store interface {
 	UserStore
 	TenantStore
+	TenantDeletionStore
 	MembershipStore
 	RoleStore
 	TokenStore
@@ -66,6 +67,10 @@ type UserStore interface {
 	UpdateUser(ctx context.Context, u *User) error
 	// ListUsers returns up to limit users after the email key after.
 	ListUsers(ctx context.Context, after string, limit int) ([]*User, error)
+	// EraseUser removes a person and everything that lets them act (their
+	// memberships, tokens, grants, sessions), keeping their id on what
+	// they did; the only active owner of a company is a ConflictError.
+	EraseUser(ctx context.Context, userID string) error
 }
 
 // TenantStore keeps tenants.

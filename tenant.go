@@ -20,6 +20,9 @@ type Tenant struct {
 	Locales   []string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// DeletesAt, when set, is when the company, scheduled for deletion,
+	// may be purged: until then it is closed and restorable.
+	DeletesAt time.Time
 }
 
 // MembershipStatus says whether a membership opens its tenant to its user.
@@ -51,6 +54,9 @@ type Membership struct {
 	RolePermissions PermissionSet
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	// TenantDeletesAt is the tenant's DeletesAt, resolved by the store
+	// with the membership: a scheduled company refuses its members' calls.
+	TenantDeletesAt time.Time
 }
 
 // Permissions returns the effective permissions: the role's and the grants.

@@ -282,6 +282,32 @@ func (s *Server) signOutEverywhere(p *pageCtx) error {
 	return redirect(p, "/login")
 }
 
+// deleteAccount erases the signed-in person, once they typed their own
+// email: refused, with nothing deleted, while they are a company's only
+// owner.
+func (s *Server) deleteAccount(p *pageCtx) error {
+	if err := s.checkForm(p); err != nil {
+		return s.refuseForm(p)
+	}
+	if p.user == nil {
+		return redirect(p, "/login?next=/account")
+	}
+	_, typed, err := vitrine.NormalizeEmail("email", p.r.PostForm.Get("email"))
+	_, own, _ := vitrine.NormalizeEmail("email", p.user.Email)
+	if err != nil || typed != own {
+		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), p.lang.t("delete_account_differs"))
+	}
+	err = s.accounts.DeleteAccount(p.r.Context(), p.user)
+	if vitrine.TypeOf(err) == vitrine.ConflictError {
+		return s.message(p, http.StatusConflict, p.lang.t("error_title"), p.lang.t("only_owner")+" ("+validationText(err)+")")
+	}
+	if err != nil {
+		return err
+	}
+	s.web.clearCookie(p.w, "vitrine_session")
+	return s.message(p, http.StatusOK, p.lang.t("account_deleted_title"), p.lang.t("account_deleted_text"))
+}
+
 // appView and tokenView are rows of the account page.
 type appView struct {
 	ID, Name, Scope, Toolsets, Approved, LastUsed string

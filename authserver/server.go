@@ -150,6 +150,7 @@ func (s *Server) Register(mux *http.ServeMux, clientAddr func(*http.Request) str
 	handle("POST /account/tokens", s.page(s.createToken))
 	handle("POST /account/tokens/{id}/revoke", s.page(s.revokeToken))
 	handle("POST /account/sessions/revoke", s.page(s.signOutEverywhere))
+	handle("POST /account/delete", s.page(s.deleteAccount))
 	handle("GET /password", s.page(s.passwordPage))
 	handle("POST /password", s.page(s.setPassword))
 	handle("GET /static/vitrine.css", serveCSS)

@@ -1,96 +1,67 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"sync"
+	"fmt"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/mcpserver/shapes"
 	"github.com/vitrine/vitrine/service"
 )
 
-// ExportURITemplate names an archive of export_tenant as a resource.
-const ExportURITemplate = "vitrine://tenants/{tenant_id}/exports/{id}"
-
-// ExportURI is the resource URI of an archive.
-func ExportURI(tenantID, id string) string { return "vitrine://tenants/" + tenantID + "/exports/" + id }
-
-// exportWait is how long export_tenant waits for its archive, at most,
-// before it answers it running.
-const exportWait = 50 * time.Second
-
-func companyTools() []*Tool {
-	return []*Tool{tenantTool(Tool{
-		Name:        "export_tenant",
-		Title:       "Export the company",
-		Description: "Archive the whole company in the background (progress notified); answers a link readable for 24 hours.",
-		Toolset:     "company", Op: service.OpExportTenant,
-	}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.ExportTenantIn) (shapes.ExportTenantOut, error) {
-		report := progressReporter(ctx)
-		var (
-			mu    sync.Mutex
-			ended bool
-		)
-		progress := func(done, total int64) {
-			mu.Lock()
-			defer mu.Unlock()
-			if report != nil && !ended { // no notification after the answer
-				report(int(done), int(total))
+// companyTools are the tools of a company's whole life (toolset company).
+func companyTools(opts Options) []*Tool {
+	grace := opts.DeletionGrace
+	if grace <= 0 {
+		grace = vitrine.DefaultDeletionGrace
+	}
+	return []*Tool{
+		tenantTool(Tool{
+			Name:        "delete_tenant",
+			Title:       "Delete a company",
+			Description: fmt.Sprintf("Schedule the company's deletion in %s: closed at once, restorable until then. The user may have to confirm.", days(grace)),
+			Toolset:     "company", Op: service.OpDeleteTenant, Destructive: true, TargetArg: "tenant_id",
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.DeleteTenantIn) (shapes.DeleteTenantOut, error) {
+			// Asked whenever the client can ask, whatever
+			// --confirm-destructive says: a whole company goes.
+			if declined, err := confirmDeletion(ctx, svc, a, tenantDeletion(ctx, svc, a, grace)); err != nil || declined != "" {
+				return shapes.DeleteTenantOut{ID: a.TenantID, Message: declined}, err
 			}
-		}
-		e, done, err := svc.StartTenantExport(ctx, a, progress)
-		if err != nil {
-			return shapes.ExportTenantOut{}, err
-		}
-		wait := exportWait
-		if d, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(d)-2*time.Second)
-		}
-		select {
-		case <-done:
-		case <-ctx.Done():
-		case <-time.After(max(wait, 0)):
-		}
-		mu.Lock()
-		ended = true
-		mu.Unlock()
-		if got, err := svc.TenantExport(context.WithoutCancel(ctx), a, e.ID); err == nil {
-			e = got
-		}
-		return shapes.ExportTenantOut{ExportID: e.ID, Status: e.Status, Bytes: e.Bytes, SHA256: e.SHA256, Error: e.Error,
-			URI: ExportURI(e.TenantID, e.ID), ExpiresAt: e.ExpiresAt}, nil
-	})}
+			t, err := svc.DeleteTenant(ctx, a, grace)
+			if err != nil {
+				return shapes.DeleteTenantOut{}, err
+			}
+			return shapes.DeleteTenantOut{ID: t.Tenant.ID, DeletesAt: &t.Tenant.DeletesAt}, nil
+		}),
+		tenantTool(Tool{
+			Name:        "restore_tenant",
+			Title:       "Restore a company",
+			Description: "Cancel a company's scheduled deletion; it comes back whole.",
+			Toolset:     "company", Op: service.OpRestoreTenant, Idempotent: true, TargetArg: "tenant_id", ResultAs: "get_tenant",
+		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.GetTenantIn) (shapes.TenantOut, error) {
+			return shapes.TenantOf(svc.RestoreTenant(ctx, a))
+		}),
+	}
 }
 
-// readExport is the archive resource's adapter to the pipeline: the
-// checks of export_tenant (membership, then tenants:delete), then the
-// archive as a blob.
-func (s *Server) readExport(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	out, requestID, err := s.handle(ctx, "resource read", "resources/read", req, func(ctx context.Context, svc *service.Service, caller *vitrine.Caller) (any, about, error) {
-		uri := req.Params.URI
-		rest, ok := strings.CutPrefix(uri, "vitrine://tenants/")
-		tenantID, id, ok2 := strings.Cut(rest, "/exports/")
-		if !ok || !ok2 || strings.Contains(id, "/") {
-			return nil, about{}, vitrine.NotFound("Export")
-		}
-		ab := about{target: id}
-		a, err := svc.Access(ctx, caller, tenantID)
+// tenantDeletion is the confirmation of delete_tenant.
+func tenantDeletion(ctx context.Context, svc *service.Service, a *service.Access, grace time.Duration) deletion {
+	return deletion{noun: "company", id: a.TenantID, question: func() (string, string, error) {
+		t, err := svc.Tenant(ctx, a)
 		if err != nil {
-			return nil, ab, err
+			return "", "", err
 		}
-		ab.tenant = tenantID
-		var buf bytes.Buffer
-		if _, err := svc.ReadTenantExport(ctx, a, id, func(b []byte) error { _, err := buf.Write(b); return err }); err != nil {
-			return nil, ab, err
-		}
-		return readResult(perCaller, &mcp.ResourceContents{URI: uri, MIMEType: "application/zip", Blob: buf.Bytes()}), ab, nil
-	})
-	if err != nil {
-		return nil, resourceError(err, requestID, req.Params.URI)
+		return fmt.Sprintf("Delete the company %q (%s) and everything in it? It closes now, and its owner can restore it for %s; then it is gone for good.",
+				t.Tenant.Name, t.Tenant.Slug, days(grace)),
+			"Check to delete the company.", nil
+	}}
+}
+
+// days says a grace in days, or in hours when shorter than two days.
+func days(d time.Duration) string {
+	if d < 48*time.Hour {
+		return fmt.Sprintf("%.0f hours", d.Hours())
 	}
-	return out.(*mcp.ReadResourceResult), nil
+	return fmt.Sprintf("%.0f days", d.Hours()/24)
 }

@@ -1,105 +1,97 @@
 package mcpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/vitrine/vitrine/httpserver"
+	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
-	"github.com/vitrine/vitrine/internal/tenantarchive"
 	"github.com/vitrine/vitrine/internal/testkit"
+	"github.com/vitrine/vitrine/mcpserver"
 )
 
-// export_tenant: the owner's alone; progress notified; its answer links a
-// resource that the owner reads as the company's archive, whole and of
-// that company alone; another company's owner reads nothing of it.
-func TestExportTenant(t *testing.T) {
+// delete_tenant: the owner alone schedules it; the company's window and
+// its members' calls close at once, with a ConflictError that says when it
+// goes and how to undo it; list_tenants shows the date; restore_tenant
+// brings it back whole.
+func TestDeleteAndRestoreTenantTools(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		w := newWorld(t, url)
 		technova := w.tenants["technova"]
-		var (
-			mu       sync.Mutex
-			progress int
-		)
-		client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
-			ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-				mu.Lock()
-				defer mu.Unlock()
-				if r.Params.ProgressToken == "export-1" {
-					progress++
-				}
-			}})
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: w.http.URL + httpserver.MCPPath, HTTPClient: testkit.BearerClient(w.token(owner, []string{"all"})), MaxRetries: -1}, nil)
-		if err != nil {
-			t.Fatal(err)
+		args := map[string]any{"tenant_id": technova}
+		if e := testkit.ErrorOf(t, w.session("memory", admin), "delete_tenant", args); e["type"] != "PermissionError" {
+			t.Errorf("an admin deletes the company: %v", e)
 		}
-		defer cs.Close()
-		params := &mcp.CallToolParams{Name: "export_tenant", Arguments: map[string]any{"tenant_id": technova}}
-		params.SetProgressToken("export-1")
-		res, err := cs.CallTool(ctx, params)
-		if err != nil || res.IsError {
-			t.Fatalf("export_tenant: %v %+v", err, res)
-		}
+		own := w.session("memory", owner)
+		text, isErr := testkit.Call(t, own, "delete_tenant", args)
 		var out struct {
-			ExportID, Status, URI, SHA256 string
-			Bytes                         int64
+			ID        string `json:"id"`
+			DeletesAt string `json:"deletes_at"`
 		}
-		if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
-			t.Fatal(err)
+		if isErr || json.Unmarshal([]byte(text), &out) != nil || out.ID != technova || out.DeletesAt == "" {
+			t.Fatalf("delete_tenant: %s", text)
 		}
-		if out.Status != "done" || out.Bytes == 0 || !strings.HasPrefix(out.URI, "vitrine://tenants/"+technova+"/exports/") {
-			t.Fatalf("answer: %+v", out)
+		for _, who := range []string{owner, member} {
+			e := testkit.ErrorOf(t, w.session("memory", who), "list_products", args)
+			if msg, _ := e["message"].(string); e["type"] != "ConflictError" || !strings.Contains(msg, out.DeletesAt[:19]) || !strings.Contains(msg, "restore_tenant") {
+				t.Errorf("%s lists the products of the scheduled company: %v", who, e)
+			}
 		}
-		if len(res.Content) != 2 {
-			t.Fatalf("no resource link: %+v", res.Content)
+		listed, _ := testkit.Call(t, w.session("memory", member), "list_tenants", nil)
+		if !strings.Contains(listed, `"deletes_at":"`+out.DeletesAt) {
+			t.Errorf("list_tenants: %s", listed)
 		}
-		if l, ok := res.Content[1].(*mcp.ResourceLink); !ok || l.URI != out.URI {
-			t.Errorf("the link: %+v", res.Content[1])
+		if _, _, err := w.db.OpenShopBySlug(ctx, "technova"); vitrine.TypeOf(err) != vitrine.NotFoundError {
+			t.Errorf("the scheduled company's window: %v", err)
 		}
-		read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: out.URI})
-		if err != nil {
-			t.Fatal(err)
+		if e := testkit.ErrorOf(t, w.session("memory", member), "restore_tenant", args); e["type"] != "PermissionError" {
+			t.Errorf("a member restores the company: %v", e)
 		}
-		blob := read.Contents[0].Blob
-		if int64(len(blob)) != out.Bytes {
-			t.Errorf("read %d bytes of %d", len(blob), out.Bytes)
+		if text, isErr := testkit.Call(t, own, "restore_tenant", args); isErr || strings.Contains(text, "deletes_at") {
+			t.Fatalf("restore_tenant: %s", text)
 		}
-		ar, err := tenantarchive.Open(bytes.NewReader(blob), int64(len(blob)))
-		if err != nil {
-			t.Fatal(err)
+		if text, isErr := testkit.Call(t, w.session("memory", member), "get_product", map[string]any{"tenant_id": technova, "sku": "MS-LOGI-MX3S"}); isErr {
+			t.Errorf("after the restore: %s", text)
 		}
-		if err := ar.Verify(ctx); err != nil || ar.Manifest().TenantID != technova || ar.Manifest().Rows() == 0 {
-			t.Errorf("the archive: %+v, %v", ar.Manifest(), err)
-		}
-		if bytes.Contains(blob, []byte(w.tenants["mercado-verde"])) {
-			t.Error("the archive holds something of another company")
-		}
-		mu.Lock()
-		if progress == 0 {
-			t.Error("no progress notified")
-		}
-		mu.Unlock()
-
-		// An admin may not; another company's owner reads nothing.
-		admin := w.sessionWithToken("memory", w.token(admin, []string{"all"}))
-		if res, err := admin.CallTool(ctx, &mcp.CallToolParams{Name: "export_tenant", Arguments: map[string]any{"tenant_id": technova}}); err != nil || !res.IsError ||
-			!strings.Contains(res.Content[0].(*mcp.TextContent).Text, "PermissionError") {
-			t.Errorf("an admin's export: %v %+v", err, res)
-		}
-		if _, err := admin.ReadResource(ctx, &mcp.ReadResourceParams{URI: out.URI}); err == nil {
-			t.Error("an admin read the archive")
-		}
-		verde := w.sessionWithToken("memory", w.token(verde, []string{"all"}))
-		if _, err := verde.ReadResource(ctx, &mcp.ReadResourceParams{URI: out.URI}); err == nil {
-			t.Error("another company's owner read the archive")
-		}
-		if _, err := verde.ReadResource(ctx, &mcp.ReadResourceParams{URI: strings.Replace(out.URI, technova, w.tenants["mercado-verde"], 1)}); err == nil {
-			t.Error("the archive read under another company")
+		if _, _, err := w.db.OpenShopBySlug(ctx, "technova"); err != nil {
+			t.Errorf("the restored company's window: %v", err)
 		}
 	})
+}
+
+// delete_tenant asks the owner to confirm whenever the client can ask: a
+// declined question deletes nothing, an answer sent unasked counts for
+// nothing.
+func TestDeleteTenantConfirmation(t *testing.T) {
+	w := newWorld(t, dbtest.SQLiteURL(t))
+	technova := w.tenants["technova"]
+	srv := w.server(mcpserver.Options{Token: w.tokens[owner]})
+	var asked []string
+	answer := "decline"
+	cs := confirmClient(t, srv, "2026-07-28", func(ctx context.Context) (*mcp.ElicitResult, error) {
+		asked = append(asked, answer)
+		if answer == "accept" {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+		}
+		return &mcp.ElicitResult{Action: answer}, nil
+	})
+	accept := mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_tenant", Arguments: map[string]any{"tenant_id": technova}, InputResponses: accept})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "declined") {
+		t.Fatalf("declined: %v %+v", err, res)
+	}
+	if tn, _ := w.db.TenantByID(ctx, technova); !tn.DeletesAt.IsZero() {
+		t.Fatal("scheduled without the user's yes")
+	}
+	answer = "accept"
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "delete_tenant", Arguments: map[string]any{"tenant_id": technova}})
+	if err != nil || res.IsError {
+		t.Fatalf("accepted: %v %+v", err, res)
+	}
+	if tn, _ := w.db.TenantByID(ctx, technova); tn.DeletesAt.IsZero() || len(asked) != 2 {
+		t.Errorf("accepted, asked %v: deletes at %v", asked, tn.DeletesAt)
+	}
 }

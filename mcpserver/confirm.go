@@ -41,22 +41,46 @@ func (e *protocolError) Unwrap() error {
 // asked for.
 const confirmTTL = 10 * time.Minute
 
-// confirmDeletion asks the user, through elicitation, to confirm deleting
-// a product, when the client can ask (--confirm-destructive). It returns
-// why nothing should be deleted, or "" to go ahead. A client without
-// elicitation deletes without asking, as without --confirm-destructive.
+// deletion is what confirmDeletion asks the user to confirm: the noun of
+// the thing deleted ("product", "company"), its id, and the question,
+// looked up only when it is asked.
+type deletion struct {
+	noun, id string
+	question func() (message, check string, err error)
+}
+
+// productDeletion is the confirmation of delete_product.
+func productDeletion(ctx context.Context, cat *catalog.Catalog, a *service.Access, id string) deletion {
+	return deletion{noun: "product", id: id, question: func() (string, string, error) {
+		p, err := cat.ProductToDelete(ctx, a, id)
+		if err != nil {
+			return "", "", err
+		}
+		return fmt.Sprintf("Delete the product %q (SKU %s) for good? This cannot be undone.", p.Name, p.SKU),
+			"Check to delete the product for good.", nil
+	}}
+}
+
+// confirmDeletion asks the user, through elicitation, to confirm a
+// deletion, when the client can ask. It returns why nothing should be
+// deleted, or "" to go ahead. A client without elicitation deletes
+// without asking.
 //
 // An answer counts only if it comes with the requestState of the question:
 // the server's signature over who asked to delete what. An answer a client
 // sends on its first call, unasked, is ignored, and the question asked; a
 // requestState that does not verify (altered, expired, or another call's)
-// is a protocol error, and nothing is deleted.
-func confirmDeletion(ctx context.Context, svc *service.Service, cat *catalog.Catalog, a *service.Access, id string) (string, error) {
+// is a protocol error, and nothing is deleted. No argument of the tool
+// stands for the answer.
+func confirmDeletion(ctx context.Context, svc *service.Service, a *service.Access, d deletion) (string, error) {
 	req := requestFrom(ctx)
 	if req == nil || !canElicit(req.Session) {
 		return "", nil
 	}
-	scope := "confirm-delete\x00" + a.TenantID + "\x00" + a.Caller.User.ID + "\x00" + id
+	scope := "confirm-delete\x00" + a.TenantID + "\x00" + a.Caller.User.ID + "\x00" + d.id
+	if d.noun != "product" {
+		scope = "confirm-delete-" + d.noun + "\x00" + a.TenantID + "\x00" + a.Caller.User.ID + "\x00" + d.id
+	}
 	resp, answered := req.Params.InputResponses[confirmID].(*mcp.ElicitResult)
 	if answered && req.Params.RequestState != "" {
 		asked, err := svc.OpenState(ctx, scope, req.Params.RequestState)
@@ -77,12 +101,12 @@ func confirmDeletion(ctx context.Context, svc *service.Service, cat *catalog.Cat
 		case resp.Action == "accept":
 			return "The user did not confirm the deletion; nothing was deleted.", nil
 		case resp.Action == "decline":
-			return "The user declined to delete the product; nothing was deleted.", nil
+			return "The user declined to delete the " + d.noun + "; nothing was deleted.", nil
 		default:
 			return "The user dismissed the confirmation; nothing was deleted.", nil
 		}
 	}
-	p, err := cat.ProductToDelete(ctx, a, id)
+	message, check, err := d.question()
 	if err != nil {
 		return "", err
 	}
@@ -91,11 +115,11 @@ func confirmDeletion(ctx context.Context, svc *service.Service, cat *catalog.Cat
 		return "", err
 	}
 	return "", &inputRequired{&mcp.CallToolResult{RequestState: state, InputRequests: mcp.InputRequestMap{confirmID: &mcp.ElicitParams{
-		Message: fmt.Sprintf("Delete the product %q (SKU %s) for good? This cannot be undone.", p.Name, p.SKU),
+		Message: message,
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				"confirm": map[string]any{"type": "boolean", "title": "Delete it", "description": "Check to delete the product for good."},
+				"confirm": map[string]any{"type": "boolean", "title": "Delete it", "description": check},
 			},
 			"required": []string{"confirm"},
 		},

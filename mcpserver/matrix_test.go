@@ -58,6 +58,10 @@ var allowed = map[string][]string{
 	"get_shop":             {"owner", "admin", "member", "viewer", "custom"},
 	"update_shop":          {"owner", "admin"},
 	"check_shop":           {"owner", "admin", "member", "viewer", "custom"},
+	// The owner's call schedules the company's deletion, and the next
+	// brings it back.
+	"delete_tenant":  {"owner"},
+	"restore_tenant": {"owner"},
 }
 
 // Every tool × every built-in role and a custom role: allowed, or the exact

@@ -54,7 +54,7 @@ func productTools(opts Options) []*Tool {
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.DeleteProductIn) (shapes.DeleteProductOut, error) {
 			cat := catalog.New(svc)
 			if opts.ConfirmDestructive {
-				if declined, err := confirmDeletion(ctx, svc, cat, a, in.ID); err != nil || declined != "" {
+				if declined, err := confirmDeletion(ctx, svc, a, productDeletion(ctx, cat, a, in.ID)); err != nil || declined != "" {
 					return shapes.DeleteProductOut{ID: in.ID, Message: declined}, err
 				}
 			}

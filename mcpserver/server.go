@@ -54,6 +54,9 @@ type Options struct {
 	// ConfirmDestructive makes delete_product ask the user to confirm,
 	// through elicitation, when the client can ask.
 	ConfirmDestructive bool
+	// DeletionGrace is how long a company scheduled for deletion stays
+	// restorable (delete_tenant); 0 is vitrine.DefaultDeletionGrace.
+	DeletionGrace time.Duration
 	// Metrics, if set, receives the server's Prometheus instruments.
 	Metrics prometheus.Registerer
 	// CallTimeout bounds a tool call; past it the call answers an internal
@@ -151,8 +154,8 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), companyTools(), taxonomyTools(),
-		memberTools(), roleTools(), auditTools(), shopTools(opts))
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), taxonomyTools(),
+		memberTools(), roleTools(), auditTools(), shopTools(opts), companyTools(opts), exportTenantTools())
 	return append(tools, discoveryTools(s)...)
 }
 

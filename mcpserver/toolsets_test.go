@@ -90,7 +90,7 @@ func TestToolsListedByGrant(t *testing.T) {
 		}
 		// request_toolset's description names what the caller may ask for.
 		for _, tool := range listTools(t, w.sessionWithToken(tr, tokens["default"].secret)) {
-			if tool.Name == "request_toolset" && !strings.HasSuffix(tool.Description, "You may ask for: inventory, catalog, members, roles, audit and shop.") {
+			if tool.Name == "request_toolset" && !strings.HasSuffix(tool.Description, "You may ask for: inventory, catalog, members, roles, audit, shop and company.") {
 				t.Errorf("%s: request_toolset says %q", tr, tool.Description)
 			}
 		}
@@ -141,7 +141,7 @@ func TestCallOutsideGrant(t *testing.T) {
 			t.Errorf("toolset %+v", ts)
 		}
 	}
-	if out.Granted != "members" || !slices.Equal(got, []string{"inventory", "catalog", "roles", "audit", "shop"}) {
+	if out.Granted != "members" || !slices.Equal(got, []string{"inventory", "catalog", "roles", "audit", "shop", "company"}) {
 		t.Errorf("request_toolset lists %v, granted %q", got, out.Granted)
 	}
 	testkit.OK[map[string]any](t, cs, "list_members", map[string]any{"tenant_id": technova})

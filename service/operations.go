@@ -53,6 +53,8 @@ const (
 	// away, and so the owner's alone (docs/permissions.md).
 	OpExportTenant   Operation = "export_tenant"
 	OpExportProducts Operation = "export_products"
+	OpDeleteTenant   Operation = "delete_tenant"
+	OpRestoreTenant  Operation = "restore_tenant"
 )
 
 var needs = map[Operation]vitrine.Permission{
@@ -96,7 +98,15 @@ var needs = map[Operation]vitrine.Permission{
 	OpGetShop:    vitrine.ProductsRead,
 	OpUpdateShop: vitrine.ShopManage,
 	OpCheckShop:  vitrine.ProductsRead,
+	// Only the owner holds tenants:delete: deleting the company and
+	// bringing it back are the same power.
+	OpDeleteTenant:  vitrine.TenantsDelete,
+	OpRestoreTenant: vitrine.TenantsDelete,
 }
+
+// onScheduled are the operations a company scheduled for deletion still
+// allows: every other is refused with the schedule and how to undo it.
+var onScheduled = map[Operation]bool{OpRestoreTenant: true}
 
 // Needs returns the permission the operation needs.
 func (op Operation) Needs() vitrine.Permission {
@@ -116,5 +126,13 @@ func Operations() []Operation {
 	return out
 }
 
-// Allow answers vitrine.ErrPermissionDenied unless a may do op.
-func (a *Access) Allow(op Operation) error { return a.Require(op.Needs()) }
+// Allow answers vitrine.ErrPermissionDenied unless a may do op. In a
+// company scheduled for deletion, an operation it does not allow
+// (onScheduled) is a ConflictError that says when it goes, whatever the
+// caller holds.
+func (a *Access) Allow(op Operation) error {
+	if a != nil && a.Membership != nil && !a.Membership.TenantDeletesAt.IsZero() && !onScheduled[op] {
+		return vitrine.ScheduledForDeletion(a.Membership.TenantDeletesAt)
+	}
+	return a.Require(op.Needs())
+}

@@ -331,6 +331,16 @@ func (o *Operator) CreateUser(ctx context.Context, email, name string) (*vitrine
 	return u, o.recordOutside(ctx, u.ID)
 }
 
+// DeleteUser erases a person (accounts.Operator.DeleteUser); the event
+// keeps their id alone.
+func (o *Operator) DeleteUser(ctx context.Context, email string) (*vitrine.User, error) {
+	u, err := o.Operator.DeleteUser(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	return u, o.recordOutside(ctx, u.ID)
+}
+
 // UpdateUser changes a user (accounts.Operator.UpdateUser).
 func (o *Operator) UpdateUser(ctx context.Context, email string, ch accounts.UserChanges) (*vitrine.User, error) {
 	u, err := o.Operator.UpdateUser(ctx, email, ch)

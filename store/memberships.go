@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -111,7 +112,14 @@ func (db *DB) Membership(ctx context.Context, tenantID, userID string) (*vitrine
 	}
 	var m *vitrine.Membership
 	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) (err error) {
-		m, err = scanMembership(c.QueryRow(ctx, `SELECT `+membershipColumns+membershipFrom+` WHERE m.tenant_id = $1 AND m.user_id = $2`, tenantID, userID))
+		// The tenant's schedule comes with it: Access refuses the calls on a
+		// company scheduled for deletion, from the membership it caches.
+		var deletes sql.NullTime
+		m, err = scanMembership(c.QueryRow(ctx, `SELECT `+membershipColumns+`, (SELECT deletes_at FROM tenants t WHERE t.id = m.tenant_id)`+
+			membershipFrom+` WHERE m.tenant_id = $1 AND m.user_id = $2`, tenantID, userID), &deletes)
+		if m != nil {
+			m.TenantDeletesAt = utcTime(deletes)
+		}
 		return err
 	})
 	if errors.Is(err, sqldb.ErrNoRows) {
@@ -143,8 +151,9 @@ func (db *DB) membershipsOfUser(ctx context.Context, userID string, status vitri
 			if err != nil {
 				return vitrine.TenantMembership{}, err
 			}
+			m.TenantDeletesAt = t.DeletesAt
 			return vitrine.TenantMembership{Tenant: t, Membership: *m}, nil
-		}, `SELECT `+membershipColumns+`, t.id, t.name, t.slug, t.currency, t.locales, t.created_at, t.updated_at`+membershipFrom+`
+		}, `SELECT `+membershipColumns+`, t.id, t.name, t.slug, t.currency, t.locales, t.created_at, t.updated_at, t.deletes_at`+membershipFrom+`
 			JOIN tenants t ON t.id = m.tenant_id
 			WHERE m.user_id = $1 AND m.status = $2
 			ORDER BY t.name, t.id`, userID, string(status))

@@ -128,15 +128,15 @@ func (db *DB) OpenShopByDomain(ctx context.Context, domain string) (*vitrine.Ten
 // openShop finds an open window by a term on its company or itself. The
 // public's requests name no tenant: the one statement reads across
 // tenants, as the operator's lookups by slug do, and answers one row only
-// if the window is open.
+// if the window is open and its company not scheduled for deletion.
 func (db *DB) openShop(ctx context.Context, term, arg string) (*vitrine.Tenant, *vitrine.Shop, error) {
 	var (
 		t vitrine.Tenant
 		s *vitrine.Shop
 	)
 	err := db.d.Read(ctx, operator, func(c sqldb.Conn) (err error) {
-		s, err = scanShop(c.QueryRow(ctx, `SELECT `+shopColumns+`, t.id, t.name, t.slug, t.currency, t.locales, t.created_at, t.updated_at
-			FROM shops s JOIN tenants t ON t.id = s.tenant_id WHERE `+term+` AND s.open`, arg),
+		s, err = scanShop(c.QueryRow(ctx, `SELECT `+shopColumns+`, t.id, t.name, t.slug, t.currency, t.locales, t.created_at, t.updated_at, t.deletes_at
+			FROM shops s JOIN tenants t ON t.id = s.tenant_id WHERE `+term+` AND s.open AND t.deletes_at IS NULL`, arg),
 			tenantDest(&t)...)
 		return err
 	})

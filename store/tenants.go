@@ -2,14 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-const tenantColumns = `id, name, slug, currency, locales, created_at, updated_at`
+const tenantColumns = `id, name, slug, currency, locales, created_at, updated_at, deletes_at`
 
 func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
 	var t vitrine.Tenant
@@ -19,9 +21,29 @@ func scanTenant(r sqldb.Row) (*vitrine.Tenant, error) {
 	return &t, nil
 }
 
+// utcTime is a nullable time as a time, zero when NULL.
+func utcTime(t sql.NullTime) time.Time {
+	if !t.Valid {
+		return time.Time{}
+	}
+	return t.Time.UTC()
+}
+
 // tenantDest are where the columns of tenantColumns scan to.
 func tenantDest(t *vitrine.Tenant) []any {
-	return []any{&t.ID, &t.Name, &t.Slug, &t.Currency, localesOf{t}, &t.CreatedAt, &t.UpdatedAt}
+	return []any{&t.ID, &t.Name, &t.Slug, &t.Currency, localesOf{t}, &t.CreatedAt, &t.UpdatedAt, nullUTC{&t.DeletesAt}}
+}
+
+// nullUTC scans a nullable time into a time, zero when NULL.
+type nullUTC struct{ t *time.Time }
+
+func (n nullUTC) Scan(src any) error {
+	var v sql.NullTime
+	if err := v.Scan(src); err != nil {
+		return err
+	}
+	*n.t = utcTime(v)
+	return nil
 }
 
 // localesOf scans a tenant's stored locales into it.

@@ -48,6 +48,7 @@ type UserCmd struct {
 	Create UserCreateCmd `cmd:"" help:"Create a user."`
 	Update UserUpdateCmd `cmd:"" help:"Rename, disable or enable a user, or link their OAuth subject."`
 	List   UserListCmd   `cmd:"" help:"List every user."`
+	Delete UserDeleteCmd `cmd:"" help:"Erase a person: memberships, tokens, apps and sessions end, name and email go; their audit events stay under their id."`
 
 	SetPassword UserSetPasswordCmd `cmd:"" name:"set-password" help:"Set a user's password, read from standard input (or asked for on a terminal)."`
 	Invite      UserInviteCmd      `cmd:"" help:"Print a one-time, expiring link where a user sets their password."`
@@ -66,6 +67,10 @@ type TenantCmd struct {
 	List   TenantListCmd   `cmd:"" help:"List every company."`
 	Export TenantExportCmd `cmd:"" help:"Write a company's whole archive: settings, window, catalog, roles, members, audit."`
 	Import TenantImportCmd `cmd:"" help:"Bring a company's archive into this database, its ids kept."`
+
+	Delete  TenantDeleteCmd  `cmd:"" help:"Schedule a company's deletion (vitrine serve purges it after the grace period), or purge it --now."`
+	Restore TenantRestoreCmd `cmd:"" help:"Cancel a company's scheduled deletion: it comes back whole."`
+	Deleted TenantDeletedCmd `cmd:"" help:"List the companies deleted: when, by whom, the rows removed."`
 }
 
 // MemberCmd groups the membership commands.

@@ -54,6 +54,8 @@ type ServeCmd struct {
 	PprofAddr        string        `placeholder:"HOST:PORT" help:"Serve Go's profiler (/debug/pprof/) on this address, for diagnosis; keep it private. Off by default."`
 	ShutdownTimeout  time.Duration `default:"30s" help:"On SIGTERM or SIGINT, how long calls in flight may take to finish before the server stops anyway."`
 	FacetIndexMemory int64         `default:"${facet_index_memory}" placeholder:"MIB" help:"Memory, in MiB, the companies' facet indexes may hold, the least recently listed dropped first (a company of 1,000,000 variants takes about 85); 0: none, every faceted list counted by the database. Unless GOMEMLIMIT is set, the server's soft memory limit is what the indexes and their builds hold plus 64 MiB, at least 128 MiB."`
+	Grace            time.Duration `default:"720h" help:"How long a company scheduled for deletion (delete_tenant) stays closed and restorable before it is purged."`
+	PurgeEvery       time.Duration `default:"1m" help:"How often to look for companies whose grace is over, and purge them (one instance at a time, under a lease in the database); 0: never (vitrine tenant delete --now purges)."`
 	ShopFlags
 	ToolFlags
 	AuditFlags
@@ -261,7 +263,8 @@ func (c *ServeCmd) Run(e *env) error {
 	}
 	// get_shop lists the hosts of {slug}.{shop domain}, and update_shop
 	// refuses a company's domain under it.
-	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg, ShopDomain: shop.Options.ShopDomain}
+	mopts := mcpserver.Options{Logger: log, SDKLogger: sdkLog, Version: Version, Metrics: reg, ShopDomain: shop.Options.ShopDomain,
+		DeletionGrace: c.Grace}
 	if publicURL != "" {
 		mopts.IconsURL = httpserver.IconsURL(publicURL)
 		mopts.PublicURL = publicURL // where get_shop says the windows are
@@ -325,6 +328,9 @@ func (c *ServeCmd) Run(e *env) error {
 	if as != nil {
 		log.Info("serving OAuth sign-in", "issuer", publicURL, "account", publicURL+"/account")
 		go as.PurgeEvery(e.ctx, time.Hour)
+	}
+	if c.PurgeEvery > 0 {
+		go purgeEvery(e.ctx, svc.Purger(purgeHolder(), log), c.PurgeEvery, log)
 	}
 	// The main server's routes bound a body's time themselves (--body-timeout);
 	// ReadTimeout is the backstop for the whole request, headers and

@@ -17,13 +17,31 @@ type TenantOut struct {
 	Permissions []string  `json:"permissions"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// DeletesAt marks a company scheduled for deletion: closed until then,
+	// restorable by its owner.
+	DeletesAt *time.Time `json:"deletes_at,omitempty" jsonschema:"Scheduled for deletion then; restore_tenant undoes it."`
 }
 
 func TenantView(t service.TenantAccess) TenantOut {
-	return TenantOut{
+	out := TenantOut{
 		ID: t.Tenant.ID, Name: t.Tenant.Name, Slug: t.Tenant.Slug, Currency: t.Tenant.Currency, Role: t.Role,
 		Permissions: t.Permissions.Strings(), CreatedAt: t.Tenant.CreatedAt, UpdatedAt: t.Tenant.UpdatedAt,
 	}
+	if !t.Tenant.DeletesAt.IsZero() {
+		at := t.Tenant.DeletesAt
+		out.DeletesAt = &at
+	}
+	return out
+}
+
+type DeleteTenantIn struct {
+	TenantArg
+}
+
+type DeleteTenantOut struct {
+	ID        string     `json:"id"`
+	DeletesAt *time.Time `json:"deletes_at,omitempty"`
+	Message   string     `json:"message,omitempty"`
 }
 
 type NoArgs struct{}

@@ -152,8 +152,9 @@ func migrationsFor(fsys fs.FS, m pgMode) (fs.FS, error) {
 // appGrants is what the database's own role may do, granted again at every
 // migration so that a database first migrated by an earlier release (whose
 // grants went to vitrine_app) gets them. New tables go here and in their
-// migration. The stock movements are insert-only; the audit log too, but
-// for the removal of old events by its retention.
+// migration. The stock movements are insert-only, but for a company's
+// purge; the audit log too, but for the removal of old events by its
+// retention and a company's purge.
 const appGrants = `
 GRANT USAGE ON SCHEMA public TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON users, tenants, memberships, roles, api_tokens, products, idempotency_keys TO %[1]s;
@@ -167,6 +168,8 @@ GRANT SELECT, INSERT, DELETE ON product_words TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON shops TO %[1]s;
 GRANT SELECT, INSERT, DELETE ON catalog_changes TO %[1]s;
 GRANT SELECT, INSERT, UPDATE, DELETE ON markets, market_prices TO %[1]s;
+GRANT SELECT, INSERT, UPDATE ON deleted_tenants, leases TO %[1]s;
+GRANT DELETE ON stock_movements TO %[1]s;
 GRANT EXECUTE ON FUNCTION app_tenant(), app_user(), app_all_tenants() TO %[1]s;
 GRANT SELECT ON goose_db_version TO %[1]s;`
 
