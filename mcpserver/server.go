@@ -154,8 +154,8 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), taxonomyTools(),
-		memberTools(), roleTools(), auditTools(), shopTools(opts), companyTools(opts), exportTenantTools())
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(),
+		memberTools(), roleTools(), auditTools(), shopTools(opts), companyTools(opts))
 	return append(tools, discoveryTools(s)...)
 }
 
