@@ -37,7 +37,7 @@ type PermissionInfo struct {
 var Permissions = []PermissionInfo{
 	{TenantsRead, "See the company: its name, slug and your own role in it."},
 	{TenantsUpdate, "Rename the company or change its settings."},
-	{TenantsDelete, "Delete the company and everything in it."},
+	{TenantsDelete, "Delete the company and everything in it, or take all of it out (export_tenant)."},
 	{ProductsRead, "List, search and read products."},
 	{ProductsCreate, "Create products, one at a time or by import."},
 	{ProductsUpdate, "Change products: fields, price, status and stock."},

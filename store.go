@@ -28,6 +28,8 @@ type Store interface {
 	MarketStore
 	AuditStore
 	MCPSessionStore
+	TenantArchiveStore
+	TenantExportStore
 	// AccessEpoch returns a number that grows whenever a user, token,
 	// tenant, membership or role changes, whoever changes it: what was
 	// read of them under one epoch holds for as long as it is current.

@@ -180,7 +180,7 @@ func TestToolDefinitions(t *testing.T) {
 		if a.OpenWorldHint == nil || *a.OpenWorldHint || a.ReadOnlyHint != (a.DestructiveHint == nil) {
 			t.Errorf("%s: annotations %+v", tool.Name, a)
 		}
-		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami" || tool.Name == "request_toolset" || tool.Name == "check_shop"
+		readOnly := strings.HasPrefix(tool.Name, "list_") || strings.HasPrefix(tool.Name, "get_") || tool.Name == "whoami" || tool.Name == "request_toolset" || tool.Name == "check_shop" || tool.Name == "export_products"
 		destructive := strings.HasPrefix(tool.Name, "delete_") || strings.HasPrefix(tool.Name, "remove_") || strings.HasPrefix(tool.Name, "revoke_")
 		if a.ReadOnlyHint != readOnly || (!readOnly && *a.DestructiveHint != destructive) {
 			t.Errorf("%s: readOnly %v destructive %v", tool.Name, a.ReadOnlyHint, a.DestructiveHint)

@@ -133,7 +133,8 @@ func TestToolsDoTheirOwnOperation(t *testing.T) {
 		ops[tool.Op] = true
 	}
 	for _, op := range service.Operations() {
-		if !ops[op] && op != service.OpUpsertProducts {
+		// export_tenant and export_products are not served yet (export.go's notServed).
+		if !ops[op] && op != service.OpUpsertProducts && op != service.OpExportTenant && op != service.OpExportProducts {
 			t.Errorf("no tool does %s", op)
 		}
 	}

@@ -41,6 +41,13 @@ func (s *Server) addResources() {
 		Description: "A product of a company's catalog, as get_product returns it. Readable with products:read in that company.",
 		MIMEType:    "application/json",
 	}, s.readProduct)
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: ExportURITemplate,
+		Name:        "export",
+		Title:       "Company archive",
+		Description: "An archive of export_tenant (a zip), for 24 hours. Readable with tenants:delete in that company.",
+		MIMEType:    "application/zip",
+	}, s.readExport)
 }
 
 // readProduct is the product resource's adapter to the pipeline

@@ -193,10 +193,16 @@ func (t *Tool) definition(iconsURL string) *mcp.Tool {
 // JSON string, on every call.
 func successResult(out any) *mcp.CallToolResult {
 	text := wire.Compact(out)
-	return &mcp.CallToolResult{
+	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{wire.Text(text)},
 		StructuredContent: json.RawMessage(text),
 	}
+	// A result that names a resource to read (export_tenant's archive)
+	// links it too.
+	if l, ok := out.(interface{ ResourceLink() *mcp.ResourceLink }); ok {
+		res.Content = append(res.Content, l.ResourceLink())
+	}
+	return res
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -62,12 +62,19 @@ const (
 	OpTranslateProduct  Operation = "translate_product"
 	OpTranslateCategory Operation = "translate_category"
 	OpGetTranslations   Operation = "get_translations"
+	// OpExportTenant takes the whole company out: every member's email
+	// and the audit log with the catalog, as much as deleting it gives
+	// away, and so the owner's alone (docs/permissions.md).
+	OpExportTenant   Operation = "export_tenant"
+	OpExportProducts Operation = "export_products"
 )
 
 var needs = map[Operation]vitrine.Permission{
 	OpGetTenant:          vitrine.TenantsRead,
 	OpUpdateTenant:       vitrine.TenantsUpdate,
 	OpListProducts:       vitrine.ProductsRead,
+	OpExportTenant:       vitrine.TenantsDelete,
+	OpExportProducts:     vitrine.ProductsRead,
 	OpGetProduct:         vitrine.ProductsRead,
 	OpCreateProduct:      vitrine.ProductsCreate,
 	OpUpdateProduct:      vitrine.ProductsUpdate,

@@ -68,6 +68,8 @@ type TenantCmd struct {
 	Create TenantCreateCmd `cmd:"" help:"Create a company with its first owner."`
 	Update TenantUpdateCmd `cmd:"" help:"Change a company's name, slug or currency."`
 	List   TenantListCmd   `cmd:"" help:"List every company."`
+	Export TenantExportCmd `cmd:"" help:"Write a company's whole archive: settings, window, catalog, roles, members, audit."`
+	Import TenantImportCmd `cmd:"" help:"Bring a company's archive into this database, its ids kept."`
 
 	Delete  TenantDeleteCmd  `cmd:"" help:"Schedule a company's deletion (vitrine serve purges it after the grace period), or purge it --now."`
 	Restore TenantRestoreCmd `cmd:"" help:"Cancel a company's scheduled deletion: it comes back whole."`

@@ -11,7 +11,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/productfile"
-	"github.com/vitrine/vitrine/internal/shopify"
 	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
 	"golang.org/x/term"
@@ -295,12 +294,6 @@ func (c *ProductExportCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cat := catalog.New(svc)
-	cats, err := cat.ListCategories(e.ctx, a)
-	if err != nil {
-		return err
-	}
-	path := func(id string) string { return catalog.CategoryPath(cats, id) }
 	out := e.stdout
 	if c.Output != "-" {
 		f, err := os.Create(c.Output)
@@ -310,78 +303,24 @@ func (c *ProductExportCmd) Run(e *env) error {
 		defer f.Close()
 		out = f
 	}
-	w := bufio.NewWriter(out)
-	var (
-		pw *productfile.Writer
-		sw *shopify.Writer
-	)
-	if c.Format == "shopify" {
-		defs, err := cat.ListAttributes(e.ctx, a)
-		if err != nil {
-			return err
-		}
-		keys := make([]string, len(defs))
-		for i, d := range defs {
-			keys[i] = d.Key
-		}
-		sw = shopify.NewWriter(w, keys, func(p *vitrine.Product) string {
-			if len(p.Categories) == 0 {
-				return ""
-			}
-			return path(p.Categories[0].ID)
-		})
-		sw.EscapeFormulas = c.EscapeFormulas
-	} else if c.EscapeFormulas && c.Format == "jsonl" {
-		return errors.New("--escape-formulas is for --format shopify (the csv format always escapes; JSON Lines is not for spreadsheets)")
-	} else if pw, err = productfile.NewWriter(w, productfile.Format(c.Format)); err != nil {
-		return err
-	}
-	bar := e.progress(-1, "exporting")
-	filter, cursor := vitrine.ProductQuery{Sort: vitrine.SortCreated}, ""
-	for {
-		page, err := cat.ListProducts(e.ctx, a, filter, vitrine.MaxPageLimit, cursor)
-		if err != nil {
-			return err
-		}
-		// JSON Lines carries each product's translations, when it has any.
-		var trs map[string]map[string]vitrine.Translations
-		if c.Format == "jsonl" {
-			ids := make([]string, len(page.Products))
-			for i, p := range page.Products {
-				ids[i] = p.ID
-			}
-			if trs, err = cat.ProductTranslations(e.ctx, a, ids, ""); err != nil {
-				return err
-			}
-		}
-		for _, p := range page.Products {
-			if sw != nil {
-				err = sw.Write(p)
-			} else {
-				fp := productfile.Of(p, path)
-				fp.Translations = productfile.TranslationsOf(trs[p.ID])
-				err = pw.Write(fp)
-			}
-			if err != nil {
-				return err
-			}
-			bar.add(1)
-		}
-		if page.NextCursor == "" {
-			break
-		}
-		cursor = page.NextCursor
-	}
-	bar.finish()
-	if sw != nil {
-		err = sw.Flush()
-	} else {
-		err = pw.Flush()
-	}
+	x, err := catalog.New(svc).NewProductExport(e.ctx, a, out, c.Format, c.EscapeFormulas)
 	if err != nil {
 		return err
 	}
-	return w.Flush()
+	bar := e.progress(-1, "exporting")
+	for cursor := ""; ; {
+		n, next, err := x.Page(e.ctx, vitrine.MaxPageLimit, cursor, nil)
+		if err != nil {
+			return err
+		}
+		bar.add(n)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	bar.finish()
+	return x.Close()
 }
 
 func openInput(e *env, name string) (io.ReadCloser, int64, error) {

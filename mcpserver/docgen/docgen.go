@@ -61,6 +61,11 @@ func PermissionsDoc(tools []*mcpserver.Tool) string {
 		"- Only an owner changes an owner, or makes one.\n" +
 		"- Breaking any of these is a `PermissionError`, recorded in the audit log like every call.\n" +
 		"- Every change applies from the member's very next call, on every server instance: nothing is cached.\n")
+	b.WriteString("\n## Why export_tenant needs tenants:delete\n\n" +
+		"Its archive holds the whole company: every member's email, the audit log and the catalog, as much as deleting the company " +
+		"gives away. So it is the owner's alone, as deleting is (an admin holds every other permission). A permission of its own " +
+		"(`tenants:export`) would have been granted with `admin`'s \"all but deleting\" unless excluded too, and held by no custom " +
+		"role until each learned it: one owner-only permission says the same with nothing to learn.\n")
 	return b.String()
 }
 

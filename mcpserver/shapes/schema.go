@@ -29,6 +29,7 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[attributeType]():         {Type: "string", Enum: enum(vitrine.AttributeTypes)},
 	reflect.TypeFor[importFormat]():          {Type: "string", Enum: []any{"products", "shopify"}},
 	reflect.TypeFor[translationFormat]():     {Type: "string", Enum: []any{catalog.TranslationsShopify, catalog.TranslationsJSONL}},
+	reflect.TypeFor[exportFormat]():          {Type: "string", Enum: []any{"jsonl", "shopify"}},
 	reflect.TypeFor[longCSV]():               {Type: "string", MaxLength: ptr(maxCSVLength)},
 	reflect.TypeFor[sku]():                   {Type: "string", MaxLength: ptr(vitrine.MaxSKULength)},
 	reflect.TypeFor[shortText]():             {Type: "string", MaxLength: ptr(200)},
