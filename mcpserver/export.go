@@ -48,8 +48,3 @@ func exportTools() []*Tool {
 		return out, nil
 	})}
 }
-
-// notServed are tools written and tested but not served yet: with them,
-// the every-toolset listing passes its context budget (views_test.go).
-// allTools lists them once room is made.
-var notServed = []func() []*Tool{exportTools, exportTenantTools}

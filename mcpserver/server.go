@@ -154,8 +154,8 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 }
 
 func allTools(opts Options, s *Server) []*Tool {
-	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), taxonomyTools(), synonymTools(),
-		memberTools(), roleTools(), auditTools(), shopTools(opts), marketTools(opts), companyTools(opts), translationTools(), translationFileTools())
+	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), taxonomyTools(), synonymTools(),
+		memberTools(), roleTools(), auditTools(), shopTools(opts), marketTools(opts), companyTools(opts), exportTenantTools(), translationTools(), translationFileTools())
 	return append(tools, discoveryTools(s)...)
 }
 
