@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Call calls a tool and returns its one text content, checking the shape
+// Call calls a tool and returns its text content, checking the shape
 // of the result: an error carries no structured content, and a success
 // carries the same JSON as structured content and as text.
 func Call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) (text string, isError bool) {
@@ -19,8 +19,15 @@ func Call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any)
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", name, err)
 	}
-	if len(res.Content) != 1 {
+	// One text content; a success may add resource links after it (an
+	// export's archive), never anything else.
+	if len(res.Content) == 0 || (res.IsError && len(res.Content) != 1) {
 		t.Fatalf("%s: %d contents, want 1", name, len(res.Content))
+	}
+	for _, c := range res.Content[1:] {
+		if _, ok := c.(*mcp.ResourceLink); !ok {
+			t.Fatalf("%s: a content after the text is %T, not a resource link", name, c)
+		}
 	}
 	tc, ok := res.Content[0].(*mcp.TextContent)
 	if !ok {
