@@ -33,7 +33,7 @@ func seededCompanies(t *testing.T, url string) (*store.DB, *service.Service, *de
 	op := svc.Operator().Command("vitrine tenant update")
 	for _, tn := range w.Tenants {
 		name := tn.Name + " Ltda"
-		if _, err := op.UpdateTenant(ctx, tn.ID, &name, nil, nil); err != nil {
+		if _, err := op.UpdateTenant(ctx, tn.ID, &name, nil, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		call := vitrine.OperatorCall("test", tn.ID)
