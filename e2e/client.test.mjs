@@ -138,7 +138,7 @@ for (const kind of Object.keys(transports)) {
         'they make one on their account page (/account, Create a token) or the operator with vitrine token create ' +
         '--toolsets tenants,products,members","toolset":"members"}');
       const { toolsets } = ok(await a.callTool({ name: 'request_toolset', arguments: {} }));
-      assert.deepEqual(toolsets.map((x) => x.name), ['inventory', 'catalog', 'members', 'roles', 'audit', 'shop']);
+      assert.deepEqual(toolsets.map((x) => x.name), ['inventory', 'catalog', 'members', 'roles', 'audit', 'shop', 'markets', 'company', 'translations']);
       assert.deepEqual(await names(a), listed);
       // A token granting members lists and calls them.
       assert.ok((await names(b)).includes('grant_permission'));
