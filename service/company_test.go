@@ -67,8 +67,15 @@ func seededCompanies(t *testing.T, url string) (*store.DB, *service.Service, *de
 			t.Fatal(err)
 		}
 		ch.Call.RequestID = vitrine.NewID()
-		if err := db.SaveTranslations(ctx, ch, tn.ID, []*vitrine.Translation{{Resource: vitrine.TranslateProduct, ResourceID: p.ID, Locale: "en",
-			Field: vitrine.FieldName, Value: "In English", Digest: vitrine.SourceDigest(p.Name), UpdatedAt: now}}); err != nil {
+		// Every field in en (the product is then translated whole there:
+		// translated_products holds it), the name alone in es.
+		trs := []*vitrine.Translation{{Resource: vitrine.TranslateProduct, ResourceID: p.ID, Locale: "es",
+			Field: vitrine.FieldName, Value: "En español", Digest: vitrine.SourceDigest(p.Name), UpdatedAt: now}}
+		for _, f := range p.TranslatableFields() {
+			trs = append(trs, &vitrine.Translation{Resource: vitrine.TranslateProduct, ResourceID: p.ID, Locale: "en",
+				Field: f.Field, Value: "In English: " + f.Source, Digest: vitrine.SourceDigest(f.Source), UpdatedAt: now})
+		}
+		if err := db.SaveTranslations(ctx, ch, tn.ID, trs); err != nil {
 			t.Fatal(err)
 		}
 		syn, err := vitrine.NewSynonym("s", "", "", []string{"sofa", "couch"})
