@@ -144,7 +144,7 @@ func oauthServer(t *testing.T, w *world, is *issuer, cfg func(*httpserver.OAuth)
 	if cfg != nil {
 		cfg(o)
 	}
-	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil))})
+	srv, err := mcpserver.New(w.svc, mcpserver.Options{Logger: slog.New(slog.NewTextHandler(w.log, nil)), PublicURL: public})
 	if err != nil {
 		t.Fatal(err)
 	}

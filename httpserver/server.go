@@ -163,7 +163,9 @@ func ResourceURL(publicURL string) string { return strings.TrimSuffix(publicURL,
 // routes is everything `vitrine serve` serves on its main address: MCP
 // over Streamable HTTP at /mcp, where every request must carry
 // "Authorization: Bearer <token>" (without a valid one it is answered 401
-// with a WWW-Authenticate header, and never reaches a tool); with OAuth,
+// with a WWW-Authenticate header, and never reaches a tool); the archives
+// of export_tenant at /tenants/{tenant_id}/exports/{id}, behind the same
+// token check (mcpserver.Server.ServeExport); with OAuth,
 // the protected-resource metadata of RFC 9728 at the root and
 // path-suffixed well-known URLs; /healthz and /readyz; /metrics when it
 // has a handler; the authorization server's routes when it is on; the
@@ -178,6 +180,8 @@ func ResourceURL(publicURL string) string { return strings.TrimSuffix(publicURL,
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(MCPPath, s.limits.checkOrigin(s.requireToken(exposeCaller(s.streamable()))))
+	// export_tenant's archives, downloaded with the same token as /mcp.
+	mux.Handle(mcpserver.ExportRoute, s.limits.checkOrigin(s.requireToken(exposeCaller(http.HandlerFunc(s.mcp.ServeExport)))))
 	var meta http.Handler
 	switch {
 	case s.oauth != nil:

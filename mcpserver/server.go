@@ -155,7 +155,7 @@ func AllTools(svc *service.Service, opts Options) []*Tool {
 
 func allTools(opts Options, s *Server) []*Tool {
 	tools := slices.Concat(tenantTools(), invitationTools(), listingTools(), productTools(opts), variantTools(), stockTools(), importTools(), exportTools(), taxonomyTools(), synonymTools(),
-		memberTools(), roleTools(), auditTools(), shopTools(opts), marketTools(opts), companyTools(opts), exportTenantTools(), translationTools(), translationFileTools())
+		memberTools(), roleTools(), auditTools(), shopTools(opts), marketTools(opts), companyTools(opts), exportTenantTools(opts.PublicURL), translationTools(), translationFileTools())
 	return append(tools, discoveryTools(s)...)
 }
 

@@ -200,9 +200,11 @@ func (s *Service) TenantExport(ctx context.Context, a *Access, id string) (*vitr
 }
 
 // ReadTenantExport sends a finished export's archive to fn, a chunk at a
-// time: a running one is a ConflictError that says to read it again soon,
-// a failed one one that says why.
-func (s *Service) ReadTenantExport(ctx context.Context, a *Access, id string, fn func([]byte) error) (*vitrine.TenantExport, error) {
+// time (read one statement each, never the whole archive at once), with
+// the export it is of (its size and checksum, for the first chunk's
+// headers): a running one is a ConflictError that says to read it again
+// soon, a failed one one that says why.
+func (s *Service) ReadTenantExport(ctx context.Context, a *Access, id string, fn func(e *vitrine.TenantExport, chunk []byte) error) (*vitrine.TenantExport, error) {
 	e, err := s.TenantExport(ctx, a, id)
 	if err != nil {
 		return nil, err
@@ -213,5 +215,5 @@ func (s *Service) ReadTenantExport(ctx context.Context, a *Access, id string, fn
 	case vitrine.ExportFailed:
 		return e, vitrine.Conflict("id", "The export failed: %s", e.Error)
 	}
-	return e, s.store.ReadTenantExport(ctx, a.TenantID, id, fn)
+	return e, s.store.ReadTenantExport(ctx, a.TenantID, id, func(b []byte) error { return fn(e, b) })
 }

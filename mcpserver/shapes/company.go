@@ -19,10 +19,15 @@ type ExportTenantOut struct {
 	SHA256    string    `json:"sha256,omitempty"`
 	Error     string    `json:"error,omitempty"`
 	URI       string    `json:"uri" jsonschema:"Read with resources/read for 24 hours."`
+	URL       string    `json:"url,omitempty" jsonschema:"Or GET it, with the same bearer token."`
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // ResourceLink is the archive's link, which the result's content carries.
 func (o ExportTenantOut) ResourceLink() *mcp.ResourceLink {
-	return &mcp.ResourceLink{URI: o.URI, Name: "export-" + o.ExportID + ".zip", Title: "Company archive", MIMEType: "application/zip"}
+	l := &mcp.ResourceLink{URI: o.URI, Name: "export-" + o.ExportID + ".zip", Title: "Company archive", MIMEType: "application/zip"}
+	if o.URL != "" {
+		l.Description = "Also downloadable with an HTTP GET of " + o.URL + " with the same bearer token."
+	}
+	return l
 }
