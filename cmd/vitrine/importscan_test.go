@@ -89,4 +89,31 @@ func TestImportReadsNoTableWholeOnPostgres(t *testing.T) {
 	if rows < 10000 {
 		t.Errorf("after the import of %d products, the planner's statistics hold %.0f; want them analyzed past 10,000", products, rows)
 	}
+	// Every table the import filled was analyzed, by the import's login
+	// (their owner), once past 10,000 products: what it wrote since is
+	// less than what it wrote before.
+	filled, err := admin.Query(ctx, `SELECT relname, last_analyze IS NOT NULL, n_mod_since_analyze, n_tup_ins FROM pg_stat_user_tables
+		WHERE relname IN ('products', 'variants', 'product_tags', 'product_words', 'stock_movements', 'catalog_changes')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for filled.Next() {
+		var table string
+		var analyzed bool
+		var since, inserted int64
+		if err := filled.Scan(&table, &analyzed, &since, &inserted); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if !analyzed || since >= inserted/2 {
+			t.Errorf("%s after the import: analyzed %v, %d of its %d rows inserted since its last analyze", table, analyzed, since, inserted)
+		}
+	}
+	if err := filled.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 6 {
+		t.Errorf("%d tables of the import's counted, want 6", n)
+	}
 }
