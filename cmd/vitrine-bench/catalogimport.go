@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/cmd/vitrine-bench/internal/harness"
 	"github.com/vitrine/vitrine/internal/productfile"
@@ -187,41 +186,10 @@ func loginOf(u string) string {
 // from the first batch to the batch after the window; the last, from the
 // batch that begins it to the end of the process.
 func importRates(ctx context.Context, admin, tenantID string, end time.Time, window, perProduct int) (first, last float64, err error) {
-	conn, err := pgx.Connect(ctx, admin)
+	batches, err := pgBatches(ctx, admin, tenantID)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT created_at, count(*) FROM products WHERE tenant_id = $1 GROUP BY created_at ORDER BY created_at`, tenantID)
-	if err != nil {
-		return 0, 0, err
-	}
-	type batch struct {
-		at time.Time
-		n  int
-	}
-	batches, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (b batch, err error) { return b, r.Scan(&b.at, &b.n) })
-	if err != nil {
-		return 0, 0, err
-	}
-	if len(batches) < 2 {
-		return 0, 0, nil // one batch: no first and last to tell apart
-	}
-	done := 0
-	for i, b := range batches {
-		done += b.n
-		if done >= window && i+1 < len(batches) {
-			first = float64(done*perProduct) / batches[i+1].at.Sub(batches[0].at).Seconds()
-			break
-		}
-	}
-	left := 0
-	for i := len(batches) - 1; i >= 0; i-- {
-		left += batches[i].n
-		if left >= window {
-			last = float64(left*perProduct) / end.Sub(batches[i].at).Seconds()
-			break
-		}
-	}
+	first, last = tenthRates(batches, end, window, perProduct)
 	return first, last, nil
 }

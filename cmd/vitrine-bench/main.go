@@ -25,6 +25,7 @@ import (
 type CLI struct {
 	Run        BenchCmd      `cmd:"" default:"withargs" help:"Fill a database, serve it with vitrine, and measure each scenario beside its ceiling (the default command)."`
 	Catalog    CatalogCmd    `cmd:"" help:"Measure the catalog's targets, each against a baseline of the same run: get_product of 10 variants and 10 images, filtered and faceted list_products, the Shopify CSV import, the peak RSS at a million variants."`
+	Import     ImportCmd     `cmd:"" help:"Measure a shop's first import: one JSON Lines file of 3-variant products into a new company on SQLite and on PostgreSQL (as a login under forced row-level security), each one's rate and its last tenth's against its first, and on PostgreSQL the rows its sequential scans read."`
 	Shop       ShopCmd       `cmd:"" help:"Measure the shop window's targets against the admin tools of the same run: search_catalog's p50 against list_products', UCP get_product's calls a second against the admin get_product's."`
 	NoopServer NoopServerCmd `cmd:"" name:"noop-server" help:"Serve the protocol ceiling: a bare go-sdk MCP server with one tool that does nothing (the benchmark starts it itself)."`
 	NoopStdio  NoopStdioCmd  `cmd:"" name:"noop-stdio" help:"Serve the stdio start ceiling: a bare go-sdk MCP server on standard input and output (the benchmark starts it itself)."`
