@@ -272,8 +272,8 @@ type MarketStore interface {
 	MarketByHandle(ctx context.Context, tenantID, handle string) (*Market, error)
 	// SaveMarket creates the market, or replaces the tenant's market of
 	// its handle (its id and creation kept); then m holds what was
-	// stored. A country of another of the tenant's markets is a
-	// ValidationError; a domain another market serves, a ConflictError.
+	// stored. A country of another of the tenant's markets, or a domain
+	// another window serves, is a ConflictError.
 	SaveMarket(ctx context.Context, ch Change, m *Market) error
 	// DeleteMarket removes the tenant's market of that handle, and its
 	// prices; NotFoundError when there is none.

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -41,7 +42,6 @@ func TestMarketTools(t *testing.T) {
 		for field, bad := range map[string]map[string]any{
 			"currency":      {"currency": "ZZZ"},
 			"countries[0]":  {"countries": []string{"XX"}},
-			"countries":     {"handle": "us2", "countries": []string{"US"}},
 			"locales[0]":    {"locales": []string{"fr"}},
 			"exchange_rate": {"exchange_rate": "-1"},
 			"rounding":      {"rounding": "0.95"},
@@ -50,6 +50,11 @@ func TestMarketTools(t *testing.T) {
 			if e := testkit.ErrorOf(t, cs, "save_market", save(bad)); e["type"] != "ValidationError" || e["field"] != field {
 				t.Errorf("%v: %v", bad, e)
 			}
+		}
+		// A country another market has: a conflict that names it.
+		if e := testkit.ErrorOf(t, cs, "save_market", save(map[string]any{"handle": "us2", "countries": []string{"US"}})); e["type"] != "ConflictError" ||
+			e["field"] != "countries" || !strings.Contains(e["message"].(string), `market "us"`) {
+			t.Errorf("a country of another market: %v", e)
 		}
 		list := testkit.OK[struct{ Markets []market }](t, cs, "list_markets", map[string]any{"tenant_id": technova})
 		if len(list.Markets) != 1 || list.Markets[0].Handle != "us" {

@@ -107,7 +107,7 @@ func (db *DB) SaveMarket(ctx context.Context, ch vitrine.Change, m *vitrine.Mark
 			}
 			for _, cc := range m.Countries {
 				if slices.Contains(o.Countries, cc) {
-					return vitrine.Invalid("countries", "%s is already in market %q; a country is in one market at most (remove it there first)", cc, o.Handle)
+					return countryTaken(cc, o.Handle)
 				}
 			}
 		}
@@ -117,17 +117,34 @@ func (db *DB) SaveMarket(ctx context.Context, ch vitrine.Change, m *vitrine.Mark
 					version, created_at, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1, $12, $12, $13)`,
 				m.TenantID, saved.ID, m.Handle, m.Name, string(countries), m.Currency, string(locales), string(m.ExchangeRate), string(m.Rounding),
 				string(include), m.Domain, m.UpdatedAt, m.UpdatedBy)
+		} else {
+			saved.ID, saved.Version, saved.CreatedAt = old.ID, old.Version+1, old.CreatedAt
+			_, err = c.Exec(ctx, `UPDATE markets SET name = $3, countries = $4, currency = $5, locales = $6, exchange_rate = $7, rounding = $8, include = $9,
+					domain = $10, version = version + 1, updated_at = $11, updated_by = $12 WHERE tenant_id = $1 AND id = $2`,
+				m.TenantID, old.ID, m.Name, string(countries), m.Currency, string(locales), string(m.ExchangeRate), string(m.Rounding),
+				string(include), m.Domain, m.UpdatedAt, m.UpdatedBy)
+		}
+		if err != nil {
 			return err
 		}
-		saved.ID, saved.Version, saved.CreatedAt = old.ID, old.Version+1, old.CreatedAt
-		_, err = c.Exec(ctx, `UPDATE markets SET name = $3, countries = $4, currency = $5, locales = $6, exchange_rate = $7, rounding = $8, include = $9,
-				domain = $10, version = version + 1, updated_at = $11, updated_by = $12 WHERE tenant_id = $1 AND id = $2`,
-			m.TenantID, old.ID, m.Name, string(countries), m.Currency, string(locales), string(m.ExchangeRate), string(m.Rounding),
-			string(include), m.Domain, m.UpdatedAt, m.UpdatedBy)
-		return err
+		// The countries' index: its key, one row per company and country,
+		// refuses a country that another save took since the check above
+		// (PostgreSQL's two writes at once both pass the check).
+		if _, err := c.Exec(ctx, `DELETE FROM market_countries WHERE tenant_id = $1 AND market_id = $2`, m.TenantID, saved.ID); err != nil {
+			return err
+		}
+		for _, cc := range m.Countries {
+			if err := sqldb.ExecLater(ctx, c, `INSERT INTO market_countries (tenant_id, country, market_id) VALUES ($1, $2, $3)`,
+				m.TenantID, cc, saved.ID); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if name, ok := db.d.Constraint(err); ok {
 		switch name {
+		case "market_countries_pkey":
+			return db.countryConflict(ctx, m)
 		case "markets_domain_key":
 			return vitrine.Conflict("domain", "Another market is served at %s; choose another domain", m.Domain)
 		case "markets_handle", "markets_pkey":
@@ -144,17 +161,49 @@ func (db *DB) SaveMarket(ctx context.Context, ch vitrine.Change, m *vitrine.Mark
 	return nil
 }
 
+func countryTaken(country, handle string) error {
+	return vitrine.Conflict("countries", "%s is already in market %q; a country is in one market at most (remove it there first)", country, handle)
+}
+
+// countryConflict names the market that took one of m's countries while
+// m was saved: the write that lost the race reads who won.
+func (db *DB) countryConflict(ctx context.Context, m *vitrine.Market) error {
+	others, err := db.Markets(ctx, m.TenantID)
+	if err != nil {
+		return err
+	}
+	for _, o := range others {
+		if o.Handle == m.Handle {
+			continue
+		}
+		for _, cc := range m.Countries {
+			if slices.Contains(o.Countries, cc) {
+				return countryTaken(cc, o.Handle)
+			}
+		}
+	}
+	return vitrine.Conflict("countries", "Another market took one of these countries at the same time; retry")
+}
+
 // domainFree refuses a market's domain that a company's window serves, or
 // another company's market: the public's requests name no tenant, and the
 // read is the operator's, as openShop's is.
 func (db *DB) domainFree(ctx context.Context, tenantID, domain string) error {
+	return db.domainUnused(ctx, domain, `SELECT (SELECT count(*) FROM shops WHERE domain = $1 AND domain <> '')
+		+ (SELECT count(*) FROM markets WHERE domain = $1 AND domain <> '' AND tenant_id <> $2)`, domain, tenantID)
+}
+
+// shopDomainFree refuses a window's domain that a market of any company
+// serves (another company's window is refused by the shops' unique key).
+func (db *DB) shopDomainFree(ctx context.Context, domain string) error {
+	return db.domainUnused(ctx, domain, `SELECT count(*) FROM markets WHERE domain = $1 AND domain <> ''`, domain)
+}
+
+func (db *DB) domainUnused(ctx context.Context, domain, query string, args ...any) error {
 	var n int
-	err := db.d.Read(ctx, operator, func(c sqldb.Conn) error {
-		return c.QueryRow(ctx, `SELECT (SELECT count(*) FROM shops WHERE domain = $1 AND domain <> '')
-			+ (SELECT count(*) FROM markets WHERE domain = $1 AND domain <> '' AND tenant_id <> $2)`, domain, tenantID).Scan(&n)
-	})
+	err := db.d.Read(ctx, operator, func(c sqldb.Conn) error { return c.QueryRow(ctx, query, args...).Scan(&n) })
 	if err != nil {
-		return fmt.Errorf("check a market's domain: %w", err)
+		return fmt.Errorf("check a window's domain: %w", err)
 	}
 	if n > 0 {
 		return vitrine.Conflict("domain", "A window is served at %s already; choose another domain", domain)

@@ -1,9 +1,14 @@
 package store_test
 
 import (
+	"context"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 )
@@ -60,7 +65,10 @@ func TestMarkets(t *testing.T) {
 		if err := f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), ca); err != nil {
 			t.Fatalf("a market of a country freed: %v", err)
 		}
-		wantType(t, f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), newMarket(a.ID, "mx", "MX", "US")), vitrine.ValidationError)
+		err = f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), newMarket(a.ID, "mx", "MX", "US"))
+		if vitrine.TypeOf(err) != vitrine.ConflictError || !strings.Contains(err.Error(), `US is already in market "us"`) {
+			t.Errorf("a country another market has: %v", err)
+		}
 		// Another company may sell to the US, and has none of a's markets.
 		bus := newMarket(b.ID, "us", "US")
 		if err := f.db.SaveMarket(ctx, marketCall(bia.ID, "save_market"), bus); err != nil {
@@ -101,6 +109,16 @@ func TestMarkets(t *testing.T) {
 		}
 		bus.Domain = "shop.alfa.example"
 		wantType(t, f.db.SaveMarket(ctx, marketCall(bia.ID, "save_market"), bus), vitrine.ConflictError)
+		// Nor one of its own company's markets.
+		ca.Domain = "shop.alfa.example"
+		wantType(t, f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), ca), vitrine.ConflictError)
+		ca.Domain = ""
+		// And a market's domain is no window's, of its company or another.
+		s.Domain = "us.alfa.example"
+		wantType(t, f.db.SaveShop(ctx, shopCall(ana.ID), s), vitrine.ConflictError)
+		bs, _ := f.db.Shop(ctx, b.ID)
+		bs.Domain, bs.UpdatedAt = "us.alfa.example", vitrine.Now()
+		wantType(t, f.db.SaveShop(ctx, shopCall(bia.ID), bs), vitrine.ConflictError)
 
 		// Deleted: gone, audited; twice is not found.
 		if err := f.db.DeleteMarket(ctx, marketCall(ana.ID, "delete_market"), a.ID, "ca"); err != nil {
@@ -112,6 +130,88 @@ func TestMarkets(t *testing.T) {
 			t.Errorf("the delete's event: %+v", events)
 		}
 	})
+}
+
+// Two save_market calls at once, of two markets of one company, cannot both
+// take a country: on PostgreSQL each passes the check of the other
+// markets in its own transaction (the two are held, by a lock on the
+// table's writes, until both have read the markets), and the database's
+// key on (company, country) refuses the second, whose error names the
+// market that took it.
+func TestMarketCountryRace(t *testing.T) {
+	url := dbtest.PostgresURL(t)
+	f := newFixture(t, url)
+	ana := f.user("ana@example.com")
+	a := f.tenant("alfa", ana)
+
+	lock, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close(ctx)
+	tx, err := lock.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Reads go on; the markets' INSERTs wait.
+	if _, err := tx.Exec(ctx, `LOCK TABLE markets IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	handles := []string{"us", "usa"}
+	errs := make([]error, len(handles))
+	var wg sync.WaitGroup
+	for i, h := range handles {
+		wg.Go(func() { errs[i] = f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), newMarket(a.ID, h, "US")) })
+	}
+	// Both writes have read the markets (none) and wait on the lock.
+	// (A write waits on the lock at its INSERT's parse, which pg_stat_activity
+	// shows blocked by the lock's holder whatever its query column says; it
+	// is read outside the lock's transaction, which would keep its first
+	// snapshot of it.)
+	var holder int
+	if err := tx.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&holder); err != nil {
+		t.Fatal(err)
+	}
+	watch, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	waitFor(t, func() bool {
+		var n int
+		err := watch.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, holder).Scan(&n)
+		return err == nil && n == len(handles)
+	})
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	won := slices.IndexFunc(errs, func(err error) bool { return err == nil })
+	if won < 0 {
+		t.Fatalf("neither save took US: %v", errs)
+	}
+	lost := errs[1-won]
+	if vitrine.TypeOf(lost) != vitrine.ConflictError || !strings.Contains(lost.Error(), `US is already in market "`+handles[won]+`"`) {
+		t.Errorf("the save that lost the race: %v", lost)
+	}
+	ms, err := f.db.Markets(ctx, a.ID)
+	if err != nil || len(ms) != 1 || ms[0].Handle != handles[won] {
+		t.Errorf("the company's markets: %+v, %v", ms, err)
+	}
+}
+
+// waitFor polls cond until it holds, failing t after ten seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatal("timed out waiting")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // A market's prices: set, replaced, removed, read by variant; gone with

@@ -56,11 +56,16 @@ func (db *DB) Shop(ctx context.Context, tenantID string) (*vitrine.Shop, error) 
 // SaveShop writes the tenant's window at the next version, if the stored
 // one is still s.Version (0: never saved); then s holds the next version.
 // Another write since s was read is a ConflictError, as is a domain
-// another company's window holds. The write bumps the catalog sequence:
+// another company's window holds, or a market of any company. The write bumps the catalog sequence:
 // what the window shows changed with its settings.
 func (db *DB) SaveShop(ctx context.Context, ch vitrine.Change, s *vitrine.Shop) error {
 	if !validIDs(s.TenantID) {
 		return vitrine.NotFound("Tenant")
+	}
+	if s.Domain != "" {
+		if err := db.shopDomainFree(ctx, s.Domain); err != nil {
+			return err
+		}
 	}
 	options := s.Options
 	if options == nil {

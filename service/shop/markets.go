@@ -42,9 +42,10 @@ func (w *Window) Markets(ctx context.Context, a *service.Access) ([]*vitrine.Mar
 
 // SaveMarket creates the company's market of in's handle, or replaces it
 // whole. Each argument is checked in the order the tool lists them: a
-// currency, a country or a locale that is not one, a country of another
-// of its markets, a category the company does not have, are
-// ValidationErrors that name the field.
+// currency, a country or a locale that is not one, a category the company
+// does not have, are ValidationErrors that name the field; a country of
+// another of its markets, or a domain another window serves, a
+// ConflictError.
 func (w *Window) SaveMarket(ctx context.Context, a *service.Access, in MarketIn) (*vitrine.Market, error) {
 	if err := a.Allow(service.OpSaveMarket); err != nil {
 		return nil, err

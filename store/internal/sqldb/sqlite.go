@@ -282,19 +282,20 @@ func checkSQLiteEpoch(ctx context.Context, c sqlConn, s Scope) error {
 // sqliteUniqueColumns maps SQLite's description of a unique index, which
 // names columns rather than the index, to the constraint's name.
 var sqliteUniqueColumns = map[string]string{
-	"users.email_key":                            "users_email_key",
-	"tenants.slug":                               "tenants_slug_key",
-	"products.tenant_id, products.handle":        "products_handle",
-	"variants.tenant_id, variants.sku_key":       "variants_sku_key",
-	"variants.tenant_id, variants.id":            "variants_pkey",
-	"categories.tenant_id, categories.handle":    "categories_handle",
-	"attributes.tenant_id, attributes.key":       "attributes_pkey",
-	"memberships.tenant_id, memberships.user_id": "memberships_pkey",
-	"api_tokens.prefix":                          "api_tokens_prefix_key",
-	"shops.domain":                               "shops_domain_key",
-	"markets.domain":                             "markets_domain_key",
-	"markets.tenant_id, markets.handle":          "markets_handle",
-	"markets.tenant_id, markets.id":              "markets_pkey",
+	"users.email_key":                                      "users_email_key",
+	"tenants.slug":                                         "tenants_slug_key",
+	"products.tenant_id, products.handle":                  "products_handle",
+	"variants.tenant_id, variants.sku_key":                 "variants_sku_key",
+	"variants.tenant_id, variants.id":                      "variants_pkey",
+	"categories.tenant_id, categories.handle":              "categories_handle",
+	"attributes.tenant_id, attributes.key":                 "attributes_pkey",
+	"memberships.tenant_id, memberships.user_id":           "memberships_pkey",
+	"api_tokens.prefix":                                    "api_tokens_prefix_key",
+	"shops.domain":                                         "shops_domain_key",
+	"markets.domain":                                       "markets_domain_key",
+	"markets.tenant_id, markets.handle":                    "markets_handle",
+	"markets.tenant_id, markets.id":                        "markets_pkey",
+	"market_countries.tenant_id, market_countries.country": "market_countries_pkey",
 	"translations.tenant_id, translations.resource, translations.locale, translations.value": "translations_handle_key",
 }
 
