@@ -39,6 +39,10 @@ type TenantDeletionStore interface {
 	// asked by userID (empty: the operator) at at; ch's event is written
 	// with it. A tenant already scheduled is a ConflictError.
 	ScheduleTenantDeletion(ctx context.Context, ch Change, tenantID, userID string, at, deletesAt time.Time) (*Tenant, error)
+	// HastenTenantDeletion makes a tenant scheduled for later due at now,
+	// its request (who asked, and when) kept; ch's event is written with
+	// it. A tenant not scheduled is a ConflictError.
+	HastenTenantDeletion(ctx context.Context, ch Change, tenantID string, now time.Time) (*Tenant, error)
 	// RestoreTenant clears a tenant's schedule. One not scheduled, or
 	// whose purge has begun, is a ConflictError.
 	RestoreTenant(ctx context.Context, ch Change, tenantID string) (*Tenant, error)

@@ -48,6 +48,26 @@ func (o *Operator) DeleteTenant(ctx context.Context, ref string, grace time.Dura
 	return o.s.store.ScheduleTenantDeletion(ctx, o.change(t.ID), t.ID, "", now, now.Add(grace))
 }
 
+// DeleteTenantNow makes a company due for its purge at once: scheduled
+// now, or, scheduled already for later, due now with its request (who
+// asked, and when) kept, one change and not a restore and a new deletion.
+// hastened says which.
+func (o *Operator) DeleteTenantNow(ctx context.Context, ref string) (t *vitrine.Tenant, hastened bool, err error) {
+	if t, err = o.Tenant(ctx, ref); err != nil {
+		return nil, false, err
+	}
+	now := o.s.now()
+	if t.DeletesAt.IsZero() {
+		t, err = o.s.store.ScheduleTenantDeletion(ctx, o.change(t.ID), t.ID, "", now, now)
+		if vitrine.TypeOf(err) != vitrine.ConflictError {
+			return t, false, err
+		}
+		// Scheduled meanwhile: hastened below.
+	}
+	t, err = o.s.store.HastenTenantDeletion(ctx, o.change(t.ID), t.ID, now)
+	return t, true, err
+}
+
 // RestoreTenant brings back a company scheduled for deletion.
 func (o *Operator) RestoreTenant(ctx context.Context, ref string) (*vitrine.Tenant, error) {
 	t, err := o.Tenant(ctx, ref)

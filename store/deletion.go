@@ -36,6 +36,30 @@ func (db *DB) ScheduleTenantDeletion(ctx context.Context, ch vitrine.Change, ten
 	return t, tenantErr("schedule tenant deletion", err)
 }
 
+// HastenTenantDeletion makes a scheduled tenant due now
+// (vitrine.TenantDeletionStore).
+func (db *DB) HastenTenantDeletion(ctx context.Context, ch vitrine.Change, tenantID string, now time.Time) (*vitrine.Tenant, error) {
+	if !validIDs(tenantID) {
+		return nil, vitrine.NotFound("Tenant")
+	}
+	var t *vitrine.Tenant
+	err := db.write(ctx, tenant(tenantID), ch, is(tenantID), func(c sqldb.Conn) error {
+		n, err := c.Exec(ctx, `UPDATE tenants SET deletes_at = $1, updated_at = $1 WHERE id = $2 AND deletes_at IS NOT NULL AND deletes_at > $1`,
+			vitrine.Timestamp(now), tenantID)
+		if err != nil {
+			return err
+		}
+		if t, err = scanTenant(c.QueryRow(ctx, `SELECT `+tenantColumns+` FROM tenants WHERE id = $1`, tenantID)); err != nil {
+			return err
+		}
+		if n == 0 && t.DeletesAt.IsZero() {
+			return vitrine.Conflict("tenant_id", "This company is not scheduled for deletion")
+		}
+		return nil
+	})
+	return t, tenantErr("hasten tenant deletion", err)
+}
+
 // RestoreTenant clears a tenant's schedule (vitrine.TenantDeletionStore).
 func (db *DB) RestoreTenant(ctx context.Context, ch vitrine.Change, tenantID string) (*vitrine.Tenant, error) {
 	if !validIDs(tenantID) {

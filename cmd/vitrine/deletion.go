@@ -26,28 +26,24 @@ func (c *TenantDeleteCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	grace := c.Grace
-	if c.Now {
-		grace = 0
-	}
 	op := svc.Operator().Command("vitrine tenant delete")
-	t, err := op.DeleteTenant(e.ctx, c.Tenant, grace)
-	if err != nil && !(c.Now && vitrine.TypeOf(err) == vitrine.ConflictError) {
-		return err
-	}
 	if !c.Now {
+		t, err := op.DeleteTenant(e.ctx, c.Tenant, c.Grace)
+		if err != nil {
+			return err
+		}
 		return e.print(c.JSON, map[string]any{"id": t.ID, "slug": t.Slug, "deletes_at": t.DeletesAt},
 			"Company %q (%s) is scheduled for deletion on %s; vitrine tenant restore %s brings it back until then",
 			t.Name, t.Slug, t.DeletesAt.Format(time.RFC3339), t.Slug)
 	}
+	// Scheduled already, its deletion is made due now: one change (the
+	// request's who and when kept), not a restore and a new deletion.
+	t, hastened, err := op.Command("vitrine tenant delete --now").DeleteTenantNow(e.ctx, c.Tenant)
 	if err != nil {
-		// Scheduled already, for later: due now.
-		if _, err := op.RestoreTenant(e.ctx, c.Tenant); err != nil {
-			return err
-		}
-		if t, err = op.DeleteTenant(e.ctx, c.Tenant, 0); err != nil {
-			return err
-		}
+		return err
+	}
+	if hastened && !c.JSON {
+		fmt.Fprintf(e.stderr, "Company %q (%s) was scheduled for deletion; purging it now\n", t.Name, t.Slug)
 	}
 	// The purge of serve's instances may be under way: wait for the lease.
 	p := svc.Purger("vitrine tenant delete "+vitrine.NewID(), nil)

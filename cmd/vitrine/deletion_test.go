@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vitrine/vitrine/internal/dbtest"
 )
@@ -24,10 +25,28 @@ func TestTenantDeleteCommands(t *testing.T) {
 			t.Errorf("tenant restore: %q", out)
 		}
 		fails(t, "not scheduled for deletion", "tenant", "restore", d, "acme")
-		must(t, "tenant", "delete", d, "acme", "--grace", "1h")
+		later := mustJSON(t, "tenant", "delete", d, "acme", "--grace", "1h")
+		deletesAt, err := time.Parse(time.RFC3339Nano, later["deletes_at"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// tenant list says when it goes.
+		if out := must(t, "tenant", "list", d); !strings.Contains(out, "DELETES") || !strings.Contains(out, deletesAt.Format(time.RFC3339)) {
+			t.Errorf("tenant list of a company scheduled for deletion: %q", out)
+		}
+		if listed := mustJSON(t, "tenant", "list", d); listed["deletes_at"] != later["deletes_at"] {
+			t.Errorf("tenant list --json: %v", listed)
+		}
+		// --now on a company scheduled already purges it as that request:
+		// not a restore and a new deletion.
 		purged := mustJSON(t, "tenant", "delete", d, "acme", "--now")
 		if purged["rows_removed"].(float64) < 3 {
 			t.Errorf("tenant delete --now: %v", purged)
+		}
+		record := mustJSON(t, "tenant", "deleted", d)
+		requested, err := time.Parse(time.RFC3339Nano, record["requested_at"].(string))
+		if err != nil || !requested.Equal(deletesAt.Add(-time.Hour)) {
+			t.Errorf("the deletion's record says it was asked for at %v, not when it was (%v): %v", requested, deletesAt.Add(-time.Hour), record)
 		}
 		fails(t, `no company has the id or slug "acme"`, "tenant", "restore", d, "acme")
 		if out := must(t, "tenant", "deleted", d); !strings.Contains(out, "acme") || !strings.Contains(out, "operator") {

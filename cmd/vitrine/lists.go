@@ -63,7 +63,8 @@ func when(t *time.Time) string {
 	return t.Format(time.RFC3339)
 }
 
-// TenantListCmd lists the companies.
+// TenantListCmd lists the companies, and when each scheduled for
+// deletion goes.
 type TenantListCmd struct {
 	JSON bool `name:"json" help:"Print one JSON object per company."`
 }
@@ -75,15 +76,21 @@ func (c *TenantListCmd) Run(e *env) error {
 		return err
 	}
 	defer db.Close()
-	l := e.lister(c.JSON, "ID\tSLUG\tNAME\tCREATED")
+	l := e.lister(c.JSON, "ID\tSLUG\tNAME\tCREATED\tDELETES")
 	for after := ""; ; {
 		ts, err := svc.Operator().ListTenants(e.ctx, after, 100)
 		if err != nil {
 			return err
 		}
 		for _, t := range ts {
-			if err := l.row(map[string]any{"id": t.ID, "slug": t.Slug, "name": t.Name, "created_at": t.CreatedAt, "updated_at": t.UpdatedAt},
-				t.ID, t.Slug, t.Name, t.CreatedAt.Format(time.RFC3339)); err != nil {
+			// A company scheduled for deletion says when it goes.
+			row := map[string]any{"id": t.ID, "slug": t.Slug, "name": t.Name, "created_at": t.CreatedAt, "updated_at": t.UpdatedAt}
+			var deletes *time.Time
+			if !t.DeletesAt.IsZero() {
+				deletes = &t.DeletesAt
+				row["deletes_at"] = t.DeletesAt
+			}
+			if err := l.row(row, t.ID, t.Slug, t.Name, t.CreatedAt.Format(time.RFC3339), when(deletes)); err != nil {
 				return err
 			}
 			after = t.Slug
