@@ -17,46 +17,6 @@ import (
 	"github.com/vitrine/vitrine/store"
 )
 
-// tenantTables lists, from the database's own catalog and not from the
-// code under test, the tables that have a tenant_id column.
-func tenantTables(t *testing.T, dbURL string) []string {
-	t.Helper()
-	q := `SELECT m.name FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%') m
-		WHERE EXISTS (SELECT 1 FROM pragma_table_info(m.name) p WHERE p.name = 'tenant_id') ORDER BY m.name`
-	if dbtest.IsPostgres(dbURL) {
-		q = `SELECT table_name FROM information_schema.columns WHERE column_name = 'tenant_id' AND table_schema = 'public'
-			AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE') ORDER BY table_name`
-	}
-	var out []string
-	for _, r := range dbtest.Query(t, dbURL, q) {
-		out = append(out, r[0])
-	}
-	if len(out) < 10 {
-		t.Fatalf("the schema lists %d tables with tenant_id: %v", len(out), out)
-	}
-	return out
-}
-
-// rowsOf counts the tenant's rows in every table of the schema that has a
-// tenant_id, and its own row in tenants.
-func rowsOf(t *testing.T, dbURL, tenantID string) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	for _, table := range tenantTables(t, dbURL) {
-		n, _ := strconv.Atoi(dbtest.Query(t, dbURL, `SELECT count(*) FROM "`+table+`" WHERE tenant_id = $1`, tenantID)[0][0])
-		out[table] = n
-	}
-	out["tenants"], _ = strconv.Atoi(dbtest.Query(t, dbURL, `SELECT count(*) FROM tenants WHERE id = $1`, tenantID)[0][0])
-	return out
-}
-
-func total(rows map[string]int) (n int) {
-	for _, c := range rows {
-		n += c
-	}
-	return n
-}
-
 // purgeWorld is the demo's two companies on a fresh database, with a
 // recent audit event in each and a table the migrations do not have.
 func purgeWorld(t *testing.T, dbURL string) (*store.DB, *service.Service, string, string) {
@@ -107,7 +67,7 @@ func purgeWorld(t *testing.T, dbURL string) (*store.DB, *service.Service, string
 func TestPurgeRemovesEveryRowOfTheCompany(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, dbURL string) {
 		db, svc, doomed, kept := purgeWorld(t, dbURL)
-		before, keptBefore := rowsOf(t, dbURL, doomed), rowsOf(t, dbURL, kept)
+		before, keptBefore := dbtest.TenantRows(t, dbURL, doomed), dbtest.TenantRows(t, dbURL, kept)
 		for _, table := range []string{"products", "variants", "memberships", "audit_events", "purge_probe", "shops"} {
 			if before[table] == 0 {
 				t.Fatalf("the doomed company has no row in %s to purge: %v", table, before)
@@ -116,29 +76,29 @@ func TestPurgeRemovesEveryRowOfTheCompany(t *testing.T) {
 		if _, err := svc.Operator().Command("vitrine tenant delete").DeleteTenant(ctx, "technova", 0); err != nil {
 			t.Fatal(err)
 		}
-		before = rowsOf(t, dbURL, doomed) // with the request's event
+		before = dbtest.TenantRows(t, dbURL, doomed) // with the request's event
 		p := svc.Purger("test", nil)
 		p.Batch = 7
 		got, err := p.Run(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got.Tenants) != 1 || got.Tenants[0] != doomed || got.Rows != int64(total(before)) {
-			t.Errorf("purged %v, %d rows; want the one company, %d rows", got.Tenants, got.Rows, total(before))
+		if len(got.Tenants) != 1 || got.Tenants[0] != doomed || got.Rows != int64(dbtest.Total(before)) {
+			t.Errorf("purged %v, %d rows; want the one company, %d rows", got.Tenants, got.Rows, dbtest.Total(before))
 		}
-		for table, n := range rowsOf(t, dbURL, doomed) {
+		for table, n := range dbtest.TenantRows(t, dbURL, doomed) {
 			if n != 0 {
 				t.Errorf("%s keeps %d rows of the purged company", table, n)
 			}
 		}
-		if after := rowsOf(t, dbURL, kept); total(after) != total(keptBefore) {
+		if after := dbtest.TenantRows(t, dbURL, kept); dbtest.Total(after) != dbtest.Total(keptBefore) {
 			t.Errorf("the other company's rows went from %v to %v", keptBefore, after)
 		}
 		records, err := svc.Operator().DeletedTenants(ctx, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(records) != 1 || records[0].Slug != "technova" || records[0].PurgedAt.IsZero() || records[0].RowsRemoved != int64(total(before)) {
+		if len(records) != 1 || records[0].Slug != "technova" || records[0].PurgedAt.IsZero() || records[0].RowsRemoved != int64(dbtest.Total(before)) {
 			t.Errorf("deletion records: %+v", records)
 		}
 		events, err := db.ListAudit(ctx, vitrine.NoTenant, vitrine.AuditFilter{Tool: "purge_tenant", Limit: 10})
@@ -162,7 +122,7 @@ func TestPurgeMayDeleteFromEveryTenantTable(t *testing.T) {
 	dbtest.Open(t, dbURL)
 	u, _ := url.Parse(dbURL)
 	role := store.AppRoleName(strings.TrimPrefix(u.Path, "/"))
-	for _, table := range append(tenantTables(t, dbURL), "tenants") {
+	for _, table := range append(dbtest.TenantTables(t, dbURL), "tenants") {
 		if ok := dbtest.Query(t, dbURL, `SELECT has_table_privilege($1, $2, 'DELETE')`, role, table)[0][0]; ok != "true" {
 			t.Errorf("%s may not delete from %s", role, table)
 		}
@@ -178,7 +138,7 @@ func TestPurgeResumesAfterAnInterruption(t *testing.T) {
 		if _, err := svc.Operator().DeleteTenant(ctx, "technova", 0); err != nil {
 			t.Fatal(err)
 		}
-		want := total(rowsOf(t, dbURL, doomed))
+		want := dbtest.Total(dbtest.TenantRows(t, dbURL, doomed))
 		// The first instance takes the lease, removes a few batches, and
 		// dies holding it.
 		if held, err := db.TakeLease(ctx, service.PurgeLease, "first", time.Now(), time.Second); err != nil || !held {
@@ -189,7 +149,7 @@ func TestPurgeResumesAfterAnInterruption(t *testing.T) {
 				t.Fatal(done, err)
 			}
 		}
-		left := total(rowsOf(t, dbURL, doomed))
+		left := dbtest.Total(dbtest.TenantRows(t, dbURL, doomed))
 		if left == 0 || left >= want-10 {
 			t.Fatalf("cut with %d of %d rows left", left, want)
 		}
@@ -206,7 +166,7 @@ func TestPurgeResumesAfterAnInterruption(t *testing.T) {
 		if err != nil || len(got.Tenants) != 1 {
 			t.Fatalf("after the lease expired: %+v, %v", got, err)
 		}
-		if n := total(rowsOf(t, dbURL, doomed)); n != 0 {
+		if n := dbtest.Total(dbtest.TenantRows(t, dbURL, doomed)); n != 0 {
 			t.Errorf("%d rows left", n)
 		}
 		records, _ := svc.Operator().DeletedTenants(ctx, 10)
@@ -224,7 +184,7 @@ func TestTwoPurgersAtOnce(t *testing.T) {
 		if _, err := svc.Operator().DeleteTenant(ctx, "technova", 0); err != nil {
 			t.Fatal(err)
 		}
-		want := int64(total(rowsOf(t, dbURL, doomed)))
+		want := int64(dbtest.Total(dbtest.TenantRows(t, dbURL, doomed)))
 		var (
 			wg    sync.WaitGroup
 			mu    sync.Mutex
@@ -263,7 +223,7 @@ func TestTwoPurgersAtOnce(t *testing.T) {
 			t.Errorf("two purgers removed %d rows (want %d), errors %v", rows, want, fails)
 		}
 		t.Logf("one purger found the lease taken %d times", busy)
-		if n := total(rowsOf(t, dbURL, doomed)); n != 0 {
+		if n := dbtest.Total(dbtest.TenantRows(t, dbURL, doomed)); n != 0 {
 			t.Errorf("%d rows left", n)
 		}
 		events, _ := db.ListAudit(ctx, vitrine.NoTenant, vitrine.AuditFilter{Tool: "purge_tenant", Limit: 10})
