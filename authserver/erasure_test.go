@@ -47,6 +47,8 @@ func TestDeleteMyAccount(t *testing.T) {
 		form.Set("email", strings.ToUpper(email))
 		if p := carla.do("POST", c.url+"/account/delete", form); p.status != http.StatusOK || !strings.Contains(p.body, "Your account was deleted") {
 			t.Fatalf("delete my account: %d %s", p.status, p.body)
+		} else if strings.Contains(p.body, email) {
+			t.Error("the page that says the account was deleted shows the person still signed in")
 		}
 		if onAccount(carla, c) {
 			t.Error("the deleted person's browser still opens the account page")

@@ -305,6 +305,7 @@ func (s *Server) deleteAccount(p *pageCtx) error {
 		return err
 	}
 	s.web.clearCookie(p.w, "vitrine_session")
+	p.user = nil // signed out: the page's header shows no one
 	return s.message(p, http.StatusOK, p.lang.t("account_deleted_title"), p.lang.t("account_deleted_text"))
 }
 

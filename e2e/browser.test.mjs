@@ -314,3 +314,63 @@ test('an invitation link: the person sets a password, signs out, and signs in wi
   const again = await (await newPage()).goto(invite.link);
   assert.equal(again.status(), 404, 'the link works once');
 });
+
+// accountShots are kept, for a reviewer to look at (the others of this
+// suite are not).
+const accountShots = join(shots, 'account');
+
+// deleteAccount types email into /account's "Delete my account" form and
+// submits it, and returns the response.
+async function deleteAccount(page, email) {
+  await page.goto(new URL('/account', server.url).href);
+  await page.type('#delete-email', email);
+  const [res] = await Promise.all([page.waitForNavigation(), page.click('form[action="/account/delete"] button[type=submit]')]);
+  return res;
+}
+
+// Runs last: it deletes Carla, whom the tests above sign in as.
+test('delete my account: a company\'s only owner is refused, a wrong email deletes nothing, the own email erases the person', async () => {
+  mkdirSync(accountShots, { recursive: true });
+  const owner = await newPage();
+  await signIn(owner, new URL('/account', server.url).href, 'ana@technova.example', w.passwords['ana@technova.example']);
+  assert.equal(await owner.$eval('#delete-email', (e) => e.required), true);
+  await owner.$eval('form[action="/account/delete"]', (e) => e.scrollIntoView());
+  await owner.screenshot({ path: join(accountShots, 'delete-form.png'), fullPage: true });
+
+  // Typed wrong: nothing deleted, and Ana still signed in.
+  let res = await deleteAccount(owner, 'someone.else@technova.example');
+  assert.equal(res.status(), 400);
+  assert.equal(await owner.$eval('p.card', (e) => e.textContent), "The email typed is not your account's: nothing was deleted.");
+  await owner.screenshot({ path: join(accountShots, 'delete-wrong-email.png'), fullPage: true });
+  // Ana owns TechNova alone: refused, with what to do.
+  res = await deleteAccount(owner, 'ana@technova.example');
+  assert.equal(res.status(), 409);
+  assert.match(await owner.$eval('p.card', (e) => e.textContent), /only owner of a company: make another member owner there, or delete the company, first\. Nothing was deleted\./);
+  await owner.screenshot({ path: join(accountShots, 'delete-only-owner.png'), fullPage: true });
+  await owner.goto(new URL('/account', server.url).href);
+  assert.equal(new URL(owner.url()).pathname, '/account', 'Ana is still signed in');
+  assert.notEqual((await ping(w.tokens['ana@technova.example'])).status, 401, "Ana's token still works");
+
+  // Carla is no company's only owner: she is erased.
+  const email = 'carla@technova.example';
+  const page = await newPage();
+  await signIn(page, new URL('/account', server.url).href, email, w.passwords[email]);
+  assert.notEqual((await ping(w.tokens[email])).status, 401);
+  res = await deleteAccount(page, email.toUpperCase()); // the email as typed, in any case
+  assert.equal(res.status(), 200);
+  assert.equal(await page.$eval('h1', (e) => e.textContent), 'Your account was deleted');
+  assert.equal(await page.$('header .who'), null, 'the page shows no one signed in');
+  await page.screenshot({ path: join(accountShots, 'deleted.png'), fullPage: true });
+  assert.ok(!(await page.cookies()).some((c) => c.name.includes('vitrine_session')), 'the session cookie is gone');
+  await page.goto(new URL('/account', server.url).href);
+  assert.equal(new URL(page.url()).pathname, '/login', 'signed out');
+  assert.equal((await ping(w.tokens[email])).status, 401, 'her tokens end');
+  // Her password signs nothing in any more.
+  await page.type('#email', email);
+  await page.type('#password', w.passwords[email]);
+  await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  assert.equal(await page.$eval('[role=alert]', (e) => e.textContent), 'The email or the password is wrong.');
+  // And the operator finds no user with her email.
+  const users = execFileSync(bin, ['user', 'list', '--db', w.db, '--json']).toString();
+  assert.ok(!users.includes(email), users);
+});
