@@ -250,3 +250,31 @@ test('README: the VS Code configurations connect', async () => {
     await client.close();
   }
 });
+
+test('http: export_tenant\'s archive downloads with a GET of its url and the owner\'s token', async () => {
+  const ana = await connect('http', 'ana@technova.example');
+  try {
+    const res = await ana.callTool({ name: 'export_tenant', arguments: { tenant_id: w.tenants['technova'] } });
+    assert.ok(!res.isError, res.content[0].text);
+    const out = res.structuredContent;
+    assert.equal(out.status, 'done');
+    assert.equal(out.url, new URL(`/tenants/${w.tenants['technova']}/exports/${out.export_id}`, server.url).href);
+    const link = res.content.find((c) => c.type === 'resource_link');
+    assert.ok(link?.description?.includes(out.url), JSON.stringify(link));
+
+    const get = (email) => fetch(out.url, { headers: { authorization: `Bearer ${w.tokens[email]}` } });
+    const archive = await get('ana@technova.example');
+    assert.equal(archive.status, 200);
+    assert.equal(archive.headers.get('content-type'), 'application/zip');
+    assert.match(archive.headers.get('content-disposition'), /^attachment; filename="export-.+\.zip"$/);
+    const body = Buffer.from(await archive.arrayBuffer());
+    assert.equal(body.length, out.bytes);
+    assert.equal(body.subarray(0, 2).toString(), 'PK');
+    assert.equal(archive.headers.get('repr-digest'), `sha-256=:${Buffer.from(out.sha256, 'hex').toString('base64')}:`);
+    assert.equal((await fetch(out.url)).status, 401, 'no token');
+    assert.equal((await get('marina@mercadoverde.example')).status, 404, "another company's owner");
+    assert.equal((await get('carla@technova.example')).status, 403, 'a member without tenants:delete');
+  } finally {
+    await ana.close();
+  }
+});
