@@ -41,7 +41,7 @@ func shopTools(opts Options) []*Tool {
 			Description: "Per channel, the active products that cannot be published and why: counts by reason, a few of each. Fix them, then check again.",
 			Toolset:     "shop", Op: service.OpCheckShop, ReadOnly: true, Idempotent: true,
 		}, func(ctx context.Context, w *shop.Window, a *service.Access, in shapes.CheckShopIn) (shapes.CheckShopOut, error) {
-			r, err := w.Check(ctx, a, shop.CheckQuery{Channel: string(in.Channel), Reason: string(in.Reason), Limit: int(in.PageSize), Cursor: string(in.Cursor)})
+			r, err := w.Check(ctx, a, shop.CheckQuery{Market: string(in.Market), Channel: string(in.Channel), Reason: string(in.Reason), Limit: int(in.PageSize), Cursor: string(in.Cursor)})
 			if err != nil {
 				return shapes.CheckShopOut{}, err
 			}

@@ -168,6 +168,7 @@ func (w shopWhere) print(e *env, st *shop.Settings) error {
 // ShopCheckCmd reports what keeps products off the channels.
 type ShopCheckCmd struct {
 	catalogActor
+	Market  string `placeholder:"HANDLE" help:"Check one market's window: its assortment, prices and locales."`
 	Channel string `placeholder:"ucp|google|openai" help:"One channel; default: every one."`
 	Reason  string `placeholder:"REASON" help:"With --channel: list every product of that reason (no_image, no_brand...), not three."`
 	JSON    bool   `name:"json" help:"Print the report as one JSON object, as check_shop answers."`
@@ -181,7 +182,7 @@ func (c *ShopCheckCmd) Run(e *env) error {
 		return err
 	}
 	defer done()
-	q := shop.CheckQuery{Channel: c.Channel, Reason: c.Reason}
+	q := shop.CheckQuery{Market: c.Market, Channel: c.Channel, Reason: c.Reason}
 	if c.Reason != "" {
 		q.Limit = vitrine.MaxPageLimit
 	}

@@ -87,6 +87,7 @@ type shopChannel string
 
 type CheckShopIn struct {
 	TenantArg
+	Market  shortText   `json:"market,omitempty" jsonschema:"A market's handle."`
 	Channel shopChannel `json:"channel,omitempty" jsonschema:"Default: every channel."`
 	Reason  shortText   `json:"reason,omitempty" jsonschema:"With channel: its products, paged."`
 	pageArgs

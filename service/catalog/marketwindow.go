@@ -30,13 +30,10 @@ type windowMarket struct {
 	// (its settings, its prices).
 	Stamp string
 	// among is its assortment as the store's filter takes it, nil for
-	// every active product; categories are its categories and those under
-	// them, tags its tags' keys, as a product is checked against them.
-	among      *vitrine.MarketInclude
-	categories map[string]bool
-	tags       map[string]bool
-	// conv converts the catalog's prices into the market's.
-	conv *vitrine.Converter
+	// every active product.
+	among *vitrine.MarketInclude
+	// view checks a product against the assortment and prices it.
+	view *vitrine.MarketView
 }
 
 // marketView is where a Shopper reads: a market (nil for the company's
@@ -262,35 +259,14 @@ func (s *Catalog) windowMarkets(ctx context.Context, tenantID string) ([]*window
 // newWindowMarket is m as its window reads it, with the company's
 // categories: its assortment's categories and those under them.
 func newWindowMarket(m *vitrine.Market, cats []*vitrine.Category) (*windowMarket, error) {
-	_, scale, err := vitrine.NormalizeCurrency("currency", m.Currency)
-	if err != nil {
-		return nil, err
-	}
-	conv, err := vitrine.NewConverter(m.ExchangeRate, m.Rounding, scale)
+	view, err := vitrine.NewMarketView(m, cats)
 	if err != nil {
 		return nil, err
 	}
 	wm := &windowMarket{ID: m.ID, Handle: m.Handle, Currency: m.Currency, Countries: m.Countries, Locales: m.Locales,
-		Stamp: strconv.FormatInt(m.Version, 36), conv: conv}
-	if m.Include.Empty() {
-		return wm, nil
-	}
-	wm.among = &vitrine.MarketInclude{CategoryIDs: m.Include.CategoryIDs, Tags: m.Include.Tags}
-	wm.categories, wm.tags = map[string]bool{}, map[string]bool{}
-	for _, id := range m.Include.CategoryIDs {
-		wm.categories[id] = true
-	}
-	// Under them: each category whose parent is in, until none is added.
-	for grew := true; grew; {
-		grew = false
-		for _, c := range cats {
-			if !wm.categories[c.ID] && c.ParentID != "" && wm.categories[c.ParentID] {
-				wm.categories[c.ID], grew = true, true
-			}
-		}
-	}
-	for _, t := range m.Include.Tags {
-		wm.tags[vitrine.TagKey(t)] = true
+		Stamp: strconv.FormatInt(m.Version, 36), view: view}
+	if !m.Include.Empty() {
+		wm.among = &vitrine.MarketInclude{CategoryIDs: m.Include.CategoryIDs, Tags: m.Include.Tags}
 	}
 	return wm, nil
 }
@@ -298,21 +274,7 @@ func newWindowMarket(m *vitrine.Market, cats []*vitrine.Category) (*windowMarket
 // inMarket reports whether a product is in the assortment of the market
 // the shopper reads: every product is in the company's own window's.
 func (sh *Shopper) inMarket(p *vitrine.Product) bool {
-	m := sh.in.market
-	if m == nil || m.among == nil {
-		return true
-	}
-	for _, c := range p.Categories {
-		if m.categories[c.ID] {
-			return true
-		}
-	}
-	for _, t := range p.Tags {
-		if m.tags[vitrine.TagKey(t)] {
-			return true
-		}
-	}
-	return false
+	return sh.in.market == nil || sh.in.market.view.Includes(p)
 }
 
 // among is the assortment a store filter of the shopper's keeps: nil for
@@ -372,33 +334,5 @@ func (sh *Shopper) priced(ctx context.Context, ps []*vitrine.Product, shown []*v
 // price is a copy of p in the market's currency at its prices; false when
 // a price cannot be converted.
 func (m *windowMarket) price(p *vitrine.Product, explicit map[string]vitrine.MarketPrice) (*vitrine.Product, bool) {
-	c := *p
-	c.Currency = m.Currency
-	from := vitrine.CurrencyScale(p.Currency)
-	c.Variants = make([]*vitrine.Variant, len(p.Variants))
-	for i, v := range p.Variants {
-		cv := *v
-		if e, ok := explicit[v.ID]; ok {
-			cv.Price, cv.CompareAtPrice = e.Price, nil
-			if e.CompareAtPrice != nil {
-				x := *e.CompareAtPrice
-				cv.CompareAtPrice = &x
-			}
-		} else {
-			var ok bool
-			if cv.Price, ok = m.conv.Convert(v.Price, from); !ok {
-				return nil, false
-			}
-			if v.CompareAtPrice != nil {
-				x, ok := m.conv.Convert(*v.CompareAtPrice, from)
-				if !ok {
-					return nil, false
-				}
-				cv.CompareAtPrice = &x
-			}
-		}
-		c.Variants[i] = &cv
-	}
-	c.Summarize()
-	return &c, true
+	return m.view.Price(p, explicit)
 }

@@ -2,6 +2,8 @@ package shop
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/vitrine/vitrine"
@@ -23,6 +25,10 @@ type Problem struct {
 type CheckQuery struct {
 	// Channel is one of vitrine.ShopChannels; "" for every one.
 	Channel string
+	// Market is the handle of one of the company's markets, whose
+	// assortment, prices and locales are checked; "" for the company's
+	// own window.
+	Market string
 	// Reason, with Channel, lists the products of that reason alone, a
 	// page of Limit after Cursor.
 	Reason string
@@ -115,7 +121,7 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 			return nil, vitrine.Invalid("reason", "reason must be one of %s; got %q", vitrine.Quoted(reasonOrder), q.Reason)
 		}
 		var err error
-		if pg, err = service.OpenPage[checkCursor](ctx, w.svc, a.TenantID+"\x00check_shop\x00"+q.Channel+"\x00"+q.Reason, q.Limit, q.Cursor); err != nil {
+		if pg, err = service.OpenPage[checkCursor](ctx, w.svc, a.TenantID+"\x00check_shop\x00"+q.Market+"\x00"+q.Channel+"\x00"+q.Reason, q.Limit, q.Cursor); err != nil {
 			return nil, err
 		}
 	} else if q.Limit != 0 || q.Cursor != "" {
@@ -128,6 +134,12 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 	if err != nil {
 		return nil, err
 	}
+	var market *vitrine.MarketView
+	if q.Market != "" {
+		if market, err = w.marketView(ctx, a.TenantID, q.Market, win); err != nil {
+			return nil, err
+		}
+	}
 	shown := previewPerReason + 1 // one beyond, to know there are more
 	if pg != nil {
 		shown = pg.Fetch()
@@ -137,14 +149,18 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		tally[i] = &channelTally{reasons: map[string]*reasonTally{}}
 	}
 	report := &Report{Open: win.Shop.Open}
-	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+	pq := vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated}
+	if market != nil && !market.Market.Include.Empty() {
+		pq.Among = &market.Market.Include
+	}
+	f, err := vitrine.NewProductFilter(pq)
 	if err != nil {
 		return nil, err
 	}
 	f = f.Page(checkBatch, nil)
 	var locales *localeTally
 	if pg == nil {
-		if locales, err = w.newLocaleTally(ctx, a.TenantID); err != nil {
+		if locales, err = w.newLocaleTally(ctx, a.TenantID, market); err != nil {
 			return nil, err
 		}
 	}
@@ -156,10 +172,20 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 		if err := locales.add(ctx, w, a.TenantID, ps); err != nil {
 			return nil, err
 		}
-		for _, p := range ps {
+		priced, err := w.inMarket(ctx, a.TenantID, market, ps)
+		if err != nil {
+			return nil, err
+		}
+		for j, p := range ps {
 			report.Products++
 			for i, ch := range channels {
-				tally[i].add(p, problemsOf(ch, win, p), q.Reason, pg, shown)
+				var problems []Problem
+				if priced[j] != nil {
+					problems = problemsOf(ch, win, priced[j])
+				} else {
+					problems = unpriced(market)
+				}
+				tally[i].add(p, problems, q.Reason, pg, shown)
 			}
 		}
 		if len(ps) < checkBatch {
@@ -172,6 +198,49 @@ func (w *Window) Check(ctx context.Context, a *service.Access, q CheckQuery) (*R
 	}
 	report.Locales = locales.report()
 	return report, nil
+}
+
+// marketView reads the company's market of that handle as its window
+// does; a market it does not have is a NotFoundError.
+func (w *Window) marketView(ctx context.Context, tenantID, handle string, win *feed.Window) (*vitrine.MarketView, error) {
+	m, err := w.store.MarketByHandle(ctx, tenantID, handle)
+	if err != nil {
+		return nil, err
+	}
+	return vitrine.NewMarketView(m, slices.Collect(maps.Values(win.Categories)))
+}
+
+// inMarket returns the products as the market sells them (its prices, in
+// its currency), nil for one whose price cannot be computed; ps as they
+// are without a market.
+func (w *Window) inMarket(ctx context.Context, tenantID string, market *vitrine.MarketView, ps []*vitrine.Product) ([]*vitrine.Product, error) {
+	if market == nil {
+		return ps, nil
+	}
+	var ids []string
+	for _, p := range ps {
+		for _, v := range p.Variants {
+			ids = append(ids, v.ID)
+		}
+	}
+	explicit, err := w.store.MarketPrices(ctx, tenantID, market.Market.ID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*vitrine.Product, len(ps))
+	for i, p := range ps {
+		if c, ok := market.Price(p, explicit); ok {
+			out[i] = c
+		}
+	}
+	return out, nil
+}
+
+// unpriced is the problem of a product whose price in the market cannot
+// be computed: it is in no window nor feed of the market.
+func unpriced(market *vitrine.MarketView) []Problem {
+	return []Problem{{Reason: reasonMarketPrice, Detail: fmt.Sprintf("a price converted into %s by the market's exchange rate passes any price; "+
+		"set_market_prices {market: %q, prices: [{variant_id, price}]} gives each variant its own", market.Market.Currency, market.Market.Handle)}}
 }
 
 // feedWindow is what the channels' rules read of the company: its window,

@@ -292,3 +292,100 @@ func TestCheckNamesWhatTheChannelsRefuse(t *testing.T) {
 		}
 	})
 }
+
+// A check of a market checks what its window shows: its assortment alone,
+// each product at its prices there (an explicit price honoured), a product
+// whose price cannot be computed reported as market_price, and the
+// translation gaps of the market's locales alone; a market the company
+// does not have is not found.
+func TestCheckMarket(t *testing.T) {
+	withRules(t, fakeRules)
+	dbtest.Each(t, func(t *testing.T, url string) {
+		st := dbtest.Open(t, url)
+		svc := service.New(st, nil)
+		if _, err := svc.Operator().CreateUser(ctx, "olga@example.com", "Olga"); err != nil {
+			t.Fatal(err)
+		}
+		a, b := company(t, svc, "alfa"), company(t, svc, "beta")
+		ten, err := st.TenantByID(ctx, a.TenantID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ten.Locales = []string{"pt-BR", "es", "en"}
+		if err := st.UpdateTenant(ctx, a.Change(), ten); err != nil {
+			t.Fatal(err)
+		}
+		cat := catalog.New(svc)
+		create := func(p catalog.NewProduct) *vitrine.Product {
+			t.Helper()
+			p.Vendor, p.Description = "Acme", "Good"
+			made, err := cat.CreateProduct(ctx, a, p, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return made
+		}
+		export := []string{"export"}
+		create(catalog.NewProduct{Name: "Mesa", Price: "10.00", Tags: export})
+		free := create(catalog.NewProduct{Name: "Brinde", Price: "0", Tags: export})
+		huge := create(catalog.NewProduct{Name: "Iate", Price: "2000000.00", Tags: export})
+		create(catalog.NewProduct{Name: "Local", Price: "0"})
+		w := New(svc)
+		if _, err := w.SaveMarket(ctx, a, MarketIn{Handle: "us", Name: "US", Countries: []string{"US"}, Currency: "USD", Locales: []string{"en"},
+			ExchangeRate: "999999999", Rounding: "none", Include: vitrine.MarketInclude{Tags: export}}); err != nil {
+			t.Fatal(err)
+		}
+		// The free gift has a price in the market.
+		if _, err := w.SetMarketPrices(ctx, a, "us", []PriceRow{{VariantID: free.Variants[0].ID, Price: new("5.00")}}); err != nil {
+			t.Fatal(err)
+		}
+
+		own, err := w.Check(ctx, a, CheckQuery{Channel: "google"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := w.Check(ctx, a, CheckQuery{Market: "us", Channel: "google"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own.Products != 4 || r.Products != 3 {
+			t.Fatalf("products: the company's %d, the market's %d", own.Products, r.Products)
+		}
+		reasons := func(c ChannelReport) map[string][]string {
+			out := map[string][]string{}
+			for _, rr := range c.Reasons {
+				for _, p := range rr.Page {
+					out[rr.Reason] = append(out[rr.Reason], p.Name)
+				}
+			}
+			return out
+		}
+		if got := reasons(own.Channels[0]); !slices.Equal(got["price_zero"], []string{"Brinde", "Local"}) || got["market_price"] != nil {
+			t.Errorf("the company's reasons: %v", got)
+		}
+		got := reasons(r.Channels[0])
+		if got["price_zero"] != nil || !slices.Equal(got["market_price"], []string{"Iate"}) {
+			t.Errorf("the market's reasons: %v", got)
+		}
+		mp := r.Channels[0].Reasons[slices.IndexFunc(r.Channels[0].Reasons, func(rr ReasonReport) bool { return rr.Reason == "market_price" })]
+		if mp.Page[0].ID != huge.ID || !strings.Contains(mp.Page[0].Detail, `set_market_prices {market: "us"`) {
+			t.Errorf("market_price: %+v", mp)
+		}
+		if len(own.Locales) != 2 || len(r.Locales) != 1 || r.Locales[0].Locale != "en" || r.Locales[0].Untranslated.Products != 3 {
+			t.Errorf("locales: the company's %+v, the market's %+v", own.Locales, r.Locales)
+		}
+		// Paged by the market's reason.
+		page, err := w.Check(ctx, a, CheckQuery{Market: "us", Channel: "google", Reason: "market_price", Limit: 5})
+		if err != nil || len(page.Channels[0].Reasons) != 1 || len(page.Channels[0].Reasons[0].Page) != 1 {
+			t.Errorf("a page of market_price: %+v %v", page, err)
+		}
+		for _, c := range []struct {
+			a      *service.Access
+			market string
+		}{{a, "nowhere"}, {b, "us"}} {
+			if _, err := w.Check(ctx, c.a, CheckQuery{Market: c.market}); vitrine.TypeOf(err) != vitrine.NotFoundError {
+				t.Errorf("market %q of %s: %v", c.market, c.a.TenantID, err)
+			}
+		}
+	})
+}

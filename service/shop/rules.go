@@ -39,8 +39,12 @@ func reasons() []string {
 	for i, r := range feed.Reasons {
 		out[i] = string(r)
 	}
-	return out
+	return append(out, reasonMarketPrice)
 }
+
+// reasonMarketPrice keeps a product out of a market whose price there
+// cannot be computed (check_shop {market}).
+const reasonMarketPrice = "market_price"
 
 // windowReasons are the reasons of the window's own settings, which every
 // product has until they are set.

@@ -3,6 +3,7 @@ package shop
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vitrine/vitrine"
@@ -38,8 +39,9 @@ type localeTally struct {
 }
 
 // newLocaleTally returns the tally of the company's locales other than
-// the default, or nil for a company of one locale.
-func (w *Window) newLocaleTally(ctx context.Context, tenantID string) (*localeTally, error) {
+// the default (of the market's, with one), or nil for a company of one
+// locale.
+func (w *Window) newLocaleTally(ctx context.Context, tenantID string, market *vitrine.MarketView) (*localeTally, error) {
 	t, err := w.store.TenantByID(ctx, tenantID)
 	if err != nil {
 		return nil, err
@@ -48,6 +50,12 @@ func (w *Window) newLocaleTally(ctx context.Context, tenantID string) (*localeTa
 		return nil, nil
 	}
 	lt := &localeTally{locales: t.Languages()[1:]}
+	if market != nil {
+		lt.locales = slices.DeleteFunc(slices.Clone(market.Market.Locales), func(l string) bool { return !slices.Contains(lt.locales, l) })
+		if len(lt.locales) == 0 {
+			return nil, nil
+		}
+	}
 	for _, l := range lt.locales {
 		lt.reports = append(lt.reports, LocaleReport{Locale: l,
 			Untranslated: TranslationGap{Fix: fmt.Sprintf(`list_products {untranslated: %q} finds them; translate_product {id, locale: %q, ...} translates each`, l, l)},
