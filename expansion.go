@@ -16,6 +16,12 @@ const MatchTypo = MatchSynonym + 1
 // terms), 2 synonyms (alternatives of kind MatchSynonym), 3 typos.
 const MatchLevels = 4
 
+// RankTiers is the number of relevance ranks at each level: the products
+// whose name matches, then those whose name and label (vendor, type,
+// tags) match, then those matching elsewhere (description, SKUs,
+// barcodes, option values).
+const RankTiers = 3
+
 // Level is the alternative kind's level (MatchLevels).
 func (k MatchKind) Level() int {
 	if k == MatchTypo {

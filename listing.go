@@ -150,9 +150,9 @@ type ProductKey struct {
 }
 
 // ValidCursor bounds what a cursor may place a list at: a relevance rank
-// the search reads (0 to 2×MatchLevels) and an id. (A cursor's length bounds the name.)
+// the search reads (0 to RankTiers×MatchLevels) and an id. (A cursor's length bounds the name.)
 func (k ProductKey) ValidCursor() bool {
-	return k.Rank >= 0 && k.Rank <= 2*MatchLevels && ValidID(k.ID)
+	return k.Rank >= 0 && k.Rank <= RankTiers*MatchLevels && ValidID(k.ID)
 }
 
 // KeyOf returns p's position in the sort order s. A relevance rank is

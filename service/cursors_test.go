@@ -41,7 +41,7 @@ func TestCursorBounds(t *testing.T) {
 	cs := service.NewCursors([]byte("0123456789abcdef0123456789abcdef"))
 	id := vitrine.NewID()
 	for name, k := range map[string]vitrine.ProductKey{
-		"rank below": {Rank: -4611686018427387904, ID: id}, "rank above": {Rank: 2*vitrine.MatchLevels + 1, ID: id}, "bad id": {Rank: 1, ID: "x"},
+		"rank below": {Rank: -4611686018427387904, ID: id}, "rank above": {Rank: vitrine.RankTiers*vitrine.MatchLevels + 1, ID: id}, "bad id": {Rank: 1, ID: "x"},
 		"long name": {Name: strings.Repeat("a", 1000), ID: id},
 	} {
 		var got vitrine.ProductKey

@@ -315,6 +315,122 @@ func TestFacetsFromTheIndexAreSQLs(t *testing.T) {
 	})
 }
 
+// TestUntranslatedFromTheIndexIsSQLs: list_products {untranslated} with
+// facets is counted by the index, which holds by locale the products
+// translated whole and current, and its counts and pages are SQL's: after
+// the build, after translations written and after a source changed (which
+// outdates the product's translations), each brought in by the catalog
+// sequence.
+func TestUntranslatedFromTheIndexIsSQLs(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		a := f.tenant("a", ana)
+		tn, err := f.db.TenantByID(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn.Locales, tn.UpdatedAt = []string{"pt-BR", "es", "en"}, vitrine.Now()
+		if err := f.db.UpdateTenant(ctx, testChange, tn); err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(47, 2))
+		fc := writeFacetCatalog(t, f.db, r, a.ID, 90)
+		all, err := f.db.FindProducts(ctx, a.ID, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, 200))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Whole in es (one in two), in en (one in three), the name alone
+		// in es (one in five: still untranslated there).
+		translate := func(p *vitrine.Product, locale string, whole bool) {
+			t.Helper()
+			var ts []*vitrine.Translation
+			for _, tf := range p.TranslatableFields() {
+				if whole || tf.Field == vitrine.FieldName {
+					ts = append(ts, tr(vitrine.TranslateProduct, p.ID, locale, tf.Field, tf.Source+" "+locale, tf.Source))
+				}
+			}
+			if err := f.db.SaveTranslations(ctx, testChange, a.ID, ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, p := range all.Products {
+			switch {
+			case i%2 == 0:
+				translate(p, "es", true)
+			case i%5 == 0:
+				translate(p, "es", false)
+			}
+			if i%3 == 0 {
+				translate(p, "en", true)
+			}
+		}
+		bySQL := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		check := func(step string, n int) {
+			t.Helper()
+			before := f.db.IndexStats()
+			for i := range n {
+				q, limit := randomQuery(r, fc)
+				q.Untranslated = vitrine.LocaleTag(pick(r, []string{"es", "en"}))
+				flt := filterOf(q, limit)
+				for range 3 {
+					got, err := f.db.FindProducts(ctx, a.ID, flt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := bySQL.FindProducts(ctx, a.ID, flt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if g, w := fmt.Sprint(got.Facets.Values, got.Facets.Options), fmt.Sprint(want.Facets.Values, want.Facets.Options); g != w {
+						t.Fatalf("%s, list %d, filter %+v:\n index %s\n   sql %s", step, i, flt, g, w)
+					}
+					if !slices.Equal(ids(got.Products), ids(want.Products)) || !slices.Equal(got.Keys, want.Keys) {
+						t.Fatalf("%s, list %d, filter %+v: page %v, want %v", step, i, flt, ids(got.Products), ids(want.Products))
+					}
+					if len(got.Keys) == 0 {
+						break
+					}
+					flt = flt.Page(flt.Limit(), &got.Keys[len(got.Keys)-1])
+				}
+			}
+			if s := f.db.IndexStats(); s.SQL != before.SQL || s.Index < before.Index+int64(n) {
+				t.Fatalf("%s: %+v, before %+v: want every list counted by the index", step, s, before)
+			}
+		}
+		if _, err := f.db.FindProducts(ctx, a.ID, filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5)); err != nil {
+			t.Fatal(err)
+		}
+		f.db.WaitIndexes()
+		check("built", 60)
+
+		// A product translated whole in es since, another's source
+		// changed (its translations outdated: untranslated everywhere).
+		translate(all.Products[1], "es", true)
+		if _, err := f.db.UpdateProduct(ctx, testChange, a.ID, all.Products[0].ID, func(p *vitrine.Product) error {
+			p.Name += " novo"
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		untranslated := func(db *store.DB, locale string) []string {
+			t.Helper()
+			found, err := db.FindProducts(ctx, a.ID, filterOf(vitrine.ProductQuery{Untranslated: vitrine.LocaleTag(locale), Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 200))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ids(found.Products)
+		}
+		if got := untranslated(f.db, "es"); slices.Contains(got, all.Products[1].ID) || !slices.Contains(got, all.Products[0].ID) {
+			t.Fatalf("untranslated in es after the writes: %v", got)
+		}
+		if got := untranslated(f.db, "en"); !slices.Contains(got, all.Products[0].ID) {
+			t.Fatalf("untranslated in en after its source changed: %v", got)
+		}
+		check("caught up", 30)
+	})
+}
+
 // TestFacetsCoherentAcrossInstances writes through one instance and lists
 // through another, each with its own index of the company: every write is
 // in the other's counts at its next call (products created, updated,

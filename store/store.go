@@ -143,6 +143,12 @@ func (db *DB) Migrate(ctx context.Context) ([]Migration, error) {
 	if err != nil {
 		return nil, fmt.Errorf("migrate %s schema: %w", db.d.Name(), err)
 	}
+	// The products' label words, which a migration leaves to fill: in
+	// batches, each recorded as the catalog's change (none to fill: one
+	// read of an empty index).
+	if _, err := db.Store.FillLabelWords(ctx); err != nil {
+		return nil, fmt.Errorf("migrate %s schema: %w", db.d.Name(), err)
+	}
 	return ms, nil
 }
 

@@ -294,6 +294,95 @@ func TestListProducts(t *testing.T) {
 	})
 }
 
+// TestRelevanceRanksTheLabelBeforeTheRest: at each level of a query's
+// matches, the products whose name holds its words come first, then those
+// whose name and label (vendor, type, tags) hold them, then the rest
+// (description, SKUs), each by name: whichever plan SQL takes, and as the
+// facet index picks the page with facets. Products written before the
+// label's words were kept (NULL) rank as the rest until the store fills
+// them (when it migrates), each batch a change of the catalog the index
+// follows.
+func TestRelevanceRanksTheLabelBeforeTheRest(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana := f.user("ana@example.com")
+		c := f.tenant("c", ana)
+		byName := map[string]*vitrine.Product{}
+		for _, x := range []struct{ sku, name, vendor, ptype, tag, description string }{
+			{"T-1", "Toalha", "", "Linho", "", ""},
+			{"B-1", "Blusa", "", "", "", "feita de linho"},
+			{"C-1", "Camisa", "", "", "Linho", ""},
+			{"LINHOX-1", "Bermuda", "", "", "", ""},
+			{"A-1", "Camisa de Linho", "", "", "", ""},
+			{"K-1", "Calça", "Linho & Cia", "", "", ""},
+			{"V-1", "Vestido", "", "Roupa", "verão", "de algodão"},
+		} {
+			p := newProduct(c.ID, x.sku, x.name, 1, vitrine.ProductActive)
+			p.Vendor, p.ProductType, p.Description = x.vendor, x.ptype, x.description
+			if x.tag != "" {
+				p.Tags = []string{x.tag}
+			}
+			if err := createProduct(f.db, p); err != nil {
+				t.Fatal(err)
+			}
+			byName[x.name] = p
+		}
+		order := func(names ...string) []string {
+			var out []string
+			for _, n := range names {
+				out = append(out, byName[n].ID)
+			}
+			return out
+		}
+		facets := []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetTags}
+		check := func(step, query string, want []string) {
+			t.Helper()
+			for _, plan := range []string{"index", "walk", "members"} {
+				restore := store.PlanSearches(plan)
+				for limit := 1; limit <= 4; limit++ {
+					for _, q := range []vitrine.ProductQuery{{Query: vitrine.QueryText(query)}, {Query: vitrine.QueryText(query), Facets: facets}} {
+						if got := ids(pages(t, f.db, c.ID, filterOf(q, limit))); !slices.Equal(got, want) {
+							t.Errorf("%s: %s, %q, %d a page, facets %v:\n got %v\nwant %v", step, plan, query, limit, q.Facets, got, want)
+						}
+					}
+				}
+				restore()
+			}
+		}
+		labelled := order("Camisa de Linho", "Calça", "Camisa", "Toalha", "Bermuda", "Blusa")
+		check("SQL", "linho", labelled)
+		// The words of a name and a label together: the label's rank.
+		check("SQL", "camisa linho", order("Camisa de Linho", "Camisa"))
+		check("SQL", "verao vestido", order("Vestido"))
+		check("SQL", "roupa algodao", order("Vestido"))
+		if _, err := f.db.FindProducts(ctx, c.ID, filterOf(vitrine.ProductQuery{Facets: facets}, 5)); err != nil {
+			t.Fatal(err)
+		}
+		f.db.WaitIndexes()
+		before := f.db.IndexStats()
+		check("index", "linho", labelled)
+		if s := f.db.IndexStats(); s.Index <= before.Index || s.SQL != before.SQL {
+			t.Fatalf("%+v, before %+v: want the faceted lists counted by the index", s, before)
+		}
+
+		// Rows of before the label's words: none is labelled.
+		if _, err := f.db.ExecAs(ctx, c.ID, `UPDATE products SET label_words = NULL WHERE tenant_id = $1`, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		fresh := openWith(t, url, store.Options{FacetIndexMemory: -1, NoMigrate: true})
+		if got := ids(pages(t, fresh, c.ID, filterOf(vitrine.ProductQuery{Query: "linho"}, 3))); !slices.Equal(got, order("Camisa de Linho", "Bermuda", "Blusa", "Calça", "Camisa", "Toalha")) {
+			t.Errorf("labels not filled: %v", got)
+		}
+		if _, err := fresh.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := f.db.QueryAs(ctx, c.ID, `SELECT count(*) FROM products WHERE label_words IS NULL`); err != nil || n[0] != "0" {
+			t.Fatalf("left to fill: %v, %v", n, err)
+		}
+		check("filled", "linho", labelled)
+	})
+}
+
 // pages reads every page of a list, as an agent following cursors would,
 // each under the check of the access epoch a call of a cached caller makes
 // (which the read answers in its own statement, its rows in their order).

@@ -171,7 +171,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 	// CAST(id AS TEXT), which PostgreSQL would sort as text, reading every
 	// product after the chunk's first to sort them (a build quadratic in
 	// the company's products) instead of walking the primary key.
-	const cols = `SELECT CAST(id AS TEXT), name_key, status, vendor, product_type, currency, updated_at, search, name_words FROM products WHERE tenant_id = $1 AND `
+	const cols = `SELECT CAST(id AS TEXT), name_key, status, vendor, product_type, currency, updated_at, search, name_words, coalesce(label_words, '') FROM products WHERE tenant_id = $1 AND `
 	if ids != nil {
 		rows, err = c.Query(ctx, cols+`id `+base.IDList(db.d)+` ORDER BY products.id`, tenant, base.IDArg(db.d, ids))
 	} else {
@@ -184,10 +184,10 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 	byID := map[string]*facetindex.Product{}
 	for rows.Next() {
 		var (
-			p                    facetindex.Product
-			status, search, name string
+			p                           facetindex.Product
+			status, search, name, label string
 		)
-		if err := rows.Scan(&p.ID, &p.NameKey, &status, &p.Vendor, &p.ProductType, &p.Currency, &p.UpdatedAt, &search, &name); err != nil {
+		if err := rows.Scan(&p.ID, &p.NameKey, &status, &p.Vendor, &p.ProductType, &p.Currency, &p.UpdatedAt, &search, &name, &label); err != nil {
 			rows.Close()
 			return err
 		}
@@ -195,6 +195,7 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		p.Status = vitrine.ProductStatus(status)
 		p.Words = strings.Fields(search)
 		p.NameWords = strings.Fields(name)
+		p.LabelWords = strings.Fields(label)
 		ps = append(ps, &p)
 		byID[p.ID] = &p
 	}
@@ -262,6 +263,15 @@ func (db *Store) readProducts(ctx context.Context, c sqldb.Conn, tenant, after s
 		args, func(r []string) {
 			if p := get(r[0]); p != nil {
 				p.Categories = append(p.Categories, strings.ToLower(r[1]))
+			}
+		}, 2)
+	if err != nil {
+		return err
+	}
+	err = each(ctx, c, `SELECT CAST(product_id AS TEXT), locale FROM `+base.By(db.d, "translated_products", "translated_products_by_product")+` WHERE tenant_id = $1 AND `+in,
+		args, func(r []string) {
+			if p := get(r[0]); p != nil {
+				p.Translated = append(p.Translated, r[1])
 			}
 		}, 2)
 	if err != nil {

@@ -156,10 +156,10 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	// A faceted list reads in one snapshot, at one catalog sequence: the
 	// page and its counts agree, and an index counts for that sequence.
 	unit := db.d.Read
-	// A list of products untranslated in a locale, or of a market's
-	// assortment, is counted by SQL: the index holds no translations, and
-	// knows no union of categories and tags.
-	indexed := db.ix != nil && fq.Untranslated == "" && fq.Among == nil
+	// A list of a market's assortment is counted by SQL: the index knows
+	// no union of categories and tags. (Untranslated products are the
+	// index's: it holds, by locale, those translated whole.)
+	indexed := db.ix != nil && fq.Among == nil
 	if len(fq.Facets) > 0 && indexed {
 		unit = db.d.Snapshot
 	}
@@ -329,21 +329,25 @@ func (db *Store) categoryAndBelow(ctx context.Context, c sqldb.Conn, tenantID, i
 
 // The relevance ranks past the SKU's (rank 0): at each level of the
 // query's alternatives (vitrine.ProductFilter.Levels: the words as
-// written; their stems; with synonyms; with typos), rank 1+2×level the
+// written; their stems; with synonyms; with typos), rank 1+3×level the
 // products whose name matches every clause at that level, then rank
-// 2+2×level those matching elsewhere, neither matching at a level before.
-const maxRank = 2 * vitrine.MatchLevels
+// 2+3×level those whose name and label (vendor, type, tags) do, then rank
+// 3+3×level those matching elsewhere, none matching at a level before.
+const maxRank = vitrine.RankTiers * vitrine.MatchLevels
 
 // topLevel is the last level: a product matches the search at it.
 const topLevel = vitrine.MatchLevels - 1
 
 // levelOf returns the level of a relevance rank past 0, and rankColumn
 // the column its products match in.
-func levelOf(rank int) int { return (rank - 1) / 2 }
+func levelOf(rank int) int { return (rank - 1) / vitrine.RankTiers }
 
 func rankColumn(rank int) string {
-	if rank%2 == 1 {
+	switch (rank - 1) % vitrine.RankTiers {
+	case 0:
 		return "name_words"
+	case 1:
+		return "label_words"
 	}
 	return "search"
 }
@@ -559,13 +563,17 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 		first(append([]string{match("search", topLevel, true)}, skuIs(&q, pq.skuOf, true)...)...)
 		from = ws.from("search")
 	case pq.only == nil:
-		// One rank: matching in its column at its level, not in the name
-		// at its level when the rank is of other columns, nowhere at the
-		// level before.
+		// One rank: matching in its column at its level, not in the
+		// columns of the ranks before at its level, nowhere at the level
+		// before.
 		l, column := levelOf(rank), rankColumn(rank)
 		first(append([]string{match(column, l, true)}, skuIs(&q, pq.skuOf, true)...)...)
-		if column == "search" {
+		switch column {
+		case "label_words":
 			q.Where = append(q.Where, `NOT `+match("name_words", l, false))
+		case "search":
+			// The label's words hold the name's.
+			q.Where = append(q.Where, `NOT `+match("label_words", l, false))
 		}
 		if l > 0 {
 			q.Where = append(q.Where, `NOT `+match("search", l-1, false))

@@ -150,6 +150,21 @@ func words(p *vitrine.Product) (name, all string) {
 	return name, strings.Join(out, " ")
 }
 
+// labelWords returns the words that label p, space-separated: of its
+// vendor, type and tags (vitrine.Words of each), each once. A relevance
+// page ranks a match in them (or in the name) after a match in the name
+// alone, before a match elsewhere.
+func labelWords(p *vitrine.Product) string {
+	var b strings.Builder
+	b.WriteString(p.Vendor + " " + p.ProductType)
+	for _, t := range p.Tags {
+		b.WriteString(" " + t)
+	}
+	ws := vitrine.Words(b.String())
+	slices.Sort(ws)
+	return strings.Join(slices.Compact(ws), " ")
+}
+
 // productConflict turns the violation of a product's uniqueness into the
 // ConflictError that names what is taken.
 func (db *Store) productConflict(ctx context.Context, err error, p *vitrine.Product) error {
@@ -217,11 +232,11 @@ func insertProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p *vitr
 	}
 	if err := sqldb.ExecLater(ctx, c, `INSERT INTO products (tenant_id, id, handle, sku, sku_key, name, name_key, description, vendor, vendor_key,
 			product_type, type_key, name_words, search, price, price_max, on_sale, variant_count, currency, stock, status, doc,
-			version, created_at, created_by, updated_at, updated_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+			version, created_at, created_by, updated_at, updated_by, label_words)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)`,
 		p.TenantID, p.ID, p.Handle, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description, p.Vendor, vitrine.Fold(p.Vendor),
 		p.ProductType, vitrine.Fold(p.ProductType), nameWords, search, p.Price, p.PriceMax, onSale(p), len(p.Variants), p.Currency, p.Stock, string(p.Status), doc,
-		p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy); err != nil {
+		p.Version, p.CreatedAt, p.CreatedBy, p.UpdatedAt, p.UpdatedBy, labelWords(p)); err != nil {
 		return err
 	}
 	for _, v := range p.Variants {
@@ -327,12 +342,12 @@ func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, befo
 			vendor = $7, vendor_key = $8, product_type = $9, type_key = $10,
 			name_words = $11 || translated_name_words, search = $12 || translated_words,
 			price = $13, price_max = $14, on_sale = $15, variant_count = $16, currency = $17, stock = $18, status = $19, doc = $20,
-			version = version + 1, updated_at = $21, updated_by = $22
+			version = version + 1, updated_at = $21, updated_by = $22, label_words = $26
 		WHERE tenant_id = $23 AND id = $24 AND version = $25`,
 		p.Handle, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description,
 		p.Vendor, vitrine.Fold(p.Vendor), p.ProductType, vitrine.Fold(p.ProductType), nameWords, search,
 		p.Price, p.PriceMax, onSale(p), len(p.Variants), p.Currency, p.Stock, string(p.Status), doc,
-		p.UpdatedAt, p.UpdatedBy, p.TenantID, p.ID, p.Version)
+		p.UpdatedAt, p.UpdatedBy, p.TenantID, p.ID, p.Version, labelWords(p))
 	if err != nil || n != 1 {
 		return false, err
 	}

@@ -36,7 +36,8 @@ var SearchMemberMatches = 5000
 // its words.
 type wordSearch struct {
 	// match returns the condition, with its arguments added to q, that a
-	// product's words of column ("name_words" or "search") match every
+	// product's words of column ("name_words"; "label_words", the name's
+	// and the label's; or "search") match every
 	// one of the search's clauses at level (searchLevels). drive says
 	// that the query should find its products through this condition, if
 	// it narrows them most; otherwise it only checks the products found
@@ -157,6 +158,12 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, levels searchLeve
 	}
 	return wordSearch{
 		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
+			// The label's rank (the name's words and the label's) is found
+			// as search's, which holds them, and checked on the row.
+			text := column
+			if column == "label_words" {
+				column, text = "search", `name_words || ' ' || coalesce(label_words, '')`
+			}
 			conds := make([]string, 0, 2)
 			switch {
 			case !drive:
@@ -174,7 +181,7 @@ func sqliteSearch(ctx context.Context, c sqldb.Conn, _ string, levels searchLeve
 				conds = append(conds, `+rowid IN (SELECT rowid FROM products_fts WHERE products_fts MATCH `+q.Arg(fts(column, "*"))+`)`)
 			}
 			conds = append(conds, clauseExpr(levels.at(level), " AND ", " OR ", func(w string) string {
-				return `instr(' ' || ` + column + `, ` + q.Arg(" "+w) + `) > 0`
+				return `instr(' ' || ` + text + `, ` + q.Arg(" "+w) + `) > 0`
 			}))
 			return "(" + strings.Join(conds, " AND ") + ")"
 		},
@@ -249,8 +256,12 @@ func postgresSearch(ctx context.Context, c sqldb.Conn, tenantID string, levels s
 	}
 	return wordSearch{
 		match: func(q *base.QueryBuilder, column string, level int, drive bool) string {
-			tsv := map[string]string{"name_words": "name_tsv", "search": "search_tsv"}[column]
+			tsv := map[string]string{"name_words": "name_tsv", "label_words": "label_tsv", "search": "search_tsv"}[column]
 			cond := tsv + ` @@ ` + q.Arg(tsquery(levels.at(level))) + `::tsquery`
+			if column == "label_words" {
+				// Found as search's, which holds the label's words.
+				column = "search"
+			}
 			if r := rare[column]; drive && r.words != nil {
 				ranges := make([]string, len(r.words))
 				for i, w := range r.words {

@@ -123,6 +123,19 @@ func (c *benchCatalog) product(i int) *Product {
 	slices.Sort(ws)
 	p.Words = slices.Compact(ws)
 	p.NameWords = c.fold(name)
+	// The label's words: vendor, type, tags.
+	p.LabelWords = append(slices.Clone(c.fold(p.Vendor)), c.fold(p.ProductType)...)
+	for _, t := range p.Tags {
+		p.LabelWords = append(p.LabelWords, c.fold(t)...)
+	}
+	// A company of three locales, half its products translated whole in
+	// one, a third in the other (as BenchmarkTranslations' in the store).
+	if i%2 == 0 {
+		p.Translated = append(p.Translated, "es")
+	}
+	if i%3 == 0 {
+		p.Translated = append(p.Translated, "en")
+	}
 	return p
 }
 
@@ -246,6 +259,8 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(ix.Bytes())/(1<<20), "est-MiB")
 			b.ReportMetric(float64(terms)/(1<<20), "terms-MiB")
 			b.ReportMetric(float64(ix.words.names.bytes())/(1<<20), "namepost-MiB")
+			b.ReportMetric(float64(ix.words.labels.bytes())/(1<<20), "labelpost-MiB")
+			b.ReportMetric(float64(ix.translated.bytes())/(1<<20), "translated-MiB")
 			b.ReportMetric(float64(words)/(1<<20), "recwords-MiB")
 			b.ReportMetric(float64(names)/(1<<20), "recnames-MiB")
 			b.ReportMetric(float64(len(ix.pool))/(1<<20), "records-MiB")

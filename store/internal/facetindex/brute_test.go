@@ -91,6 +91,9 @@ func (b *brute) matches(p *Product, q Query) bool {
 	if f.Since != nil && micro(p.UpdatedAt) < micro(*f.Since) {
 		return false
 	}
+	if f.Untranslated != "" && slices.Contains(p.Translated, f.Untranslated) {
+		return false
+	}
 	price, priceMax, stock, sale := summary(p)
 	if f.OnSale != nil && sale != *f.OnSale {
 		return false
@@ -177,6 +180,19 @@ func (b *brute) nameMatches(id string, clauses []vitrine.Clause) bool {
 		}
 	}
 	return holds(names, clauses)
+}
+
+// labelMatches reports whether the name's and label's words of product
+// id, those among its words, match every clause.
+func (b *brute) labelMatches(id string, clauses []vitrine.Clause) bool {
+	p := b.products[id]
+	var words []string
+	for _, w := range append(slices.Clone(p.NameWords), p.LabelWords...) {
+		if slices.Contains(p.Words, w) {
+			words = append(words, w)
+		}
+	}
+	return holds(words, clauses)
 }
 
 // match returns the filter's products, by id.

@@ -22,7 +22,9 @@
 // empty value, as the variants' table does) and meets the price range and
 // the stock term itself; every query word is a prefix of one of the
 // product's words (the store's words of name, description text, SKUs,
-// barcodes, tags, vendor, type, option values).
+// barcodes, tags, vendor, type, option values); untranslated in a locale,
+// the product is not among those translated whole and current there (the
+// store's translated_products: a posting by locale).
 //
 // Facets: vendor and product type (not the empty key), status, tags by key,
 // categories (a product counts once in each of its categories and those
@@ -82,12 +84,16 @@
 // those rows alone, by id. About 30 ns a candidate in the order of names
 // (ties many), 10 in another (BenchmarkPage).
 //
-// A relevance page of a text query is of the search's ranks 1 and 2 (rank
+// A relevance page of a text query is of the search's ranks past 0 (rank
 // 0, the product whose SKU is the query, the store reads by key, and the
-// page leaves out, Page.Skip): the candidates whose name holds a word
-// starting with each of the query's (the store's name_words match), then
-// the others, each in the order of names after the cursor when it is of
-// that rank. Rank 1 is the candidates intersected, for each query word,
+// page leaves out, Page.Skip): at each level of the query's alternatives,
+// the candidates whose name holds a word starting with each of the
+// query's (the store's name_words match), then those whose name's and
+// label's words do (vendor, type and tags: the store's label_words; the
+// union of terms.names' and terms.labels' postings, the latter not in the
+// records: a write takes a product's words out of them all), then the
+// others, each in the order of names after the cursor when it is of that
+// rank. Rank 1 is the candidates intersected, for each query word,
 // with the union of the names' postings of the terms it starts (terms.names:
 // by term, the products whose name holds it, kept by every write beside
 // the terms' own; 0.55 MiB at 100,000 products); when those terms are many

@@ -31,6 +31,10 @@ type Index struct {
 
 	onSale, inStock                                                       *roaring.Bitmap
 	status, currency, vendor, ptype, tags, optNames, optVals, attrs, cats dict
+	// translated holds, by locale, the products translated whole and
+	// current in it (Product.Translated): a company's locales are few, so
+	// a write takes a product out of each rather than record them.
+	translated dict
 	// By key of optVals: the option's key (a key of optNames) and the value;
 	// and the keys of optVals by those.
 	optValKey  []uint32
@@ -64,11 +68,12 @@ func New() *Index {
 		vwide: map[uint32]int64{}, vstock: roaring.New(),
 		status: newDict(nil), currency: newDict(nil), vendor: newDict(vitrine.Fold), ptype: newDict(vitrine.Fold),
 		tags: newDict(vitrine.TagKey), optNames: newDict(vitrine.OptionKey), optVals: newDict(nil), attrs: newDict(nil), cats: newDict(nil),
+		translated: newDict(nil),
 	}
 }
 
 func (ix *Index) dicts() []*dict {
-	return []*dict{&ix.status, &ix.currency, &ix.vendor, &ix.ptype, &ix.tags, &ix.optNames, &ix.optVals, &ix.attrs, &ix.cats}
+	return []*dict{&ix.status, &ix.currency, &ix.vendor, &ix.ptype, &ix.tags, &ix.optNames, &ix.optVals, &ix.attrs, &ix.cats, &ix.translated}
 }
 
 // Seq returns the sequence of the company's changes the index holds: every
@@ -369,6 +374,9 @@ func (ix *Index) index(o uint32, p *Product) {
 			if slices.Contains(p.NameWords, w) {
 				v.names = append(v.names, id)
 			}
+			if slices.Contains(p.LabelWords, w) {
+				v.labels = append(v.labels, id)
+			}
 		}
 	}
 	slices.Sort(v.words)
@@ -380,6 +388,13 @@ func (ix *Index) index(o uint32, p *Product) {
 	v.names = slices.Compact(v.names)
 	for _, id := range v.names {
 		ix.words.names.add(id, o)
+	}
+	for _, id := range v.labels {
+		ix.words.labels.add(id, o) // repeated ids: add keeps one
+	}
+
+	for _, l := range p.Translated {
+		ix.translated.post.add(ix.translated.intern(l), o)
 	}
 
 	ix.price[o], ix.priceMax[o], ix.updated[o] = pmin, pmax, p.UpdatedAt.UnixMicro()
@@ -496,9 +511,15 @@ func (ix *Index) unindex(o uint32) {
 		ix.words.names.remove(id, o)
 	}
 	for _, id := range v.words {
+		// The label's words are not recorded: each word is taken out of
+		// the labels' postings (nothing, when not there).
+		ix.words.labels.remove(id, o)
 		if ix.words.post.remove(id, o) {
 			ix.words.release(id)
 		}
+	}
+	for k := range ix.translated.keys {
+		ix.translated.post.remove(uint32(k), o)
 	}
 	ix.onSale.Remove(o)
 	ix.inStock.Remove(o)

@@ -187,12 +187,13 @@ func (ix *Index) pageIDs(cand *roaring.Bitmap, o *order, limit int, s *scratch) 
 // holding the query's words, and the rank of each, as the store's search
 // ranks them past its rank 0 (the SKU's product, p.Skip): by level l of
 // p.Levels, the products matching every clause at that level and at none
-// before it, rank 1+2l those whose name matches every clause at it, then
-// rank 2+2l the others, each rank in the order of names (then ids) after
-// the cursor when it is of that rank, from the first otherwise (a cursor
-// leaves the ranks before its own). Without levels, rank 1 is of the
-// names holding words, rank 2 of the others. False when words are none
-// or the cursor's id is no UUID.
+// before it, rank 1+3l those whose name matches every clause at it, then
+// rank 2+3l those whose name's and label's words (vendor, type, tags) do,
+// then rank 3+3l the others, each rank in the order of names (then ids)
+// after the cursor when it is of that rank, from the first otherwise (a
+// cursor leaves the ranks before its own). Without levels, ranks 1 to 3
+// are of the words alone. False when words are none or the cursor's id is
+// no UUID.
 func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *scratch) ([]string, []int, bool) {
 	if len(words) == 0 || p.Limit <= 0 {
 		return nil, nil, false
@@ -238,11 +239,13 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 			}
 			rest = roaring.AndNot(rest, at)
 		}
-		if 2+2*l < first || at.IsEmpty() {
+		base := vitrine.RankTiers * l
+		if base+vitrine.RankTiers < first || at.IsEmpty() {
 			continue
 		}
 		names := ix.nameMatchesClauses(at, clauses, s)
-		for rank := max(first, 1+2*l); rank <= 2+2*l && len(ids) < p.Limit; rank++ {
+		var labels *roaring.Bitmap
+		for rank := max(first, base+1); rank <= base+vitrine.RankTiers && len(ids) < p.Limit; rank++ {
 			q := Page{Sort: vitrine.SortName, Limit: p.Limit - len(ids)}
 			if p.After != nil && p.After.Rank == rank {
 				q.After = p.After
@@ -252,8 +255,14 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 				return nil, nil, false
 			}
 			among := names
-			if rank == 2+2*l {
-				among = roaring.AndNot(at, names)
+			if rank > base+1 && labels == nil {
+				labels = ix.labelMatchesClauses(at, clauses, s)
+			}
+			switch rank - base {
+			case 2:
+				among = roaring.AndNot(labels, names)
+			case 3:
+				among = roaring.AndNot(at, labels)
 			}
 			s.top = ix.page(among, &o, q.Limit, s.top)
 			for _, o := range s.top {
@@ -262,6 +271,34 @@ func (ix *Index) relevancePage(cand *roaring.Bitmap, words []string, p Page, s *
 		}
 	}
 	return ids, rs, true
+}
+
+// labelMatchesClauses returns the products of cand whose name's and
+// label's words (vendor, type, tags) match every clause: those whose name
+// does among them.
+func (ix *Index) labelMatchesClauses(cand *roaring.Bitmap, clauses []vitrine.Clause, s *scratch) *roaring.Bitmap {
+	out := cand.Clone()
+	for _, cl := range clauses {
+		if out.IsEmpty() {
+			break
+		}
+		u := roaring.New()
+		for _, terms := range cl.Ways() {
+			way := out.Clone()
+			for _, w := range terms {
+				if w == "" {
+					continue // held by any
+				}
+				if way.IsEmpty() {
+					break
+				}
+				ix.andPrefix(way, w, s, &ix.words.names, &ix.words.labels)
+			}
+			u.Or(way)
+		}
+		out = u
+	}
+	return out
 }
 
 // nameMatchesClauses returns the products of cand whose name matches
@@ -314,7 +351,7 @@ func (ix *Index) nameMatches(cand *roaring.Bitmap, words []string, s *scratch) *
 		if w == "" {
 			continue // held by any name
 		}
-		ix.andPrefix(out, w, &ix.words.names, s)
+		ix.andPrefix(out, w, s, &ix.words.names)
 		if out.IsEmpty() {
 			break
 		}

@@ -1,6 +1,7 @@
 package facetindex
 
 import (
+	"strings"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -44,6 +45,16 @@ type Product struct {
 	// whose name holds every word of the query first. Only those among
 	// Words count (the name's words are among the product's).
 	NameWords []string
+	// LabelWords are the words of the product's vendor, type and tags
+	// (vitrine.Words of each: the store's label_words), by which, with its
+	// name's, a relevance page ranks a product whose name does not hold
+	// every word of the query before those matching elsewhere. Only those
+	// among Words count.
+	LabelWords []string
+	// Translated are the locales the product is translated in whole, none
+	// outdated (the store's translated_products): a filter of the products
+	// untranslated in a locale keeps those without it.
+	Translated []string
 }
 
 // Variant is what the index holds of a variant: its option values, by the
@@ -68,7 +79,8 @@ type Category struct {
 // search text as the store computes them.
 func ProductOf(p *vitrine.Product, words []string) Product {
 	out := Product{ID: p.ID, NameKey: vitrine.Fold(p.Name), Status: p.Status, Vendor: p.Vendor, ProductType: p.ProductType, Tags: p.Tags,
-		Currency: p.Currency, UpdatedAt: p.UpdatedAt, Words: words, NameWords: vitrine.Words(p.Name)}
+		Currency: p.Currency, UpdatedAt: p.UpdatedAt, Words: words, NameWords: vitrine.Words(p.Name),
+		LabelWords: vitrine.Words(strings.Join(append([]string{p.Vendor, p.ProductType}, p.Tags...), " "))}
 	for _, c := range p.Categories {
 		out.Categories = append(out.Categories, c.ID)
 	}

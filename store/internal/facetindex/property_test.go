@@ -115,6 +115,24 @@ func randomProduct(rng *rand.Rand, id string, i int, cats []Category) *Product {
 	if i%7 == 0 {
 		p.NameWords = append(p.NameWords, "mesa")
 	}
+	// The label's words, likewise: some of its words, the name's among
+	// them now and then, and one not among them.
+	for j, w := range p.Words {
+		if (i+j)%3 == 1 {
+			p.LabelWords = append(p.LabelWords, w)
+		}
+	}
+	if i%11 == 0 {
+		p.LabelWords = append(p.LabelWords, "lamp")
+	}
+	// The locales it is translated in whole, likewise without the
+	// generator.
+	if i%3 == 0 {
+		p.Translated = append(p.Translated, "es")
+	}
+	if i%5 < 2 {
+		p.Translated = append(p.Translated, "en")
+	}
 	return p
 }
 
@@ -191,6 +209,9 @@ func randomFilter(rng *rand.Rand, b *brute) Query {
 				f.Clauses = append(f.Clauses, cl)
 			}
 		}
+	}
+	if rng.IntN(5) == 0 {
+		f.Untranslated = pick(rng, []string{"es", "en", "fr"})
 	}
 	return q
 }
@@ -322,7 +343,8 @@ func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *bru
 		}
 		pageLevels = levels
 	}
-	var ranked [2*vitrine.MatchLevels + 1][]string
+	const tiers = vitrine.RankTiers
+	var ranked [tiers*vitrine.MatchLevels + 1][]string
 	for _, id := range want {
 		if slices.Contains(skip, id) {
 			continue
@@ -330,9 +352,13 @@ func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *bru
 		r := 0
 		for l, clauses := range levels {
 			if l == len(levels)-1 || b.holds(id, clauses) {
-				r = 2 + 2*l
-				if b.nameMatches(id, clauses) {
-					r--
+				switch {
+				case b.nameMatches(id, clauses):
+					r = 1 + tiers*l
+				case b.labelMatches(id, clauses):
+					r = 2 + tiers*l
+				default:
+					r = 3 + tiers*l
 				}
 				break
 			}
@@ -341,7 +367,7 @@ func checkRelevance(t *testing.T, plan string, rng *rand.Rand, ix *Index, b *bru
 	}
 	var wantIDs []string
 	var wantRanks []int
-	for r := 1; r <= 2*vitrine.MatchLevels; r++ {
+	for r := 1; r <= tiers*vitrine.MatchLevels; r++ {
 		for _, id := range b.page(ranked[r], Page{Sort: vitrine.SortName, Limit: len(ranked[r])}) {
 			wantIDs, wantRanks = append(wantIDs, id), append(wantRanks, r)
 		}

@@ -138,6 +138,12 @@ func (ix *Index) candidates(q *Query, s *scratch) *roaring.Bitmap {
 	if f.OnSale != nil {
 		flag(ix.onSale, f.OnSale)
 	}
+	if f.Untranslated != "" {
+		// Untranslated: not among the products translated whole there.
+		if k, ok := ix.translated.key(f.Untranslated); ok {
+			not = append(not, ix.translated.post.bitmap(k))
+		}
+	}
 	if f.InStock != nil && (len(f.Options) == 0 || *f.InStock) {
 		// With options, a variant in stock is in a product in stock (stock
 		// is never below 0): the variants are then checked on those.
@@ -287,7 +293,7 @@ func (ix *Index) matchWord(cand *roaring.Bitmap, w string, s *scratch) *roaring.
 			return false
 		})
 	}
-	ix.andPrefix(cand, w, &ix.words.post, s)
+	ix.andPrefix(cand, w, s, &ix.words.post)
 	return cand
 }
 
@@ -316,12 +322,14 @@ func (ix *Index) matchClause(cand *roaring.Bitmap, cl vitrine.Clause, s *scratch
 	return out
 }
 
-// andPrefix intersects bm with the union of post's products of the terms
+// andPrefix intersects bm with the union of posts' products of the terms
 // that start with w.
-func (ix *Index) andPrefix(bm *roaring.Bitmap, w string, post *postings, s *scratch) {
+func (ix *Index) andPrefix(bm *roaring.Bitmap, w string, s *scratch, posts ...*postings) {
 	s.one, s.bms = s.one[:0], s.bms[:0]
 	ix.words.prefix(w, func(id uint32) bool {
-		s.one, s.bms = post.collect(id, s.one, s.bms)
+		for _, post := range posts {
+			s.one, s.bms = post.collect(id, s.one, s.bms)
+		}
 		return true
 	})
 	if len(s.one) == 0 && len(s.bms) == 1 {
@@ -422,6 +430,9 @@ type Terms struct {
 	Attributes          map[string]any
 	OnSale, InStock     *bool
 	Currency            vitrine.CurrencyCode
+	// Untranslated keeps the products not translated whole and current in
+	// that locale (vitrine.ProductQuery.Untranslated).
+	Untranslated string
 	// Words are the query's own terms (a relevance page's rank 1 is of
 	// the names holding them); Clauses what the products must match, each
 	// word its own clause when nil.
@@ -436,7 +447,7 @@ func TermsOf(f vitrine.ProductFilter) Terms {
 	q := f.Query()
 	return Terms{Status: q.Status, Vendor: q.Vendor, ProductType: q.ProductType, Tags: q.Tags, CategoryID: q.CategoryID,
 		Options: q.Options, Attributes: q.Attributes, OnSale: q.OnSale, InStock: q.InStock, Currency: q.Currency,
-		Words: f.Words(), Clauses: f.Clauses(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
+		Untranslated: string(q.Untranslated), Words: f.Words(), Clauses: f.Clauses(), MinMinor: f.MinMinor(), MaxMinor: f.MaxMinor(), Since: f.Since()}
 }
 
 // clauses are the terms' clauses: each word its own when Clauses is nil.

@@ -12,6 +12,7 @@ type view struct {
 	tags, cats, attrs, optNames     []uint32
 	optVals, words                  []uint32
 	names                           []uint32 // the name's words: those of words it holds
+	labels                          []uint32 // the label's words, likewise: only written to the postings, never encoded
 	variants                        []variantView
 	nVariants                       int
 	end                             int // where the record ends in the pool
@@ -24,7 +25,7 @@ type variantView struct {
 
 func (v *view) reset() {
 	v.tags, v.cats, v.attrs, v.optNames = v.tags[:0], v.cats[:0], v.attrs[:0], v.optNames[:0]
-	v.optVals, v.words, v.names, v.variants = v.optVals[:0], v.words[:0], v.names[:0], v.variants[:0]
+	v.optVals, v.words, v.names, v.labels, v.variants = v.optVals[:0], v.words[:0], v.names[:0], v.labels[:0], v.variants[:0]
 }
 
 // How much of a record decode reads: it stops before what is not asked.

@@ -25,7 +25,11 @@ type terms struct {
 	post  postings
 	// names holds, by the same ids, the products whose name holds the
 	// term: a subset of post, what a relevance page's rank 1 unites.
-	names   postings
+	names postings
+	// labels holds, likewise, the products whose label (vendor, type,
+	// tags) holds the term: with names, what a relevance page's second
+	// rank of a level unites.
+	labels  postings
 	chunks  [][]uint32
 	freeIDs []uint32
 	garbage int // bytes of the arena no term uses
@@ -157,6 +161,7 @@ func (t *terms) finish() {
 	t.build = nil
 	t.post.optimize()
 	t.names.optimize()
+	t.labels.optimize()
 }
 
 // prefix calls fn with every term that starts with w, in order, until fn
@@ -204,7 +209,7 @@ func prefixEnd(w string) string {
 
 // bytes estimates the memory the terms hold.
 func (t *terms) bytes() int64 {
-	n := int64(cap(t.arena)) + int64(cap(t.off)+cap(t.ln)+cap(t.freeIDs))*4 + t.post.bytes() + t.names.bytes() + int64(cap(t.chunks))*24
+	n := int64(cap(t.arena)) + int64(cap(t.off)+cap(t.ln)+cap(t.freeIDs))*4 + t.post.bytes() + t.names.bytes() + t.labels.bytes() + int64(cap(t.chunks))*24
 	for _, ch := range t.chunks {
 		n += int64(cap(ch)) * 4
 	}
