@@ -134,8 +134,11 @@ func (c *ArchiveCmd) Run(e *env) error {
 		if r.bytes > 0 {
 			size = mib(r.bytes)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.0f | %s | %s | %s |\n", r.what, r.elapsed.Round(time.Millisecond),
-			float64(c.Products)/r.elapsed.Seconds(), size, mib(r.maxRSS), growth)
+		rate := "—" // a baseline reads no product
+		if strings.HasPrefix(r.what, "vitrine") {
+			rate = fmt.Sprintf("%.0f", float64(c.Products)/r.elapsed.Seconds())
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.what, r.elapsed.Round(time.Millisecond), rate, size, mib(r.maxRSS), growth)
 	}
 	t := harness.NewTargets()
 	exportGrowth, importGrowth := exportRun.maxRSS-base.maxRSS, importRun.maxRSS-importBase.maxRSS

@@ -187,3 +187,29 @@ func TestCatalogBenchRuns(t *testing.T) {
 		})
 	}
 }
+
+// vitrine-bench archive exports and imports a company with real
+// processes, on each database, and reports each one's peak RSS over its
+// baseline; a tiny size: this checks that the benchmark works, not how
+// much memory the archive takes.
+func TestArchiveBenchRuns(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			args := []string{"archive", "--products", "200"}
+			if db == "postgres" {
+				dbtest.PostgresURL(t) // skips, or fails in CI, without a server
+				args = append(args, "--postgres", dbtest.PostgresAdminURL())
+			}
+			out, err := exec.Command(binary(t), args...).Output()
+			if err != nil {
+				t.Fatalf("%v", err)
+			}
+			for _, w := range []string{"## A company's archive, " + db, "| vitrine tenant export |", "| vitrine tenant import |",
+				"| vitrine product export --format jsonl |", "| tenant export's peak RSS ≤ baseline + 100 MiB (200 products) |", "over | ✓ |"} {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("no %q in the report:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
