@@ -288,3 +288,42 @@ func TestDemoImagesOnlyWithDemo(t *testing.T) {
 		t.Errorf("serve without --demo: GET %s: %d %.40q", image, code, body)
 	}
 }
+
+// export_tenant's archive is stored in the database: an archive made
+// through one `vitrine serve` downloads whole, by an HTTP GET of the url
+// its answer gives, from another serving the same database, with the
+// owner's token.
+func TestExportDownloadFromAnotherInstance(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db string) {
+		tenant, token := demoWorld(t, db)
+		first, firstURL := startServe(t, db)
+		defer first.Process.Kill()
+		second, secondURL := startServe(t, db)
+		defer second.Process.Kill()
+		cs := connect(t, context.Background(), firstURL, token)
+		defer cs.Close()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "export_tenant", Arguments: map[string]any{"tenant_id": tenant}})
+		if err != nil || res.IsError {
+			t.Fatalf("export_tenant: %v %+v", err, res)
+		}
+		var out struct {
+			Status string `json:"status"`
+			URL    string `json:"url"`
+			Bytes  int64  `json:"bytes"`
+		}
+		if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil || out.Status != "done" || !strings.HasPrefix(out.URL, firstURL+"/tenants/") {
+			t.Fatalf("export_tenant's answer: %+v %v", out, err)
+		}
+		req, _ := http.NewRequest("GET", secondURL+strings.TrimPrefix(out.URL, firstURL), nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		got, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer got.Body.Close()
+		body, err := io.ReadAll(got.Body)
+		if err != nil || got.StatusCode != 200 || got.Header.Get("Content-Type") != "application/zip" || int64(len(body)) != out.Bytes || string(body[:2]) != "PK" {
+			t.Errorf("GET from the other instance: %d %v, %d bytes of %d (%v)", got.StatusCode, got.Header, len(body), out.Bytes, err)
+		}
+	})
+}
