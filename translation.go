@@ -113,6 +113,10 @@ type TranslationStore interface {
 	// Translations returns the tenant's translations of those resources
 	// of one kind, in locale (every locale when ""), by resource id.
 	Translations(ctx context.Context, tenantID string, resource TranslationResource, ids []string, locale string) (map[string][]*Translation, error)
+	// TranslatedHandles returns the ids of the tenant's products (or
+	// categories) whose handle translated in locale is one of handles
+	// (lower case), by handle.
+	TranslatedHandles(ctx context.Context, tenantID string, resource TranslationResource, locale string, handles []string) (map[string]string, error)
 	// SaveTranslations writes translations of the tenant, of any
 	// resources, in one transaction: each replaces the one of its
 	// resource, locale and field; one whose Value is "" removes it. A

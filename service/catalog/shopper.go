@@ -346,12 +346,12 @@ func (sh *Shopper) Browse(ctx context.Context, limit int, cursor string) (*Produ
 // ProductByHandle returns the product of that handle (any case) if the
 // window shows it; nil otherwise.
 func (sh *Shopper) ProductByHandle(ctx context.Context, handle string) (*vitrine.Product, error) {
-	id, err := sh.tenantID()
+	_, err := sh.tenantID()
 	if err != nil {
 		return nil, err
 	}
 	h := strings.ToLower(handle)
-	found, err := sh.cat.store.ProductsByHandle(ctx, id, []string{h})
+	found, err := sh.productsByHandle(ctx, []string{h})
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +391,7 @@ func (sh *Shopper) Product(ctx context.Context, ident string) (p *vitrine.Produc
 		}
 		if vitrine.TypeOf(err) == vitrine.NotFoundError {
 			var found map[string]*vitrine.Product
-			found, err = st.ProductsByHandle(ctx, tenant, []string{strings.ToLower(ident)})
+			found, err = sh.productsByHandle(ctx, []string{strings.ToLower(ident)})
 			p = found[strings.ToLower(ident)]
 			if err == nil && p == nil {
 				err = vitrine.NotFound("Product")
@@ -468,7 +468,7 @@ func (sh *Shopper) Products(ctx context.Context, idents []string) (_ map[string]
 	if len(handles) == 0 {
 		return out, sh.pricedFound(ctx, out, names)
 	}
-	byHandle, err := sh.cat.store.ProductsByHandle(ctx, tenant, handles)
+	byHandle, err := sh.productsByHandle(ctx, handles)
 	if err != nil {
 		return nil, err
 	}

@@ -68,3 +68,47 @@ func (sh *Shopper) namesInShopperLocale(ctx context.Context, names []string, out
 	}
 	return nil
 }
+
+// productsByHandle returns the products of those handles (lower case), by
+// handle, as the window's locale names them: a handle translated in it
+// names its product first, then a product's own handle (the default
+// locale's, which names it in every locale). What the window may show of
+// them is the caller's to check.
+func (sh *Shopper) productsByHandle(ctx context.Context, handles []string) (map[string]*vitrine.Product, error) {
+	st := sh.cat.store
+	out := map[string]*vitrine.Product{}
+	rest := handles
+	if l := sh.Locale(); l != "" && l != sh.tenant.DefaultLanguage() {
+		ids, err := st.TranslatedHandles(ctx, sh.tenant.ID, vitrine.TranslateProduct, l, handles)
+		if err != nil {
+			return nil, err
+		}
+		rest = nil
+		for _, h := range handles {
+			id, ok := ids[h]
+			if !ok {
+				rest = append(rest, h)
+				continue
+			}
+			p, err := st.ProductByID(ctx, sh.tenant.ID, id)
+			if vitrine.TypeOf(err) == vitrine.NotFoundError {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[h] = p
+		}
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	found, err := st.ProductsByHandle(ctx, sh.tenant.ID, rest)
+	if err != nil {
+		return nil, err
+	}
+	for h, p := range found {
+		out[h] = p
+	}
+	return out, nil
+}

@@ -64,6 +64,32 @@ func (db *Store) Translations(ctx context.Context, tenantID string, resource vit
 	return out, nil
 }
 
+// TranslatedHandles returns the ids of the tenant's resources of one kind
+// whose handle in locale is one of handles, by handle: the unique index
+// translations_handle_key reads them.
+func (db *Store) TranslatedHandles(ctx context.Context, tenantID string, resource vitrine.TranslationResource, locale string, handles []string) (map[string]string, error) {
+	out := map[string]string{}
+	if !base.ValidIDs(tenantID) || len(handles) == 0 || locale == "" {
+		return out, nil
+	}
+	err := db.d.Read(ctx, base.Tenant(tenantID), func(c sqldb.Conn) error {
+		type pair struct{ handle, id string }
+		ps, err := sqldb.Collect(ctx, c, func(r sqldb.Row) (pair, error) {
+			var p pair
+			return p, r.Scan(&p.handle, &p.id)
+		}, `SELECT value, resource_id FROM translations WHERE tenant_id = $1 AND resource = $2 AND locale = $3 AND field = 'handle'
+			AND value `+db.textList(`$4`), tenantID, string(resource), locale, db.textArg(handles))
+		for _, p := range ps {
+			out[p.handle] = p.id
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read translated handles: %w", err)
+	}
+	return out, nil
+}
+
 // translationBatch bounds the rows of one INSERT.
 const translationBatch = 200
 
