@@ -4,16 +4,22 @@
 // with the page's own form with scripts off, a product page of many
 // variants, its JSON-LD as a crawler reads it, the page's CSP holding (no
 // violation, its style applied), and axe-core finding no serious or
-// critical accessibility violation. Screenshots go to
-// e2e/screenshots/pages/.
+// critical accessibility violation. Then the company sells abroad, as an
+// operator sets it up with the command line while the server runs: its
+// locales (pt-BR, en), two products translated into English (a JSON Lines
+// file, one with its own handle) and a market for the United States in
+// dollars selling only its clothes; the market's window, a product opened
+// from its card, and the company's own page read in English. Screenshots
+// go to e2e/screenshots/pages/.
+import { execFileSync } from 'node:child_process';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import { serveDemo } from './harness.mjs';
+import { bin, serveDemo } from './harness.mjs';
 
 const shots = fileURLToPath(new URL('./screenshots/pages/', import.meta.url));
 const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -144,4 +150,87 @@ test('axe-core: no serious or critical violation on the home and a product page'
     assert.deepEqual(await axeViolations(page), [], path);
     await page.close();
   }
+});
+
+// vitrine runs the operator's command line on the demo's database, beside
+// the running server (SQLite in WAL mode takes both).
+function vitrine(...args) {
+  return execFileSync(bin, [...args, '--db', w.db], { encoding: 'utf8' });
+}
+
+// sellAbroad sets the company up for the United States, once.
+let abroad;
+function sellAbroad() {
+  abroad ??= (() => {
+    vitrine('tenant', 'update', 'technova', '--locales', 'pt-BR,en');
+    const file = join(dirname(w.db), 'translations.jsonl');
+    writeFileSync(file, [
+      { handle: 'camiseta-technova-dev', translations: { en: { name: 'TechNova Dev T-shirt', handle: 'technova-dev-t-shirt',
+        description: 'A cotton T-shirt for developers.' } } },
+      { handle: 'moletom-technova-com-capuz', translations: { en: { name: 'TechNova Hoodie' } } },
+    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    assert.match(vitrine('translation', 'import', '--tenant', 'technova', '--format', 'jsonl', file), /0 failed/);
+    const clothes = vitrine('category', 'list', '--tenant', 'technova').split('\n').find((l) => /\svestuario\s/.test(l)).split(/\s+/)[0];
+    vitrine('market', 'save', '--tenant', 'technova', '--name', 'United States', '--countries', 'US', '--currency', 'USD',
+      '--locales', 'en', '--exchange-rate', '0.19', '--rounding', '0.99', '--category', clothes, 'us');
+  })();
+}
+
+test('a market\'s window: its assortment only, in English, in dollars', async () => {
+  sellAbroad();
+  const { page, csp } = await open(base + '/markets/us/');
+  await loaded(page);
+  assert.equal(await page.$eval('html', (e) => e.lang), 'en');
+  const cards = await page.$$eval('ul.cards h2', (hs) => hs.map((h) => h.textContent));
+  assert.ok(cards.includes('TechNova Dev T-shirt') && cards.includes('TechNova Hoodie'), cards.join(', '));
+  // Outside its assortment, as absent as a draft.
+  assert.ok(!cards.some((c) => /Mouse|Notebook|Monitor/.test(c)), cards.join(', '));
+  const prices = await page.$$eval('ul.cards .price', (ps) => ps.map((p) => p.textContent));
+  assert.ok(prices.length > 0 && prices.every((p) => p.startsWith('$') && p.includes('.99')), prices.join(', '));
+  assert.deepEqual(csp, []);
+  await shoot(page, 'market-home.png');
+  // A product outside the market is not found there.
+  const res = await page.goto(base + '/markets/us/products/mouse-logitech-mx-master-3s');
+  assert.equal(res.status(), 404);
+  await page.close();
+});
+
+test('a market\'s product page, opened from its card: translated, priced in dollars', async () => {
+  sellAbroad();
+  const home = await open(base + '/markets/us/');
+  await Promise.all([home.page.waitForNavigation(), home.page.click('ul.cards a[href*="t-shirt"]')]);
+  const url = home.page.url();
+  await home.page.close();
+  const { page, csp } = await open(url);
+  await loaded(page);
+  assert.equal(await page.$eval('h1', (e) => e.textContent), 'TechNova Dev T-shirt');
+  assert.match(await page.content(), /A cotton T-shirt for developers\./);
+  const ld = await page.$eval('script[type="application/ld+json"]', (s) => JSON.parse(s.textContent));
+  assert.equal(ld.name, 'TechNova Dev T-shirt');
+  for (const v of ld.hasVariant) {
+    assert.equal(v.offers.priceCurrency, 'USD');
+    assert.match(v.offers.price, /\.99$/);
+  }
+  assert.deepEqual(csp, []);
+  await shoot(page, 'market-product.png');
+  assert.deepEqual(await axeViolations((await open(url, { axe: true })).page), []);
+  await page.close();
+});
+
+test('the company\'s own product page in English (?locale=en), in reais', async () => {
+  sellAbroad();
+  const res = await fetch(base + '/products/camiseta-technova-dev?locale=en');
+  assert.equal(res.headers.get('content-language'), 'en');
+  const { page } = await open(base + '/products/camiseta-technova-dev?locale=en');
+  await loaded(page);
+  assert.equal(await page.$eval('html', (e) => e.lang), 'en');
+  assert.equal(await page.$eval('h1', (e) => e.textContent), 'TechNova Dev T-shirt');
+  const ld = await page.$eval('script[type="application/ld+json"]', (s) => JSON.parse(s.textContent));
+  assert.ok(ld.hasVariant.every((v) => v.offers.priceCurrency === 'BRL'));
+  await shoot(page, 'product-en.png');
+  // Untranslated, a product falls back to the default locale's text.
+  const { page: mouse } = await open(base + '/products/mouse-logitech-mx-master-3s?locale=en');
+  assert.equal(await mouse.$eval('h1', (e) => e.textContent), 'Mouse Logitech MX Master 3S');
+  await mouse.close();
+  await page.close();
 });
