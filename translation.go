@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/hex"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -233,4 +235,61 @@ func TranslationsOf(ts []*Translation) Translations {
 		out[t.Field] = t
 	}
 	return out
+}
+
+// Translated returns a copy of c with its name and handle in a locale (ts,
+// its translations there), each untranslated one its own.
+func (c *Category) Translated(ts Translations) *Category {
+	if len(ts) == 0 {
+		return c
+	}
+	out := *c
+	out.Name, out.Handle = ts.Text(FieldName, c.Name), ts.Text(FieldHandle, c.Handle)
+	return &out
+}
+
+// Translated returns a copy of a with its name in a locale (ts, its
+// translations there). An enum's Values stay the catalog's: they are what
+// products hold (Product.TranslatedLabels shows a product's in the locale).
+func (a *Attribute) Translated(ts Translations) *Attribute {
+	if len(ts) == 0 {
+		return a
+	}
+	out := *a
+	out.Name = ts.Text(FieldName, a.Name)
+	return &out
+}
+
+// TranslatedLabels returns p with the names of its categories and the
+// values of its enum attributes in a locale: cats are the translations
+// there of its categories, by id, attrs those of the company's attribute
+// definitions, by key. Each untranslated one stays the default locale's;
+// p itself when nothing is translated.
+func (p *Product) TranslatedLabels(cats, attrs map[string]Translations) *Product {
+	changes := false
+	for _, c := range p.Categories {
+		if cats[c.ID].Text(FieldName, c.Name) != c.Name {
+			changes = true
+		}
+	}
+	for k, v := range p.Attributes {
+		if s, ok := v.(string); ok && attrs[k].Text(EnumValueField(s), s) != s {
+			changes = true
+		}
+	}
+	if !changes {
+		return p
+	}
+	c := *p
+	c.Categories = slices.Clone(p.Categories)
+	for i, pc := range c.Categories {
+		c.Categories[i].Name = cats[pc.ID].Text(FieldName, pc.Name)
+	}
+	c.Attributes = maps.Clone(p.Attributes)
+	for k, v := range c.Attributes {
+		if s, ok := v.(string); ok {
+			c.Attributes[k] = attrs[k].Text(EnumValueField(s), s)
+		}
+	}
+	return &c
 }

@@ -161,7 +161,12 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 	if len(f.Categories) == 0 {
 		return out, nil
 	}
+	// A category is named in the window's locale, or as it is written.
 	all, err := win.reader.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	source, err := win.reader.SourceCategories(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -169,21 +174,27 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 	for _, cat := range all {
 		byID[cat.ID] = cat
 	}
-	path := func(cat *vitrine.Category) string {
-		parts := []string{cat.Name}
-		for p, n := byID[cat.ParentID], 0; p != nil && n < 20; p, n = byID[p.ParentID], n+1 {
-			parts = append([]string{p.Name}, parts...)
-		}
-		return strings.Join(parts, " > ")
-	}
 	out.categories = map[string]bool{}
 	var named []string
-	for _, want := range f.Categories {
-		w := vitrine.Fold(strings.TrimSpace(want))
-		for _, cat := range all {
-			if vitrine.Fold(cat.Name) == w || vitrine.Fold(path(cat)) == w || cat.ID == want {
-				if !slices.Contains(named, cat.ID) {
-					named = append(named, cat.ID)
+	for _, cats := range [][]*vitrine.Category{all, source} {
+		in := map[string]*vitrine.Category{}
+		for _, cat := range cats {
+			in[cat.ID] = cat
+		}
+		path := func(cat *vitrine.Category) string {
+			parts := []string{cat.Name}
+			for p, n := in[cat.ParentID], 0; p != nil && n < 20; p, n = in[p.ParentID], n+1 {
+				parts = append([]string{p.Name}, parts...)
+			}
+			return strings.Join(parts, " > ")
+		}
+		for _, want := range f.Categories {
+			w := vitrine.Fold(strings.TrimSpace(want))
+			for _, cat := range cats {
+				if vitrine.Fold(cat.Name) == w || vitrine.Fold(path(cat)) == w || cat.ID == want {
+					if !slices.Contains(named, cat.ID) {
+						named = append(named, cat.ID)
+					}
 				}
 			}
 		}

@@ -138,11 +138,21 @@ func (sh *Shopper) PublicAttributes(ctx context.Context) ([]*vitrine.Attribute, 
 			out = append(out, d)
 		}
 	}
-	return out, nil
+	return sh.attributesInShopperLocale(ctx, out)
 }
 
-// Categories returns the company's categories.
+// Categories returns the company's categories, in the shopper's locale.
 func (sh *Shopper) Categories(ctx context.Context) ([]*vitrine.Category, error) {
+	cats, err := sh.SourceCategories(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sh.categoriesInShopperLocale(ctx, cats)
+}
+
+// SourceCategories returns the company's categories as they are written,
+// in its default locale: a filter may name one so in any locale.
+func (sh *Shopper) SourceCategories(ctx context.Context) ([]*vitrine.Category, error) {
 	id, err := sh.tenantID()
 	if err != nil {
 		return nil, err
@@ -185,7 +195,7 @@ func (sh *Shopper) ShownCategories(ctx context.Context) ([]*vitrine.Category, er
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return sh.categoriesInShopperLocale(ctx, out)
 }
 
 // SearchText checks the text of a window's search as list_products checks

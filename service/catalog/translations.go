@@ -369,11 +369,53 @@ func (s *Catalog) inLocale(ctx context.Context, t *vitrine.Tenant, locale string
 	if err != nil {
 		return nil, err
 	}
+	cats, attrs, err := s.labelsInLocale(ctx, t.ID, locale, ps)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*vitrine.Product, len(ps))
 	for i, p := range ps {
-		out[i] = p.Translated(vitrine.TranslationsOf(all[p.ID]))
+		out[i] = p.Translated(vitrine.TranslationsOf(all[p.ID])).TranslatedLabels(cats, attrs)
 	}
 	return out, nil
+}
+
+// labelsInLocale reads the translations in locale of the products'
+// categories, by id, and of their attributes' definitions, by key: a
+// query for each kind the products have any of.
+func (s *Catalog) labelsInLocale(ctx context.Context, tenantID, locale string, ps []*vitrine.Product) (cats, attrs map[string]vitrine.Translations, err error) {
+	var catIDs, keys []string
+	for _, p := range ps {
+		for _, c := range p.Categories {
+			if !slices.Contains(catIDs, c.ID) {
+				catIDs = append(catIDs, c.ID)
+			}
+		}
+		for k, v := range p.Attributes {
+			if _, ok := v.(string); ok && !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	read := func(resource vitrine.TranslationResource, ids []string) (map[string]vitrine.Translations, error) {
+		if len(ids) == 0 {
+			return nil, nil
+		}
+		all, err := s.store.Translations(ctx, tenantID, resource, ids, locale)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]vitrine.Translations, len(all))
+		for id, ts := range all {
+			out[id] = vitrine.TranslationsOf(ts)
+		}
+		return out, nil
+	}
+	if cats, err = read(vitrine.TranslateCategory, catIDs); err != nil {
+		return nil, nil, err
+	}
+	attrs, err = read(vitrine.TranslateAttribute, keys)
+	return cats, attrs, err
 }
 
 // settleLocales checks a list's locale (any of the company's; its default

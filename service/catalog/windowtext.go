@@ -112,3 +112,57 @@ func (sh *Shopper) productsByHandle(ctx context.Context, handles []string) (map[
 	}
 	return out, nil
 }
+
+// translationsInShopperLocale reads the translations of resources of one
+// kind in the shopper's locale, by id; none in the company's default.
+func (sh *Shopper) translationsInShopperLocale(ctx context.Context, resource vitrine.TranslationResource, ids []string) (map[string]vitrine.Translations, error) {
+	l := sh.Locale()
+	if l == "" || len(ids) == 0 || l == sh.tenant.DefaultLanguage() {
+		return nil, nil
+	}
+	all, err := sh.cat.store.Translations(ctx, sh.tenant.ID, resource, ids, l)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]vitrine.Translations, len(all))
+	for id, ts := range all {
+		out[id] = vitrine.TranslationsOf(ts)
+	}
+	return out, nil
+}
+
+// categoriesInShopperLocale returns the categories with their names and
+// handles in the shopper's locale, each untranslated one its own.
+func (sh *Shopper) categoriesInShopperLocale(ctx context.Context, cats []*vitrine.Category) ([]*vitrine.Category, error) {
+	ids := make([]string, len(cats))
+	for i, c := range cats {
+		ids[i] = c.ID
+	}
+	ts, err := sh.translationsInShopperLocale(ctx, vitrine.TranslateCategory, ids)
+	if err != nil || ts == nil {
+		return cats, err
+	}
+	out := make([]*vitrine.Category, len(cats))
+	for i, c := range cats {
+		out[i] = c.Translated(ts[c.ID])
+	}
+	return out, nil
+}
+
+// attributesInShopperLocale returns the attribute definitions with their
+// names in the shopper's locale, each untranslated one its own.
+func (sh *Shopper) attributesInShopperLocale(ctx context.Context, defs []*vitrine.Attribute) ([]*vitrine.Attribute, error) {
+	keys := make([]string, len(defs))
+	for i, d := range defs {
+		keys[i] = d.Key
+	}
+	ts, err := sh.translationsInShopperLocale(ctx, vitrine.TranslateAttribute, keys)
+	if err != nil || ts == nil {
+		return defs, err
+	}
+	out := make([]*vitrine.Attribute, len(defs))
+	for i, d := range defs {
+		out[i] = d.Translated(ts[d.Key])
+	}
+	return out, nil
+}
