@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,8 @@ import (
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
 	"github.com/vitrine/vitrine/internal/feed"
+	"github.com/vitrine/vitrine/service"
+	catalogs "github.com/vitrine/vitrine/service/catalog"
 	"github.com/vitrine/vitrine/store"
 )
 
@@ -49,7 +52,9 @@ func fillCatalog(b *testing.B, db *store.DB, tenantID, author string, n int) {
 			p := &vitrine.Product{ID: vitrine.NewID(), TenantID: tenantID, Handle: fmt.Sprintf("camiseta-%07d", i),
 				Name: fmt.Sprintf("Camiseta Básica %07d", i), Description: desc, Vendor: fmt.Sprintf("Malharia %02d", i%50),
 				ProductType: "Camisetas", Status: vitrine.ProductActive, Currency: "BRL", Tags: []string{"algodão"},
-				Options: []vitrine.Option{{Name: "Tamanho", Values: []string{"P", "M", "G"}}},
+				// Apparel: Google takes it with a gender and an age group.
+				Attributes: map[string]any{"genero": "Unissex", "age_group": "Adulto"},
+				Options:    []vitrine.Option{{Name: "Tamanho", Values: []string{"P", "M", "G"}}},
 				Media: []vitrine.Media{{URL: fmt.Sprintf("https://cdn.example/%07d-front.jpg", i), Position: 1},
 					{URL: fmt.Sprintf("https://cdn.example/%07d-back.jpg", i), Position: 2}},
 				Version: 1, CreatedAt: now, CreatedBy: author, UpdatedAt: now, UpdatedBy: author}
@@ -273,4 +278,127 @@ type sizeCounter struct{ n *int64 }
 func (s *sizeCounter) Write(p []byte) (int, error) {
 	*s.n += int64(len(p))
 	return len(p), nil
+}
+
+// BenchmarkMarketFeed streams the Google feed of a market's window as
+// vitrine serve does (through the window's Shopper: the market's
+// assortment, each variant priced in its currency, explicit prices read
+// per page, the text in its locale), of a company of FEED_BENCH_PRODUCTS
+// products (default 100,000; 300,000 variants) in three locales (pt-BR,
+// es, en; every name translated into es and en), one in ten with explicit
+// prices in the market; and, in the same run, the company's own window's
+// Google feed through the same Shopper, its baseline. It reports each
+// rate (variants/s) and market/own, the market's cost against its
+// company's. Target (issue 47): the market's ≥ 20,000 variants/s.
+//
+//	go test ./internal/feed -run '^$' -bench MarketFeed -benchtime 1x -timeout 60m
+func BenchmarkMarketFeed(b *testing.B) {
+	n := benchProducts(b)
+	db := dbtest.Open(b, dbtest.SQLiteURL(b))
+	tn, owner := newCompany(b, db, "bench")
+	start := time.Now()
+	fillCatalog(b, db, tn.ID, owner, n)
+	tn.Locales = []string{"pt-BR", "es", "en"}
+	if err := db.UpdateTenant(ctx, change, tn); err != nil {
+		b.Fatal(err)
+	}
+	market := &vitrine.Market{TenantID: tn.ID, Handle: "us", Name: "United States", Countries: []string{"US"}, Currency: "USD",
+		Locales: []string{"en", "es"}, ExchangeRate: "0.2", Rounding: vitrine.Rounding99, UpdatedAt: vitrine.Now()}
+	if err := db.SaveMarket(ctx, change, market); err != nil {
+		b.Fatal(err)
+	}
+	f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive, Sort: vitrine.SortCreated})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for from, i := (*vitrine.ProductKey)(nil), 0; ; {
+		ps, err := db.ListProducts(ctx, tn.ID, f.Page(1000, from))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ts []*vitrine.Translation
+		var prices []vitrine.MarketPrice
+		for _, p := range ps {
+			for _, l := range []string{"es", "en"} {
+				ts = append(ts, &vitrine.Translation{Resource: vitrine.TranslateProduct, ResourceID: p.ID, Locale: l, Field: vitrine.FieldName,
+					Value: p.Name + " " + l, Digest: vitrine.SourceDigest(p.Name)})
+			}
+			if i%10 == 0 {
+				for _, v := range p.Variants {
+					prices = append(prices, vitrine.MarketPrice{VariantID: v.ID, Price: 999})
+				}
+			}
+			i++
+		}
+		if err := db.SaveTranslations(ctx, change, tn.ID, ts); err != nil {
+			b.Fatal(err)
+		}
+		for chunk := range slices.Chunk(prices, vitrine.MaxMarketPriceBatch) {
+			if err := db.SetMarketPrices(ctx, change, tn.ID, market.ID, chunk, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if len(ps) < 1000 {
+			break
+		}
+		from = &vitrine.ProductKey{ID: ps[len(ps)-1].ID}
+	}
+	s := vitrine.NewShop(tn.ID)
+	s.Open, s.ProductURL, s.Country, s.UpdatedAt = true, "https://shop.example/products/{handle}", "BR", vitrine.Now()
+	if err := db.SaveShop(ctx, change, s); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d products in 3 locales, a market, written in %s", n, time.Since(start).Round(time.Second))
+
+	own, err := catalogs.New(service.New(db, nil)).OpenWindowBySlug(ctx, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	us, err := own.Market(ctx, "us")
+	if err != nil {
+		b.Fatal(err)
+	}
+	serve := func(sh *catalogs.Shopper) *httptest.Server {
+		defs, err := sh.PublicAttributes(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cats, err := sh.Categories(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		win := feed.NewWindow(sh.Shop(), defs, cats)
+		win.Tenant, win.BaseURL, win.Origin = sh.Tenant(), "https://vitrine.example/shops/bench", "https://vitrine.example"
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			feed.Serve(w, r, *win, sh, feed.Google, "stamp-1", time.Time{})
+		}))
+	}
+	rate := func(srv *httptest.Server) float64 {
+		t0 := time.Now()
+		res, err := http.Get(srv.URL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer res.Body.Close()
+		cr := &countingReader{r: res.Body, mark: itemTag, counts: true}
+		if _, err := io.Copy(io.Discard, cr); err != nil {
+			b.Fatal(err)
+		}
+		if cr.items != int64(3*n) {
+			b.Fatalf("%d items streamed; want %d (%d %s)", cr.items, 3*n, res.StatusCode, res.Header)
+		}
+		return float64(cr.items) / time.Since(t0).Seconds()
+	}
+	ownSrv, usSrv := serve(own), serve(us.InLocale("en"))
+	defer ownSrv.Close()
+	defer usSrv.Close()
+	var ownRate, usRate float64
+	for b.Loop() {
+		ownRate += rate(ownSrv)
+		usRate += rate(usSrv)
+	}
+	runs := float64(b.N)
+	b.ReportMetric(usRate/runs, "market-variants/s")
+	b.ReportMetric(ownRate/runs, "own-variants/s")
+	b.ReportMetric(usRate/ownRate, "market/own")
 }
