@@ -164,10 +164,7 @@ func (c *ArchiveCmd) database(ctx context.Context) (string, func(), error) {
 
 // runVitrine runs the vitrine binary with args, as a process of its own,
 // and reads its time, CPU and peak RSS; file, if set, is the file whose
-// size it reports. The peak RSS is the process's VmHWM, read every 5 ms
-// while it runs: the rusage's maxrss of a child counts the memory of
-// the parent it was forked from (the kernel keeps the larger of the two
-// at exec), here the benchmark's own.
+// size it reports. The peak RSS is harness.WaitPeakRSS's.
 func runVitrine(ctx context.Context, what, file, server string, args ...string) (*processRun, error) {
 	cmd := exec.CommandContext(ctx, server, args...)
 	var stdout, stderr strings.Builder
@@ -176,27 +173,8 @@ func runVitrine(ctx context.Context, what, file, server string, args ...string) 
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	peak := make(chan int64)
-	stop := make(chan struct{})
-	go func() {
-		var max int64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			if n := harness.PeakRSS(cmd.Process.Pid); n > max {
-				max = n
-			}
-			select {
-			case <-stop:
-				peak <- max
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	err := cmd.Wait()
-	close(stop)
-	r := &processRun{what: what, elapsed: time.Since(start), out: stdout.String(), maxRSS: <-peak}
+	peak, err := harness.WaitPeakRSS(cmd)
+	r := &processRun{what: what, elapsed: time.Since(start), out: stdout.String(), maxRSS: peak}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %s", what, err, harness.Truncate(strings.TrimSpace(stderr.String()), 300))
 	}

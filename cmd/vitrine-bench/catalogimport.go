@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/vitrine/vitrine"
@@ -136,13 +135,12 @@ func (c *CatalogCmd) timeImport(ctx context.Context, server, dialect, format, fi
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err = cmd.Run()
+	if err = cmd.Start(); err == nil {
+		r.maxRSS, err = harness.WaitPeakRSS(cmd)
+	}
 	r.elapsed = time.Since(start)
 	if ps := cmd.ProcessState; ps != nil {
 		r.cpu = ps.UserTime() + ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSS = ru.Maxrss * 1024
-		}
 	}
 	m := importSummary.FindStringSubmatch(stdout.String())
 	if m != nil {

@@ -265,3 +265,32 @@ func (w *LogWatch) Wait(text string, d time.Duration) bool {
 		return false
 	}
 }
+
+// WaitPeakRSS waits for a started process, reading its peak resident
+// memory (VmHWM) every 5 ms as it runs, and returns the last read with
+// Wait's error. Not the rusage's maxrss of the child: the kernel carries
+// the larger of the parent's and the child's high-water mark across exec,
+// so that a child of a benchmark holding 50 MiB reports 50 MiB at least.
+func WaitPeakRSS(cmd *exec.Cmd) (int64, error) {
+	peak := make(chan int64)
+	stop := make(chan struct{})
+	go func() {
+		var max int64
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if n := PeakRSS(cmd.Process.Pid); n > max {
+				max = n
+			}
+			select {
+			case <-stop:
+				peak <- max
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(stop)
+	return <-peak, err
+}
