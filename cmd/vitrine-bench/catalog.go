@@ -111,6 +111,19 @@ type served struct {
 // index (store/internal/catalog).
 const indexBuilt = "facet index: built"
 
+// serverError is in each line the server logs at level ERROR: an
+// internal error, whose cause the agent is not told.
+const serverError = `"level":"ERROR"`
+
+// failed is err, a call's, with the first error the server logged, which
+// says why.
+func (s *served) failed(err error) error {
+	if line := s.log.Line(serverError); line != "" {
+		return fmt.Errorf("%w; the server logged: %s", err, harness.Truncate(line, 2000))
+	}
+	return err
+}
+
 func (s *served) close() {
 	for _, cs := range s.sessions {
 		cs.Close()
@@ -129,7 +142,7 @@ func (c *CatalogCmd) serve(ctx context.Context, server, url, token string) (*ser
 		s.PprofAddr = addr
 		args = append(args, "--pprof-addr", s.PprofAddr)
 	}
-	s.log = harness.NewLogWatch(indexBuilt)
+	s.log = harness.NewLogWatch(indexBuilt, serverError)
 	base, proc, err := harness.StartProcessLogging(ctx, server, url, "GOGC="+c.GOGC, s.log, args...)
 	if err != nil {
 		return nil, err
@@ -309,7 +322,7 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 	r.matching, r.bytes = map[string]int64{}, map[string]int{}
 	for _, sc := range scenarios {
 		if r.bytes[sc.name], r.matching[sc.name], err = probe(ctx, s.sessions[0], sc.tool, sc.args); err != nil {
-			return fmt.Errorf("%s: %w", sc.name, err)
+			return fmt.Errorf("%s: %w", sc.name, s.failed(err))
 		}
 	}
 	// The faceted lists are measured on the company's facet index, which
@@ -411,7 +424,7 @@ func (c *CatalogCmd) memory(e *env, server string, r *catalogReport) error {
 	// by the database meanwhile); the mix is measured once it is built, as
 	// the reads are, and the peak RSS read through the build, then after.
 	if _, _, err := probe(ctx, s.sessions[0], "list_products", options); err != nil {
-		return err
+		return s.failed(err)
 	}
 	fmt.Fprintf(e.stderr, "bench: waiting for the facet index\n")
 	if !s.log.Wait(indexBuilt, 5*time.Minute) {
