@@ -121,6 +121,18 @@ func TestExportDownload(t *testing.T) {
 			t.Error("the archive holds something of another company")
 		}
 
+		// HEAD: the same headers, no body.
+		req, _ := http.NewRequest("HEAD", out.URL, nil)
+		req.Header.Set("Authorization", "Bearer "+w.tokens[owner])
+		head, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head.Body.Close()
+		if head.StatusCode != 200 || head.ContentLength != out.Bytes || head.Header.Get("Repr-Digest") != res.Header.Get("Repr-Digest") {
+			t.Errorf("HEAD by the owner: %d %v", head.StatusCode, head.Header)
+		}
+
 		// Mercado Verde's own archive, to ask for under technova.
 		verdeOut := exportTenant(t, hs, w.tokens[verde], verdeID)
 		refused := map[string]struct {
@@ -159,7 +171,7 @@ func TestExportDownload(t *testing.T) {
 			t.Fatal(err)
 		}
 		events := dbtest.Query(t, url, `SELECT outcome FROM audit_events WHERE tool = 'GET export' AND target_id = $1 ORDER BY at, id`, out.ExportID)
-		if len(events) != 6 || events[0][0] != "ok" || events[5][0] != "NotFoundError" {
+		if len(events) != 7 || events[0][0] != "ok" || events[1][0] != "ok" || events[6][0] != "NotFoundError" {
 			t.Errorf("audit of the downloads: %v", events)
 		}
 	})

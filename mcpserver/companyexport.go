@@ -149,9 +149,15 @@ func (s *Server) ServeExport(w http.ResponseWriter, r *http.Request) {
 				writeExportHeaders(w.Header(), e)
 				w.WriteHeader(http.StatusOK)
 			}
+			if r.Method == http.MethodHead {
+				return errHeadOnly // the headers alone: no chunk read past the first
+			}
 			_, err := w.Write(b)
 			return err
 		})
+		if errors.Is(err, errHeadOnly) {
+			err = nil
+		}
 		return nil, ab, err
 	})
 	switch {
@@ -168,6 +174,10 @@ func (s *Server) ServeExport(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	}
 }
+
+// errHeadOnly ends the read of an archive whose headers alone were asked
+// for (HEAD).
+var errHeadOnly = errors.New("head only")
 
 // writeExportHeaders are a finished archive's: its type, size and
 // checksum (RFC 9530's Repr-Digest), a file name, and no cache.
