@@ -151,7 +151,15 @@ func (db *Store) indexFacets(ctx context.Context, c sqldb.Conn, pq productQuery)
 	}
 	q := facetindex.Query{Filter: facetindex.TermsOf(pq.f), Categories: pq.categories, Facets: pq.f.Query().Facets}
 	page := facetindex.Page{Sort: pq.f.Query().Sort, After: pq.f.After(), Limit: pq.f.Limit(), Skip: pq.skuOf, Levels: pq.levels[:]}
-	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, pageAmong(ix.Len(), pq.f.Limit(), len(pq.f.Query().Options) > 0 || len(pq.f.Words()) > 0))
+	fq := pq.f.Query()
+	among := pageAmong(ix.Len(), pq.f.Limit(), len(fq.Options) > 0 || len(pq.f.Words()) > 0)
+	if fq.Untranslated != "" {
+		// SQL's filter reads the ids of every product translated in the
+		// locale (NOT IN), a page: more than the index's 30 ns a
+		// candidate, whatever their number.
+		among = ix.Len()
+	}
+	facets, ids, ranks, ok := ix.FacetsPageAt(seq, q, page, among)
 	if !ok {
 		return nil, nil, nil, nil
 	}
