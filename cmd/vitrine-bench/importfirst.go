@@ -148,8 +148,13 @@ func (c *ImportCmd) run(ctx context.Context, server, dialect, file string) (*fir
 	if want := fmt.Sprintf("%d created, 0 updated, 0 unchanged, 0 failed.", c.Products); !strings.Contains(stdout.String(), want) {
 		return nil, fmt.Errorf("the import said %q, want %q", harness.Truncate(stdout.String(), 200), want)
 	}
+	// The scans are read before the batches, whose query reads products
+	// whole.
 	var batches []importBatch
 	if admin != "" {
+		if r.seqRead, err = seqScanned(ctx, admin, loginOf(url)); err != nil {
+			return nil, err
+		}
 		batches, err = pgBatches(ctx, admin, firstSlug)
 	} else {
 		batches, err = sqliteBatches(ctx, url, firstSlug)
@@ -158,11 +163,6 @@ func (c *ImportCmd) run(ctx context.Context, server, dialect, file string) (*fir
 		return nil, fmt.Errorf("read the import's batches: %w", err)
 	}
 	r.first, r.last = tenthRates(batches, start.Add(r.elapsed), c.Products/10, 3)
-	if admin != "" {
-		if r.seqRead, err = seqScanned(ctx, admin, loginOf(url)); err != nil {
-			return nil, err
-		}
-	}
 	return r, nil
 }
 
