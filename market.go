@@ -259,6 +259,52 @@ func (cv *Converter) Convert(minor int64, fromScale int) (int64, bool) {
 	return q.Int64(), true
 }
 
+// CatalogBounds returns the bounds of the catalog's prices, in minor
+// units of a currency of fromScale decimals, whose conversions fall within
+// min and max (minor units of the market's currency; nil for none): the
+// conversion never decreases as the price grows, so the prices that
+// convert into [min, max] are those in [lo, hi]. lo is nil when min is;
+// hi nil when max is. A price whose conversion fails counts as above any
+// bound.
+func (cv *Converter) CatalogBounds(min, max *int64, fromScale int) (lo, hi *int64) {
+	// above reports whether p converts to more than bound (or fails).
+	above := func(p, bound int64) bool {
+		c, ok := cv.Convert(p, fromScale)
+		return !ok || c > bound
+	}
+	const top = int64(1) << 62
+	if min != nil {
+		// The least p whose conversion reaches min: the first p not
+		// below it, in [0, top].
+		l, h := int64(0), top
+		for l < h {
+			m := l + (h-l)/2
+			if c, ok := cv.Convert(m, fromScale); !ok || c >= *min {
+				h = m
+			} else {
+				l = m + 1
+			}
+		}
+		lo = &l
+	}
+	if max != nil {
+		// The greatest p whose conversion stays within max: one below
+		// the first p above it.
+		l, h := int64(0), top
+		for l < h {
+			m := l + (h-l)/2
+			if above(m, *max) {
+				h = m
+			} else {
+				l = m + 1
+			}
+		}
+		x := l - 1
+		hi = &x
+	}
+	return lo, hi
+}
+
 func pow10(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
@@ -281,6 +327,9 @@ type MarketStore interface {
 	// MarketPrices returns the market's explicit prices of those variants
 	// that have one, by variant id.
 	MarketPrices(ctx context.Context, tenantID, marketID string, variantIDs []string) (map[string]MarketPrice, error)
+	// MarketHasPrices reports whether the market has an explicit price of
+	// any variant.
+	MarketHasPrices(ctx context.Context, tenantID, marketID string) (bool, error)
 	// SetMarketPrices writes the market's explicit prices of set and
 	// removes those of remove, in one write that moves the market's
 	// version.

@@ -145,3 +145,33 @@ func TestMarketValidation(t *testing.T) {
 		t.Errorf("rounding 0.95: %v", err)
 	}
 }
+
+// A range of a market's prices is a range of the catalog's: the prices
+// whose conversions fall within [min, max] are exactly those within the
+// bounds CatalogBounds gives, under every rule, whatever the scales.
+func TestConverterCatalogBounds(t *testing.T) {
+	for _, rule := range vitrine.Roundings {
+		for _, c := range []struct {
+			rate        vitrine.Decimal
+			scale, from int
+		}{{"0.18", 2, 2}, {"5.3", 2, 2}, {"0.0071", 0, 2}, {"1", 3, 2}} {
+			cv, err := vitrine.NewConverter(c.rate, rule, c.scale)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range [][2]int64{{0, 0}, {1, 99}, {99, 1899}, {1800, 1899}, {1900, 1900}, {5, 100000}} {
+				lo, hi := cv.CatalogBounds(&b[0], &b[1], c.from)
+				for p := int64(0); p <= 30000; p++ {
+					conv, _ := cv.Convert(p, c.from)
+					in := conv >= b[0] && conv <= b[1]
+					if got := p >= *lo && p <= *hi; got != in {
+						t.Fatalf("%s %s (scale %d): %d converts to %d; in [%d, %d]: %v, but the bounds [%d, %d] say %v", rule, c.rate, c.scale, p, conv, b[0], b[1], in, *lo, *hi, got)
+					}
+				}
+			}
+			if lo, hi := cv.CatalogBounds(nil, nil, c.from); lo != nil || hi != nil {
+				t.Errorf("no bounds: %v %v", lo, hi)
+			}
+		}
+	}
+}

@@ -108,3 +108,8 @@ func (v *MarketView) Price(p *Product, explicit map[string]MarketPrice) (*Produc
 	c.Summarize()
 	return &c, true
 }
+
+// CatalogBounds is Converter.CatalogBounds of the market's converter.
+func (v *MarketView) CatalogBounds(min, max *int64, fromScale int) (lo, hi *int64) {
+	return v.conv.CatalogBounds(min, max, fromScale)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,6 +207,84 @@ func TestShopMarketWindow(t *testing.T) {
 		}
 		if again := sw.do("GET", "", root+"/feeds/google.xml", "", map[string]string{"If-None-Match": etag}); again.status != 200 || again.header.Get("ETag") == etag {
 			t.Errorf("after the market's change: %d", again.status)
+		}
+	})
+}
+
+// A price filter in a market's window is in the market's currency and
+// exact: it keeps the products a variant of which the market sells within
+// the range (its catalog price converted and rounded), no other; in a
+// market with prices of its own it is not applied, and a warning says so.
+func TestShopMarketPriceFilter(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		sw := newShopWorld(t, url, nil)
+		sw.open("technova")
+		tn := sw.tenants["technova"]
+		call := func(tool string) vitrine.Change {
+			return vitrine.Change{UserID: vitrine.NewID(), Call: vitrine.Call{RequestID: vitrine.NewID(), Tool: tool, At: vitrine.Now()}}
+		}
+		us := &vitrine.Market{TenantID: tn, Handle: "us", Name: "United States", Countries: []string{"US"}, Currency: "USD", Locales: []string{"pt-BR"},
+			ExchangeRate: "0.2", Rounding: vitrine.Rounding99, UpdatedAt: vitrine.Now()}
+		if err := sw.db.SaveMarket(ctx, call("save_market"), us); err != nil {
+			t.Fatal(err)
+		}
+		agent := map[string]string{"UCP-Agent": `profile="` + sw.profile + `"`}
+		search := func(body string) map[string]any {
+			t.Helper()
+			res := sw.do("POST", "", "/shops/technova/markets/us/ucp/catalog/search", body, agent)
+			if res.status != 200 {
+				t.Fatalf("%d %s", res.status, res.body)
+			}
+			return res.json(t)
+		}
+		all := titles(productsOf(t, search(`{"filters":{"price":{"min":0}},"pagination":{"limit":100}}`)))
+		f, err := vitrine.NewProductFilter(vitrine.ProductQuery{Status: vitrine.ProductActive})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := sw.db.ListProducts(ctx, tn, f.Page(500, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cv, err := vitrine.NewConverter(us.ExchangeRate, us.Rounding, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range [][2]int64{{5000, 30000}, {0, 9999}, {25999, 25999}, {100000, 10000000}} {
+			var want []string
+			for _, p := range ps {
+				for _, v := range p.Variants {
+					if c, _ := cv.Convert(v.Price, 2); c >= r[0] && c <= r[1] && slices.Contains(all, p.Name) {
+						want = append(want, p.Name)
+						break
+					}
+				}
+			}
+			slices.Sort(want)
+			if r[0] == 5000 && (len(want) == 0 || len(want) == len(all)) {
+				t.Fatalf("a range that keeps %d of %d products tells nothing", len(want), len(all))
+			}
+			res := search(fmt.Sprintf(`{"filters":{"price":{"min":%d,"max":%d}},"pagination":{"limit":100}}`, r[0], r[1]))
+			got := titles(productsOf(t, res))
+			slices.Sort(got)
+			if !slices.Equal(got, want) || res["messages"] != nil {
+				t.Errorf("USD %d to %d: %v, want %v (%v)", r[0], r[1], got, want, res["messages"])
+			}
+		}
+		if len(all) < 5 {
+			t.Fatalf("the market shows %v", all)
+		}
+		// Prices of its own: the filter is not applied, and said so.
+		nb, err := sw.db.ProductBySKU(ctx, tn, "NB-DELL-5440")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sw.db.SetMarketPrices(ctx, call("set_market_prices"), tn, us.ID, []vitrine.MarketPrice{{VariantID: nb.Variants[0].ID, Price: 100}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		res := search(`{"filters":{"price":{"min":5000,"max":5001}},"pagination":{"limit":100}}`)
+		if got := titles(productsOf(t, res)); len(got) != len(all) || !strings.Contains(fmt.Sprint(res["messages"]), "filter_not_applied") {
+			t.Errorf("with prices of its own: %v %v", got, res["messages"])
 		}
 	})
 }

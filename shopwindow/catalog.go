@@ -121,7 +121,11 @@ type filter struct {
 	categoryIDs []string        // the categories named: a product in any of them, or under one
 	categories  map[string]bool // the ids of the categories named, and of those under them
 	min, max    *int64
-	notes       []message
+	// catalogMin and catalogMax are min and max as bounds of the
+	// catalog's prices, in the company's currency (a market's window
+	// converts them).
+	catalogMin, catalogMax *int64
+	notes                  []message
 	// query is a search's query, which may name a variant (featured.go).
 	query string
 }
@@ -146,13 +150,21 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 		if cur := win.reader.Currency(); rc != nil && rc.Currency != "" && !strings.EqualFold(rc.Currency, cur) {
 			out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
 				Content: fmt.Sprintf("Prices are in %s; the price filter in %s was not applied.", cur, strings.ToUpper(rc.Currency))})
-		} else if win.reader.MarketHandle() != "" {
-			// A market's prices are converted per variant: no store
-			// bound says which of them fall in a range.
-			out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
-				Content: "The price filter is not applied in a market's window."})
 		} else {
-			out.min, out.max = f.Price.Min, f.Price.Max
+			// In a market, the catalog's prices whose conversions fall
+			// within the range: exact, as the conversion never decreases
+			// with the price. Explicit prices are no conversion: a market
+			// that has them is not filtered by price.
+			lo, hi, exact, err := win.reader.CatalogPriceBounds(ctx, f.Price.Min, f.Price.Max)
+			if err != nil {
+				return nil, err
+			}
+			if exact {
+				out.min, out.max, out.catalogMin, out.catalogMax = f.Price.Min, f.Price.Max, lo, hi
+			} else {
+				out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
+					Content: "The price filter is not applied in a market with prices of its own."})
+			}
 		}
 	}
 	if len(f.Categories) > maxFilterValues {
@@ -255,17 +267,18 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 		q.Query = vitrine.QueryText(query)
 	}
 	if fl.min != nil || fl.max != nil {
-		// UCP's prices are minor units of the company's currency.
-		code, scale, err := vitrine.NormalizeCurrency("currency", win.reader.Currency())
+		// The store's bounds are the catalog's prices, in the company's
+		// currency's minor units.
+		code, scale, err := vitrine.NormalizeCurrency("currency", win.reader.Tenant().Currency)
 		if err != nil {
 			return nil, err
 		}
 		q.Currency = vitrine.CurrencyCode(code)
-		if fl.min != nil {
-			q.MinPrice = vitrine.Decimal(vitrine.FormatPrice(*fl.min, scale))
+		if fl.catalogMin != nil {
+			q.MinPrice = vitrine.Decimal(vitrine.FormatPrice(*fl.catalogMin, scale))
 		}
-		if fl.max != nil {
-			q.MaxPrice = vitrine.Decimal(vitrine.FormatPrice(*fl.max, scale))
+		if fl.catalogMax != nil {
+			q.MaxPrice = vitrine.Decimal(vitrine.FormatPrice(*fl.catalogMax, scale))
 		}
 	}
 	limit, cursor := defaultSearchLimit, ""

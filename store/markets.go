@@ -277,6 +277,23 @@ func (db *DB) MarketPrices(ctx context.Context, tenantID, marketID string, varia
 	return out, nil
 }
 
+// MarketHasPrices reports whether the market has an explicit price of any
+// variant.
+func (db *DB) MarketHasPrices(ctx context.Context, tenantID, marketID string) (bool, error) {
+	if !validIDs(tenantID, marketID) {
+		return false, nil
+	}
+	var n int
+	err := db.d.Read(ctx, tenant(tenantID), func(c sqldb.Conn) error {
+		return c.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM market_prices WHERE tenant_id = $1 AND market_id = $2 LIMIT 1) one`,
+			tenantID, marketID).Scan(&n)
+	})
+	if err != nil {
+		return false, fmt.Errorf("read market prices: %w", err)
+	}
+	return n > 0, nil
+}
+
 func scanMarketPrice(r sqldb.Row) (vitrine.MarketPrice, error) {
 	var (
 		p       vitrine.MarketPrice

@@ -336,3 +336,23 @@ func (sh *Shopper) priced(ctx context.Context, ps []*vitrine.Product, shown []*v
 func (m *windowMarket) price(p *vitrine.Product, explicit map[string]vitrine.MarketPrice) (*vitrine.Product, bool) {
 	return m.view.Price(p, explicit)
 }
+
+// CatalogPriceBounds returns the bounds, in minor units of the company's
+// currency, of the catalog's prices that the window sells within min and
+// max (minor units of the window's currency; nil for none), and exact:
+// on the company's own window, min and max; in a market, the prices whose
+// conversion falls within them. A market with explicit prices is not
+// exact (exact false): a variant's explicit price is no conversion of its
+// price, and no bound on the catalog's says which fall within.
+func (sh *Shopper) CatalogPriceBounds(ctx context.Context, min, max *int64) (lo, hi *int64, exact bool, err error) {
+	m := sh.in.market
+	if m == nil {
+		return min, max, true, nil
+	}
+	explicit, err := sh.cat.store.MarketHasPrices(ctx, sh.tenant.ID, m.ID)
+	if err != nil || explicit {
+		return nil, nil, false, err
+	}
+	lo, hi = m.view.CatalogBounds(min, max, vitrine.CurrencyScale(sh.tenant.Currency))
+	return lo, hi, true, nil
+}
