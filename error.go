@@ -94,6 +94,17 @@ func AsError(err error) *Error {
 	return nil
 }
 
+// SoleOwnerError refuses to erase a person who is the only active owner
+// of companies: a ConflictError (Unwrap) that names them, so that a page
+// can say so in its own words.
+type SoleOwnerError struct {
+	Slugs []string // the companies', sorted
+	Err   *Error
+}
+
+func (e *SoleOwnerError) Error() string { return e.Err.Error() }
+func (e *SoleOwnerError) Unwrap() error { return e.Err }
+
 // TypeOf returns the error type that err maps to: its own for a business
 // error, GenericError for anything else.
 func TypeOf(err error) ErrorType {

@@ -116,7 +116,8 @@ var messagesEN = map[string]string{
 	"delete_account_help":    "Your memberships, tokens, connected apps and sessions end, and your name and email are erased; what you did stays in the companies' audit logs under your user id alone. This cannot be undone.",
 	"delete_account_confirm": "Type your email to confirm",
 	"delete_account_differs": "The email typed is not your account's: nothing was deleted.",
-	"only_owner":             "You are the only owner of a company: make another member owner there, or delete the company, first. Nothing was deleted.",
+	"only_owner":             "You are the only owner of %s: make another member owner there, or delete the company, first. Nothing was deleted.",
+	"account_kept_title":     "Your account was not deleted",
 	"account_deleted_title":  "Your account was deleted",
 	"account_deleted_text":   "Your name and email are erased, and nothing of yours signs in any more.",
 }
@@ -196,7 +197,8 @@ var messagesPT = map[string]string{
 	"delete_account_help":    "Suas participações, tokens, aplicativos conectados e sessões terminam, e seu nome e e-mail são apagados; o que você fez fica nos registros de auditoria das empresas só com o seu id de usuário. Não há como desfazer.",
 	"delete_account_confirm": "Digite seu e-mail para confirmar",
 	"delete_account_differs": "O e-mail digitado não é o da sua conta: nada foi excluído.",
-	"only_owner":             "Você é o único proprietário de uma empresa: torne outro membro proprietário dela, ou exclua a empresa, antes. Nada foi excluído.",
+	"only_owner":             "Você é o único proprietário de %s: torne outro membro proprietário dela, ou exclua a empresa, antes. Nada foi excluído.",
+	"account_kept_title":     "Sua conta não foi excluída",
 	"account_deleted_title":  "Sua conta foi excluída",
 	"account_deleted_text":   "Seu nome e e-mail foram apagados, e nada seu entra mais.",
 }

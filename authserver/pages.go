@@ -298,8 +298,8 @@ func (s *Server) deleteAccount(p *pageCtx) error {
 		return s.message(p, http.StatusBadRequest, p.lang.t("error_title"), p.lang.t("delete_account_differs"))
 	}
 	err = s.accounts.DeleteAccount(p.r.Context(), p.user)
-	if vitrine.TypeOf(err) == vitrine.ConflictError {
-		return s.message(p, http.StatusConflict, p.lang.t("error_title"), p.lang.t("only_owner")+" ("+validationText(err)+")")
+	if sole := (*vitrine.SoleOwnerError)(nil); errors.As(err, &sole) {
+		return s.message(p, http.StatusConflict, p.lang.t("account_kept_title"), fmt.Sprintf(p.lang.t("only_owner"), strings.Join(sole.Slugs, ", ")))
 	}
 	if err != nil {
 		return err

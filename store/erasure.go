@@ -39,8 +39,8 @@ func (db *DB) EraseUser(ctx context.Context, userID string) error {
 			return err
 		}
 		if len(only) > 0 {
-			return vitrine.Conflict("email", "This person is the only owner of %s: make another member owner there (update_member), "+
-				"or delete the company (delete_tenant), first", strings.Join(only, ", "))
+			return &vitrine.SoleOwnerError{Slugs: only, Err: vitrine.Conflict("email", "This person is the only owner of %s: make another member owner there (update_member), "+
+				"or delete the company (delete_tenant), first", strings.Join(only, ", "))}
 		}
 		for _, q := range []string{
 			`DELETE FROM memberships WHERE user_id = $1`,
