@@ -15,12 +15,27 @@ import (
 // case folded and accents removed, so "Maçã" and "MACA" fold alike. It is
 // computed here, not in SQL, so that both databases see the same keys.
 func Fold(s string) string {
+	if isASCII(s) {
+		// No marks to remove, no composition to undo, and ASCII's case
+		// folding is its lower case: the same answer, at a fraction of the
+		// cost (a feed folds each product's type and attributes).
+		return strings.ToLower(s)
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), cases.Fold(), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil {
 		return strings.ToLower(s)
 	}
 	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Words splits s into the words that search matches: folded (see Fold),
