@@ -155,10 +155,11 @@ func (c *ArchiveCmd) Run(e *env) error {
 // database is a new database of the run's kind: on PostgreSQL, owned by a
 // login of its own (not a superuser, under forced row-level security).
 func (c *ArchiveCmd) database(ctx context.Context) (string, func(), error) {
-	if c.Postgres == "" {
-		return harness.NewDatabase(ctx, "")
+	dialect := "sqlite"
+	if c.Postgres != "" {
+		dialect = "postgres"
 	}
-	url, _, drop, err := harness.NewOwnedDatabase(ctx, c.Postgres)
+	url, _, drop, err := harness.NewDatabaseOf(ctx, dialect, c.Postgres)
 	return url, drop, err
 }
 

@@ -110,14 +110,7 @@ func (c *CatalogCmd) timeImport(ctx context.Context, server, dialect, format, fi
 	if st, err := os.Stat(file); err == nil {
 		r.bytes = st.Size()
 	}
-	var url, admin string
-	var drop func()
-	var err error
-	if dialect == "postgres" {
-		url, admin, drop, err = harness.NewOwnedDatabase(ctx, c.Postgres)
-	} else {
-		url, drop, err = harness.NewDatabase(ctx, "")
-	}
+	url, admin, drop, err := harness.NewDatabaseOf(ctx, dialect, c.Postgres)
 	if err != nil {
 		return nil, err
 	}

@@ -101,14 +101,7 @@ func writeFirstImport(path string, n int) error {
 
 // run imports file into a new company of a new database of the dialect.
 func (c *ImportCmd) run(ctx context.Context, server, dialect, file string) (*firstImport, error) {
-	var url, admin string
-	var drop func()
-	var err error
-	if dialect == "postgres" {
-		url, admin, drop, err = harness.NewOwnedDatabase(ctx, c.Postgres)
-	} else {
-		url, drop, err = harness.NewDatabase(ctx, "")
-	}
+	url, admin, drop, err := harness.NewDatabaseOf(ctx, dialect, c.Postgres)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,18 @@ func FindVitrine(ctx context.Context, path string) (string, string, error) {
 // which would measure the limits instead of the server.
 var ServeFlags = []string{"serve", "--ip-rate", "0", "--token-rate", "0", "--token-concurrency", "0", "--shop-ip-rate", "0", "--shop-profile-rate", "0"}
 
+// NewDatabaseOf returns a new, empty database of the dialect: on
+// PostgreSQL ("postgres", at the server of URL postgres) one owned by a
+// login of its own (NewOwnedDatabase: admin is its URL as postgres's
+// user), else a SQLite file (admin empty); and how to drop it.
+func NewDatabaseOf(ctx context.Context, dialect, postgres string) (url, admin string, drop func(), err error) {
+	if dialect == "postgres" {
+		return NewOwnedDatabase(ctx, postgres)
+	}
+	url, drop, err = NewDatabase(ctx, "")
+	return url, "", drop, err
+}
+
 // NewDatabase returns a new, empty database: a SQLite file in a folder of
 // its own, or, given the URL of a PostgreSQL server, a database made on
 // it; and how to drop it.
