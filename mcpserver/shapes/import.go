@@ -99,36 +99,10 @@ const (
 // failed ones that fit, and the kinds of notice that fit, each cut short;
 // what is left out is counted.
 func ImportAnswer(sum *catalog.ImportSummary, lines []int, notices []catalog.Notice, details bool, bodyOf func(error, string) ErrorBody) ImportOut {
-	out := ImportOut{Created: sum.Created, Updated: sum.Updated, Unchanged: sum.Unchanged, Failed: sum.Failed, Written: sum.Written,
-		Rows: []ImportRowOut{}}
-	clip := func(s string) string {
-		if details {
-			return s
-		}
-		return vitrine.Clip(s, importMessageMax)
-	}
-	used := 0
-	fits := func(v any, budget int) bool {
-		if details {
-			return true
-		}
-		n := wire.ResultSize(v) + 2
-		if used+n > budget {
-			return false
-		}
-		used += n
-		return true
-	}
-	for _, n := range notices {
-		no := ImportNoticeOut{Message: clip(n.Message), Count: n.Count, Lines: n.Lines}
-		if !fits(no, importNoticeBudget) {
-			out.NoticesOmitted = len(notices) - len(out.Notices)
-			break
-		}
-		out.Notices = append(out.Notices, no)
-	}
+	out := ImportOut{Created: sum.Created, Updated: sum.Updated, Unchanged: sum.Unchanged, Failed: sum.Failed, Written: sum.Written}
+	a := answerBudget{details: details}
+	out.Notices, out.NoticesOmitted = a.notices(notices)
 	rows := make([]ImportRowOut, len(sum.Results))
-	size := 0
 	for i, r := range sum.Results {
 		rows[i] = ImportRowOut{Index: r.Index, Handle: r.Handle, SKU: r.SKU, Status: r.Status}
 		if lines != nil {
@@ -137,30 +111,93 @@ func ImportAnswer(sum *catalog.ImportSummary, lines []int, notices []catalog.Not
 		if r.Product != nil {
 			rows[i].ID = r.Product.ID
 		}
-		if r.Err != nil {
-			body := bodyOf(r.Err, "")
-			body.Message = clip(body.Message)
-			rows[i].Error = &body
-		}
-		if !details && size <= importBudget {
-			size += wire.ResultSize(rows[i]) + 2
-		}
+		rows[i].Error = a.errorOf(r.Err, bodyOf)
 	}
-	if details || used+size <= importBudget {
-		out.Rows = rows
-		return out
+	out.Rows, out.RowsOmitted = boundedRows(&a, rows, func(r ImportRowOut) string { return r.Status }, catalog.RowFailed)
+	return out
+}
+
+// answerBudget bounds the answer of an import (import_products,
+// import_translations) unless details: its notices within
+// importNoticeBudget, the whole answer within importBudget, each message
+// cut to importMessageMax.
+type answerBudget struct {
+	details bool
+	used    int
+}
+
+func (a *answerBudget) clip(s string) string {
+	if a.details {
+		return s
 	}
+	return vitrine.Clip(s, importMessageMax)
+}
+
+// fits counts v against the answer if the answer stays within budget.
+func (a *answerBudget) fits(v any, budget int) bool {
+	if a.details {
+		return true
+	}
+	n := wire.ResultSize(v) + 2
+	if a.used+n > budget {
+		return false
+	}
+	a.used += n
+	return true
+}
+
+// notices are the kinds of notice that fit, and how many do not.
+func (a *answerBudget) notices(ns []catalog.Notice) ([]ImportNoticeOut, int) {
+	var out []ImportNoticeOut
+	for i, n := range ns {
+		no := ImportNoticeOut{Message: a.clip(n.Message), Count: n.Count, Lines: n.Lines}
+		if !a.fits(no, importNoticeBudget) {
+			return out, len(ns) - i
+		}
+		out = append(out, no)
+	}
+	return out, 0
+}
+
+// errorOf is a row's error as the answer shows it, its message cut short.
+func (a *answerBudget) errorOf(err error, bodyOf func(error, string) ErrorBody) *ErrorBody {
+	if err == nil {
+		return nil
+	}
+	body := bodyOf(err, "")
+	body.Message = a.clip(body.Message)
+	return &body
+}
+
+// boundedRows are every row when they all fit the answer, else the rows
+// of each status of keep in turn, as many of each as fit; and how many
+// are left out.
+func boundedRows[R any](a *answerBudget, rows []R, statusOf func(R) string, keep ...string) ([]R, int) {
+	if a.details {
+		return rows, 0
+	}
+	size := 0
 	for _, r := range rows {
-		if r.Status != catalog.RowFailed {
-			continue
-		}
-		if !fits(r, importBudget) {
+		if size += wire.ResultSize(r) + 2; a.used+size > importBudget {
 			break
 		}
-		out.Rows = append(out.Rows, r)
 	}
-	out.RowsOmitted = len(rows) - len(out.Rows)
-	return out
+	if a.used+size <= importBudget {
+		return rows, 0
+	}
+	kept := []R{}
+	for _, status := range keep {
+		for _, r := range rows {
+			if statusOf(r) != status {
+				continue
+			}
+			if !a.fits(r, importBudget) {
+				break
+			}
+			kept = append(kept, r)
+		}
+	}
+	return kept, len(rows) - len(kept)
 }
 
 // ErrorBody is the JSON of a tool error. Its first three keys, in this

@@ -1,8 +1,6 @@
 package shapes
 
 import (
-	"github.com/vitrine/vitrine"
-	"github.com/vitrine/vitrine/internal/wire"
 	"github.com/vitrine/vitrine/service/catalog"
 )
 
@@ -52,61 +50,15 @@ type ImportTranslationsOut struct {
 // is left out counted.
 func ImportTranslationsAnswer(res *catalog.TranslationImport, details bool, bodyOf func(error, string) ErrorBody) ImportTranslationsOut {
 	out := ImportTranslationsOut{Created: res.Created, Updated: res.Updated, Removed: res.Removed, Unchanged: res.Unchanged,
-		Skipped: res.Skipped, Failed: res.Failed, Rows: []TranslationRowOut{}}
-	clip := func(s string) string {
-		if details {
-			return s
-		}
-		return vitrine.Clip(s, importMessageMax)
-	}
-	used := 0
-	fits := func(v any, budget int) bool {
-		if details {
-			return true
-		}
-		n := wire.ResultSize(v) + 2
-		if used+n > budget {
-			return false
-		}
-		used += n
-		return true
-	}
-	for _, n := range res.Notices {
-		no := ImportNoticeOut{Message: clip(n.Message), Count: n.Count, Lines: n.Lines}
-		if !fits(no, importNoticeBudget) {
-			out.NoticesOmitted = len(res.Notices) - len(out.Notices)
-			break
-		}
-		out.Notices = append(out.Notices, no)
-	}
+		Skipped: res.Skipped, Failed: res.Failed}
+	a := answerBudget{details: details}
+	out.Notices, out.NoticesOmitted = a.notices(res.Notices)
 	rows := make([]TranslationRowOut, len(res.Results))
-	size := 0
 	for i, r := range res.Results {
-		rows[i] = TranslationRowOut{Line: r.Line, Ref: r.Ref, ID: r.ID, Field: r.Field, Locale: r.Locale, Status: r.Status, Note: r.Note}
-		if r.Err != nil {
-			body := bodyOf(r.Err, "")
-			body.Message = clip(body.Message)
-			rows[i].Error = &body
-		}
-		if !details && size <= importBudget {
-			size += wire.ResultSize(rows[i]) + 2
-		}
+		rows[i] = TranslationRowOut{Line: r.Line, Ref: r.Ref, ID: r.ID, Field: r.Field, Locale: r.Locale, Status: r.Status, Note: r.Note,
+			Error: a.errorOf(r.Err, bodyOf)}
 	}
-	if details || used+size <= importBudget {
-		out.Rows = rows
-		return out
-	}
-	for _, status := range []string{catalog.TranslationFailed, catalog.TranslationSkipped} {
-		for _, r := range rows {
-			if r.Status != status {
-				continue
-			}
-			if !fits(r, importBudget) {
-				break
-			}
-			out.Rows = append(out.Rows, r)
-		}
-	}
-	out.RowsOmitted = len(rows) - len(out.Rows)
+	out.Rows, out.RowsOmitted = boundedRows(&a, rows, func(r TranslationRowOut) string { return r.Status },
+		catalog.TranslationFailed, catalog.TranslationSkipped)
 	return out
 }
