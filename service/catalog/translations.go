@@ -138,16 +138,7 @@ func (s *Catalog) TranslateProduct(ctx context.Context, a *service.Access, id, l
 			w.add("options."+name+".values."+v, vitrine.OptionValueField(name, v), v, &text, check("options."+name+".values."+v, vitrine.MaxOptionLength))
 		}
 	}
-	if w.err != nil {
-		return nil, w.err
-	}
-	if len(w.ts) == 0 {
-		return nil, vitrine.Invalid("locale", "nothing to translate: give name, description, handle, product_type, seo or options")
-	}
-	if err := s.store.SaveTranslations(ctx, a.Change(), a.TenantID, w.ts); err != nil {
-		return nil, err
-	}
-	return s.resourceTranslations(ctx, t, vitrine.TranslateProduct, id, p.TranslatableFields(), "")
+	return s.writeTranslations(ctx, a, t, &w, p.TranslatableFields(), "name, description, handle, product_type, seo or options")
 }
 
 func optionNames(p *vitrine.Product) string {
@@ -211,16 +202,23 @@ func (s *Catalog) TranslateCategory(ctx context.Context, a *service.Access, id, 
 	w := translationWriter{resource: vitrine.TranslateCategory, id: id, locale: locale, at: s.now()}
 	w.add("name", vitrine.FieldName, c.Name, name, func(v string) (string, error) { return vitrine.ValidateName("name", v, 255) })
 	w.add("handle", vitrine.FieldHandle, c.Handle, handle, func(v string) (string, error) { return vitrine.ValidateHandle("handle", v) })
+	return s.writeTranslations(ctx, a, t, &w, c.TranslatableFields(), "name or handle")
+}
+
+// writeTranslations writes what w collected, and answers the resource's
+// translations as they are then; give names the arguments a call that
+// gives none should have given.
+func (s *Catalog) writeTranslations(ctx context.Context, a *service.Access, t *vitrine.Tenant, w *translationWriter, fields []vitrine.TranslatableField, give string) (*ResourceTranslations, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
 	if len(w.ts) == 0 {
-		return nil, vitrine.Invalid("locale", "nothing to translate: give name or handle")
+		return nil, vitrine.Invalid("locale", "nothing to translate: give %s", give)
 	}
 	if err := s.store.SaveTranslations(ctx, a.Change(), a.TenantID, w.ts); err != nil {
 		return nil, err
 	}
-	return s.resourceTranslations(ctx, t, vitrine.TranslateCategory, id, c.TranslatableFields(), "")
+	return s.resourceTranslations(ctx, t, w.resource, w.id, fields, "")
 }
 
 func (s *Catalog) category(ctx context.Context, tenantID, id string) (*vitrine.Category, error) {
