@@ -90,10 +90,10 @@ type ProductQuery struct {
 	// each field untranslated there its own, and the text query in that
 	// locale's language; in the filter's one form, canonical, and empty
 	// for the company's default.
-	Locale LocaleTag `json:"-"`
+	Locale LocaleTag `json:"locale,omitempty" jsonschema:"Read in this locale."`
 	// Untranslated keeps the products with a translatable field that has
 	// no translation in that locale, or an outdated one.
-	Untranslated LocaleTag `json:"-"`
+	Untranslated LocaleTag `json:"untranslated,omitempty" jsonschema:"A field missing or outdated in this locale."`
 	// Among, when set, keeps the products of a market's assortment: in
 	// one of its categories or under one, or holding one of its tags (in
 	// the filter's one form, their keys). Not an argument of any tool: the

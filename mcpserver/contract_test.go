@@ -131,7 +131,7 @@ func TestErrorContract(t *testing.T) {
 					{"limit out of range", "list_products", map[string]any{"tenant_id": technova, "limit": 1000},
 						`{"error":true,"type":"ValidationError","message":"limit must be at most 100; got 1000","field":"limit"}`},
 					{"unknown argument", "get_product", map[string]any{"tenant_id": technova, "product_id": "x"},
-						`{"error":true,"type":"ValidationError","message":"unknown argument \"product_id\"; the arguments are: tenant_id, id, sku, handle","field":"product_id"}`},
+						`{"error":true,"type":"ValidationError","message":"unknown argument \"product_id\"; the arguments are: tenant_id, id, sku, handle, locale","field":"product_id"}`},
 					{"bad currency", "create_product", map[string]any{"tenant_id": technova, "sku": "X-1", "name": "x", "price": "1", "currency": "REAL"},
 						`{"error":true,"type":"ValidationError","message":"currency must be an ISO 4217 currency code such as \"BRL\" or \"USD\", not \"REAL\"","field":"currency"}`},
 					{"id and sku", "get_product", map[string]any{"tenant_id": technova, "id": notebook, "sku": "NB-DELL-5440"},

@@ -16,6 +16,7 @@ func listingTools() []*Tool {
 			Title:       "List products",
 			Description: "A company's products, a page at a time, filtered, with facet counts if asked.",
 			Toolset:     "products", Op: service.OpListProducts, ReadOnly: true, Idempotent: true,
+			Localized: fieldNames{args: []string{"locale", "untranslated"}},
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.ListProductsIn) (shapes.ListProductsOut, error) {
 			page, err := cat.ListProducts(ctx, a, in.ProductQuery, int(in.PageSize), string(in.Cursor))
 			if err != nil {

@@ -15,6 +15,7 @@ func productTools(opts Options) []*Tool {
 			Title:       "Get a product",
 			Description: "Get a product whole (variants, media) by id, a variant's SKU or handle.",
 			Toolset:     "products", Op: service.OpGetProduct, ReadOnly: true, Idempotent: true, TargetArg: "id",
+			Localized: fieldNames{args: []string{"locale"}},
 		}, func(ctx context.Context, cat *catalog.Catalog, a *service.Access, in shapes.GetProductIn) (shapes.ProductOut, error) {
 			p, err := cat.FindProductIn(ctx, a, in.ID, string(in.SKU), string(in.Handle), string(in.Locale))
 			if err != nil {

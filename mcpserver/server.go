@@ -79,6 +79,9 @@ type Server struct {
 	// discovery holds request_toolset's definition by the toolsets a
 	// caller may ask for (discoveryDefinition).
 	discovery sync.Map
+	// unlocalized holds, by tool name, the definitions of the tools with
+	// Localized fields as a caller not granted translations sees them.
+	unlocalized sync.Map
 }
 
 // New builds the server and its tools.
@@ -225,7 +228,7 @@ func (s *Server) listFor(c *vitrine.Caller, tools []*mcp.Tool) []*mcp.Tool {
 		case t.Toolset == DiscoveryToolset && len(missing) > 0:
 			out = append(out, s.discoveryDefinition(d, missing))
 		case t.Toolset != DiscoveryToolset && granted(t, c):
-			out = append(out, d)
+			out = append(out, s.localizedDefinition(t, d, c))
 		}
 	}
 	return out

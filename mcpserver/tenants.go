@@ -53,6 +53,7 @@ func tenantTools() []*Tool {
 			Title:       "Get a company",
 			Description: "Get a company you belong to: name, slug, your role and permissions there.",
 			Toolset:     "tenants", Op: service.OpGetTenant, ReadOnly: true, Idempotent: true, TargetArg: "tenant_id",
+			Localized: fieldNames{results: []string{"locales"}},
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, _ shapes.GetTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.Tenant(ctx, a))
 		}),
@@ -69,6 +70,7 @@ func tenantTools() []*Tool {
 			Title:       "Update a company",
 			Description: "Change a company's name, slug or currency; a slug taken is a ConflictError. Returns the company.",
 			Toolset:     "tenants", Op: service.OpUpdateTenant, Idempotent: true, TargetArg: "tenant_id", ResultAs: "get_tenant",
+			Localized: fieldNames{args: []string{"locales"}},
 		}, func(ctx context.Context, svc *service.Service, a *service.Access, in shapes.UpdateTenantIn) (shapes.TenantOut, error) {
 			return shapes.TenantOf(svc.UpdateTenant(ctx, a, (*string)(in.Name), (*string)(in.Slug), (*string)(in.Currency), shapes.LocaleStrings(in.Locales)))
 		}),

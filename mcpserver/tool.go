@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -40,6 +41,13 @@ type Tool struct {
 	// listed as an object "as get_product", not whole again, to spare the
 	// agent's context.
 	ResultAs string
+	// Localized names the tool's arguments and result fields that concern
+	// a company's other locales (translations): tools/list shows them only
+	// to a caller granted the translations toolset, so that the default
+	// grant's listing keeps within its budget (docs/decisions.md, "The
+	// context budget of every toolset"). The tool takes and answers them
+	// for any caller.
+	Localized fieldNames
 
 	// schemas derives the input and output schemas from the tool's Go
 	// types, once, when first needed: by its first call, whose arguments
@@ -51,6 +59,19 @@ type Tool struct {
 }
 
 type toolSchemas struct{ in, out *jsonschema.Schema }
+
+// fieldNames name a tool's arguments and its result's fields.
+type fieldNames struct{ args, results []string }
+
+// IsLocalized reports whether tools/list shows the tool's argument name
+// (or, with result, its result's field) only to a caller granted the
+// translations toolset.
+func (t *Tool) IsLocalized(name string, result bool) bool {
+	if result {
+		return slices.Contains(t.Localized.results, name)
+	}
+	return slices.Contains(t.Localized.args, name)
+}
 
 // InputSchema is the schema of the tool's arguments.
 func (t *Tool) InputSchema() *jsonschema.Schema { return t.schemas().in }

@@ -213,3 +213,45 @@ func (s *Server) discoveryDefinition(base *mcp.Tool, missing []string) *mcp.Tool
 	s.discovery.Store(key, &d)
 	return &d
 }
+
+// localizedDefinition is the definition of t (listed as base) that the
+// caller sees: without its Localized fields unless the caller's token
+// grants the translations toolset.
+func (s *Server) localizedDefinition(t *Tool, base *mcp.Tool, c *vitrine.Caller) *mcp.Tool {
+	if len(t.Localized.args)+len(t.Localized.results) == 0 || c == nil || c.Token.Grants("translations") {
+		return base
+	}
+	if d, ok := s.unlocalized.Load(t.Name); ok {
+		return d.(*mcp.Tool)
+	}
+	d := *base
+	d.InputSchema = withoutProperties(base.InputSchema, t.Localized.args)
+	if base.OutputSchema != nil {
+		d.OutputSchema = withoutProperties(base.OutputSchema, t.Localized.results)
+	}
+	s.unlocalized.Store(t.Name, &d)
+	return &d
+}
+
+// withoutProperties is a listed schema (JSON, as wireSchemas gives it)
+// without the named properties at its top.
+func withoutProperties(schema any, names []string) any {
+	raw, ok := schema.(json.RawMessage)
+	if !ok || len(names) == 0 {
+		return schema
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic(fmt.Sprintf("a listed schema: %v", err)) // wireSchemas wrote it
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for _, n := range names {
+			delete(props, n)
+		}
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return json.RawMessage(data)
+}

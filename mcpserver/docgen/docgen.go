@@ -85,6 +85,9 @@ func code(names []string) string {
 
 // ToolsDoc renders docs/tools.md: every tool with its parameters, its
 // result, its permission and its annotations, from the code.
+// localizedNote says of a Localized field who sees it listed.
+const localizedNote = "Listed only to a token granted translations, so that the default grant's list keeps within 16 KiB; it works for every caller."
+
 func ToolsDoc(tools []*mcpserver.Tool) string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
@@ -115,12 +118,21 @@ func ToolsDoc(tools []*mcpserver.Tool) string {
 			if slices.Contains(t.InputSchema().Required, name) {
 				opt = ""
 			}
-			fmt.Fprintf(&b, "| `%s%s` | %s | %s |\n", name, opt, typeOf(p), cell(p.Description))
+			desc := p.Description
+			if t.IsLocalized(name, false) {
+				desc = strings.TrimSpace(desc + " " + localizedNote)
+			}
+			fmt.Fprintf(&b, "| `%s%s` | %s | %s |\n", name, opt, typeOf(p), cell(desc))
 		}
 		if len(t.InputSchema().PropertyOrder) == 0 {
 			b.WriteString("| — | | no parameters |\n")
 		}
 		fmt.Fprintf(&b, "\n**Result:** %s.\n", fields(t.OutputSchema()))
+		for _, name := range t.OutputSchema().PropertyOrder {
+			if t.IsLocalized(name, true) {
+				fmt.Fprintf(&b, "\n`%s`: %s\n", name, localizedNote)
+			}
+		}
 	}
 	return b.String()
 }

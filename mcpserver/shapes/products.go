@@ -185,7 +185,7 @@ type GetProductIn struct {
 	ID     string            `json:"id,omitempty" jsonschema:"Give id, sku or handle."`
 	SKU    sku               `json:"sku,omitempty" jsonschema:"Any variant's, any case."`
 	Handle handle            `json:"handle,omitempty"`
-	Locale vitrine.LocaleTag `json:"-"`
+	Locale vitrine.LocaleTag `json:"locale,omitempty" jsonschema:"Read in this locale."`
 }
 
 type mediaIn struct {

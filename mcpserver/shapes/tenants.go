@@ -11,7 +11,7 @@ import (
 // locales when it has more than one.
 type TenantOut struct {
 	TenantRow
-	Locales []string `json:"-"`
+	Locales []string `json:"locales,omitempty" jsonschema:"When more than one; the first the default."`
 }
 
 // TenantRow is a company in a list (list_tenants, whoami): its locales
@@ -109,7 +109,7 @@ type UpdateTenantIn struct {
 	Name     *shortText            `json:"name,omitempty"`
 	Slug     *slug                 `json:"slug,omitempty"`
 	Currency *vitrine.CurrencyCode `json:"currency,omitempty" jsonschema:"Products keep theirs."`
-	Locales  []vitrine.LocaleTag   `json:"-"`
+	Locales  []vitrine.LocaleTag   `json:"locales,omitempty" jsonschema:"BCP 47, the first the default."`
 }
 
 func TenantOf(t *service.TenantAccess, err error) (TenantOut, error) {
