@@ -265,7 +265,11 @@ func (p *Product) OnSale() bool {
 }
 
 // Clone returns a deep copy of p, for a change that may fail.
-func (p *Product) Clone() *Product {
+func (p *Product) Clone() *Product { return p.clone(true) }
+
+// clone is Clone, the variants' options maps shared with p's unless
+// options: for a caller that writes new ones.
+func (p *Product) clone(options bool) *Product {
 	c := *p
 	c.Tags = slices.Clone(p.Tags)
 	c.Options = make([]Option, len(p.Options))
@@ -274,7 +278,7 @@ func (p *Product) Clone() *Product {
 	}
 	c.Variants = make([]*Variant, len(p.Variants))
 	for i, v := range p.Variants {
-		c.Variants[i] = v.clone()
+		c.Variants[i] = v.clone(options)
 	}
 	c.Media = slices.Clone(p.Media)
 	c.Categories = slices.Clone(p.Categories)

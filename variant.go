@@ -342,11 +342,13 @@ func (p *Product) SetOneVariant(variantID, sku string, price, stock int64) {
 }
 
 // clone returns a deep copy of v.
-func (v *Variant) clone() *Variant {
+func (v *Variant) clone(options bool) *Variant {
 	c := *v
-	c.Options = maps.Clone(v.Options)
-	if c.Options == nil {
-		c.Options = map[string]string{}
+	if options {
+		c.Options = maps.Clone(v.Options)
+		if c.Options == nil {
+			c.Options = map[string]string{}
+		}
 	}
 	if v.CompareAtPrice != nil {
 		x := *v.CompareAtPrice

@@ -256,10 +256,14 @@ func write(w io.Writer, win Window, pages *pager, first []*vitrine.Product, kind
 	default:
 		return fmt.Errorf("feed: unknown kind %d", int(kind))
 	}
+	return writeWith(fw, &win, pages, first, channelRules[kind.Channel()])
+}
+
+// writeWith writes a feed with fw, on the channel of rules r.
+func writeWith(fw feedWriter, win *Window, pages *pager, first []*vitrine.Product, r rules) error {
 	if err := fw.begin(); err != nil {
 		return err
 	}
-	r := channelRules[kind.Channel()]
 	for page := first; len(page) > 0; {
 		for _, p := range page {
 			if p.Status != vitrine.ProductActive || p.TenantID != win.Tenant.ID {
@@ -268,7 +272,7 @@ func write(w io.Writer, win Window, pages *pager, first []*vitrine.Product, kind
 			pr := fw.product(r, p)
 			// What check_shop reports of the product on this channel is
 			// what keeps it, or some of its variants, out: one rule.
-			whole, variants := blocked(problems(r, &win, pr))
+			whole, variants := blocked(problems(r, win, pr))
 			if whole {
 				continue
 			}
@@ -276,7 +280,7 @@ func write(w io.Writer, win Window, pages *pager, first []*vitrine.Product, kind
 				if variants[v.ID] {
 					continue
 				}
-				if err := fw.item(itemOf(&win, pr, v)); err != nil {
+				if err := fw.item(itemOf(win, pr, v)); err != nil {
 					return err
 				}
 			}
