@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/catalog"
@@ -69,3 +70,9 @@ func PruneChanges(seqs, rows, every int) (restore func()) {
 
 // BuildChunk sets the products a facet index's build reads at a time.
 func BuildChunk(n int) (restore func()) { return catalog.SetBuildChunk(n) }
+
+// FacetsBudget sets the time a count of facets by SQL may take of the time
+// left to its call.
+func FacetsBudget(budget func(left time.Duration) time.Duration) (restore func()) {
+	return catalog.SetFacetsBudget(budget)
+}

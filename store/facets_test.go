@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -661,6 +662,48 @@ func TestFacetIndexesWithinTheirMemory(t *testing.T) {
 		list(tenants[0]) // dropped: by SQL, and built again
 		if s := db.IndexStats(); s.SQL != before.SQL+1 || s.Builds != 4 {
 			t.Fatalf("%+v, before %+v: the least recently listed company was not the one dropped", s, before)
+		}
+	})
+}
+
+// TestFacetsBySQLOutOfTime: a faceted list that its company's index
+// cannot count (the index over the memory of the indexes, not built yet,
+// or none kept) is counted by SQL within the call's time but a margin;
+// past it, the list answers an error that says why, the call still alive
+// to give it, never an internal error. With the time, the same list
+// answers.
+func TestFacetsBySQLOutOfTime(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		a := f.tenant("a", f.user("ana@example.com"))
+		writeFacetCatalog(t, f.db, rand.New(rand.NewPCG(35, 6)), a.ID, 30)
+		all := filterOf(vitrine.ProductQuery{Facets: vitrine.FacetNames, Sort: vitrine.SortName}, 5)
+		over := openWith(t, url, store.Options{FacetIndexMemory: 1}) // one byte: no index fits
+		none := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		building := openWith(t, url, store.Options{})
+		// The first list of over builds its index, which is refused.
+		if _, err := over.FindProducts(ctx, a.ID, all); err != nil {
+			t.Fatal(err)
+		}
+		over.WaitIndexes()
+		call, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		restore := store.FacetsBudget(func(time.Duration) time.Duration { return 0 })
+		for db, why := range map[*store.DB]string{over: "larger than the memory this server gives facet indexes",
+			none: "this server keeps no facet index", building: "it is being built: try again in a minute"} {
+			found, err := db.FindProducts(call, a.ID, all)
+			e := vitrine.AsError(err)
+			if e == nil || e.Type != vitrine.GenericError || !strings.Contains(e.Message, "The facets of this list could not be counted in time") ||
+				!strings.Contains(e.Message, why) || !strings.Contains(e.Message, "List without facets") {
+				t.Errorf("%q: %v, %v: want an error saying the facets could not be counted in time", why, found, err)
+			}
+		}
+		restore()
+		building.WaitIndexes()
+		for _, db := range []*store.DB{over, none} {
+			if found, err := db.FindProducts(call, a.ID, all); err != nil || len(found.Facets.Values[vitrine.FacetStatus]) == 0 {
+				t.Errorf("with the time: %v, %v", found, err)
+			}
 		}
 	})
 }

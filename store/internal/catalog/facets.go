@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/store/internal/base"
@@ -206,4 +207,54 @@ func each(ctx context.Context, c sqldb.Conn, query string, args []any, fn func([
 		fn(row)
 	}
 	return rows.Err()
+}
+
+// facetsBySQL counts the facets as facets does, when the company's index
+// cannot (none is built yet, or it is over the memory of the indexes, or
+// there is none): within the call's time but a margin (facetsBudget), so
+// that a count too large for it (the lists of a company of a million
+// products, whose filters match tens of thousands) answers an error that
+// says so, while the call has the time to give it, rather than an
+// internal error at its deadline.
+func (db *Store) facetsBySQL(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return db.facets(ctx, c, pq)
+	}
+	fctx, cancel := context.WithTimeout(ctx, facetsBudget(time.Until(dl)))
+	defer cancel()
+	facets, err := db.facets(fctx, c, pq)
+	if err != nil && fctx.Err() != nil && ctx.Err() == nil {
+		return nil, db.facetsTooSlow(pq.tenantID)
+	}
+	return facets, err
+}
+
+// facetsBudget is the time a count of a list's facets by SQL may take of
+// the time left to its call: all but a quarter, and at most 5 s, left to
+// the rest of the call (a variable for the tests: SetFacetsBudget).
+var facetsBudget = func(left time.Duration) time.Duration { return left - min(left/4, 5*time.Second) }
+
+// SetFacetsBudget sets the time a count of facets by SQL may take of the
+// time left to its call, and returns what restores it: for the tests.
+func SetFacetsBudget(budget func(left time.Duration) time.Duration) (restore func()) {
+	was := facetsBudget
+	facetsBudget = budget
+	return func() { facetsBudget = was }
+}
+
+// facetsTooSlow is the error of a faceted list whose count by SQL ran out
+// of time, saying why the company's index did not count it; the operator
+// is told too.
+func (db *Store) facetsTooSlow(tenant string) error {
+	why := "its facet index is not ready (it is being built: try again in a minute)"
+	switch {
+	case db.ix == nil:
+		why = "this server keeps no facet index"
+	case db.ix.overMemory(tenant):
+		why = "its facet index is larger than the memory this server gives facet indexes (the operator's --facet-index-memory)"
+	}
+	db.log.Warn("facet index: a faceted list counted by SQL ran out of time", "tenant_id", tenant, "why", why)
+	return &vitrine.Error{Type: vitrine.GenericError, Message: "The facets of this list could not be counted in time: the company's catalog is large and " + why +
+		". List without facets, or with a narrower filter."}
 }

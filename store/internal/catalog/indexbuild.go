@@ -125,7 +125,7 @@ func (ixs *Indexes) build(tenant string) {
 	var refused refusal
 	switch {
 	case errors.As(err, &refused):
-		ixs.refuse(tenant, seq, refused.err)
+		ixs.refuse(tenant, seq, false, refused.err)
 		return
 	case err != nil && ixs.ctx.Err() != nil:
 		return // the store closes
@@ -136,7 +136,7 @@ func (ixs *Indexes) build(tenant string) {
 	if !ixs.cache.Add(tenant, ix) {
 		ixs.log.Warn("facet index: the company's index exceeds the memory of the indexes; its facets are counted by SQL",
 			"tenant_id", tenant, "bytes", ix.Bytes())
-		ixs.refuse(tenant, seq, errors.New("facetindex: the index exceeds the memory given"))
+		ixs.refuse(tenant, seq, true, errors.New("facetindex: the index exceeds the memory given"))
 		return
 	}
 	ixs.mu.Lock()

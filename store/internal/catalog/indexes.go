@@ -44,7 +44,7 @@ type Indexes struct {
 	// refused holds the companies whose catalog the index cannot hold (a
 	// product it refuses, facetindex.Check), by the sequence they were
 	// refused at: their facets are SQL's until the catalog changes.
-	refused map[string]uint64
+	refused map[string]refusedAt
 	builds  sync.WaitGroup
 	stats   IndexStats
 	// ctx ends with the store (Close), and the builds with it.
@@ -81,7 +81,7 @@ func (db *Store) EnableIndexes(memory int64, log *slog.Logger, onBytes func(int6
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	db.ix = &Indexes{base: New(db.d, log), cache: facetindex.NewCache(memory), log: log, onBytes: onBytes,
-		building: map[string]bool{}, buildBytes: map[string]int64{}, refused: map[string]uint64{}, ctx: ctx, stop: stop}
+		building: map[string]bool{}, buildBytes: map[string]int64{}, refused: map[string]refusedAt{}, ctx: ctx, stop: stop}
 }
 
 // CloseIndexes stops the builds under way, and waits for them.
@@ -178,7 +178,7 @@ func (db *Store) indexAt(ctx context.Context, c sqldb.Conn, tenant string) (*fac
 	}
 	ixs.mu.Lock()
 	at, refused := ixs.refused[tenant]
-	if refused && at != seq {
+	if refused && at.seq != seq {
 		delete(ixs.refused, tenant) // the catalog changed: try again
 		refused = false
 	}
@@ -307,7 +307,7 @@ func (db *Store) catchUp(ctx context.Context, c sqldb.Conn, tenant string, ix *f
 		// SQL's until its catalog changes.
 		ixs.cache.Remove(tenant)
 		ixs.report("", 0)
-		ixs.refuse(tenant, seq, err)
+		ixs.refuse(tenant, seq, false, err)
 		return false, nil
 	}
 	if ok {
@@ -320,11 +320,26 @@ func (db *Store) catchUp(ctx context.Context, c sqldb.Conn, tenant string, ix *f
 	return ok, nil
 }
 
-func (ixs *Indexes) refuse(tenant string, seq uint64, err error) {
+// refusedAt is the sequence a company's catalog was refused at, and
+// whether for the memory of the indexes.
+type refusedAt struct {
+	seq  uint64
+	over bool
+}
+
+func (ixs *Indexes) refuse(tenant string, seq uint64, over bool, err error) {
 	ixs.mu.Lock()
-	ixs.refused[tenant] = seq
+	ixs.refused[tenant] = refusedAt{seq, over}
 	ixs.mu.Unlock()
 	ixs.log.Warn("facet index: the company's facets are counted by SQL", "tenant_id", tenant, "error", err)
+}
+
+// overMemory reports whether the company's index was last refused for
+// the memory of the indexes.
+func (ixs *Indexes) overMemory(tenant string) bool {
+	ixs.mu.Lock()
+	defer ixs.mu.Unlock()
+	return ixs.refused[tenant].over
 }
 
 // report tells onBytes the bytes the indexes hold and, with tenant's

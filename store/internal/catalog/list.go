@@ -227,7 +227,7 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		}
 		if len(fq.Facets) > 0 && out.Facets == nil {
 			var err error
-			if out.Facets, err = db.facets(ctx, c, pq); err != nil {
+			if out.Facets, err = db.facetsBySQL(ctx, c, pq); err != nil {
 				return err
 			}
 		}
