@@ -188,6 +188,41 @@ func TestCatalogBenchRuns(t *testing.T) {
 	}
 }
 
+// With --keep, the catalog of the first run is kept and read by the next
+// run given the same folder and size, which fills nothing and reports the
+// first run's fill; another size is refused, naming the folder.
+func TestCatalogBenchKeeps(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kept")
+	run := func(products string) (report, stderr string, err error) {
+		cmd := exec.Command(binary(t), "catalog", "--products", products, "--import", "0", "--rss-variants", "0", "--duration", "100ms", "--concurrency", "1", "--keep", dir)
+		var e strings.Builder
+		cmd.Stderr = &e
+		out, err := cmd.Output()
+		return string(out), e.String(), err
+	}
+	first, stderr, err := run("300")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "bench: filling 300 products (catalog)") || strings.Contains(first, "kept (--keep)") {
+		t.Fatalf("the first run did not fill the catalog:\n%s\n%s", stderr, first)
+	}
+	second, stderr, err := run("300")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if strings.Contains(stderr, "bench: filling") || !strings.Contains(second, "catalog, 300 products and 900 variants in") || !strings.Contains(second, "kept (--keep), filled ") {
+		t.Errorf("the second run filled again, or did not report the kept fill:\n%s\n%s", stderr, second)
+	}
+	if !strings.Contains(second, "| list_products, tag, 4 facets |") || strings.Contains(second, "| --format ") || strings.Contains(second, "| mix:") {
+		t.Errorf("the second run did not measure the lists alone:\n%s", second)
+	}
+	_, stderr, err = run("400")
+	if err == nil || !strings.Contains(stderr, "--keep: "+dir+" holds a catalog of 300 products on sqlite, not 400") {
+		t.Errorf("another size was not refused: %v\n%s", err, stderr)
+	}
+}
+
 // vitrine-bench archive exports and imports a company with real
 // processes, on each database, and reports each one's peak RSS over its
 // baseline; a tiny size: this checks that the benchmark works, not how

@@ -82,6 +82,28 @@ func openCatalogDB(ctx context.Context, url string) (*catalogDB, error) {
 	return &catalogDB{db: db, svc: svc, author: u.ID, email: u.Email, token: token}, nil
 }
 
+// reopenCatalogDB opens a database openCatalogDB filled, with a new token
+// of its user.
+func reopenCatalogDB(ctx context.Context, url string) (*catalogDB, error) {
+	db, err := store.Open(ctx, url, store.Options{MustExist: true})
+	if err != nil {
+		return nil, err
+	}
+	svc := service.New(db, nil)
+	op := svc.Operator()
+	u, err := op.User(ctx, "email", "bench@vitrine.example")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	_, token, err := op.CreateToken(ctx, accounts.NewToken{Email: u.Email, Name: "bench", Toolsets: []string{"all"}})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &catalogDB{db: db, svc: svc, author: u.ID, email: u.Email, token: token}, nil
+}
+
 func (c *catalogDB) Close() error { return c.db.Close() }
 
 // company makes a company owned by the benchmark's user.

@@ -17,6 +17,9 @@ type catalogReport struct {
 	gogc        string
 	concurrency int
 	duration    time.Duration
+	// indexMemory is the server's --facet-index-memory, in MiB (0: its
+	// default).
+	indexMemory int64
 
 	fills []fillResult
 	// products and variants are the list's catalog's.
@@ -28,6 +31,9 @@ type catalogReport struct {
 	// builds of the index (its products, bytes and time), of the reads'
 	// catalog and of the memory's.
 	indexBuilt, rssIndexBuilt string
+	// indexOver is the server's log line saying the reads' index was over
+	// its memory: the faceted lists were counted by the database.
+	indexOver string
 
 	names    []string
 	measures map[string]*harness.Measure
@@ -56,6 +62,10 @@ type fillResult struct {
 	products, variants int
 	elapsed            time.Duration
 	rates              fillRates
+	// load is the load average at its end (/proc/loadavg).
+	load string
+	// kept is when a run with --keep made it, if it was not this run.
+	kept time.Time
 }
 
 func (r *catalogReport) add(name string, m *harness.Measure) {
@@ -104,6 +114,10 @@ func (r *catalogReport) markdown() string {
 	fmt.Fprintf(&b, "## catalog, %s, %d sessions, %s a scenario\n\n", r.dialect, r.concurrency, r.duration)
 	fmt.Fprintf(&b, "Measured %s on %d cores (%s), %s, %s. Server: %s, GOGC=%s.\n\n", time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), r.cpu, runtime.Version(),
 		runtime.GOOS+"/"+runtime.GOARCH, r.server, r.gogc)
+	if r.indexMemory != 0 {
+		fmt.Fprintf(&b, "The server's --facet-index-memory: %d MiB. ", r.indexMemory)
+	}
+	fmt.Fprintf(&b, "Load average at the report: %s.\n\n", harness.LoadAverage())
 	if r.products > 0 { // not --imports-only
 		b.WriteString("Filled through the store: ")
 		for i, f := range r.fills {
@@ -114,6 +128,12 @@ func (r *catalogReport) markdown() string {
 				float64(f.variants)/f.elapsed.Seconds())
 			if f.rates.first > 0 && f.rates.last > 0 {
 				fmt.Fprintf(&b, "; first tenth %.0f products/s, last %.0f, last/first %.2f", f.rates.first, f.rates.last, f.rates.last/f.rates.first)
+			}
+			if f.load != "" {
+				fmt.Fprintf(&b, "; load average at its end %s", f.load)
+			}
+			if !f.kept.IsZero() {
+				fmt.Fprintf(&b, "; kept (--keep), filled %s", f.kept.Format(time.RFC3339))
 			}
 			b.WriteString(")")
 		}
@@ -129,8 +149,11 @@ func (r *catalogReport) markdown() string {
 			scenarioRow(&b, name, r.measures[name], r.bytes[name], matching)
 		}
 		fmt.Fprintf(&b, "\nPeak RSS of the server: %s.", mib(r.readsRSS))
-		if r.indexWait > 0 {
-			fmt.Fprintf(&b, " The faceted lists measured on the company's facet index, built while the probes answered (waited for %s after them).", r.indexWait.Round(time.Millisecond))
+		switch {
+		case r.indexOver != "":
+			fmt.Fprintf(&b, " The company's facet index, built, was over the server's --facet-index-memory: the faceted lists were counted by the database (`%s`).", strings.TrimSpace(r.indexOver))
+		case r.indexWait > 0:
+			fmt.Fprintf(&b, " The faceted lists measured on the company's facet index, whose build a faceted list of no product started (waited for %s).", r.indexWait.Round(time.Millisecond))
 		}
 		if r.indexBuilt != "" {
 			fmt.Fprintf(&b, " The server's log of the build: `%s`.", strings.TrimSpace(r.indexBuilt))

@@ -72,7 +72,7 @@ func NewDatabase(ctx context.Context, postgres string) (string, func(), error) {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		return "", nil, err
 	}
-	return urlWithDB(postgres, name), func() {
+	return URLWithDB(postgres, name), func() {
 		conn, err := pgx.Connect(context.Background(), postgres)
 		if err == nil {
 			conn.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
@@ -107,7 +107,7 @@ func NewOwnedDatabase(ctx context.Context, postgres string) (owned, admin string
 			return "", "", nil, err
 		}
 	}
-	admin = urlWithDB(postgres, name)
+	admin = URLWithDB(postgres, name)
 	u, err := url.Parse(admin)
 	if err != nil {
 		return "", "", nil, err
@@ -123,8 +123,8 @@ func NewOwnedDatabase(ctx context.Context, postgres string) (owned, admin string
 	}, nil
 }
 
-// urlWithDB is the URL u of a PostgreSQL server naming the database name.
-func urlWithDB(u, name string) string {
+// URLWithDB is the URL u of a PostgreSQL server naming the database name.
+func URLWithDB(u, name string) string {
 	i := strings.LastIndex(u, "/")
 	q := ""
 	if j := strings.Index(u, "?"); j > i {

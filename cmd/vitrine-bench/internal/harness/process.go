@@ -266,6 +266,43 @@ func (w *LogWatch) Wait(text string, d time.Duration) bool {
 	}
 }
 
+// WaitAny waits until a line holding one of texts was written, for at
+// most d, and returns that text ("" if none was).
+func (w *LogWatch) WaitAny(d time.Duration, texts ...string) string {
+	cases := make([]chan struct{}, len(texts))
+	w.mu.Lock()
+	for i, t := range texts {
+		c, ok := w.seen[t]
+		if ok && c == nil {
+			w.mu.Unlock()
+			return t
+		}
+		cases[i] = c
+	}
+	w.mu.Unlock()
+	done := make(chan string, len(texts))
+	stop := make(chan struct{})
+	defer close(stop)
+	for i, c := range cases {
+		if c == nil {
+			continue // not watched
+		}
+		go func() {
+			select {
+			case <-c:
+				done <- texts[i]
+			case <-stop:
+			}
+		}()
+	}
+	select {
+	case t := <-done:
+		return t
+	case <-time.After(d):
+		return ""
+	}
+}
+
 // WaitPeakRSS waits for a started process, reading its peak resident
 // memory (VmHWM) every 5 ms as it runs, and returns the last read with
 // Wait's error. Not the rusage's maxrss of the child: the kernel carries
@@ -293,4 +330,18 @@ func WaitPeakRSS(cmd *exec.Cmd) (int64, error) {
 	err := cmd.Wait()
 	close(stop)
 	return <-peak, err
+}
+
+// LoadAverage is the machine's load average over 1, 5 and 15 minutes,
+// as /proc/loadavg says it ("" where there is none).
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
