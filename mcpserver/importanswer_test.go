@@ -92,6 +92,11 @@ func TestImportAnswerBounded(t *testing.T) {
 		if len(out.Rows) != 500 || out.RowsOmitted != 0 || out.Rows[499].ID == "" || size <= bound {
 			t.Errorf("details: %d rows, %d omitted, %d bytes", len(out.Rows), out.RowsOmitted, size)
 		}
+		for _, r := range out.Rows {
+			if r.Status != "created" || r.Error != nil {
+				t.Fatalf("details: a row created says %+v, error %+v", r, r.Error)
+			}
+		}
 	})
 }
 

@@ -65,7 +65,7 @@ func TestImportTranslationsTool(t *testing.T) {
 			"PRODUCT," + theirs["maca-fuji-kg"].ID + ",title,es,,,x,Y\n" +
 			"PRODUCT,notebook-dell-inspiron-15,weight,es,,,x,Y\n"
 		out, _ := call(map[string]any{"tenant_id": technova, "format": "shopify", "text": csv})
-		if out.Created != 1 || out.Failed != 3 || len(out.Rows) != 4 || out.Rows[0].Status != "created" || out.Rows[0].ID == "" ||
+		if out.Created != 1 || out.Failed != 3 || len(out.Rows) != 4 || out.Rows[0].Status != "created" || out.Rows[0].ID == "" || out.Rows[0].Error != nil ||
 			!strings.Contains(out.Rows[1].Error.Message, "no product with handle or id") || !strings.Contains(out.Rows[3].Error.Message, `"weight"`) {
 			t.Fatalf("%+v", out)
 		}

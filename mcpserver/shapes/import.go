@@ -160,8 +160,8 @@ func (a *answerBudget) notices(ns []catalog.Notice) ([]ImportNoticeOut, int) {
 }
 
 // errorOf is a row's error as the answer shows it, its message cut short.
-func (a *answerBudget) errorOf(err error, bodyOf func(error, string) ErrorBody) *ErrorBody {
-	if err == nil {
+func (a *answerBudget) errorOf(err *vitrine.Error, bodyOf func(error, string) ErrorBody) *ErrorBody {
+	if err == nil { // a row's Err is *vitrine.Error: a nil one is no error
 		return nil
 	}
 	body := bodyOf(err, "")
