@@ -350,6 +350,24 @@ func NewProductFilter(q ProductQuery) (ProductFilter, error) {
 		}
 		f.q.Among = among
 	}
+	if r := q.MarketPrices; r != nil {
+		if !ValidID(r.MarketID) {
+			return f, Invalid("market", "a market's price range names the market by its id; got %q", r.MarketID)
+		}
+		if q.MinPrice != "" || q.MaxPrice != "" {
+			return f, Invalid("min_price", "a market's price range replaces min_price and max_price")
+		}
+		if r.Min != nil && r.Max != nil && *r.Min > *r.Max {
+			return f, Invalid("max_price", "max_price must not be below min_price")
+		}
+		c := *r
+		code, _, err := NormalizeCurrency("currency", cmp.Or(string(r.Currency), DefaultCurrency))
+		if err != nil {
+			return f, err
+		}
+		c.Currency = CurrencyCode(code)
+		f.q.MarketPrices = &c
+	}
 	return f, nil
 }
 
@@ -425,16 +443,35 @@ func (f ProductFilter) Canonical() []byte {
 		line("among_categories", q.Among.CategoryIDs...)
 		line("among_tags", q.Among.Tags...)
 	}
+	if r := q.MarketPrices; r != nil {
+		// Only a market's price filter has this line, as above.
+		line("market_prices", r.MarketID, bound(r.Min), bound(r.Max), string(r.Currency), bound(r.CatalogMin), bound(r.CatalogMax))
+	}
 	return b
+}
+
+// bound is a bound of a range as Canonical writes it: "" for none.
+func bound(b *int64) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatInt(*b, 10)
 }
 
 // ShownVariant is the variant a list row of p shows under f, its price and
 // compare-at price the row's: the cheapest variant that f's terms on one
 // variant keep (the option values, the price range, the stock, the sale),
 // else the cheapest of all (a product kept by a price range that no one
-// variant falls in). nil for a product without variants.
+// variant falls in). nil for a product without variants. Under a market's
+// price range (MarketPrices), p is read at its prices in the market (the
+// store's rows are the catalog's: the window picks their variants again
+// once it has priced them).
 func (f ProductFilter) ShownVariant(p *Product) *Variant {
 	q := f.q
+	min, max := f.min, f.max
+	if r := q.MarketPrices; r != nil {
+		min, max = r.Min, r.Max
+	}
 	keep := func(v *Variant) bool {
 		for name, want := range q.Options {
 			held := false
@@ -448,7 +485,7 @@ func (f ProductFilter) ShownVariant(p *Product) *Variant {
 				return false
 			}
 		}
-		if f.min != nil && v.Price < *f.min || f.max != nil && v.Price > *f.max {
+		if min != nil && v.Price < *min || max != nil && v.Price > *max {
 			return false
 		}
 		if q.InStock != nil && (v.Stock > 0) != *q.InStock {

@@ -99,6 +99,12 @@ type ProductQuery struct {
 	// the filter's one form, their keys). Not an argument of any tool: the
 	// shop window's, in a market's window.
 	Among *MarketInclude `json:"-"`
+	// MarketPrices, when set, keeps the products with a variant whose
+	// price in a market lies within its range: its explicit price there
+	// where it has one, else its catalog price converted. Not an argument
+	// of any tool: the shop window's price filter, in a market's window
+	// with prices of its own (MinPrice and MaxPrice are then not given).
+	MarketPrices *MarketPriceRange `json:"-"`
 }
 
 // QueryText is a text a product filter compares: its query, a tag, a

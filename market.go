@@ -305,6 +305,21 @@ func (cv *Converter) CatalogBounds(min, max *int64, fromScale int) (lo, hi *int6
 	return lo, hi
 }
 
+// MarketPriceRange is a range of a market's prices, as a product filter
+// takes it (ProductQuery.MarketPrices): a variant is within it when its
+// explicit price in the market is within Min and Max, or, without one,
+// when its catalog price is within CatalogMin and CatalogMax, the prices
+// whose conversion falls within Min and Max (Converter.CatalogBounds).
+// Each bound nil for none; CatalogMin above CatalogMax when no catalog
+// price converts into the range. Only the company's products in Currency,
+// the catalog's, convert (as a price filter keeps those alone).
+type MarketPriceRange struct {
+	MarketID               string
+	Min, Max               *int64
+	Currency               CurrencyCode
+	CatalogMin, CatalogMax *int64
+}
+
 func pow10(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }

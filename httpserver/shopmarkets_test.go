@@ -2,6 +2,7 @@ package httpserver_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/shopwindow"
 )
 
 // A market's window is under each root of its company's, at
@@ -214,7 +216,11 @@ func TestShopMarketWindow(t *testing.T) {
 // A price filter in a market's window is in the market's currency and
 // exact: it keeps the products a variant of which the market sells within
 // the range (its catalog price converted and rounded), no other; in a
-// market with prices of its own it is not applied, and a warning says so.
+// market with prices of its own, a variant's explicit price there counts,
+// not its conversion, over REST and MCP at each UCP release the window
+// serves, through every page, each row showing a variant within the range;
+// a draft priced in range stays absent, and another company's market's
+// prices count for nothing here.
 func TestShopMarketPriceFilter(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		sw := newShopWorld(t, url, nil)
@@ -274,17 +280,176 @@ func TestShopMarketPriceFilter(t *testing.T) {
 		if len(all) < 5 {
 			t.Fatalf("the market shows %v", all)
 		}
-		// Prices of its own: the filter is not applied, and said so.
-		nb, err := sw.db.ProductBySKU(ctx, tn, "NB-DELL-5440")
-		if err != nil {
+		// Prices of its own. The notebook at $1.00 there, whatever its
+		// conversion; the monitor's and the first shirt's variants within
+		// $50.00 to $50.01; the draft cap too; and Mercado Verde's market
+		// prices its own products, which are no product of this window.
+		variantOf := func(tenant, sku string) *vitrine.Variant {
+			p, err := sw.db.ProductBySKU(ctx, tenant, sku)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range p.Variants {
+				if v.SKU == sku {
+					return v
+				}
+			}
+			t.Fatalf("no variant %s", sku)
+			return nil
+		}
+		nb := variantOf(tn, "NB-DELL-5440")
+		var shirt *vitrine.Product
+		for _, p := range ps {
+			if len(p.Variants) > 1 && strings.Contains(p.Name, "Camiseta") && slices.Contains(all, p.Name) {
+				shirt = p
+				break
+			}
+		}
+		if shirt == nil {
+			t.Fatal("no shirt of several variants in the market")
+		}
+		explicit := map[string]int64{nb.ID: 100, variantOf(tn, "BONE-TN").ID: 5000, shirt.Variants[1].ID: 5001}
+		for _, p := range ps {
+			if strings.HasPrefix(p.Name, "Monitor") {
+				explicit[p.Variants[0].ID] = 5000
+			}
+		}
+		var prices []vitrine.MarketPrice
+		for id, price := range explicit {
+			prices = append(prices, vitrine.MarketPrice{VariantID: id, Price: price})
+		}
+		if err := sw.db.SetMarketPrices(ctx, call("set_market_prices"), tn, us.ID, prices, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := sw.db.SetMarketPrices(ctx, call("set_market_prices"), tn, us.ID, []vitrine.MarketPrice{{VariantID: nb.Variants[0].ID, Price: 100}}, nil); err != nil {
+		verde := &vitrine.Market{TenantID: sw.tenants["mercado-verde"], Handle: "us", Name: "United States", Countries: []string{"US"}, Currency: "USD",
+			Locales: []string{"pt-BR"}, ExchangeRate: "0.2", Rounding: vitrine.Rounding99, UpdatedAt: vitrine.Now()}
+		if err := sw.db.SaveMarket(ctx, call("save_market"), verde); err != nil {
 			t.Fatal(err)
 		}
-		res := search(`{"filters":{"price":{"min":5000,"max":5001}},"pagination":{"limit":100}}`)
-		if got := titles(productsOf(t, res)); len(got) != len(all) || !strings.Contains(fmt.Sprint(res["messages"]), "filter_not_applied") {
-			t.Errorf("with prices of its own: %v %v", got, res["messages"])
+		if err := sw.db.SetMarketPrices(ctx, call("set_market_prices"), sw.tenants["mercado-verde"], verde.ID,
+			[]vitrine.MarketPrice{{VariantID: variantOf(sw.tenants["mercado-verde"], "FR-MACA-FUJI").ID, Price: 5000}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		priceIn := func(v *vitrine.Variant) int64 {
+			if e, ok := explicit[v.ID]; ok {
+				return e
+			}
+			c, _ := cv.Convert(v.Price, 2)
+			return c
+		}
+		nbConverted, _ := cv.Convert(nb.Price, 2)
+		// searchAll walks every page of a search, limit 2, over REST or MCP
+		// at a release, and checks each row's variant is within the range.
+		agentAt := agentAt(t)
+		searchAll := func(transport, release string, min, max int64) []string {
+			t.Helper()
+			profile := agentAt.URL + "/" + release + ".json"
+			var got []string
+			cursor := ""
+			for page := 0; ; page++ {
+				if page > 50 {
+					t.Fatal("more than 50 pages")
+				}
+				body := fmt.Sprintf(`{"filters":{"price":{"min":%d,"max":%d}},"pagination":{"limit":2%s}}`, min, max,
+					map[bool]string{true: `,"cursor":"` + cursor + `"`}[cursor != ""])
+				var m map[string]any
+				if transport == "REST" {
+					res := sw.do("POST", "", "/shops/technova/markets/us/ucp/catalog/search", body, map[string]string{"UCP-Agent": `profile="` + profile + `"`})
+					if res.status != 200 {
+						t.Fatalf("%d %s", res.status, res.body)
+					}
+					m = res.json(t)
+				} else {
+					res := sw.do("POST", "", "/shops/technova/markets/us/ucp/mcp", toolCall("search_catalog", profile, body),
+						map[string]string{"Mcp-Protocol-Version": "2025-11-25", "Accept": "application/json"})
+					var a struct {
+						Result struct {
+							StructuredContent map[string]any `json:"structuredContent"`
+						} `json:"result"`
+					}
+					if res.status != 200 || json.Unmarshal(res.body, &a) != nil || a.Result.StructuredContent == nil {
+						t.Fatalf("%d %s", res.status, res.body)
+					}
+					m = a.Result.StructuredContent
+				}
+				if ucp, _ := m["ucp"].(map[string]any); ucp["version"] != release {
+					t.Errorf("%s answered at %v, not %s", transport, ucp["version"], release)
+				}
+				if m["messages"] != nil {
+					t.Errorf("%s %s, %d to %d: messages %v", transport, release, min, max, m["messages"])
+				}
+				for _, p := range productsOf(t, m) {
+					got = append(got, p["title"].(string))
+					for _, v := range p["variants"].([]any) {
+						amount := int64(v.(map[string]any)["price"].(map[string]any)["amount"].(float64))
+						if amount < min || amount > max {
+							t.Errorf("%s %s, %d to %d: %s's row shows %d", transport, release, min, max, p["title"], amount)
+						}
+					}
+				}
+				pg, _ := m["pagination"].(map[string]any)
+				if next, _ := pg["cursor"].(string); next != "" && pg["has_next_page"] == true {
+					cursor = next
+					continue
+				}
+				break
+			}
+			slices.Sort(got)
+			return got
+		}
+		checked := 0
+		for _, r := range [][2]int64{{5000, 5001}, {100, 100}, {nbConverted, nbConverted}, {0, 9999}, {5000, 30000}, {0, 10000000}} {
+			var want []string
+			for _, p := range ps {
+				if !slices.Contains(all, p.Name) {
+					continue
+				}
+				for _, v := range p.Variants {
+					if c := priceIn(v); c >= r[0] && c <= r[1] {
+						want = append(want, p.Name)
+						break
+					}
+				}
+			}
+			slices.Sort(want)
+			for _, transport := range []string{"REST", "MCP"} {
+				for _, release := range shopwindow.Versions {
+					if got := searchAll(transport, release, r[0], r[1]); !slices.Equal(got, want) {
+						t.Errorf("%s %s, USD %d to %d with prices of its own: %v, want %v", transport, release, r[0], r[1], got, want)
+					}
+					checked++
+				}
+			}
+			switch r {
+			case [2]int64{5000, 5001}:
+				// The monitor and the shirt by their explicit prices; never
+				// the draft cap, nor Mercado Verde's apples.
+				if !slices.ContainsFunc(want, func(n string) bool { return strings.HasPrefix(n, "Monitor") }) || !slices.Contains(want, shirt.Name) {
+					t.Errorf("$50.00 to $50.01 keeps %v: the monitor and %s are priced there", want, shirt.Name)
+				}
+			case [2]int64{100, 100}:
+				if !slices.Equal(want, []string{"Notebook Dell Inspiron 15"}) {
+					t.Errorf("$1.00 keeps %v: the notebook is priced there", want)
+				}
+			case [2]int64{nbConverted, nbConverted}:
+				if slices.Contains(want, "Notebook Dell Inspiron 15") {
+					t.Errorf("the notebook's conversion, %d, keeps it: its price there is $1.00", nbConverted)
+				}
+			}
+		}
+		t.Logf("%d searches compared with the products' prices in the market", checked)
+		// A lookup's filter alike: the notebook by its SKU at its price
+		// there, not at its conversion.
+		for _, c := range []struct {
+			price int64
+			found bool
+		}{{100, true}, {nbConverted, false}} {
+			res := sw.do("POST", "", "/shops/technova/markets/us/ucp/catalog/lookup",
+				fmt.Sprintf(`{"ids":["NB-DELL-5440"],"filters":{"price":{"min":%d,"max":%[1]d}}}`, c.price), agent)
+			m := res.json(t)
+			if got := titles(productsOf(t, m)); res.status != 200 || (len(got) == 1) != c.found || m["messages"] != nil {
+				t.Errorf("lookup of the notebook at USD %d: %v %v", c.price, got, m["messages"])
+			}
 		}
 	})
 }

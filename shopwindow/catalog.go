@@ -125,7 +125,11 @@ type filter struct {
 	// catalog's prices, in the company's currency (a market's window
 	// converts them).
 	catalogMin, catalogMax *int64
-	notes                  []message
+	// marketPrices says the window is a market's with prices of its own:
+	// min and max bound the market's prices, which no bound of the
+	// catalog's says (a search asks by them: ProductQuery.MarketPrices).
+	marketPrices bool
+	notes        []message
 	// query is a search's query, which may name a variant (featured.go).
 	query string
 }
@@ -153,18 +157,13 @@ func (c *catalog) readFilters(ctx context.Context, win *Window, f *searchFilters
 		} else {
 			// In a market, the catalog's prices whose conversions fall
 			// within the range: exact, as the conversion never decreases
-			// with the price. Explicit prices are no conversion: a market
-			// that has them is not filtered by price.
-			lo, hi, exact, err := win.reader.CatalogPriceBounds(ctx, f.Price.Min, f.Price.Max)
+			// with the price. Explicit prices are no conversion: in a
+			// market that has them, a search asks by the market's prices.
+			lo, hi, own, err := win.reader.CatalogPriceBounds(ctx, f.Price.Min, f.Price.Max)
 			if err != nil {
 				return nil, err
 			}
-			if exact {
-				out.min, out.max, out.catalogMin, out.catalogMax = f.Price.Min, f.Price.Max, lo, hi
-			} else {
-				out.notes = append(out.notes, message{Type: "warning", Code: "filter_not_applied", Path: "$.filters.price",
-					Content: "The price filter is not applied in a market with prices of its own."})
-			}
+			out.min, out.max, out.catalogMin, out.catalogMax, out.marketPrices = f.Price.Min, f.Price.Max, lo, hi, own
 		}
 	}
 	if len(f.Categories) > maxFilterValues {
@@ -266,7 +265,9 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	if words {
 		q.Query = vitrine.QueryText(query)
 	}
-	if fl.min != nil || fl.max != nil {
+	if fl.marketPrices {
+		q.MarketPrices = &vitrine.MarketPriceRange{Min: fl.min, Max: fl.max}
+	} else if fl.min != nil || fl.max != nil {
 		// The store's bounds are the catalog's prices, in the company's
 		// currency's minor units.
 		code, scale, err := vitrine.NormalizeCurrency("currency", win.reader.Tenant().Currency)

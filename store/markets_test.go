@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -296,4 +297,163 @@ func TestMarketPrices(t *testing.T) {
 			t.Errorf("rows left: %v", n)
 		}
 	})
+}
+
+// A filter by a market's prices keeps the company's products a variant of
+// which the market sells within the range: at its explicit price there
+// where it has one (its catalog price then counts for nothing), else at
+// its catalog price converted; the products found and the facets' counts
+// are those of a brute-force count over every product, on both databases,
+// under every range; with options, the same variant holds both; a draft
+// is never found, and another company's prices in a market of its own
+// never count, even named by that market's id.
+func TestMarketPriceFilter(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		ana, bia := f.user("ana@example.com"), f.user("bia@example.com")
+		a, b := f.tenant("alfa", ana), f.tenant("beta", bia)
+		us, bus := newMarket(a.ID, "us", "US"), newMarket(b.ID, "us", "US")
+		us.ExchangeRate, bus.ExchangeRate = "0.2", "0.2"
+		for _, m := range []*vitrine.Market{us, bus} {
+			if err := f.db.SaveMarket(ctx, marketCall(ana.ID, "save_market"), m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cv, err := vitrine.NewConverter(us.ExchangeRate, us.Rounding, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Twenty products of a, of one to three variants (sizes P, M, G),
+		// R$ 10.00 to R$ 200.00; one in three variants with an explicit
+		// price in the market, far from its conversion; every fifth
+		// product a draft.
+		var ps []*vitrine.Product
+		explicit := map[string]int64{}
+		var prices []vitrine.MarketPrice
+		for i := range 20 {
+			status := vitrine.ProductActive
+			if i%5 == 4 {
+				status = vitrine.ProductDraft
+			}
+			p := newProduct(a.ID, fmt.Sprintf("A-%02d", i), fmt.Sprintf("Produto %02d", i), int64(1000+i*1000), status)
+			p.Vendor = fmt.Sprintf("Vendor %d", i%3)
+			p.Options = []vitrine.Option{{Name: "Tamanho", Values: []string{"P", "M", "G"}[:1+i%3]}}
+			p.Variants[0].Options = map[string]string{"Tamanho": "P"}
+			for j, size := range p.Options[0].Values[1:] {
+				p.Variants = append(p.Variants, &vitrine.Variant{ID: vitrine.NewID(), SKU: fmt.Sprintf("A-%02d-%s", i, size),
+					Options: map[string]string{"Tamanho": size}, Price: p.Variants[0].Price + int64(j+1)*700, Stock: 1,
+					Policy: vitrine.PolicyDeny, Position: j + 2})
+			}
+			p.Summarize()
+			if err := createProduct(f.db, p); err != nil {
+				t.Fatal(err)
+			}
+			for j, v := range p.Variants {
+				if (i+j)%3 == 0 {
+					price := int64(500 + (i*7919+j*104729)%9000) // 5.00 to 94.99 dollars
+					explicit[v.ID] = price
+					prices = append(prices, vitrine.MarketPrice{VariantID: v.ID, Price: price})
+				}
+			}
+			ps = append(ps, p)
+		}
+		if err := f.db.SetMarketPrices(ctx, marketCall(ana.ID, "set_market_prices"), a.ID, us.ID, prices, nil); err != nil {
+			t.Fatal(err)
+		}
+		// b's products, at any price in b's market: none is a's.
+		bp := f.product(b.ID, "B-1", "Produto B", 5000, vitrine.ProductActive)
+		if err := f.db.SetMarketPrices(ctx, marketCall(bia.ID, "set_market_prices"), b.ID, bus.ID,
+			[]vitrine.MarketPrice{{VariantID: bp.Variants[0].ID, Price: 1000}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		priceIn := func(marketID string, v *vitrine.Variant) int64 {
+			if e, ok := explicit[v.ID]; ok && marketID == us.ID {
+				return e
+			}
+			c, _ := cv.Convert(v.Price, 2)
+			return c
+		}
+		kept := 0
+		for _, r := range []struct{ min, max *int64 }{
+			{ptr(int64(0)), ptr(int64(1999))}, {ptr(int64(2000)), ptr(int64(4999))}, {ptr(int64(600)), nil}, {nil, ptr(int64(999))},
+			{ptr(int64(3000)), ptr(int64(3000))}, {ptr(int64(9000)), ptr(int64(100000))}, {nil, nil},
+		} {
+			for _, marketID := range []string{us.ID, bus.ID} {
+				for i, size := range []string{"", "M", ""} {
+					mr := &vitrine.MarketPriceRange{MarketID: marketID, Min: r.min, Max: r.max, Currency: "BRL"}
+					mr.CatalogMin, mr.CatalogMax = cv.CatalogBounds(r.min, r.max, 2)
+					q := vitrine.ProductQuery{Status: vitrine.ProductActive, MarketPrices: mr, Facets: []vitrine.FacetName{vitrine.FacetVendor}, Sort: vitrine.SortName}
+					if size != "" {
+						q.Options = map[string]string{"Tamanho": size}
+					}
+					if i == 2 {
+						// A text query every product matches, by relevance.
+						q.Query, q.Sort = "produto", ""
+					}
+					var want []string
+					for _, p := range ps {
+						if p.Status != vitrine.ProductActive {
+							continue
+						}
+						for _, v := range p.Variants {
+							c := priceIn(marketID, v)
+							if (size == "" || v.Options["Tamanho"] == size) && (r.min == nil || c >= *r.min) && (r.max == nil || c <= *r.max) {
+								want = append(want, p.Name)
+								break
+							}
+						}
+					}
+					slices.Sort(want)
+					found, err := f.db.FindProducts(ctx, a.ID, filterOf(q, 100))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for _, p := range found.Products {
+						got = append(got, p.Name)
+					}
+					slices.Sort(got)
+					counted := int64(0)
+					for _, v := range found.Facets.Values[vitrine.FacetVendor] {
+						counted += v.Count
+					}
+					if !slices.Equal(got, want) || counted != int64(len(want)) {
+						t.Errorf("%v to %v in market %s, size %q, query %q: %v (vendors count %d); want %v", deref(r.min), deref(r.max), marketID, size, q.Query, got, counted, want)
+					}
+					kept += len(want)
+				}
+			}
+		}
+		if kept == 0 {
+			t.Fatal("no range keeps a product: the test tells nothing")
+		}
+		// The explicit price decides, not the conversion: a product whose
+		// only variant converts within a range and is priced outside it
+		// there is not found.
+		p := ps[3]
+		if len(p.Variants) != 1 || explicit[p.Variants[0].ID] == 0 {
+			t.Fatalf("product 3 should have one variant with an explicit price: %+v", p.Variants)
+		}
+		conv, _ := cv.Convert(p.Variants[0].Price, 2)
+		mr := &vitrine.MarketPriceRange{MarketID: us.ID, Min: &conv, Max: &conv, Currency: "BRL"}
+		mr.CatalogMin, mr.CatalogMax = cv.CatalogBounds(mr.Min, mr.Max, 2)
+		found, err := f.db.FindProducts(ctx, a.ID, filterOf(vitrine.ProductQuery{Status: vitrine.ProductActive, MarketPrices: mr}, 100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fp := range found.Products {
+			if fp.ID == p.ID {
+				t.Errorf("%s found at its converted price %d; its price in the market is %d", p.Name, conv, explicit[p.Variants[0].ID])
+			}
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func deref(p *int64) any {
+	if p == nil {
+		return "none"
+	}
+	return *p
 }

@@ -339,20 +339,34 @@ func (m *windowMarket) price(p *vitrine.Product, explicit map[string]vitrine.Mar
 
 // CatalogPriceBounds returns the bounds, in minor units of the company's
 // currency, of the catalog's prices that the window sells within min and
-// max (minor units of the window's currency; nil for none), and exact:
-// on the company's own window, min and max; in a market, the prices whose
-// conversion falls within them. A market with explicit prices is not
-// exact (exact false): a variant's explicit price is no conversion of its
-// price, and no bound on the catalog's says which fall within.
-func (sh *Shopper) CatalogPriceBounds(ctx context.Context, min, max *int64) (lo, hi *int64, exact bool, err error) {
+// max (minor units of the window's currency; nil for none): on the
+// company's own window, min and max; in a market, the prices whose
+// conversion falls within them. In a market with prices of its own
+// (own), no bound of the catalog's prices says which variants fall within
+// the range: a search asks by the market's prices instead
+// (ProductQuery.MarketPrices, which Search completes).
+func (sh *Shopper) CatalogPriceBounds(ctx context.Context, min, max *int64) (lo, hi *int64, own bool, err error) {
 	m := sh.in.market
 	if m == nil {
-		return min, max, true, nil
+		return min, max, false, nil
 	}
 	explicit, err := sh.cat.store.MarketHasPrices(ctx, sh.tenant.ID, m.ID)
 	if err != nil || explicit {
-		return nil, nil, false, err
+		return nil, nil, explicit, err
 	}
 	lo, hi = m.view.CatalogBounds(min, max, vitrine.CurrencyScale(sh.tenant.Currency))
-	return lo, hi, true, nil
+	return lo, hi, false, nil
+}
+
+// marketPrices completes a search's range of the market's prices: its
+// market, and the catalog's prices that convert into it. A range outside
+// a market's window is a ValidationError.
+func (sh *Shopper) marketPrices(r *vitrine.MarketPriceRange) (*vitrine.MarketPriceRange, error) {
+	m := sh.in.market
+	if m == nil {
+		return nil, vitrine.Invalid("price", "a range of a market's prices is searched in the market's window")
+	}
+	out := &vitrine.MarketPriceRange{MarketID: m.ID, Min: r.Min, Max: r.Max, Currency: vitrine.CurrencyCode(sh.tenant.Currency)}
+	out.CatalogMin, out.CatalogMax = m.view.CatalogBounds(r.Min, r.Max, vitrine.CurrencyScale(sh.tenant.Currency))
+	return out, nil
 }

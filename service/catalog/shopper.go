@@ -222,6 +222,11 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 		q.Locale = vitrine.LocaleTag(l) // the query read in the window's language
 	}
 	q.Among = sh.among()
+	if q.MarketPrices != nil {
+		if q.MarketPrices, err = sh.marketPrices(q.MarketPrices); err != nil {
+			return nil, err
+		}
+	}
 	f, err := sh.cat.filter(ctx, id, q, limit)
 	if err != nil {
 		return nil, err
@@ -246,6 +251,13 @@ func (sh *Shopper) Search(ctx context.Context, q vitrine.ProductQuery, limit int
 	}
 	if page.Products, page.Shown, err = sh.priced(ctx, page.Products, page.Shown); err != nil {
 		return nil, err
+	}
+	if q.MarketPrices != nil {
+		// The store picked each row's variant at the catalog's prices:
+		// pick it at the market's.
+		for i, p := range page.Products {
+			page.Shown[i] = f.ShownVariant(p)
+		}
 	}
 	return page, sh.pageInShopperLocale(ctx, page)
 }

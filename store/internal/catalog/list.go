@@ -156,10 +156,11 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 	// A faceted list reads in one snapshot, at one catalog sequence: the
 	// page and its counts agree, and an index counts for that sequence.
 	unit := db.d.Read
-	// A list of a market's assortment is counted by SQL: the index knows
-	// no union of categories and tags. (Untranslated products are the
+	// A list of a market's assortment, or within a market's prices, is
+	// counted by SQL: the index knows no union of categories and tags, nor
+	// the markets' prices. (Untranslated products are the
 	// index's: it holds, by locale, those translated whole.)
-	indexed := db.ix != nil && fq.Among == nil
+	indexed := db.ix != nil && fq.Among == nil && fq.MarketPrices == nil
 	if len(fq.Facets) > 0 && indexed {
 		unit = db.d.Snapshot
 	}
@@ -456,7 +457,8 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	if pq.f.MinMinor() != nil || pq.f.MaxMinor() != nil {
 		q.Add(`currency = `, string(f.Currency))
 	}
-	if len(f.Options) == 0 {
+	mp := f.MarketPrices
+	if len(f.Options) == 0 && mp == nil {
 		// The product's range meets the filter's: some variant is in it.
 		if pq.f.MinMinor() != nil {
 			q.Add(`price_max >= `, *pq.f.MinMinor())
@@ -482,12 +484,30 @@ func (db *Store) filter(q *base.QueryBuilder, pq productQuery) {
 	if pq.f.MaxMinor() != nil {
 		v = append(v, `v.price <= `+q.Arg(*pq.f.MaxMinor()))
 	}
+	from := base.By(db.d, "variants v", "variants_by_product")
+	if mp != nil {
+		// The variant's price in the market: its explicit one there (the
+		// company's, of that market, by its key), else its catalog price,
+		// within the bounds whose conversions fall in the range.
+		from += ` LEFT JOIN market_prices mp ON mp.tenant_id = $1 AND mp.market_id = ` + q.Arg(mp.MarketID) + ` AND mp.variant_id = v.id`
+		explicit, converted := []string{`mp.variant_id IS NOT NULL`}, []string{`mp.variant_id IS NULL`, `products.currency = ` + q.Arg(string(mp.Currency))}
+		for _, b := range []struct {
+			terms *[]string
+			term  string
+			bound *int64
+		}{{&explicit, `mp.price >= `, mp.Min}, {&explicit, `mp.price <= `, mp.Max}, {&converted, `v.price >= `, mp.CatalogMin}, {&converted, `v.price <= `, mp.CatalogMax}} {
+			if b.bound != nil {
+				*b.terms = append(*b.terms, b.term+q.Arg(*b.bound))
+			}
+		}
+		v = append(v, `((`+strings.Join(explicit, ` AND `)+`) OR (`+strings.Join(converted, ` AND `)+`))`)
+	}
 	if f.InStock != nil {
 		v = append(v, map[bool]string{true: `v.stock > 0`, false: `v.stock = 0`}[*f.InStock])
 	}
 	// Correlated: the product's own variants, by their index, for the
 	// products the other terms (their indexes) keep.
-	q.Where = append(q.Where, `EXISTS (SELECT 1 FROM `+base.By(db.d, "variants v", "variants_by_product")+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
+	q.Where = append(q.Where, `EXISTS (SELECT 1 FROM `+from+` WHERE v.tenant_id = products.tenant_id AND v.product_id = products.id AND `+strings.Join(v, ` AND `)+`)`)
 }
 
 // productsOfSKU returns the products of the variants whose SKU key is
