@@ -190,17 +190,18 @@ func (f ProductFilter) WithoutFacets() ProductFilter {
 }
 
 // QueryWords checks a text query's length and words, and returns its
-// terms as the catalog's language reads them (Analyzer.QueryTerms): none
-// for a text without a letter or a digit; a ValidationError for one of
-// stop words alone. The catalog's language is its company's default
-// locale's: every company's is DefaultLocale until companies name theirs.
-func QueryWords(query string) ([]string, error) {
-	words, _, err := queryWords(query, "")
+// terms as the language of locale reads them (Analyzer.QueryTerms; ""
+// reads DefaultLocale's): none for a text without a letter or a digit; a
+// ValidationError for one of stop words alone. A query is read in the
+// locale it is asked in, else in its company's default locale
+// (Tenant.DefaultLanguage).
+func QueryWords(query, locale string) ([]string, error) {
+	words, _, err := queryWords(query, locale)
 	return words, err
 }
 
-// queryWords returns QueryWords' terms, in a locale's language ("" for
-// DefaultLocale's) and, for each, the word as written (folded).
+// queryWords returns QueryWords' terms and, for each, the word as
+// written (folded).
 func queryWords(query, locale string) (words, written []string, err error) {
 	if n := utf8.RuneCountInString(query); n > MaxQueryLength {
 		return nil, nil, Invalid("query", "query is %d characters long; the limit is %d", n, MaxQueryLength)

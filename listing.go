@@ -88,8 +88,10 @@ type ProductQuery struct {
 	Sort ProductSort `json:"sort,omitempty" jsonschema:"- reverses. Default: relevance, else name."`
 	// Locale reads the products' text in one of the company's locales,
 	// each field untranslated there its own, and the text query in that
-	// locale's language; in the filter's one form, canonical, and empty
-	// for the company's default.
+	// locale's language ("": DefaultLocale's). In the filter's one form,
+	// canonical; when none is given and the filter has a text query, the
+	// company's default locale, whose language reads it; empty when that
+	// is DefaultLocale, or when no text query is read.
 	Locale LocaleTag `json:"locale,omitempty" jsonschema:"Read in this locale."`
 	// Untranslated keeps the products with a translatable field that has
 	// no translation in that locale, or an outdated one.

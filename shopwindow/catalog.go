@@ -130,8 +130,9 @@ type filter struct {
 	// catalog's says (a search asks by them: ProductQuery.MarketPrices).
 	marketPrices bool
 	notes        []message
-	// query is a search's query, which may name a variant (featured.go).
-	query string
+	// query is a search's query, which may name a variant (featured.go),
+	// read in the language of locale ("": vitrine.DefaultLocale's).
+	query, locale string
 }
 
 // readFilters checks a request's filters. A category names a category of
@@ -257,7 +258,7 @@ func (c *catalog) search(ctx context.Context, win *Window, req *searchRequest) (
 	if err != nil {
 		return nil, err
 	}
-	fl.query = query
+	fl.query, fl.locale = query, win.reader.QueryLocale()
 	if fl.categoryID == "-" {
 		return &searchResponse{UCP: envelopeFor(CapSearch, ""), Products: []*product{}, Pagination: &pagination{}, Messages: fl.notes}, nil
 	}

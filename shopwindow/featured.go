@@ -34,7 +34,7 @@ func namedVariant(p *vitrine.Product, fl *filter, query string) string {
 	}
 	// The query's terms as the search read them ("camisetas pretas": the
 	// black one); the search checked the query already.
-	words, _ := vitrine.QueryWords(query)
+	words, _ := vitrine.QueryWords(query, fl.locale)
 	best, named := 0, []*vitrine.Variant(nil)
 	for _, v := range in {
 		n := optionWordsMatched(p, v, words)

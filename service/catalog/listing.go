@@ -77,7 +77,7 @@ func (s *Catalog) ListProducts(ctx context.Context, a *service.Access, q vitrine
 // its definitions, the facets in their order; the filter is made again
 // from the query so settled. It is the one place a filter is made.
 func (s *Catalog) filter(ctx context.Context, tenantID string, q vitrine.ProductQuery, limit int) (vitrine.ProductFilter, error) {
-	if q.Locale != "" || q.Untranslated != "" {
+	if q.Locale != "" || q.Untranslated != "" || hasText(q.Query) {
 		if err := s.settleLocales(ctx, tenantID, &q); err != nil {
 			return vitrine.ProductFilter{}, err
 		}
@@ -105,6 +105,10 @@ func (s *Catalog) filter(ctx context.Context, tenantID string, q vitrine.Product
 	}
 	return vitrine.NewProductFilter(q)
 }
+
+// hasText reports whether a query holds more than spaces: words to read in
+// a language, or a text NewProductFilter refuses.
+func hasText(q vitrine.QueryText) bool { return strings.TrimSpace(string(q)) != "" }
 
 // attributeFilter checks the attribute values of a filter against the
 // company's definitions, and returns them in their canonical text.

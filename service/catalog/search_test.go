@@ -2,13 +2,16 @@ package catalog_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
+	"github.com/vitrine/vitrine/service"
 	"github.com/vitrine/vitrine/service/catalog"
+	shopsvc "github.com/vitrine/vitrine/service/shop"
 )
 
 // TestListProducts_Analysis: a shopper's plural and stop words find what
@@ -101,4 +104,85 @@ func TestListProducts_Analysis(t *testing.T) {
 			t.Errorf("a query of stop words: %v, want a ValidationError saying so", err)
 		}
 	})
+}
+
+// TestListProducts_CompanyLocale: a query asked in no locale is read in
+// the language of the company's default locale, in list_products, the
+// window's search and the window's check of its text: a company of
+// English stems "shoes" to the shoe (Portuguese's "sho" is also the
+// shorts'), keeps "de" as a word (a Portuguese stop word) and takes its
+// English synonyms; a company of pt-BR reads them as it always has.
+func TestListProducts_CompanyLocale(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		w := newWorld(t, url)
+		open := true
+		companies := map[string]*service.Access{}
+		for slug, locales := range map[string][]string{"english": {"en"}, "brasil": nil} {
+			a := shop(t, w, slug)
+			companies[slug] = a
+			if locales != nil {
+				if _, err := w.svc.Operator().UpdateTenant(ctx, slug, nil, nil, nil, locales); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, name := range []string{"Gold Necklace", "Canvas Shoe", "Denim Shorts", "Desk Lamp"} {
+				if _, err := w.cat.CreateProduct(ctx, a, catalog.NewProduct{SKU: fmt.Sprintf("P-%d", i), Name: name, Price: "10.00", Description: "Made by hand."}, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := w.cat.SaveSynonyms(ctx, a, catalog.SynonymsIn{OneWay: map[string][]string{"sneakers": {"shoe"}}, Locale: "en"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := shopsvc.New(w.svc).Update(ctx, a, shopsvc.Changes{Open: &open}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tc := range []struct {
+			slug, query, want string // want "!" for a ValidationError
+		}{
+			{"english", "necklaces", "Gold Necklace"},
+			{"english", "shoes", "Canvas Shoe"},
+			{"english", "de", "Denim Shorts,Desk Lamp"},
+			{"english", "sneakers", "Canvas Shoe"},
+			{"brasil", "necklaces", "Gold Necklace"},
+			{"brasil", "shoes", "Canvas Shoe,Denim Shorts"},
+			{"brasil", "de", "!"},
+			{"brasil", "sneakers", ""},
+		} {
+			sh, err := w.cat.OpenWindowBySlug(ctx, tc.slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, facets := range [][]vitrine.FacetName{nil, {vitrine.FacetVendor}} {
+				page, err := w.cat.ListProducts(ctx, companies[tc.slug], vitrine.ProductQuery{Query: vitrine.QueryText(tc.query), Facets: facets}, 0, "")
+				if got := foundNames(page, err); got != tc.want {
+					t.Errorf("%s: list_products %q (facets %v) finds %q, want %q", tc.slug, tc.query, facets, got, tc.want)
+				}
+			}
+			page, err := sh.Search(ctx, vitrine.ProductQuery{Query: vitrine.QueryText(tc.query)}, 10, "")
+			if got := foundNames(page, err); got != tc.want {
+				t.Errorf("%s: the window's search %q finds %q, want %q", tc.slug, tc.query, got, tc.want)
+			}
+			if words, err := sh.SearchText(tc.query); (tc.want == "!") != (vitrine.TypeOf(err) == vitrine.ValidationError) || err == nil && !words {
+				t.Errorf("%s: the window reads %q as words %v, %v", tc.slug, tc.query, words, err)
+			}
+		}
+	})
+}
+
+// foundNames is a page's product names, sorted and joined by commas; "!"
+// for a ValidationError.
+func foundNames(page *catalog.ProductPage, err error) string {
+	if vitrine.TypeOf(err) == vitrine.ValidationError {
+		return "!"
+	}
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, p := range page.Products {
+		out = append(out, p.Name)
+	}
+	slices.Sort(out)
+	return strings.Join(out, ",")
 }

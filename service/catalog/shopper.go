@@ -202,8 +202,17 @@ func (sh *Shopper) ShownCategories(ctx context.Context) ([]*vitrine.Category, er
 // a query's, and reports whether it holds words to search by: a text
 // without a letter or a digit searches by the filters alone.
 func (sh *Shopper) SearchText(text string) (words bool, err error) {
-	ws, err := vitrine.QueryWords(strings.TrimSpace(text))
+	ws, err := vitrine.QueryWords(strings.TrimSpace(text), sh.QueryLocale())
 	return len(ws) > 0, err
+}
+
+// QueryLocale is the locale whose language reads the window's search: the
+// shopper's, else the company's default.
+func (sh *Shopper) QueryLocale() string {
+	if l := sh.Locale(); l != "" || sh.tenant == nil {
+		return l
+	}
+	return sh.tenant.DefaultLanguage()
 }
 
 // Search returns a page of limit of the window's products that q keeps

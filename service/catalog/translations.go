@@ -416,15 +416,16 @@ func (s *Catalog) labelsInLocale(ctx context.Context, tenantID, locale string, p
 	return cats, attrs, err
 }
 
-// settleLocales checks a list's locale (any of the company's; its default
-// reads as none) and untranslated (one of its others), and puts them in
-// their canonical form.
+// settleLocales checks a list's locale (any of the company's) and
+// untranslated (one of its others), and puts them in their canonical
+// form (vitrine.ProductQuery.Locale): a text query without a locale is
+// read in the company's default locale's language.
 func (s *Catalog) settleLocales(ctx context.Context, tenantID string, q *vitrine.ProductQuery) error {
 	t, err := s.store.TenantByID(ctx, tenantID)
 	if err != nil {
 		return err
 	}
-	if q.Locale != "" {
+	if q.Locale != "" || hasText(q.Query) {
 		l, err := t.ReadLocale("locale", string(q.Locale))
 		if err != nil {
 			return err

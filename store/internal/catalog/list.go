@@ -168,7 +168,7 @@ func (db *Store) findProducts(ctx context.Context, tenantID string, f vitrine.Pr
 		// The company's synonyms, in the same read: a query's words
 		// match what they find (Clauses).
 		if len(f.Words()) > 0 {
-			th, err := db.thesaurus(ctx, c, tenantID)
+			th, err := db.thesaurus(ctx, c, tenantID, string(fq.Locale))
 			if err != nil {
 				return err
 			}

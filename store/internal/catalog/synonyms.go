@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -129,15 +130,17 @@ func (db *Store) DeleteSynonyms(ctx context.Context, ch vitrine.Change, tenantID
 	return n, err
 }
 
-// thesauri keeps each company's synonyms as its queries read them, by the
-// catalog sequence they were read at: analyzing a thousand synonyms costs
-// a search more than its query. Every write of synonyms moves the
+// thesauri keeps each company's synonyms as its queries read them (in each
+// language a query was read in), by the catalog sequence they were read
+// at: analyzing a thousand synonyms costs a search more than its query. Every write of synonyms moves the
 // sequence; so do the other writes of the catalog, after which the rows
 // are read again and, when they are the same, the thesaurus kept.
 type thesauri struct {
 	mu sync.Mutex
-	m  map[string]thesaurusAt
+	m  map[thesaurusKey]thesaurusAt
 }
+
+type thesaurusKey struct{ tenantID, lang string }
 
 type thesaurusAt struct {
 	seq uint64
@@ -145,21 +148,24 @@ type thesaurusAt struct {
 	th  *vitrine.Thesaurus
 }
 
-// maxThesauri bounds the companies whose thesauri are kept (all dropped
+// maxThesauri bounds the thesauri kept, a company's a language (all dropped
 // past it: they are rebuilt from the rows).
 const maxThesauri = 10_000
 
-// thesaurus returns the tenant's synonyms as a query in the catalog's
-// language reads them, read in c: nil when it has none. The sequence is
-// read before the rows, so that the rows kept at a sequence are at least
-// as new as it.
-func (db *Store) thesaurus(ctx context.Context, c sqldb.Conn, tenantID string) (*vitrine.Thesaurus, error) {
+// thesaurus returns the tenant's synonyms as a query in the language of
+// locale reads them (vitrine.ProductQuery.Locale: "" reads
+// vitrine.DefaultLocale's), read in c: nil when it has none. The sequence
+// is read before the rows, so that the rows kept at a sequence are at
+// least as new as it.
+func (db *Store) thesaurus(ctx context.Context, c sqldb.Conn, tenantID, locale string) (*vitrine.Thesaurus, error) {
 	seq, _, err := readSeq(ctx, c, tenantID)
 	if err != nil {
 		return nil, err
 	}
+	an := vitrine.AnalyzerFor(cmp.Or(locale, vitrine.DefaultLocale))
+	key := thesaurusKey{tenantID, an.Lang}
 	db.th.mu.Lock()
-	kept, ok := db.th.m[tenantID]
+	kept, ok := db.th.m[key]
 	db.th.mu.Unlock()
 	if ok && kept.seq == seq {
 		return kept.th, nil
@@ -179,15 +185,15 @@ func (db *Store) thesaurus(ctx context.Context, c sqldb.Conn, tenantID string) (
 	if !ok || sum != kept.sum {
 		th = nil
 		if len(syns) > 0 {
-			th = vitrine.NewThesaurus(vitrine.AnalyzerFor(vitrine.DefaultLocale), syns)
+			th = vitrine.NewThesaurus(an, syns)
 		}
 	}
 	db.th.mu.Lock()
 	if db.th.m == nil || len(db.th.m) >= maxThesauri {
-		db.th.m = map[string]thesaurusAt{}
+		db.th.m = map[thesaurusKey]thesaurusAt{}
 	}
-	if cur, ok := db.th.m[tenantID]; !ok || cur.seq <= seq {
-		db.th.m[tenantID] = thesaurusAt{seq: seq, sum: sum, th: th}
+	if cur, ok := db.th.m[key]; !ok || cur.seq <= seq {
+		db.th.m[key] = thesaurusAt{seq: seq, sum: sum, th: th}
 	}
 	db.th.mu.Unlock()
 	return th, nil
