@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -380,6 +381,105 @@ func TestRelevanceRanksTheLabelBeforeTheRest(t *testing.T) {
 			t.Fatalf("left to fill: %v, %v", n, err)
 		}
 		check("filled", "linho", labelled)
+	})
+}
+
+// TestRelevanceRanksATranslatedTypeAsTheLabel: a product's type translated
+// into a locale labels it there as its own type does in the default
+// locale: a query in that locale ranks it at the label's rank, before a
+// product whose translated description alone holds the word (by name,
+// that one comes first), under every SQL plan and the index; after the
+// product is written again; and once rows written before the translated
+// label are filled (DB.Migrate).
+func TestRelevanceRanksATranslatedTypeAsTheLabel(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		c := f.tenant("c", f.user("ana@example.com"))
+		c.Locales = []string{"pt-BR", "es"}
+		if err := f.db.UpdateTenant(ctx, testChange, c); err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]*vitrine.Product{}
+		for _, x := range []struct{ sku, name, ptype, description string }{
+			{"A-1", "Alfa", "", ""},
+			{"B-1", "Beta", "", "uma cadeira de carvalho"},
+			{"Z-1", "Zeta", "Cadeira", ""},
+		} {
+			p := newProduct(c.ID, x.sku, x.name, 1, vitrine.ProductActive)
+			p.ProductType, p.Description = x.ptype, x.description
+			if err := createProduct(f.db, p); err != nil {
+				t.Fatal(err)
+			}
+			byName[x.name] = p
+		}
+		if err := f.db.SaveTranslations(ctx, testChange, c.ID, []*vitrine.Translation{
+			tr(vitrine.TranslateProduct, byName["Alfa"].ID, "es", vitrine.FieldDescription, "Una silla de roble.", ""),
+			tr(vitrine.TranslateProduct, byName["Zeta"].ID, "es", vitrine.FieldProductType, "Silla", "Cadeira"),
+		}); err != nil {
+			t.Fatal(err)
+		}
+		order := func(names ...string) []string {
+			var out []string
+			for _, n := range names {
+				out = append(out, byName[n].ID)
+			}
+			return out
+		}
+		facets := []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetTags}
+		check := func(step string) {
+			t.Helper()
+			for _, tc := range []struct {
+				query, locale string
+				want          []string
+			}{
+				{"cadeira", "", order("Zeta", "Beta")},
+				{"sillas", "es", order("Zeta", "Alfa")},
+			} {
+				for _, plan := range []string{"index", "walk", "members"} {
+					restore := store.PlanSearches(plan)
+					for limit := 1; limit <= 3; limit++ {
+						for _, fs := range [][]vitrine.FacetName{nil, facets} {
+							q := vitrine.ProductQuery{Query: vitrine.QueryText(tc.query), Locale: vitrine.LocaleTag(tc.locale), Facets: fs}
+							if got := ids(pages(t, f.db, c.ID, filterOf(q, limit))); !slices.Equal(got, tc.want) {
+								t.Errorf("%s: %s, %q in %q, %d a page, facets %v:\n got %v\nwant %v", step, plan, tc.query, tc.locale, limit, fs, got, tc.want)
+							}
+						}
+					}
+					restore()
+				}
+			}
+		}
+		check("SQL")
+		if _, err := f.db.FindProducts(ctx, c.ID, filterOf(vitrine.ProductQuery{Facets: facets}, 5)); err != nil {
+			t.Fatal(err)
+		}
+		f.db.WaitIndexes()
+		check("index")
+		// Written again: its label is its own type's and its translation's.
+		if _, err := f.db.UpdateProduct(ctx, testChange, c.ID, byName["Zeta"].ID, func(p *vitrine.Product) error { p.Vendor = "Móveis"; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		check("updated")
+
+		// Rows of before the translated label: the migration's statement
+		// leaves those whose type is translated to fill again.
+		migration := map[bool]string{false: "sqlite/00035", true: "postgres/00034"}[dbtest.IsPostgres(url)]
+		b, err := os.ReadFile("internal/sqldb/migrations/" + migration + "_translated_label_words.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, stmt, _ := strings.Cut(string(b), "\nUPDATE products")
+		stmt, _, _ = strings.Cut(stmt, ";")
+		dbtest.Exec(t, url, `UPDATE products SET translated_label_words = ''`)
+		dbtest.Exec(t, url, "UPDATE products"+stmt)
+		if n, err := f.db.QueryAs(ctx, c.ID, `SELECT count(*) FROM products WHERE label_words IS NULL`); err != nil || n[0] != "1" {
+			t.Fatalf("to fill again: %v, %v; want the product of a translated type", n, err)
+		}
+		fresh := openWith(t, url, store.Options{FacetIndexMemory: -1, NoMigrate: true})
+		if _, err := fresh.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("filled")
 	})
 }
 

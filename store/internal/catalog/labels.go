@@ -13,9 +13,11 @@ import (
 // labelBatch is the number of products FillLabelWords fills a write.
 const labelBatch = 500
 
-// FillLabelWords fills the label words (labelWords) of the products
-// written before the store kept them (migrations sqlite 00032, postgres
-// 00031 leave them NULL), labelBatch at a time, each batch one write of
+// FillLabelWords fills the label words (labelWords, and the words of the
+// type's translations: translated_label_words) of the products written
+// before the store kept them (migrations sqlite 00032, postgres 00031
+// leave them NULL; sqlite 00035, postgres 00034 those of a translated
+// type), labelBatch at a time, each batch one write of
 // its company that records its products as changed, as any write of them
 // does: every instance's facet index reads their rows again. It returns
 // the products filled; with none left to fill, it reads an empty partial
@@ -58,10 +60,20 @@ func (db *Store) FillLabelWords(ctx context.Context) (int, error) {
 				if err != nil {
 					return err
 				}
+				types := map[string][]*vitrine.Translation{}
+				err = each(ctx, c, `SELECT resource_id, value FROM translations WHERE tenant_id = $1 AND resource = $2 AND field = $3 AND resource_id `+db.textList(`$4`),
+					[]any{tenant, string(vitrine.TranslateProduct), vitrine.FieldProductType, db.textArg(ids)}, func(r []string) {
+						id := strings.ToLower(r[0])
+						types[id] = append(types[id], &vitrine.Translation{Field: vitrine.FieldProductType, Value: r[1]})
+					}, 2)
+				if err != nil {
+					return err
+				}
 				for i, p := range ps {
 					label := labelWords(&vitrine.Product{Vendor: p.vendor, ProductType: p.ptype, Tags: tags[ids[i]]})
-					if err := sqldb.ExecLater(ctx, c, `UPDATE products SET label_words = $1 WHERE tenant_id = $2 AND id = $3 AND label_words IS NULL`,
-						label, tenant, p.id); err != nil {
+					_, _, translated := translationWords(types[ids[i]])
+					if err := sqldb.ExecLater(ctx, c, `UPDATE products SET label_words = $1, translated_label_words = $2 WHERE tenant_id = $3 AND id = $4 AND label_words IS NULL`,
+						label+translated, translated, tenant, p.id); err != nil {
 						return err
 					}
 				}

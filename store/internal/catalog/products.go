@@ -342,7 +342,7 @@ func updateProduct(ctx context.Context, c sqldb.Conn, ch vitrine.Change, p, befo
 			vendor = $7, vendor_key = $8, product_type = $9, type_key = $10,
 			name_words = $11 || translated_name_words, search = $12 || translated_words,
 			price = $13, price_max = $14, on_sale = $15, variant_count = $16, currency = $17, stock = $18, status = $19, doc = $20,
-			version = version + 1, updated_at = $21, updated_by = $22, label_words = $26
+			version = version + 1, updated_at = $21, updated_by = $22, label_words = $26 || translated_label_words
 		WHERE tenant_id = $23 AND id = $24 AND version = $25`,
 		p.Handle, p.SKU, vitrine.SKUKey(p.SKU), p.Name, vitrine.Fold(p.Name), p.Description,
 		p.Vendor, vitrine.Fold(p.Vendor), p.ProductType, vitrine.Fold(p.ProductType), nameWords, search,

@@ -192,11 +192,13 @@ func (db *Store) SaveTranslations(ctx context.Context, ch vitrine.Change, tenant
 			if err := markTranslated(ctx, c, p, ts); err != nil {
 				return err
 			}
-			// A text query finds the product by its words in every locale.
+			// A text query finds the product by its words in every locale,
+			// and ranks its translated type as its label.
 			name, all := words(p)
-			tn, ta := translationWords(ts)
-			if err := sqldb.ExecLater(ctx, c, `UPDATE products SET translated_name_words = $1, translated_words = $2, name_words = $3, search = $4
-				WHERE tenant_id = $5 AND id = $6`, tn, ta, name+tn, all+ta, tenantID, id); err != nil {
+			tn, ta, tl := translationWords(ts)
+			if err := sqldb.ExecLater(ctx, c, `UPDATE products SET translated_name_words = $1, translated_words = $2, translated_label_words = $3,
+				name_words = $4, search = $5, label_words = $6
+				WHERE tenant_id = $7 AND id = $8`, tn, ta, tl, name+tn, all+ta, labelWords(p)+tl, tenantID, id); err != nil {
 				return err
 			}
 		}
@@ -298,11 +300,12 @@ func sameSources(p, before *vitrine.Product) bool {
 }
 
 // translationWords returns the words of a product's translations a text
-// query matches, as words does of the product (each after a space, ""
-// when none): of the translated names, and of everything search covers
-// (names, descriptions' text, types, option values).
-func translationWords(ts []*vitrine.Translation) (name, all string) {
-	var names, rest []string
+// query matches, as words and labelWords do of the product (each after a
+// space, "" when none): of the translated names, of everything search
+// covers (names, descriptions' text, types, option values), and of what
+// labels it (types).
+func translationWords(ts []*vitrine.Translation) (name, all, label string) {
+	var names, rest, labels []string
 	for _, t := range ts {
 		kind, _, _ := vitrine.FieldParts(t.Field)
 		switch kind {
@@ -310,7 +313,9 @@ func translationWords(ts []*vitrine.Translation) (name, all string) {
 			names = append(names, vitrine.Words(t.Value)...)
 		case vitrine.FieldDescription:
 			rest = append(rest, vitrine.Words(sanitize.Text(t.Value))...)
-		case vitrine.FieldProductType, "option.value":
+		case vitrine.FieldProductType:
+			labels = append(labels, vitrine.Words(t.Value)...)
+		case "option.value":
 			rest = append(rest, vitrine.Words(t.Value)...)
 		}
 	}
@@ -325,5 +330,5 @@ func translationWords(ts []*vitrine.Translation) (name, all string) {
 		}
 		return b.String()
 	}
-	return join(names), join(append(names, rest...))
+	return join(names), join(slices.Concat(names, labels, rest)), join(labels)
 }
