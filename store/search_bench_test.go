@@ -1,13 +1,16 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vitrine/vitrine"
 	"github.com/vitrine/vitrine/internal/dbtest"
@@ -74,17 +77,42 @@ func BenchmarkTextQuery(b *testing.B) {
 						}
 						f = f.Page(51, &first.Keys[49])
 					}
-					for b.Loop() {
-						found, err := db.FindProducts(ctx, big, f)
-						if err != nil {
-							b.Fatal(err)
+					// Labelled, so that a CPU profile of the run reads one list
+					// alone (go tool pprof -tagfocus 'list=plain page').
+					pprof.Do(ctx, pprof.Labels("list", l.name), func(ctx context.Context) {
+						for b.Loop() {
+							found, err := db.FindProducts(ctx, big, f)
+							if err != nil {
+								b.Fatal(err)
+							}
+							if len(found.Products) != 51 {
+								b.Fatalf("%d products, want 51", len(found.Products))
+							}
 						}
-						if len(found.Products) != 51 {
-							b.Fatalf("%d products, want 51", len(found.Products))
-						}
-					}
+					})
 				})
 			}
+			// The target's ratio measured alternately, a plain page then
+			// the query's relevance page with 4 facets, each round: the
+			// machine's load, shared with other work, then weighs on both
+			// alike (the lists above, run one after the other, each see
+			// the load of their own seconds).
+			b.Run("relevance, 4 facets ÷ plain page, alternately", func(b *testing.B) {
+				plain, relevance := filterOf(lists[0].f, 51), filterOf(lists[3].f, 51)
+				var took [2]time.Duration
+				for b.Loop() {
+					for i, f := range []vitrine.ProductFilter{plain, relevance} {
+						start := time.Now()
+						if found, err := db.FindProducts(ctx, big, f); err != nil || len(found.Products) != 51 {
+							b.Fatal(err)
+						}
+						took[i] += time.Since(start)
+					}
+				}
+				b.ReportMetric(float64(took[0].Nanoseconds())/float64(b.N), "plain-ns/op")
+				b.ReportMetric(float64(took[1].Nanoseconds())/float64(b.N), "relevance-ns/op")
+				b.ReportMetric(float64(took[1])/float64(took[0]), "x-plain")
+			})
 		})
 	}
 }

@@ -670,11 +670,13 @@ func (db *Store) listProducts(ctx context.Context, c sqldb.Conn, pq productQuery
 	}
 	limit := base.LimitTo(q.Arg(f.Limit()))
 	query := columns + ` FROM ` + from + ` WHERE ` + strings.Join(q.Where, ` AND `) + ` ORDER BY ` + order + limit
-	if pq.only != nil {
+	if len(pq.only) > f.Limit() {
 		// The page's ids first, sorted by their keys alone, then their
 		// rows, by the key (CROSS JOIN: as id IN (...), SQLite walked the
 		// company's products in the sort's order): the record and the
-		// categories' names are read for the page, not for every id.
+		// categories' names are read for the page, not for every id. (The
+		// index's ids are its page, no more than the limit: each row is
+		// then read once, by the join above.)
 		join := `CROSS JOIN`
 		if db.d.Name() == "postgres" {
 			join = `JOIN` // a nested loop on the key, for the LIMIT's rows

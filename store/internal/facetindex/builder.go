@@ -17,6 +17,7 @@ func NewBuilder(n int) *Builder {
 	ix.price = make([]int64, 0, n)
 	ix.priceMax = make([]int64, 0, n)
 	ix.updated = make([]int64, 0, n)
+	ix.nameRank = make([]uint32, 0, n)
 	ix.pool = make([]byte, 0, 96*n) // a record of the benchmark's catalog: 87 bytes
 	return &Builder{ix: ix}
 }
@@ -41,6 +42,7 @@ func (b *Builder) Finish(seq uint64) *Index {
 	ix.below.optimize()
 	ix.vpost.optimize()
 	ix.live.RunOptimize()
+	ix.rankNames()
 	ix.seq = seq
 	return ix
 }

@@ -28,6 +28,12 @@ type Index struct {
 	garbage int      // bytes of pool no record uses
 	// The columns range filters scan.
 	price, priceMax, updated []int64
+	// nameRank is each product's place in the order of names (then ids)
+	// as the index was built, from 1: a page in that order compares two
+	// products so ranked by it, not by their names read from the records
+	// (a relevance page orders thousands of names). 0 for a product added
+	// or renamed since, which a page compares by its name.
+	nameRank []uint32
 
 	onSale, inStock                                                       *roaring.Bitmap
 	status, currency, vendor, ptype, tags, optNames, optVals, attrs, cats dict
@@ -191,6 +197,9 @@ func (ix *Index) put(p *Product) error {
 	id, _ := parseID(p.ID)
 	o, ok := ix.byID[id]
 	if ok {
+		if ix.nameRank[o] != 0 && string(ix.nameOf(o)) != p.NameKey {
+			ix.nameRank[o] = 0 // its place is not known any more
+		}
 		ix.unindex(o)
 	} else {
 		var err error
@@ -238,7 +247,9 @@ func (ix *Index) alloc(id [16]byte) (uint32, error) {
 		ix.price = append(ix.price, 0)
 		ix.priceMax = append(ix.priceMax, 0)
 		ix.updated = append(ix.updated, 0)
+		ix.nameRank = append(ix.nameRank, 0)
 	}
+	ix.nameRank[o] = 0
 	ix.byID[id] = o
 	ix.live.Add(o)
 	return o, nil
@@ -552,7 +563,7 @@ func (ix *Index) Bytes() int64 {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	n := int64(cap(ix.ids))*16 + int64(len(ix.byID))*idMapEntryBytes + int64(cap(ix.free)+cap(ix.rec))*4 + int64(cap(ix.pool)) +
-		int64(cap(ix.price)+cap(ix.priceMax)+cap(ix.updated))*8
+		int64(cap(ix.price)+cap(ix.priceMax)+cap(ix.updated))*8 + int64(cap(ix.nameRank))*4
 	for _, bm := range []*roaring.Bitmap{ix.live, ix.onSale, ix.inStock} {
 		n += int64(bm.GetSizeInBytes()) + bitmapOverhead
 	}

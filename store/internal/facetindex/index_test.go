@@ -25,6 +25,21 @@ func TestRandomUpdates(t *testing.T) {
 		ix := New()
 		ix.SetCategories(b.cats)
 		var ids []string
+		if seed%2 == 1 {
+			// Built: its products ranked by name, those written after
+			// (added, renamed, written again as they were) among them.
+			bl := NewBuilder(0)
+			bl.SetCategories(b.cats)
+			for i := range 50 + rng.IntN(200) {
+				p := randomProduct(rng, randomID(rng), i, b.cats)
+				if err := bl.Add(p); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, p.ID)
+				b.products[p.ID] = p
+			}
+			ix = bl.Finish(0)
+		}
 		for step := range 40 {
 			var puts []*Product
 			var dels []string
@@ -34,6 +49,10 @@ func TestRandomUpdates(t *testing.T) {
 					id := randomID(rng)
 					ids = append(ids, id)
 					puts = append(puts, randomProduct(rng, id, rng.IntN(1000), b.cats))
+				case n < 6:
+					if p := b.products[pick(rng, ids)]; p != nil {
+						puts = append(puts, p)
+					}
 				case n < 8:
 					puts = append(puts, randomProduct(rng, pick(rng, ids), rng.IntN(1000), b.cats))
 				default:

@@ -3,6 +3,7 @@ package facetindex
 import (
 	"bytes"
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -111,6 +112,11 @@ func (o *order) compare(a uint32, name []byte, num int64, id *[16]byte) int {
 
 // before reports whether the product at ordinal a comes before the one at b.
 func (o *order) before(a, b uint32) bool {
+	if o.col == byName {
+		if ra, rb := o.ix.nameRank[a], o.ix.nameRank[b]; ra != 0 && rb != 0 {
+			return (ra < rb) != o.desc
+		}
+	}
 	var name []byte
 	var num int64
 	switch o.col {
@@ -122,6 +128,21 @@ func (o *order) before(a, b uint32) bool {
 		num = o.ix.updated[b]
 	}
 	return o.compare(a, name, num, &o.ix.ids[b]) < 0
+}
+
+// rankNames sets each product's nameRank: its place in the order of names,
+// then ids, from 1.
+func (ix *Index) rankNames() {
+	ords := ix.live.ToArray()
+	slices.SortFunc(ords, func(a, b uint32) int {
+		if c := bytes.Compare(ix.nameOf(a), ix.nameOf(b)); c != 0 {
+			return c
+		}
+		return bytes.Compare(ix.ids[a][:], ix.ids[b][:])
+	})
+	for i, o := range ords {
+		ix.nameRank[o] = uint32(i + 1)
+	}
 }
 
 // page returns the first limit products of cand in the order, after its
