@@ -670,8 +670,8 @@ func TestFacetIndexesWithinTheirMemory(t *testing.T) {
 // cannot count (the index over the memory of the indexes, not built yet,
 // or none kept) is counted by SQL within the call's time but a margin;
 // past it, the list answers an error that says why, the call still alive
-// to give it, never an internal error. With the time, the same list
-// answers.
+// to give it, never an internal error; so does a list that runs out of
+// its time otherwise. With the time, the same list answers.
 func TestFacetsBySQLOutOfTime(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, url string) {
 		f := newFixture(t, url)
@@ -688,14 +688,30 @@ func TestFacetsBySQLOutOfTime(t *testing.T) {
 		over.WaitIndexes()
 		call, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
-		restore := store.FacetsBudget(func(time.Duration) time.Duration { return 0 })
+		// The list has half its call's time, its count by SQL none of it.
+		restore := store.FacetsBudget(func(left time.Duration) time.Duration {
+			if left > 30*time.Second {
+				return 30 * time.Second
+			}
+			return 0
+		})
 		for db, why := range map[*store.DB]string{over: "larger than the memory this server gives facet indexes",
-			none: "this server keeps no facet index", building: "it is being built: try again in a minute"} {
+			none: "this server keeps no facet index", building: "it is being built: try again in a few minutes"} {
 			found, err := db.FindProducts(call, a.ID, all)
 			e := vitrine.AsError(err)
 			if e == nil || e.Type != vitrine.GenericError || !strings.Contains(e.Message, "The facets of this list could not be counted in time") ||
 				!strings.Contains(e.Message, why) || !strings.Contains(e.Message, "List without facets") {
 				t.Errorf("%q: %v, %v: want an error saying the facets could not be counted in time", why, found, err)
+			}
+		}
+		restore()
+		// A list that runs out of its time, with or without facets,
+		// answers an error that says so.
+		restore = store.FacetsBudget(func(time.Duration) time.Duration { return 0 })
+		for _, f := range []vitrine.ProductFilter{all, filterOf(vitrine.ProductQuery{Sort: vitrine.SortName}, 5)} {
+			found, err := none.FindProducts(call, a.ID, f)
+			if e := vitrine.AsError(err); e == nil || e.Type != vitrine.GenericError || !strings.Contains(e.Message, "This list could not be read in time") {
+				t.Errorf("%v, %v: want an error saying the list could not be read in time", found, err)
 			}
 		}
 		restore()

@@ -217,11 +217,7 @@ func each(ctx context.Context, c sqldb.Conn, query string, args []any, fn func([
 // says so, while the call has the time to give it, rather than an
 // internal error at its deadline.
 func (db *Store) facetsBySQL(ctx context.Context, c sqldb.Conn, pq productQuery) (*vitrine.Facets, error) {
-	dl, ok := ctx.Deadline()
-	if !ok {
-		return db.facets(ctx, c, pq)
-	}
-	fctx, cancel := context.WithTimeout(ctx, facetsBudget(time.Until(dl)))
+	fctx, cancel := withBudget(ctx)
 	defer cancel()
 	facets, err := db.facets(fctx, c, pq)
 	if err != nil && fctx.Err() != nil && ctx.Err() == nil {
@@ -230,13 +226,25 @@ func (db *Store) facetsBySQL(ctx context.Context, c sqldb.Conn, pq productQuery)
 	return facets, err
 }
 
-// facetsBudget is the time a count of a list's facets by SQL may take of
-// the time left to its call: all but a quarter, and at most 5 s, left to
-// the rest of the call (a variable for the tests: SetFacetsBudget).
+// facetsBudget is the time a list, and within it a count of its facets by
+// SQL, may take of the time left to its call: all but a quarter, and at
+// most 5 s, left to the rest of the call (a variable for the tests:
+// SetFacetsBudget).
 var facetsBudget = func(left time.Duration) time.Duration { return left - min(left/4, 5*time.Second) }
 
-// SetFacetsBudget sets the time a count of facets by SQL may take of the
-// time left to its call, and returns what restores it: for the tests.
+// withBudget is ctx within facetsBudget of the time its deadline leaves
+// (ctx itself, with none).
+func withBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, facetsBudget(time.Until(dl)))
+}
+
+// SetFacetsBudget sets the time a count of facets by SQL (and a list) may
+// take of the time left to its call, and returns what restores it: for
+// the tests.
 func SetFacetsBudget(budget func(left time.Duration) time.Duration) (restore func()) {
 	was := facetsBudget
 	facetsBudget = budget
@@ -247,7 +255,7 @@ func SetFacetsBudget(budget func(left time.Duration) time.Duration) (restore fun
 // of time, saying why the company's index did not count it; the operator
 // is told too.
 func (db *Store) facetsTooSlow(tenant string) error {
-	why := "its facet index is not ready (it is being built: try again in a minute)"
+	why := "its facet index is not ready (it is being built: try again in a few minutes)"
 	switch {
 	case db.ix == nil:
 		why = "this server keeps no facet index"

@@ -14,10 +14,14 @@ import (
 	"github.com/vitrine/vitrine/store/internal/sqldb"
 )
 
-// DefaultIndexMemory is the memory the facet indexes of an instance hold
-// by default: a company of 1,000,000 variants takes about 91 MiB
-// (store/internal/facetindex's figures).
-const DefaultIndexMemory = 128 << 20
+// DefaultIndexMemory is the memory the facet indexes of an instance may
+// hold by default: a company of 1,000,000 variants takes about 91 MiB
+// (store/internal/facetindex's figures), one of 1,000,000 products of 3
+// variants 261 MiB (docs/benchmarks.md), which 128 MiB did not hold: its
+// faceted lists were all counted by SQL, past a call's time. The budget
+// is a bound, not a reservation: the server's soft memory limit follows
+// what the indexes hold (vitrine serve).
+const DefaultIndexMemory = 384 << 20
 
 // Indexes are the facet indexes an instance holds, one per company (in a
 // facetindex.Cache within a budget of bytes, the least recently used

@@ -46,6 +46,22 @@ func (db *Store) ListProducts(ctx context.Context, tenantID string, f vitrine.Pr
 // A query's words forgive typos (withTypos), found once for every read of
 // the call.
 func (db *Store) FindProducts(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
+	// Within the call's time but a margin (the same as a count of facets
+	// by SQL's): a list too large for it answers an error that says so,
+	// the call still alive to give it, rather than an internal error at
+	// its deadline.
+	lctx, cancel := withBudget(ctx)
+	defer cancel()
+	out, err := db.findProductsOf(lctx, tenantID, f)
+	if err != nil && lctx.Err() != nil && ctx.Err() == nil && vitrine.AsError(err) == nil {
+		db.log.Warn("list products: a list ran out of time", "tenant_id", tenantID)
+		return nil, &vitrine.Error{Type: vitrine.GenericError, Message: "This list could not be read in time: the company's catalog is large. " +
+			"Narrow it with a filter (a vendor, a tag, a category, fewer words), or ask for fewer facets."}
+	}
+	return out, err
+}
+
+func (db *Store) findProductsOf(ctx context.Context, tenantID string, f vitrine.ProductFilter) (*vitrine.FoundProducts, error) {
 	typos, err := db.typos(ctx, tenantID, f)
 	if err != nil {
 		return nil, fmt.Errorf("list products: %w", err)

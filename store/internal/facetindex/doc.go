@@ -146,7 +146,7 @@
 // (products in id order, 2,000 at a time, their rows streamed into a
 // Builder); the calls after it bring it up. Writes never wait for it.
 // Cache holds the indexes of many companies within a budget of bytes
-// (each index's Bytes; vitrine serve --facet-index-memory, 128 MiB by
+// (each index's Bytes; vitrine serve --facet-index-memory, 384 MiB by
 // default), the least recently used dropped first; vitrine serve also
 // sets a soft memory limit (runtime/debug.SetMemoryLimit) of that and
 // 128 MiB, unless GOMEMLIMIT is set, since GOGC=400 lets a heap of a large
