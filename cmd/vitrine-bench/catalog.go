@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -391,12 +392,17 @@ func (c *CatalogCmd) reads(e *env, server string, r *catalogReport) error {
 	}
 	// The faceted lists are measured on the company's facet index. A
 	// faceted list of no product starts its build (and is counted by the
-	// database meanwhile, at no cost: at 1,000,000 products the count of
-	// the lists measured takes the database longer than a call may); the
-	// build is waited for, and timed.
+	// database meanwhile, at little cost: at 1,000,000 products the count
+	// of the lists measured takes the database longer than a call may);
+	// the build is waited for, and timed. Its answer may be an error that
+	// the list could not be read in time (on SQLite at 1,000,000 products,
+	// its page walks the company in name order): the build goes on.
 	none := map[string]any{"tenant_id": big, "limit": 1, "vendor": "no such vendor", "facets": catalogFacets}
 	if _, err := harness.CallTool(ctx, s.sessions[0], "list_products", none); err != nil {
-		return fmt.Errorf("a faceted list of no product: %w", s.failed(err))
+		if strings.Contains(err.Error(), "Internal error") {
+			return fmt.Errorf("a faceted list of no product: %w", s.failed(err))
+		}
+		fmt.Fprintf(e.stderr, "bench: a faceted list of no product answered: %v\n", err)
 	}
 	fmt.Fprintf(e.stderr, "bench: waiting for the facet index\n")
 	waited := time.Now()
