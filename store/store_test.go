@@ -463,7 +463,7 @@ func TestRelevanceRanksATranslatedTypeAsTheLabel(t *testing.T) {
 
 		// Rows of before the translated label: the migration's statement
 		// leaves those whose type is translated to fill again.
-		migration := map[bool]string{false: "sqlite/00035", true: "postgres/00034"}[dbtest.IsPostgres(url)]
+		migration := map[bool]string{false: "sqlite/00034", true: "postgres/00033"}[dbtest.IsPostgres(url)]
 		b, err := os.ReadFile("internal/sqldb/migrations/" + migration + "_translated_label_words.sql")
 		if err != nil {
 			t.Fatal(err)

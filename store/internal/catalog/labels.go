@@ -16,7 +16,7 @@ const labelBatch = 500
 // FillLabelWords fills the label words (labelWords, and the words of the
 // type's translations: translated_label_words) of the products written
 // before the store kept them (migrations sqlite 00032, postgres 00031
-// leave them NULL; sqlite 00035, postgres 00034 those of a translated
+// leave them NULL; sqlite 00034, postgres 00033 those of a translated
 // type), labelBatch at a time, each batch one write of
 // its company that records its products as changed, as any write of them
 // does: every instance's facet index reads their rows again. It returns
