@@ -328,13 +328,7 @@ func TestRelevanceRanksTheLabelBeforeTheRest(t *testing.T) {
 			}
 			byName[x.name] = p
 		}
-		order := func(names ...string) []string {
-			var out []string
-			for _, n := range names {
-				out = append(out, byName[n].ID)
-			}
-			return out
-		}
+		order := func(names ...string) []string { return idsByName(byName, names...) }
 		facets := []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetTags}
 		check := func(step, query string, want []string) {
 			t.Helper()
@@ -418,13 +412,7 @@ func TestRelevanceRanksATranslatedTypeAsTheLabel(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		order := func(names ...string) []string {
-			var out []string
-			for _, n := range names {
-				out = append(out, byName[n].ID)
-			}
-			return out
-		}
+		order := func(names ...string) []string { return idsByName(byName, names...) }
 		facets := []vitrine.FacetName{vitrine.FacetVendor, vitrine.FacetTags}
 		check := func(step string) {
 			t.Helper()
@@ -807,4 +795,13 @@ func TestReadsCheckTheEpoch(t *testing.T) {
 			}
 		}
 	})
+}
+
+// idsByName returns the ids of the products named names, in their order.
+func idsByName(byName map[string]*vitrine.Product, names ...string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		out = append(out, byName[n].ID)
+	}
+	return out
 }

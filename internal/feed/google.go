@@ -80,23 +80,18 @@ func (g *googleWriter) optional(depth int, name, text string) {
 }
 
 // open writes <name> on a line of its own, depth spaces in.
-func (g *googleWriter) open(depth int, name string) {
-	g.buf.WriteByte('\n')
-	for range depth {
-		g.buf.WriteByte(' ')
-	}
-	g.buf.WriteByte('<')
-	g.buf.WriteString(name)
-	g.buf.WriteByte('>')
-}
+func (g *googleWriter) open(depth int, name string) { g.tag(depth, "<", name) }
 
 // close writes </name> on a line of its own, depth spaces in.
-func (g *googleWriter) close(depth int, name string) {
+func (g *googleWriter) close(depth int, name string) { g.tag(depth, "</", name) }
+
+// tag writes start, name and '>' on a line of their own, depth spaces in.
+func (g *googleWriter) tag(depth int, start, name string) {
 	g.buf.WriteByte('\n')
 	for range depth {
 		g.buf.WriteByte(' ')
 	}
-	g.buf.WriteString("</")
+	g.buf.WriteString(start)
 	g.buf.WriteString(name)
 	g.buf.WriteByte('>')
 }
