@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -187,6 +188,12 @@ type Converter struct {
 	num, den *big.Int // the rate as num/den
 	scale    int      // decimals of the market's currency
 	rounding Rounding
+	// The rate's num and den as machine words, when they fit one (a rate
+	// has at most 12 decimals and 9 whole digits: always): Convert's
+	// arithmetic in words, exact, for every price whose products fit
+	// too, big integers only beyond.
+	num64, den64 uint64
+	fits         bool
 }
 
 // NewConverter returns the converter of a rate in its one form
@@ -203,8 +210,21 @@ func NewConverter(rate Decimal, rounding Rounding, scale int) (*Converter, error
 	if _, err := ParseRounding("rounding", string(rounding)); err != nil {
 		return nil, err
 	}
-	return &Converter{num: num, den: den, scale: scale, rounding: rounding}, nil
+	cv := &Converter{num: num, den: den, scale: scale, rounding: rounding}
+	if num.IsUint64() && den.IsUint64() && scale < len(pow10s) {
+		cv.num64, cv.den64, cv.fits = num.Uint64(), den.Uint64(), true
+	}
+	return cv, nil
 }
+
+// pow10s are the powers of ten a uint64 holds.
+var pow10s = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
 
 // maxConverted bounds a converted price in minor units: 10^17, far from
 // int64's limit.
@@ -217,6 +237,9 @@ var maxConverted = big.NewInt(100_000_000_000_000_000)
 func (cv *Converter) Convert(minor int64, fromScale int) (int64, bool) {
 	if minor <= 0 {
 		return 0, minor == 0
+	}
+	if q, ok, done := cv.convert64(uint64(minor), fromScale); done {
+		return int64(q), ok
 	}
 	// exact = minor × rate × 10^scale / 10^fromScale, in the market's
 	// minor units, as num/den.
@@ -257,6 +280,64 @@ func (cv *Converter) Convert(minor int64, fromScale int) (int64, bool) {
 		return 0, false
 	}
 	return q.Int64(), true
+}
+
+// convert64 is Convert in machine words, the same arithmetic step by
+// step: done false when a product of it would not fit one (then the big
+// integers decide). Written by hand because math/big allocates each of a
+// conversion's ten or so numbers, a cost every variant of a market's feed
+// and window paid.
+func (cv *Converter) convert64(minor uint64, fromScale int) (q uint64, ok, done bool) {
+	if !cv.fits || fromScale < 0 || fromScale >= len(pow10s) {
+		return 0, false, false
+	}
+	hi, num := bits.Mul64(minor, cv.num64)
+	if hi != 0 {
+		return 0, false, false
+	}
+	unit := pow10s[cv.scale]
+	if hi, num = bits.Mul64(num, unit); hi != 0 {
+		return 0, false, false
+	}
+	hi, den := bits.Mul64(cv.den64, pow10s[fromScale])
+	if hi != 0 {
+		return 0, false, false
+	}
+	q, r := num/den, num%den
+	const most = 100_000_000_000_000_000 // maxConverted
+	if q > most {
+		return 0, false, true // rounding never lowers a price
+	}
+	var end uint64
+	switch {
+	case cv.rounding == RoundingNone:
+		if r >= den-r { // half up: twice the remainder reaches the divisor
+			q++
+		}
+		if q > most {
+			return 0, false, true
+		}
+		return q, true, true
+	case cv.rounding == RoundingUnit || cv.scale < 2:
+		end = 0
+	case cv.rounding == Rounding99:
+		end = unit - pow10s[cv.scale-2]
+	case cv.rounding == Rounding90:
+		end = unit - pow10s[cv.scale-1]
+	default:
+		return 0, false, false
+	}
+	if r > 0 {
+		q++ // the ceiling, in minor units
+	}
+	p := q/unit*unit + end
+	if p < q {
+		p += unit
+	}
+	if p > most {
+		return 0, false, true
+	}
+	return p, true, true
 }
 
 // CatalogBounds returns the bounds of the catalog's prices, in minor

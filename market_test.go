@@ -175,3 +175,50 @@ func TestConverterCatalogBounds(t *testing.T) {
 		}
 	}
 }
+
+// The arithmetic in machine words answers as the big integers do, for
+// every rule, at the edges where a product stops fitting a word and where
+// a price passes the largest converted.
+func TestConvertInWordsAsInBigIntegers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 2))
+	rates := []vitrine.Decimal{"0.18", "5.4321", "0.000123", "1", "123.456789012", "0.5", "999999999.999999999999", "0.000000000001", "7"}
+	minors := []int64{1, 9, 10, 99, 100, 101, 1 << 40, 1<<53 + 1, 99_999_999_999_999_999, 100_000_000_000_000_000, 100_000_000_000_000_001, 1 << 62, 1<<63 - 1}
+	for i := range 200000 {
+		rate := rates[rng.IntN(len(rates))]
+		rounding := vitrine.Roundings[rng.IntN(len(vitrine.Roundings))]
+		scale, from := rng.IntN(5), rng.IntN(5)
+		minor := rng.Int64N(10_000_000_000)
+		switch i % 4 {
+		case 1:
+			minor = minors[rng.IntN(len(minors))]
+		case 2:
+			minor = rng.Int64()
+		}
+		cv, err := vitrine.NewConverter(rate, rounding, scale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := cv.Convert(minor, from)
+		want, wantOK := cv.ConvertBig(minor, from)
+		if got != want || ok != wantOK {
+			t.Fatalf("%d × %s by %q, scale %d→%d: %d, %v in words; %d, %v in big integers", minor, rate, rounding, from, scale, got, ok, want, wantOK)
+		}
+	}
+}
+
+func BenchmarkConvert(b *testing.B) {
+	cv, err := vitrine.NewConverter("0.18", vitrine.Rounding99, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("words", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			cv.Convert(int64(1000+i%100000), 2)
+		}
+	})
+	b.Run("big", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			cv.ConvertBig(int64(1000+i%100000), 2)
+		}
+	})
+}
