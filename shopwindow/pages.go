@@ -182,12 +182,18 @@ func localeOfWindow(win *Window) *pageLocale {
 	if lang == "" {
 		return localeOf(win.Shop)
 	}
+	return localeOfLanguage(lang, win.Shop)
+}
+
+// localeOfLanguage is the page locale of a BCP 47 tag; the shop's
+// country's when the tag does not parse.
+func localeOfLanguage(lang string, shop *vitrine.Shop) *pageLocale {
 	if l, ok := locales.Load("locale:" + lang); ok {
 		return l.(*pageLocale)
 	}
 	tag, err := language.Parse(lang)
 	if err != nil {
-		return localeOf(win.Shop)
+		return localeOf(shop)
 	}
 	base, _ := tag.Base()
 	text, ok := pageText[base.String()]
@@ -228,14 +234,17 @@ func (l *pageLocale) newPage(win *Window, title string) page {
 }
 
 // money writes an amount in minor units of a currency as the window's
-// language writes it: "R$ 1.234,50".
+// language writes it, with the currency's symbol in that language (CLDR's
+// standard symbol, which tells dollars apart): "R$ 1.234,50", in English
+// "$1,234.50" for US dollars and "CA$1,234.50" for Canadian ones, in
+// Portuguese "US$ 1.234,50".
 func (l *pageLocale) money(minor int64, cur string) string {
 	unit, err := currency.ParseISO(cur)
 	if err != nil {
 		return vitrine.FormatPrice(minor, vitrine.CurrencyScale(cur)) + " " + cur
 	}
 	amount := float64(minor) / math.Pow10(vitrine.CurrencyScale(cur))
-	return l.printer.Sprint(currency.NarrowSymbol(unit.Amount(amount)))
+	return l.printer.Sprint(currency.Symbol(unit.Amount(amount)))
 }
 
 // moneyRange is a price, or a range of prices.

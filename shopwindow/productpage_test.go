@@ -49,3 +49,26 @@ func TestProductLD(t *testing.T) {
 		t.Errorf("an option schema.org has no property for: %s", b)
 	}
 }
+
+// A price says which currency it is in, in the page's language: a
+// Portuguese page of dollars does not show a bare "$", a Canadian one in
+// English tells its dollars from the United States'.
+func TestMoneyNamesItsCurrency(t *testing.T) {
+	for _, tc := range []struct{ country, lang, cur, want string }{
+		{"BR", "", "BRL", "R$ 1.234,50"},
+		{"BR", "pt-BR", "USD", "US$ 1.234,50"},
+		{"BR", "en", "USD", "$ 1,234.50"},
+		{"BR", "en", "CAD", "CA$ 1,234.50"},
+		{"BR", "es", "EUR", "€ 1.234,50"},
+		{"BR", "en", "XYZ", "1234.50 XYZ"},
+	} {
+		shop := &vitrine.Shop{Country: tc.country}
+		l := localeOf(shop)
+		if tc.lang != "" {
+			l = localeOfLanguage(tc.lang, shop)
+		}
+		if got := strings.ReplaceAll(l.money(123450, tc.cur), "\u00a0", " "); got != tc.want {
+			t.Errorf("%s in %q: %q, want %q", tc.cur, tc.lang, got, tc.want)
+		}
+	}
+}
