@@ -94,11 +94,12 @@ type Server struct {
 
 // MeasureServer runs op as MeasureFor does, reading the CPU time of the
 // server's process before and after; with a profiler, it writes the
-// process's CPU profile over the scenario to profile. A profile that
-// could not be written is the error; the measure stands all the same.
+// process's CPU profile over the scenario to profile (none when it is "").
+// A profile that could not be written is the error; the measure stands all
+// the same.
 func MeasureServer(ctx context.Context, s Server, profile string, c int, d time.Duration, op func(worker int, rng *rand.Rand) error) (*Measure, error) {
 	var saved chan error
-	if s.PprofAddr != "" {
+	if s.PprofAddr != "" && profile != "" {
 		saved = make(chan error, 1)
 		go func() { saved <- SaveProfile(ctx, s.PprofAddr, d, profile) }()
 	}
