@@ -188,6 +188,39 @@ func TestCatalogBenchRuns(t *testing.T) {
 	}
 }
 
+// vitrine-bench shop --translated measures the window's search in es
+// beside the default locale's, every call answered, on SQLite (PostgreSQL
+// takes the same path through the window).
+func TestShopBenchRunsTranslated(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report.md")
+	cmd := exec.Command(binary(t), "shop", "--products", "300", "--duration", "300ms", "--concurrency", "2", "--translated", "--out", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if _, err := cmd.Output(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	report, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(report)
+	for _, w := range []string{"| UCP search_catalog, same query + price filter, 10 |", "| UCP search_catalog in es (context.language), the query in Spanish + price filter, 10 |",
+		"| search_catalog in a translated locale p50 ≤ 1.2× the default locale's |"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("no %q in the report:\n%s", w, text)
+		}
+	}
+	// | scenario | calls/s | p50 | p95 | server CPU/call | errors | answer bytes |
+	for _, line := range strings.Split(text, "\n") {
+		if f := strings.Split(line, "|"); len(f) == 9 && strings.Contains(f[1], "search_catalog") && strings.TrimSpace(f[6]) != "0" {
+			t.Errorf("calls failed: %s", line)
+		}
+	}
+	if !strings.Contains(stderr.String(), "300 products translated into es and en") {
+		t.Errorf("the catalog was not translated:\n%s", stderr.String())
+	}
+}
+
 // With --keep, the catalog of the first run is kept and read by the next
 // run given the same folder and size, which fills nothing and reports the
 // first run's fill; another size is refused, naming the folder.
