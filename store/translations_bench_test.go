@@ -29,8 +29,10 @@ var qbNounsES = strings.Fields("silla mesa lámpara alfombra estantería butaca 
 // 100,000) in a company of three locales (pt-BR, es, en), every product's
 // name and description translated into es and en, and every field of half
 // of them into es: a text query in es (its translated words) against the
-// same query in the default locale, and list_products {untranslated: es}
-// with four facets against a plain page. The lists are timed alternately,
+// same query in the default locale (as list_products asks it, and as the
+// window's search_catalog does: active products within a price, a page of
+// 10), and list_products {untranslated: es} with four facets against a
+// plain page. The lists are timed alternately,
 // their p50s over the run reported, and the ratios issue 47 bounds (≤ 1.2,
 // ≤ 3) as metrics of the run: read them from one run (-count 1; the fill
 // is most of the time). TRANSLATION_BENCH_CPUPROFILE=file profiles the
@@ -59,7 +61,7 @@ func BenchmarkTranslations(b *testing.B) {
 				b.Fatal(err)
 			}
 			db.WaitIndexes()
-			// The four lists are timed alternately, one of each a round,
+			// The lists are timed alternately, one of each a round,
 			// so the machine's load, shared with other work, weighs on
 			// each ratio's two lists alike (timed one list after the
 			// other, each saw the load of its own seconds: a plain page's
