@@ -189,9 +189,9 @@ type Converter struct {
 	scale    int      // decimals of the market's currency
 	rounding Rounding
 	// The rate's num and den as machine words, when they fit one (a rate
-	// has at most 12 decimals and 9 whole digits: always): Convert's
-	// arithmetic in words, exact, for every price whose products fit
-	// too, big integers only beyond.
+	// of up to 19 digits; it may have 21): Convert's arithmetic in words,
+	// exact, for every price whose products fit too, big integers only
+	// beyond.
 	num64, den64 uint64
 	fits         bool
 }
