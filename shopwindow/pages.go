@@ -236,7 +236,7 @@ func (l *pageLocale) newPage(win *Window, title string) page {
 // money writes an amount in minor units of a currency as the window's
 // language writes it, with the currency's symbol in that language (CLDR's
 // standard symbol, which tells dollars apart): "R$ 1.234,50", in English
-// "$1,234.50" for US dollars and "CA$1,234.50" for Canadian ones, in
+// "$ 1,234.50" for US dollars and "CA$ 1,234.50" for Canadian ones, in
 // Portuguese "US$ 1.234,50".
 func (l *pageLocale) money(minor int64, cur string) string {
 	unit, err := currency.ParseISO(cur)
