@@ -786,3 +786,43 @@ func TestListRowShowsOneVariantsPrice(t *testing.T) {
 		}
 	})
 }
+
+// A call's store keeps, across calls, the company's analyzed synonyms and,
+// without a facet index, the words its typos are found among: each call
+// read and analyzed them again (a call's store began with none). The words
+// kept are the catalog's at its sequence: a product written after is
+// found by a typo of its word at the next call. Both databases.
+func TestCallsKeepSynonymsAndWordsUntilTheCatalogChanges(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, url string) {
+		f := newFixture(t, url)
+		a := f.tenant("a", f.user("ana@example.com"))
+		none := openWith(t, url, store.Options{FacetIndexMemory: -1})
+		if err := createProduct(none, newProduct(a.ID, "BR-1", "Bracelete de prata", 1, vitrine.ProductActive)); err != nil {
+			t.Fatal(err)
+		}
+		find := func(query string) []string {
+			t.Helper()
+			var names []string
+			for _, p := range pages(t, none, a.ID, filterOf(vitrine.ProductQuery{Query: vitrine.QueryText(query)}, 10)) {
+				names = append(names, p.Name)
+			}
+			return names
+		}
+		if got := find("braclete"); !slices.Equal(got, []string{"Bracelete de prata"}) {
+			t.Fatalf("a typo of bracelete: %v", got)
+		}
+		if th, words := none.Kept(); th != 1 || words != 1 {
+			t.Fatalf("after a call: %d thesauri, %d companies' words kept; want 1 and 1", th, words)
+		}
+		find("braclete")
+		if th, words := none.Kept(); th != 1 || words != 1 {
+			t.Fatalf("after a second call: %d thesauri, %d companies' words kept; want 1 and 1", th, words)
+		}
+		if err := createProduct(none, newProduct(a.ID, "JK-1", "Jaqueta jeans", 1, vitrine.ProductActive)); err != nil {
+			t.Fatal(err)
+		}
+		if got := find("jaquta"); !slices.Equal(got, []string{"Jaqueta jeans"}) {
+			t.Fatalf("a typo of a word written after the words were kept: %v", got)
+		}
+	})
+}

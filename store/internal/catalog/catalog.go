@@ -26,8 +26,11 @@ type Store struct {
 	// ix, if not nil, are the facet indexes faceted lists count by
 	// (indexes.go).
 	ix *Indexes
-	// th are the companies' synonyms, analyzed (synonyms.go).
-	th thesauri
+	// th are the companies' synonyms, analyzed (synonyms.go); vocab their
+	// words, for typos without an index (typos.go). Both are kept across
+	// calls: a call's store (On) shares them.
+	th    *thesauri
+	vocab *vocabularies
 	// log receives what the store does on its own after a write has
 	// committed (a large import's analyze), which no caller hears of.
 	log *slog.Logger
@@ -43,7 +46,7 @@ func New(d sqldb.Dialect, log *slog.Logger) *Store {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{d: d, search: search, log: log}
+	return &Store{d: d, search: search, log: log, th: &thesauri{}, vocab: &vocabularies{}}
 }
 
 // write runs fn as base.Write does: everything the catalog writes is

@@ -97,10 +97,10 @@ func (db *Store) CloseIndexes() {
 }
 
 // On returns db on the engine d (a call's, checking its epoch), with the
-// same indexes.
+// same indexes, synonyms and words kept.
 func (db *Store) On(d sqldb.Dialect) *Store {
 	s := New(d, db.log)
-	s.ix = db.ix
+	s.ix, s.th, s.vocab = db.ix, db.th, db.vocab
 	return s
 }
 
