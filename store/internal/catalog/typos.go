@@ -107,7 +107,7 @@ type vocabAt struct {
 
 // maxVocabBytes bounds the words kept, by their text and a string header
 // each.
-var maxVocabBytes int64 = 64 << 20
+const maxVocabBytes int64 = 64 << 20
 
 // vocabulary returns the company's words (companyWords) as kept at the
 // catalog's sequence, read in c, or reads them. The sequence is read
